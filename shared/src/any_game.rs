@@ -1,0 +1,217 @@
+//! The closed enum over every game, so the judge, the protocol and the UI hold "a game" without
+//! generics. Each method forwards to the [`Game`] implementation of the game inside; a move of one
+//! game offered to another is refused, never misread.
+
+use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
+use crate::games::tictactoe::TicTacToe;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which game a table plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    Checkers,
+    Pente,
+    TicTacToe,
+}
+
+impl GameKind {
+    /// Every game, in the order menus list them.
+    pub const ALL: [GameKind; 3] = [GameKind::Checkers, GameKind::Pente, GameKind::TicTacToe];
+
+    /// The name used on command lines and in the protocol's text forms.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Checkers => "checkers",
+            GameKind::Pente => "pente",
+            GameKind::TicTacToe => "tictactoe",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game name that is not one of ours.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected a game: checkers, pente or tictactoe, got {0:?}")]
+pub struct UnknownGame(pub String);
+
+impl FromStr for GameKind {
+    type Err = UnknownGame;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "checkers" | "draughts" => Ok(GameKind::Checkers),
+            "pente" => Ok(GameKind::Pente),
+            "tictactoe" | "tic-tac-toe" | "noughts-and-crosses" | "ttt" => Ok(GameKind::TicTacToe),
+            _ => Err(UnknownGame(text.to_owned())),
+        }
+    }
+}
+
+/// A game state of any kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyGame {
+    TicTacToe(TicTacToe),
+}
+
+/// A move of any game; it only makes sense with the [`AnyGame`] of the same kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AnyMove {
+    TicTacToe(<TicTacToe as Game>::Move),
+}
+
+/// Runs `$body` with `$g` bound to the game inside `$game` and `$Move` naming the matching
+/// [`AnyMove`] variant, for every game: the single place where the list of games is spelled out.
+macro_rules! dispatch {
+    ($game:expr, |$g:ident, $Move:ident| $body:expr) => {
+        match $game {
+            AnyGame::TicTacToe($g) => {
+                #[allow(unused_imports)]
+                use AnyMove::TicTacToe as $Move;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` with the game type bound to `$G` for a [`GameKind`].
+macro_rules! dispatch_kind {
+    ($kind:expr, |$G:ident, $Variant:ident| $body:expr) => {
+        match $kind {
+            GameKind::TicTacToe => {
+                type $G = TicTacToe;
+                #[allow(unused_imports)]
+                use AnyGame::TicTacToe as $Variant;
+                $body
+            }
+            other => panic!("{other} is not built in yet"),
+        }
+    };
+}
+
+fn wrong_game(kind: GameKind) -> MoveError {
+    MoveError::Illegal {
+        got: "a move of another game".to_owned(),
+        problem: format!("this table plays {kind}"),
+        legal: String::new(),
+    }
+}
+
+impl AnyGame {
+    /// The start position of a game.
+    #[must_use]
+    pub fn start(kind: GameKind) -> AnyGame {
+        dispatch_kind!(kind, |G, Variant| Variant(G::start()))
+    }
+
+    /// Reads a position in the game's own position text.
+    pub fn from_position_text(kind: GameKind, text: &str) -> Result<AnyGame, PositionError> {
+        dispatch_kind!(kind, |G, Variant| G::from_position_text(text).map(Variant))
+    }
+
+    /// Which game this is.
+    #[must_use]
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyGame::TicTacToe(_) => GameKind::TicTacToe,
+        }
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn side_to_move(&self) -> Side {
+        dispatch!(self, |g, _M| g.side_to_move())
+    }
+
+    /// The outcome by the rules, `None` while the game goes on.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Outcome> {
+        dispatch!(self, |g, _M| g.outcome())
+    }
+
+    /// Every legal move.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<AnyMove> {
+        dispatch!(self, |g, M| g.legal_moves().into_iter().map(M).collect())
+    }
+
+    /// The texts of every legal move, in generation order.
+    #[must_use]
+    pub fn legal_move_texts(&self) -> Vec<String> {
+        dispatch!(self, |g, _M| g
+            .legal_moves()
+            .iter()
+            .map(|mv| g.move_text(mv))
+            .collect())
+    }
+
+    /// Reads a move's text against this position.
+    pub fn parse_move(&self, text: &str) -> Result<AnyMove, MoveError> {
+        dispatch!(self, |g, M| g.parse_move(text).map(M))
+    }
+
+    /// Plays a move if it is legal; otherwise nothing changes.
+    pub fn play(&mut self, mv: &AnyMove) -> Result<(), MoveError> {
+        let kind = self.kind();
+        dispatch!(self, |g, M| match mv {
+            M(inner) => g.play(inner),
+            #[allow(unreachable_patterns)]
+            _ => Err(wrong_game(kind)),
+        })
+    }
+
+    /// The standard text of a legal move.
+    #[must_use]
+    pub fn move_text(&self, mv: &AnyMove) -> String {
+        dispatch!(self, |g, M| match mv {
+            M(inner) => g.move_text(inner),
+            #[allow(unreachable_patterns)]
+            _ => String::from("?"),
+        })
+    }
+
+    /// What a legal move does on the board.
+    #[must_use]
+    pub fn move_effect(&self, mv: &AnyMove) -> MoveEffect {
+        dispatch!(self, |g, M| match mv {
+            M(inner) => g.move_effect(inner),
+            #[allow(unreachable_patterns)]
+            _ => MoveEffect::default(),
+        })
+    }
+
+    /// The position text of the current position.
+    #[must_use]
+    pub fn position_text(&self) -> String {
+        dispatch!(self, |g, _M| g.position_text())
+    }
+
+    /// How this game names a side.
+    #[must_use]
+    pub fn side_name(&self, side: Side) -> &'static str {
+        Self::kind_side_name(self.kind(), side)
+    }
+
+    /// How a game names a side.
+    #[must_use]
+    pub fn kind_side_name(kind: GameKind, side: Side) -> &'static str {
+        dispatch_kind!(kind, |G, _V| G::side_name(side))
+    }
+
+    /// Reads and plays a move's text in one step, returning the move's standard text and its
+    /// effect as computed before it was played. Nothing changes on error.
+    pub fn play_text(&mut self, text: &str) -> Result<(String, MoveEffect), MoveError> {
+        let mv = self.parse_move(text)?;
+        let standard = self.move_text(&mv);
+        let effect = self.move_effect(&mv);
+        self.play(&mv)?;
+        Ok((standard, effect))
+    }
+}

@@ -1,0 +1,3 @@
+//! The games kingme knows, one folder each, all behind the [`crate::Game`] trait.
+
+pub mod tictactoe;
