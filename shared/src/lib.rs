@@ -3,9 +3,11 @@
 //! Everything here is pure and deterministic: no tokio, no sockets, no clock. The server and the
 //! client both build on it, so a rule is written once and judged the same everywhere.
 
+pub mod ai;
 pub mod any_game;
 pub mod game;
 pub mod games;
+pub mod protocol;
 
 pub use any_game::{AnyGame, AnyMove, GameKind};
 pub use game::{DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason};

@@ -1,0 +1,223 @@
+//! The one place that knows the bytes: length-delimited frames (tokio-util) whose payloads are
+//! bincode 2 (through serde). Swapping the encoding means changing this file and nothing else.
+//!
+//! Limits, and why: a client's messages are small (the longest is a start position of at most
+//! 2 KiB, or a 300-character chat line), so the server accepts frames of at most
+//! [`MAX_CLIENT_FRAME`] = 4 KiB and never allocates more for one. The server's messages carry whole
+//! games and game lists (a long checkers game is a few hundred moves of about 15 bytes; a list is
+//! at most 200 games), so clients accept up to [`MAX_SERVER_FRAME`] = 256 KiB. A longer length
+//! prefix is refused before any payload is read. bincode gets the same limit, so a lying length
+//! inside a payload cannot make it allocate either.
+
+use bytes::{Bytes, BytesMut};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::marker::PhantomData;
+use tokio_util::codec::{Decoder, Encoder, LengthDelimitedCodec};
+
+use super::message::{ClientMessage, ServerMessage};
+
+/// Largest frame a server accepts from a client, in bytes.
+pub const MAX_CLIENT_FRAME: usize = 4 * 1024;
+/// Largest frame a client accepts from a server, in bytes.
+pub const MAX_SERVER_FRAME: usize = 256 * 1024;
+
+/// Why a frame could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    #[error("connection error: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("frame of {length} bytes is longer than the limit of {limit} bytes")]
+    TooLong { length: usize, limit: usize },
+    #[error("undecodable message: {0}")]
+    Malformed(String),
+}
+
+fn bincode_config<const LIMIT: usize>() -> bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Varint,
+    bincode::config::Limit<LIMIT>,
+> {
+    bincode::config::standard().with_limit::<LIMIT>()
+}
+
+/// Encodes one message's payload (without the length prefix).
+pub fn encode_payload<T: Serialize>(message: &T) -> Result<Vec<u8>, FrameError> {
+    bincode::serde::encode_to_vec(message, bincode_config::<MAX_SERVER_FRAME>())
+        .map_err(|err| FrameError::Malformed(err.to_string()))
+}
+
+/// Decodes one message's payload (without the length prefix); every byte must be used.
+pub fn decode_payload<T: DeserializeOwned>(payload: &[u8]) -> Result<T, FrameError> {
+    let (message, used) =
+        bincode::serde::decode_from_slice(payload, bincode_config::<MAX_SERVER_FRAME>())
+            .map_err(|err| FrameError::Malformed(err.to_string()))?;
+    if used != payload.len() {
+        return Err(FrameError::Malformed(format!(
+            "{} trailing bytes after the message",
+            payload.len() - used
+        )));
+    }
+    Ok(message)
+}
+
+/// A codec that reads frames of `In` and writes frames of `Out`, with a maximum frame length.
+#[derive(Debug)]
+pub struct FrameCodec<In, Out> {
+    frames: LengthDelimitedCodec,
+    limit: usize,
+    _messages: PhantomData<fn(Out) -> In>,
+}
+
+/// The server's end: reads client messages, writes server messages.
+pub type ServerCodec = FrameCodec<ClientMessage, ServerMessage>;
+/// The client's end: reads server messages, writes client messages.
+pub type ClientCodec = FrameCodec<ServerMessage, ClientMessage>;
+
+impl ServerCodec {
+    /// The codec a server uses on a connection.
+    #[must_use]
+    pub fn server() -> Self {
+        FrameCodec::with_limits(MAX_CLIENT_FRAME, MAX_SERVER_FRAME)
+    }
+}
+
+impl ClientCodec {
+    /// The codec a client uses on a connection.
+    #[must_use]
+    pub fn client() -> Self {
+        FrameCodec::with_limits(MAX_SERVER_FRAME, MAX_SERVER_FRAME)
+    }
+}
+
+impl<In, Out> FrameCodec<In, Out> {
+    /// A codec that accepts incoming frames of at most `read_limit` bytes and writes frames of at
+    /// most `write_limit` bytes.
+    #[must_use]
+    pub fn with_limits(read_limit: usize, write_limit: usize) -> Self {
+        let frames = LengthDelimitedCodec::builder()
+            .length_field_length(4)
+            .max_frame_length(read_limit.max(write_limit))
+            .new_codec();
+        FrameCodec {
+            frames,
+            limit: read_limit,
+            _messages: PhantomData,
+        }
+    }
+}
+
+impl<In: DeserializeOwned, Out> Decoder for FrameCodec<In, Out> {
+    type Item = In;
+    type Error = FrameError;
+
+    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<In>, FrameError> {
+        // Check the length prefix ourselves so an oversize frame is refused by this side's own
+        // limit before its payload arrives, with a message that says so.
+        if let Some(prefix) = src.get(..4) {
+            let length = u32::from_be_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+            if length > self.limit {
+                return Err(FrameError::TooLong {
+                    length,
+                    limit: self.limit,
+                });
+            }
+        }
+        match self.frames.decode(src)? {
+            Some(frame) => decode_payload(&frame).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+impl<In, Out: Serialize> Encoder<Out> for FrameCodec<In, Out> {
+    type Error = FrameError;
+
+    fn encode(&mut self, message: Out, dst: &mut BytesMut) -> Result<(), FrameError> {
+        let payload = encode_payload(&message)?;
+        self.frames
+            .encode(Bytes::from(payload), dst)
+            .map_err(|err| FrameError::Malformed(err.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::message::{GameId, PROTOCOL_VERSION};
+
+    fn round_trip(message: ClientMessage) {
+        let mut client = ClientCodec::client();
+        let mut server = ServerCodec::server();
+        let mut buffer = BytesMut::new();
+        client.encode(message.clone(), &mut buffer).expect("encode");
+        let decoded = server
+            .decode(&mut buffer)
+            .expect("decode")
+            .expect("a whole frame");
+        assert_eq!(decoded, message);
+        assert!(buffer.is_empty());
+    }
+
+    #[test]
+    fn messages_survive_the_wire() {
+        round_trip(ClientMessage::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: "ada".to_owned(),
+            resume: None,
+        });
+        round_trip(ClientMessage::Move {
+            game: GameId(7),
+            text: "11x18x25".to_owned(),
+        });
+    }
+
+    #[test]
+    fn a_partial_frame_waits_for_more_bytes() {
+        let mut client = ClientCodec::client();
+        let mut whole = BytesMut::new();
+        client
+            .encode(ClientMessage::ListGames, &mut whole)
+            .expect("encode");
+        let mut server = ServerCodec::server();
+        let mut partial = BytesMut::from(&whole[..whole.len() - 1]);
+        assert!(server.decode(&mut partial).expect("no error yet").is_none());
+    }
+
+    #[test]
+    fn an_oversize_length_prefix_is_refused_before_the_payload() {
+        let mut server = ServerCodec::server();
+        let mut buffer = BytesMut::from(&u32::MAX.to_be_bytes()[..]);
+        let err = server.decode(&mut buffer).expect_err("too long");
+        assert!(
+            matches!(
+                err,
+                FrameError::TooLong {
+                    limit: MAX_CLIENT_FRAME,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn garbage_payloads_are_malformed_not_panics() {
+        let mut server = ServerCodec::server();
+        for payload in [&[0xff_u8; 9][..], &[200, 1, 2, 3][..], &[][..]] {
+            let mut buffer = BytesMut::new();
+            buffer.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+            buffer.extend_from_slice(payload);
+            let err = server.decode(&mut buffer).expect_err("garbage");
+            assert!(matches!(err, FrameError::Malformed(_)), "{err}");
+        }
+    }
+
+    #[test]
+    fn trailing_bytes_are_malformed() {
+        let mut payload = encode_payload(&ClientMessage::ListGames).expect("encode");
+        payload.push(0);
+        let err = decode_payload::<ClientMessage>(&payload).expect_err("trailing");
+        assert!(err.to_string().contains("trailing"), "{err}");
+    }
+}

@@ -1,0 +1,385 @@
+//! The wire messages: what a client may say to the server and what the server says back.
+//!
+//! These are plain serde types; the bytes are the business of [`super::codec`] alone. Moves travel
+//! as text (context-free), and the judge turns them into rule moves against its own position, so a
+//! client can never smuggle in a move the rules did not generate.
+
+use crate::ai::Level;
+use crate::any_game::GameKind;
+use crate::game::{DrawReason, Side, WinReason};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The protocol version spoken by this build. A server refuses a hello with another version.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+/// Longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+/// Longest move text, in bytes (a checkers multi-jump of 9 landings is 29).
+pub const MAX_MOVE_TEXT: usize = 64;
+/// Longest start position (FEN or board file text), in bytes.
+pub const MAX_POSITION_TEXT: usize = 2048;
+/// Most entries a game list carries.
+pub const MAX_LISTED_GAMES: usize = 200;
+
+/// A table's id, unique for the server's lifetime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GameId(pub u64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A connected player's id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlayerId(pub u64);
+
+/// Which seat the creator of a game takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatChoice {
+    Side(Side),
+    Random,
+}
+
+/// Who sits opposite the creator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Opponent {
+    /// An open seat another person can join (or a bot can be attached to later).
+    OpenSeat,
+    /// A built-in bot at this level, seated at once.
+    Bot(Level),
+}
+
+/// How much time the sides have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TimeControl {
+    /// No clocks.
+    Unlimited,
+    /// Fischer: an initial amount per side plus an increment after each own move.
+    Incremental {
+        initial_secs: u32,
+        increment_secs: u32,
+    },
+    /// A fixed limit for every move, as the classic programs' AI time limit.
+    PerMove { secs: u32 },
+}
+
+/// Everything needed to create a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameOptions {
+    pub kind: GameKind,
+    pub seat: SeatChoice,
+    pub opponent: Opponent,
+    pub time_control: TimeControl,
+    /// Start from this position (checkers FEN or board file text, the Pente or noughts-and-crosses
+    /// position text) instead of the standard start.
+    pub start_position: Option<String>,
+    /// Pente's tournament rule (on by default); ignored by other games.
+    pub pente_tournament_rule: bool,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+}
+
+/// What a client says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMessage {
+    /// Must be the first message. `resume` carries the token of an earlier session to take its
+    /// seats back after a disconnect.
+    Hello {
+        protocol_version: u32,
+        name: String,
+        resume: Option<String>,
+    },
+    /// Keep-alive; the server answers `Pong` with the same nonce.
+    Ping {
+        nonce: u64,
+    },
+    /// Answer to the server's `Ping`.
+    Pong {
+        nonce: u64,
+    },
+    /// Ask for the lobby's list of games.
+    ListGames,
+    /// Create a game; the server answers with its `GameState`.
+    CreateGame(GameOptions),
+    /// Take the open seat of a game.
+    Join {
+        game: GameId,
+    },
+    /// Seat a built-in bot in the open seat of a game.
+    AttachBot {
+        game: GameId,
+        level: Level,
+    },
+    /// Watch a game as a spectator.
+    Watch {
+        game: GameId,
+    },
+    /// Stop playing (resigns a game in progress) or watching a game.
+    Leave {
+        game: GameId,
+    },
+    /// Propose a move, in the game's notation.
+    Move {
+        game: GameId,
+        text: String,
+    },
+    Resign {
+        game: GameId,
+    },
+    OfferDraw {
+        game: GameId,
+    },
+    /// Answer a draw offer.
+    AnswerDraw {
+        game: GameId,
+        accept: bool,
+    },
+    /// Ask to take back the last own move (and the opponent's reply since).
+    RequestTakeback {
+        game: GameId,
+    },
+    /// Answer a takeback request.
+    AnswerTakeback {
+        game: GameId,
+        accept: bool,
+    },
+    /// Offer (or accept) a rematch of a finished game, colours swapped.
+    Rematch {
+        game: GameId,
+    },
+    Chat {
+        game: GameId,
+        text: String,
+    },
+}
+
+/// A seat's occupant, as others see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatHolder {
+    Empty,
+    Human { name: String, connected: bool },
+    Bot { level: Level },
+}
+
+/// The two clocks. Milliseconds left for each side (for a per-move limit: left for the current
+/// move), `None` without clocks; `running` names the side whose clock ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    pub remaining_ms: [Option<u64>; 2],
+    pub running: Option<Side>,
+}
+
+/// Why a game ended: by the rules, or by the judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EndReason {
+    Win(WinReason),
+    Draw(DrawReason),
+    Resignation,
+    DrawAgreed,
+    TimeForfeit,
+    /// A player left or stayed away longer than the grace period.
+    Abandoned,
+    /// The server shut down or the game was cancelled before it finished.
+    Aborted,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndReason::Win(reason) => reason.fmt(f),
+            EndReason::Draw(reason) => reason.fmt(f),
+            EndReason::Resignation => f.write_str("resignation"),
+            EndReason::DrawAgreed => f.write_str("draw agreed"),
+            EndReason::TimeForfeit => f.write_str("time forfeit"),
+            EndReason::Abandoned => f.write_str("abandoned"),
+            EndReason::Aborted => f.write_str("aborted"),
+        }
+    }
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// `None` for a draw (or an aborted game).
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameStatus {
+    /// Waiting for a seat to be filled.
+    Open,
+    Playing,
+    Over(GameResult),
+}
+
+/// One move as played: its standard text and what it did on the board (for animation).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    pub side: Side,
+    pub text: String,
+    /// Squares the piece visited, in order (a placement: the one point).
+    pub path: Vec<u16>,
+    /// Squares emptied by the move (captures).
+    pub removed: Vec<u16>,
+}
+
+/// A line of the lobby's game list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub kind: GameKind,
+    pub seats: [SeatHolder; 2],
+    pub time_control: TimeControl,
+    pub moves: u32,
+    pub status: GameStatus,
+    pub spectators: u32,
+}
+
+/// The whole state of a game, sent on joining, watching, reconnecting and after a takeback.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    pub id: GameId,
+    pub kind: GameKind,
+    pub seats: [SeatHolder; 2],
+    /// The receiver's own seat, `None` for a spectator.
+    pub your_side: Option<Side>,
+    pub time_control: TimeControl,
+    pub pente_tournament_rule: bool,
+    pub rated: bool,
+    /// The start position's text in the game's own notation.
+    pub start_position: String,
+    /// Every move since the start.
+    pub moves: Vec<MoveRecord>,
+    /// The current position's text.
+    pub position: String,
+    pub side_to_move: Side,
+    pub clocks: ClockState,
+    pub status: GameStatus,
+}
+
+/// Machine-readable kinds of errors, so a client can react (the message is for people).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorKind {
+    /// The client speaks another protocol version.
+    VersionMismatch,
+    /// A frame or message could not be decoded; the connection closes.
+    Malformed,
+    /// The first message was not a hello, or came too late.
+    HandshakeRequired,
+    /// A name or token was refused.
+    Unauthorized,
+    /// Too many messages, games or connections.
+    LimitExceeded,
+    /// The game does not exist or is not yours to act in.
+    NoSuchGame,
+    /// The request does not fit the game's state (seat taken, not your turn, ...).
+    NotAllowed,
+    /// Options for a new game were invalid.
+    InvalidOptions,
+    /// The server is shutting down.
+    ShuttingDown,
+    /// The connection was idle too long.
+    Timeout,
+}
+
+/// What the server says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMessage {
+    /// The answer to a good hello: the player's id and the secret token that resumes this
+    /// session's seats after a disconnect.
+    Welcome {
+        protocol_version: u32,
+        player: PlayerId,
+        resume_token: String,
+    },
+    /// Something went wrong; `fatal` errors are followed by the server closing the connection.
+    Error {
+        kind: ErrorKind,
+        message: String,
+        fatal: bool,
+    },
+    Ping {
+        nonce: u64,
+    },
+    Pong {
+        nonce: u64,
+    },
+    /// The lobby: open seats, games in progress, recently finished games.
+    GameList {
+        games: Vec<GameSummary>,
+    },
+    /// The full state of a game the receiver plays in or watches.
+    State(GameState),
+    /// It is the receiver's turn in a game; the legal moves come in the game's notation, in a
+    /// fixed order a simple client can number.
+    YourTurn {
+        game: GameId,
+        legal_moves: Vec<String>,
+        clocks: ClockState,
+    },
+    /// A move was played (sent to both players and every spectator).
+    MovePlayed {
+        game: GameId,
+        /// The number of moves played so far, this one included.
+        ply: u32,
+        record: MoveRecord,
+        position: String,
+        side_to_move: Side,
+        clocks: ClockState,
+    },
+    /// The receiver's proposed move was refused; nothing changed.
+    MoveRejected {
+        game: GameId,
+        text: String,
+        reason: String,
+    },
+    /// A seat was filled, emptied, or its holder disconnected or came back.
+    SeatChanged {
+        game: GameId,
+        side: Side,
+        holder: SeatHolder,
+    },
+    /// The game ended.
+    GameOver {
+        game: GameId,
+        result: GameResult,
+    },
+    DrawOffered {
+        game: GameId,
+        by: Side,
+    },
+    DrawDeclined {
+        game: GameId,
+        by: Side,
+    },
+    TakebackRequested {
+        game: GameId,
+        by: Side,
+    },
+    TakebackDeclined {
+        game: GameId,
+        by: Side,
+    },
+    /// A rematch was offered; the other player accepts with `Rematch` too.
+    RematchOffered {
+        game: GameId,
+        by: Side,
+    },
+    /// A chat line in a game.
+    Chat {
+        game: GameId,
+        from: String,
+        text: String,
+    },
+    /// The server is going down; the connection closes after this.
+    ShuttingDown {
+        message: String,
+    },
+}

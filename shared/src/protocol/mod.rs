@@ -1,0 +1,11 @@
+//! The wire protocol between clients and the judge: message types in [`message`], every byte of
+//! their encoding in [`codec`]. `PROTOCOL.md` at the repository root documents it for people
+//! writing other clients.
+
+pub mod codec;
+pub mod message;
+
+pub use codec::{
+    ClientCodec, FrameCodec, FrameError, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, ServerCodec,
+};
+pub use message::*;
