@@ -11,6 +11,9 @@ mod position;
 mod position_text;
 mod rules;
 
+#[cfg(test)]
+mod rule_cases;
+
 pub use board::{Board, CaptureRays, Direction};
 pub use point::{POINT_EXPECTED, POINTS, Point, SIZE, parse_point};
 pub use position::{CAPTURES_TO_WIN, Pente, Undo};
