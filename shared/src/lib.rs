@@ -4,6 +4,8 @@
 //! client both build on it, so a rule is written once and judged the same everywhere.
 
 pub mod any_game;
+#[cfg(test)]
+pub(crate) mod conformance;
 pub mod game;
 pub mod games;
 

@@ -292,3 +292,95 @@ impl Game for Pente {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use rand::seq::IndexedRandom;
+
+    /// A random game from the start, as the positions it passed through and the moves played.
+    fn random_game(seed: u64, rules: PenteRules) -> (Vec<Pente>, Vec<Point>) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut game = Pente::with_rules(rules);
+        let (mut positions, mut moves) = (vec![game.clone()], Vec::new());
+        let mut buffer = Vec::new();
+        loop {
+            game.generate_moves(&mut buffer);
+            let Some(&point) = buffer.choose(&mut rng) else {
+                break;
+            };
+            game.play_unchecked(point);
+            positions.push(game.clone());
+            moves.push(point);
+        }
+        (positions, moves)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Undoing every move of a random game, last first, walks back through exactly the
+        /// positions it came through, hash included.
+        #[test]
+        fn undo_restores_every_position(seed in any::<u64>(), tournament in any::<bool>()) {
+            let (positions, moves) = random_game(seed, PenteRules { tournament });
+            let mut game = positions.last().expect("the start at least").clone();
+            let mut undos: Vec<Undo> = Vec::new();
+            // Replay from the start to collect the undo records, then take them back.
+            let mut replay = positions[0].clone();
+            for &point in &moves {
+                undos.push(replay.play_unchecked(point));
+            }
+            prop_assert_eq!(&replay, &game);
+            for (undo, before) in undos.iter().rev().zip(positions.iter().rev().skip(1)) {
+                game.undo(*undo);
+                prop_assert_eq!(&game, before);
+                prop_assert_eq!(game.hash(), before.hash());
+            }
+        }
+
+        /// The incrementally kept board, captures and outcome equal those of the same position
+        /// read from its text, and play agrees with play_unchecked.
+        #[test]
+        fn incremental_state_matches_a_fresh_read(seed in any::<u64>()) {
+            let (positions, moves) = random_game(seed, PenteRules::default());
+            for (position, point) in positions.iter().zip(&moves) {
+                let text = position.position_text();
+                let fresh = Pente::from_position_text(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                prop_assert_eq!(&fresh, position, "{}", text);
+                let mut checked = position.clone();
+                prop_assert!(checked.play(point).is_ok());
+                let mut unchecked = position.clone();
+                let undo = unchecked.play_unchecked(*point);
+                prop_assert_eq!(&checked, &unchecked);
+                let effect = position.move_effect(point);
+                let removed: Vec<u16> = undo.captured_points().map(|p| p.index() as u16).collect();
+                prop_assert_eq!(effect.removed, removed);
+            }
+        }
+    }
+
+    #[test]
+    fn random_games_end_by_the_rules() {
+        let mut reasons = std::collections::HashSet::new();
+        for seed in 0..40 {
+            let (positions, _) = random_game(seed, PenteRules::default());
+            let last = positions.last().expect("the start at least");
+            let outcome = last.outcome().expect("a random game ends");
+            if let Outcome::Win { winner, reason } = outcome {
+                assert_eq!(
+                    winner,
+                    last.side_to_move().opponent(),
+                    "the last mover wins"
+                );
+                reasons.insert(reason);
+            }
+        }
+        // Random play on this board ends both ways; seeing both shows neither check is dead.
+        assert!(reasons.contains(&WinReason::FiveCaptures), "{reasons:?}");
+        assert!(reasons.contains(&WinReason::FiveInARow), "{reasons:?}");
+    }
+}
