@@ -138,10 +138,18 @@ impl Pente {
         } else {
             return Ok(());
         };
+        // Listing up to 361 points would drown the message; the rule says it in a few words.
+        let legal = match self.opening() {
+            Opening::FirstStone => Point::CENTRE.to_string(),
+            Opening::TournamentSecondStone => {
+                "any empty point at least 3 rows or columns from K10".to_owned()
+            }
+            Opening::Free => "any empty point".to_owned(),
+        };
         Err(MoveError::Illegal {
             got: point.to_string(),
             problem,
-            legal: self.legal_move_list(),
+            legal,
         })
     }
 

@@ -93,7 +93,18 @@ fn the_opening_and_the_tournament_rule() {
         "K10 L10 J12",
         "2:K10,J12:L10:0,0 -",
     );
-    check("start", "K10 K10", "error: K10 is taken");
+    check(
+        "start",
+        "K10 K10",
+        "error: \"K10\" is not a legal move here: K10 is taken; legal moves: any empty point",
+    );
+    check(
+        "start",
+        "K10 L10 J12",
+        "error: \"J12\" is not a legal move here: tournament rule: the first player's second \
+         stone must be at least 3 points from K10 (outside the 5x5 block around it); legal \
+         moves: any empty point at least 3 rows or columns from K10",
+    );
 }
 
 #[test]
