@@ -164,9 +164,9 @@ fn parse_row_or_column(text: &str, what: &str) -> Result<u8, String> {
     }
 }
 
-/// The text to echo in an error: hostile input can be long, so it is cut.
-fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
+/// The text to echo in an error: hostile input can be long, so it is cut after 80 characters.
+pub(super) fn shorten(text: &str) -> String {
+    const LIMIT: usize = 80;
     match text.char_indices().nth(LIMIT) {
         Some((end, _)) => format!("{}...", &text[..end]),
         None => text.to_owned(),

@@ -11,7 +11,7 @@
 //! captures than a game can reach.
 
 use super::board::Board;
-use super::point::parse_point;
+use super::point::{parse_point, shorten};
 use super::position::{CAPTURES_TO_WIN, Pente};
 use super::rules::PenteRules;
 use crate::game::{Game, Outcome, PositionError, Side, WinReason};
@@ -63,7 +63,7 @@ impl Pente {
         let malformed = |problem: String| {
             PositionError::new(format!(
                 "expected {EXAMPLE}, got {:?}: {problem}",
-                text.trim()
+                shorten(text.trim())
             ))
         };
         let fields: Vec<&str> = text.trim().split(':').map(str::trim).collect();
@@ -96,7 +96,10 @@ impl Pente {
             outcome: None,
         };
         check_possible(&game).map_err(|problem| {
-            PositionError::new(format!("impossible position {:?}: {problem}", text.trim()))
+            PositionError::new(format!(
+                "impossible position {:?}: {problem}",
+                shorten(text.trim())
+            ))
         })?;
         let last_mover = side_to_move.opponent();
         let outcome = if game.board.has_five(last_mover) {
