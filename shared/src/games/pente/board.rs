@@ -182,6 +182,33 @@ impl CaptureRays {
     }
 }
 
+/// The nine points of a line centred on one point (four each way), as bit masks with the centre
+/// on bit [`Window::CENTRE`] and bits rising in the direction's sense: the unit an AI reads a
+/// pattern (open four, split three, capture threat) from.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Window {
+    /// The side's stones.
+    pub mine: u16,
+    /// The opponent's stones.
+    pub theirs: u16,
+    /// Points past the edge of the board.
+    pub off_board: u16,
+}
+
+impl Window {
+    /// The bit of the centre point.
+    pub const CENTRE: u32 = 4;
+
+    /// The bits of all nine points.
+    pub const ALL: u16 = 0x1ff;
+
+    /// The empty points on the board.
+    #[must_use]
+    pub const fn empty(self) -> u16 {
+        Self::ALL & !(self.mine | self.theirs | self.off_board)
+    }
+}
+
 /// The stones on the board, as line bitboards per side and direction.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -224,6 +251,26 @@ impl Board {
     pub fn line_mask(direction: Direction, point: Point) -> u32 {
         let spot = SPOTS[point.index()][direction.index()];
         LINE_MASKS[direction.index()][usize::from(spot.line)]
+    }
+
+    /// The nine points around `point` along `direction`, seen from `side`.
+    #[must_use]
+    pub fn window(&self, side: Side, direction: Direction, point: Point) -> Window {
+        let bit = Self::bit_on_line(direction, point);
+        // Moves the word so that `point` lands on bit 4, keeping nine bits.
+        let centre = |word: u32| {
+            let shifted = if bit >= Window::CENTRE {
+                word >> (bit - Window::CENTRE)
+            } else {
+                word << (Window::CENTRE - bit)
+            };
+            (shifted & u32::from(Window::ALL)) as u16
+        };
+        Window {
+            mine: centre(self.line(side, direction, point)),
+            theirs: centre(self.line(side.opponent(), direction, point)),
+            off_board: Window::ALL & !centre(Self::line_mask(direction, point)),
+        }
     }
 
     /// Who holds a point.
@@ -468,6 +515,40 @@ mod tests {
                 .map(|p| p.to_string())
                 .collect();
             assert_eq!(points.join(" "), captured, "{first} / {second} + {placed}");
+        }
+    }
+
+    /// Windows drawn as nine characters from the low end: `X` mine, `O` theirs, `#` off the
+    /// board, `.` empty.
+    #[test]
+    fn windows_show_the_nine_points_around_a_point() {
+        let cases = [
+            ("K10 M10", "L10", "N10", Direction::Horizontal, ".XOX....."),
+            ("A1", "B1", "A1", Direction::Horizontal, "####XO..."),
+            ("T19", "S18", "T19", Direction::Rising, "...OX####"),
+            ("K10", "", "K12", Direction::Vertical, "..X......"),
+            ("C1 E3", "", "B2", Direction::Falling, "###..X###"),
+            ("", "", "C2", Direction::Rising, "###......"),
+        ];
+        for (first, second, at, direction, drawn) in cases {
+            let board = board(first, second);
+            let window = board.window(Side::First, direction, point(at));
+            let got: String = (0..9)
+                .map(|bit| {
+                    let has = |mask: u16| mask & (1 << bit) != 0;
+                    if has(window.mine) {
+                        'X'
+                    } else if has(window.theirs) {
+                        'O'
+                    } else if has(window.off_board) {
+                        '#'
+                    } else {
+                        assert!(has(window.empty()));
+                        '.'
+                    }
+                })
+                .collect();
+            assert_eq!(got, drawn, "{first} / {second} at {at} {direction:?}");
         }
     }
 

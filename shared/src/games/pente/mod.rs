@@ -14,7 +14,7 @@ mod rules;
 #[cfg(test)]
 mod rule_cases;
 
-pub use board::{Board, CaptureRays, Direction};
+pub use board::{Board, CaptureRays, Direction, Window};
 pub use point::{POINT_EXPECTED, POINTS, Point, SIZE, parse_point};
 pub use position::{CAPTURES_TO_WIN, Pente, Undo};
 pub use position_text::MAX_POSITION_TEXT;
