@@ -7,8 +7,8 @@
 //! classic programs allows (the issue's own example has the first player to move after placing
 //! two stones more than the second, which no game reaches). What is refused, with the reason, is
 //! what contradicts the rules themselves: a point listed twice, an odd number of captured stones,
-//! a side to move that has already won (five in a row, ten stones captured), two winners, or more
-//! captures than a game can reach.
+//! a side to move that has already won (five in a row, ten stones captured), two winners, more
+//! captures than a game can reach, or a game that goes on with no legal move.
 
 use super::board::Board;
 use super::point::{parse_point, shorten};
@@ -110,7 +110,18 @@ impl Pente {
         } else {
             game.outcome_by_count(last_mover)
         };
-        Ok(Pente { outcome, ..game })
+        let game = Pente { outcome, ..game };
+        // A setup can leave the opening restriction nowhere to play (K10 taken before the first
+        // stone); a game that is not over must have a move, or nobody could ever move again.
+        if outcome.is_none() && game.legal_moves().is_empty() {
+            return Err(PositionError::new(format!(
+                "impossible position {:?}: the {} has no legal move: {}",
+                shorten(text.trim()),
+                Pente::side_name(side_to_move),
+                game.opening().reason()
+            )));
+        }
+        Ok(game)
     }
 }
 
@@ -268,6 +279,10 @@ mod tests {
         check(
             "2:K10,K11,K12,K13,K14:A1,A2,A3,A4,A5:0,0",
             "both players have five in a row",
+        );
+        check(
+            "1::K10:0,0",
+            "the first player has no legal move: the first player must open on the centre, K10",
         );
         check(
             "1:K10,K11,K12,K13,K14:A1,A3,A5,A7,A9:0,0",
