@@ -212,6 +212,27 @@ fn check_possible(game: &Pente) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any text, and texts shaped almost like a position, are read or refused without a
+        /// panic, and whatever is read prints to a text that reads back to the same game.
+        #[test]
+        fn hostile_texts_never_panic(
+            text in prop_oneof![
+                any::<String>(),
+                "[12 ]:[A-Ua-u0-9, ]{0,40}:[A-Ua-u0-9, ]{0,40}:[0-9]{0,3},[0-9]{0,3}",
+            ]
+        ) {
+            if let Ok(game) = Pente::from_position_text(&text) {
+                let printed = game.position_text();
+                prop_assert_eq!(Pente::from_position_text(&printed), Ok(game));
+            }
+            let _ = crate::games::pente::parse_point(&text);
+        }
+    }
 
     fn check(text: &str, expected: &str) {
         let got = match Pente::from_position_text(text) {
