@@ -3,6 +3,7 @@
 //! game offered to another is refused, never misread.
 
 use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
+use crate::games::pente::{Pente, PenteRules};
 use crate::games::tictactoe::TicTacToe;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -56,14 +57,19 @@ impl FromStr for GameKind {
 }
 
 /// A game state of any kind.
+// Pente's line bitboards make its variant about a kilobyte; a server holds one per table and
+// searches clone the game type itself, so boxing would only add an allocation per snapshot.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyGame {
+    Pente(Pente),
     TicTacToe(TicTacToe),
 }
 
 /// A move of any game; it only makes sense with the [`AnyGame`] of the same kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AnyMove {
+    Pente(<Pente as Game>::Move),
     TicTacToe(<TicTacToe as Game>::Move),
 }
 
@@ -72,6 +78,11 @@ pub enum AnyMove {
 macro_rules! dispatch {
     ($game:expr, |$g:ident, $Move:ident| $body:expr) => {
         match $game {
+            AnyGame::Pente($g) => {
+                #[allow(unused_imports)]
+                use AnyMove::Pente as $Move;
+                $body
+            }
             AnyGame::TicTacToe($g) => {
                 #[allow(unused_imports)]
                 use AnyMove::TicTacToe as $Move;
@@ -85,6 +96,12 @@ macro_rules! dispatch {
 macro_rules! dispatch_kind {
     ($kind:expr, |$G:ident, $Variant:ident| $body:expr) => {
         match $kind {
+            GameKind::Pente => {
+                type $G = Pente;
+                #[allow(unused_imports)]
+                use AnyGame::Pente as $Variant;
+                $body
+            }
             GameKind::TicTacToe => {
                 type $G = TicTacToe;
                 #[allow(unused_imports)]
@@ -116,10 +133,25 @@ impl AnyGame {
         dispatch_kind!(kind, |G, Variant| G::from_position_text(text).map(Variant))
     }
 
+    /// A Pente game under chosen rules ([`AnyGame::start`] plays the tournament rule).
+    #[must_use]
+    pub fn pente_with_rules(rules: PenteRules) -> AnyGame {
+        AnyGame::Pente(Pente::with_rules(rules))
+    }
+
+    /// A Pente game from a position text, under chosen rules.
+    pub fn pente_from_position_text(
+        text: &str,
+        rules: PenteRules,
+    ) -> Result<AnyGame, PositionError> {
+        Pente::from_position_text_with_rules(text, rules).map(AnyGame::Pente)
+    }
+
     /// Which game this is.
     #[must_use]
     pub fn kind(&self) -> GameKind {
         match self {
+            AnyGame::Pente(_) => GameKind::Pente,
             AnyGame::TicTacToe(_) => GameKind::TicTacToe,
         }
     }

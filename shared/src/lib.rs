@@ -5,6 +5,8 @@
 
 pub mod ai;
 pub mod any_game;
+#[cfg(test)]
+pub(crate) mod conformance;
 pub mod game;
 pub mod games;
 pub mod protocol;

@@ -9,6 +9,9 @@ mod board;
 mod notation;
 mod position;
 
+#[cfg(test)]
+mod game_tree;
+
 pub use board::{Board, WIN_LINES};
 pub use notation::{parse_square, square_text};
 pub use position::{Square, TicTacToe};

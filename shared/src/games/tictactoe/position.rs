@@ -269,6 +269,28 @@ mod tests {
         assert_eq!(game.side_to_move(), Side::Second);
     }
 
+    /// In every reachable position, `play_unchecked` agrees with `play` on every legal move and
+    /// `undo_unchecked` takes it back exactly.
+    #[test]
+    fn unchecked_play_and_undo_agree_with_play_everywhere() {
+        fn walk(game: TicTacToe, visited: &mut u32) {
+            *visited += 1;
+            for square in game.legal_moves() {
+                let mut checked = game;
+                checked.play(&square).expect("legal");
+                let mut unchecked = game;
+                unchecked.play_unchecked(square);
+                assert_eq!(checked, unchecked, "{} + {square}", game.position_text());
+                unchecked.undo_unchecked(square);
+                assert_eq!(unchecked, game);
+                walk(checked, visited);
+            }
+        }
+        let mut visited = 0;
+        walk(TicTacToe::start(), &mut visited);
+        assert!(visited > 9, "the walk went past the first moves: {visited}");
+    }
+
     #[test]
     fn no_moves_after_a_win() {
         let game = position("XXXOO----");
