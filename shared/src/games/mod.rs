@@ -1,3 +1,4 @@
 //! The games kingme knows, one folder each, all behind the [`crate::Game`] trait.
 
+pub mod checkers;
 pub mod tictactoe;

@@ -1,0 +1,24 @@
+//! English checkers (American checkers) on bitboards.
+//!
+//! The 32 dark squares are numbered 1..32; Black starts on 1..12 and moves first, White starts on
+//! 21..32. Men step diagonally forward, kings both ways, one square at a time. Captures are
+//! compulsory, any capture may be chosen, a multi-jump is one move, men capture forward only, and
+//! a man that reaches the far row is crowned and ends its move there. A side with no legal move
+//! loses; threefold repetition and the forty-move rule draw (see [`Checkers`]).
+//!
+//! Files: `bitboard` (the geometry as masks and shifts), `square`, `moves` (the move as a whole
+//! path), `position` (pieces and side to move), `movegen`, `perft`, `state` (the game with its
+//! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`.
+
+mod bitboard;
+mod movegen;
+mod moves;
+mod perft;
+mod position;
+mod square;
+
+pub use movegen::{count_moves, for_each_move, has_capture, has_moves, push_moves};
+pub use moves::{MAX_LANDINGS, Move, jumped_square};
+pub use perft::perft;
+pub use position::{MAX_PIECES, Piece, Position, crowning_row, side_name};
+pub use square::Square;
