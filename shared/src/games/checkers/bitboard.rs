@@ -8,8 +8,6 @@
 //! leave the board. "Down" means towards higher square numbers (Black's forward direction).
 //! Everything here is branch-free so that move generation works on whole sets of pieces at once.
 
-/// Every square.
-pub const ALL: u32 = u32::MAX;
 /// Rows 0, 2, 4, 6 (squares 1..4, 9..12, 17..20, 25..28).
 pub const EVEN_ROWS: u32 = 0x0F0F_0F0F;
 /// Rows 1, 3, 5, 7.
