@@ -3,6 +3,7 @@
 //! game offered to another is refused, never misread.
 
 use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
+use crate::games::checkers::Checkers;
 use crate::games::tictactoe::TicTacToe;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -58,12 +59,14 @@ impl FromStr for GameKind {
 /// A game state of any kind.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyGame {
+    Checkers(Checkers),
     TicTacToe(TicTacToe),
 }
 
 /// A move of any game; it only makes sense with the [`AnyGame`] of the same kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AnyMove {
+    Checkers(<Checkers as Game>::Move),
     TicTacToe(<TicTacToe as Game>::Move),
 }
 
@@ -72,6 +75,11 @@ pub enum AnyMove {
 macro_rules! dispatch {
     ($game:expr, |$g:ident, $Move:ident| $body:expr) => {
         match $game {
+            AnyGame::Checkers($g) => {
+                #[allow(unused_imports)]
+                use AnyMove::Checkers as $Move;
+                $body
+            }
             AnyGame::TicTacToe($g) => {
                 #[allow(unused_imports)]
                 use AnyMove::TicTacToe as $Move;
@@ -81,19 +89,41 @@ macro_rules! dispatch {
     };
 }
 
-/// Runs `$body` with the game type bound to `$G` for a [`GameKind`].
+/// Runs `$body` with the game type bound to `$G` for a [`GameKind`]; a game not built in yet
+/// runs `$missing` (with `$other` bound to its kind) if given, and panics otherwise.
 macro_rules! dispatch_kind {
     ($kind:expr, |$G:ident, $Variant:ident| $body:expr) => {
+        dispatch_kind!($kind, |$G, $Variant| $body, |other| panic!(
+            "{other} is not built in yet"
+        ))
+    };
+    ($kind:expr, |$G:ident, $Variant:ident| $body:expr, |$other:ident| $missing:expr) => {
         match $kind {
+            GameKind::Checkers => {
+                type $G = Checkers;
+                #[allow(unused_imports)]
+                use AnyGame::Checkers as $Variant;
+                $body
+            }
             GameKind::TicTacToe => {
                 type $G = TicTacToe;
                 #[allow(unused_imports)]
                 use AnyGame::TicTacToe as $Variant;
                 $body
             }
-            other => panic!("{other} is not built in yet"),
+            #[allow(unreachable_patterns)]
+            $other => $missing,
         }
     };
+}
+
+impl GameKind {
+    /// Whether this build has the game's rules (games still being written are listed but not
+    /// playable).
+    #[must_use]
+    pub fn is_built_in(self) -> bool {
+        dispatch_kind!(self, |_G, _V| true, |_other| false)
+    }
 }
 
 fn wrong_game(kind: GameKind) -> MoveError {
@@ -113,13 +143,18 @@ impl AnyGame {
 
     /// Reads a position in the game's own position text.
     pub fn from_position_text(kind: GameKind, text: &str) -> Result<AnyGame, PositionError> {
-        dispatch_kind!(kind, |G, Variant| G::from_position_text(text).map(Variant))
+        dispatch_kind!(
+            kind,
+            |G, Variant| G::from_position_text(text).map(Variant),
+            |other| Err(PositionError::new(format!("{other} is not built in yet")))
+        )
     }
 
     /// Which game this is.
     #[must_use]
     pub fn kind(&self) -> GameKind {
         match self {
+            AnyGame::Checkers(_) => GameKind::Checkers,
             AnyGame::TicTacToe(_) => GameKind::TicTacToe,
         }
     }
@@ -185,6 +220,12 @@ impl AnyGame {
             #[allow(unreachable_patterns)]
             _ => MoveEffect::default(),
         })
+    }
+
+    /// The number of move sequences of `depth` plies from here, by the game's fastest perft.
+    #[must_use]
+    pub fn perft(&self, depth: u32) -> u64 {
+        dispatch!(self, |g, _M| g.perft(depth))
     }
 
     /// The position text of the current position.

@@ -214,6 +214,12 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         self.outcome().is_some()
     }
 
+    /// The number of move sequences of `depth` plies from here (see [`perft`]); games with a
+    /// faster counter override it.
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+
     /// The legal moves' texts, separated by commas, for error messages.
     fn legal_move_list(&self) -> String {
         let texts: Vec<String> = self

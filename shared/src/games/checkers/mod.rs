@@ -11,14 +11,22 @@
 //! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`.
 
 mod bitboard;
+mod fen;
 mod movegen;
 mod moves;
+mod notation;
 mod perft;
 mod position;
 mod square;
+mod state;
 
+pub use fen::{MAX_FEN_LEN, fen, parse_fen};
 pub use movegen::{count_moves, for_each_move, has_capture, has_moves, push_moves};
 pub use moves::{MAX_LANDINGS, Move, jumped_square};
+pub use notation::{
+    MoveText, full_move_text, legal_move_list, move_text, parse_move, parse_move_text,
+};
 pub use perft::perft;
 pub use position::{MAX_PIECES, Piece, Position, crowning_row, side_name};
 pub use square::Square;
+pub use state::{Checkers, FORTY_MOVE_PLIES, REPETITIONS_FOR_DRAW};
