@@ -185,3 +185,221 @@ impl Game for Checkers {
         perft(&self.position, depth)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(fen: &str) -> Checkers {
+        Checkers::from_position_text(fen).expect(fen)
+    }
+
+    /// The legal moves of a position, as standard texts sorted, joined by ", ".
+    fn check_moves(fen: &str, expected: &str) {
+        let game = game(fen);
+        let mut texts: Vec<String> = game
+            .legal_moves()
+            .iter()
+            .map(|mv| game.move_text(mv))
+            .collect();
+        texts.sort();
+        assert_eq!(texts.join(", "), expected, "legal moves of {fen}");
+    }
+
+    fn describe(outcome: Option<Outcome>) -> String {
+        match outcome {
+            None => "ongoing".to_owned(),
+            Some(Outcome::Win { winner, reason }) => {
+                format!("{} wins: {reason}", side_name(winner))
+            }
+            Some(Outcome::Draw { reason }) => format!("draw: {reason}"),
+        }
+    }
+
+    /// Plays the space-separated moves from a position; checks the outcome and the position.
+    fn check(fen: &str, moves: &str, expected_outcome: &str, expected_fen: &str) {
+        let mut game = game(fen);
+        for text in moves.split_whitespace() {
+            let mv = game
+                .parse_move(text)
+                .unwrap_or_else(|err| panic!("{fen}: {text}: {err}"));
+            game.play(&mv)
+                .unwrap_or_else(|err| panic!("{fen}: {text}: {err}"));
+        }
+        assert_eq!(describe(game.outcome()), expected_outcome, "{fen} {moves}");
+        assert_eq!(game.position_text(), expected_fen, "{fen} {moves}");
+    }
+
+    #[test]
+    fn legal_moves_follow_the_rules() {
+        // The start: seven steps for Black.
+        check_moves(
+            "B:W21-32:B1-12",
+            "10-14, 10-15, 11-15, 11-16, 12-16, 9-13, 9-14",
+        );
+        // Forced capture: the men on 1 may not step while 14 can jump.
+        check_moves("B:W18:B14,1", "14x23");
+        // Choice among captures: the single jump is allowed beside the double.
+        check_moves("B:W7,14,23:B2,9", "2x11, 9x27");
+        // A multi-jump is one move.
+        check_moves("B:W14,23:B9", "9x27");
+        // Crowning ends the move: the new king on 31 may not jump 27 at once.
+        check_moves("B:W26,27:B22", "22x31");
+        // A king does jump on from there.
+        check_moves("B:W26,27:BK22", "22x24");
+        // Kings capture backwards, men do not.
+        check_moves("B:W18:BK22", "22x15");
+        check_moves("B:W18:B22", "22-25, 22-26");
+        check_moves("W:W22:B18,26", "22x15");
+        check_moves("W:W22:BK26", "22-17, 22-18");
+        // A king's loop either way round is two moves; the short form 22x22 would be ambiguous.
+        check_moves("W:WK22:B9,10,17,18", "22x13x6x15x22, 22x15x6x13x22");
+        // Two different double jumps from 2 to 18.
+        check_moves("B:W6,7,14,15:B2", "2x11x18, 2x9x18");
+        // No flying kings: one step at a time.
+        check_moves("B:W32:BK1", "1-5, 1-6");
+        // A blocked side has no move.
+        check_moves("B:W9,14:B5", "");
+    }
+
+    /// A king's walk of 40 moves in the top three rows and one in the bottom three, which never
+    /// meet and never put a position on the board three times (found by a random search).
+    const BLACK_TOUR: &str =
+        "1 5 9 6 9 6 9 5 1 6 10 6 10 6 2 7 3 8 4 8 4 8 3 7 3 8 11 7 2 6 1 5 9 5 1 6 10 7 3 7 2";
+    const WHITE_TOUR: &str = "32 27 24 28 32 27 31 26 23 26 22 26 30 25 21 25 30 25 22 26 31 27 \
+                              31 26 22 26 23 26 22 25 30 26 31 27 24 28 24 28 32 27 23";
+
+    /// The first `plies` moves of the two tours, alternating, Black first.
+    fn tours(plies: usize) -> String {
+        let steps = |tour: &str| -> Vec<String> {
+            let squares: Vec<&str> = tour.split_whitespace().collect();
+            squares
+                .windows(2)
+                .map(|pair| format!("{}-{}", pair[0], pair[1]))
+                .collect()
+        };
+        let (black, white) = (steps(BLACK_TOUR), steps(WHITE_TOUR));
+        let moves: Vec<String> = black
+            .into_iter()
+            .zip(white)
+            .flat_map(|(b, w)| [b, w])
+            .take(plies)
+            .collect();
+        moves.join(" ")
+    }
+
+    #[test]
+    fn outcomes_follow_the_rules() {
+        let shuffle = "1-5 32-28 5-1 28-32 1-5 32-28 5-1 28-32";
+        let kings = "B:WK32:BK1";
+        check(kings, "", "ongoing", kings);
+        check(
+            kings,
+            &shuffle[..shuffle.len() - 6],
+            "ongoing",
+            "W:WK28:BK1",
+        );
+        check(kings, shuffle, "draw: threefold repetition", kings);
+        check(kings, &tours(79), "ongoing", "W:WK27:BK2");
+        check(kings, &tours(80), "draw: the forty-move rule", "B:WK23:BK2");
+        check(
+            "B:W9,14:B5",
+            "",
+            "White wins: the opponent has no legal move",
+            "B:W9,14:B5",
+        );
+        check(
+            "B:W9:B",
+            "",
+            "White wins: the opponent has no legal move",
+            "B:W9:B",
+        );
+        check(
+            "W:W18:B14",
+            "18x9",
+            "White wins: the opponent has no legal move",
+            "B:W9:B",
+        );
+        check("B:W14,23,32:B9", "9x27", "ongoing", "W:W32:B27");
+        check("B:W26,27:B22", "22x31", "ongoing", "W:W27:BK31");
+    }
+
+    #[test]
+    fn irreversible_moves_reset_the_draw_counters() {
+        let mut game = game("B:WK32:BK1,12");
+        for text in tours(40).split_whitespace() {
+            let mv = game.parse_move(text).expect(text);
+            game.play(&mv).expect(text);
+        }
+        assert_eq!(game.quiet_plies(), 40);
+        let man = game.parse_move("12-16").expect("a man's step");
+        game.play(&man).expect("a man's step");
+        assert_eq!(game.quiet_plies(), 0);
+        assert_eq!(game.repetitions(), 1);
+
+        let mut capture = self::game("B:WK18:BK14,K1");
+        let mv = capture.parse_move("14x23").expect("a king's capture");
+        capture.play(&mv).expect("a king's capture");
+        assert_eq!(capture.quiet_plies(), 0);
+    }
+
+    #[test]
+    fn an_illegal_move_is_refused_and_nothing_changes() {
+        let mut game = game("B:W18:B14,1");
+        let before = game.clone();
+        let step = Move::step(
+            super::super::Square::from_number(1).expect("square 1"),
+            super::super::Square::from_number(5).expect("square 5"),
+        );
+        let err = game.play(&step).expect_err("a capture is compulsory");
+        assert!(err.to_string().contains("legal moves: 14x23"), "{err}");
+        assert_eq!(game, before);
+    }
+
+    #[test]
+    fn a_finished_game_takes_no_moves() {
+        let game = game("B:W9,14:B5");
+        assert!(game.legal_moves().is_empty());
+        assert_eq!(game.parse_move("5-9"), Err(MoveError::GameOver));
+        assert!(matches!(
+            game.parse_move("5-"),
+            Err(MoveError::Syntax { .. })
+        ));
+    }
+
+    #[test]
+    fn move_effects_carry_the_whole_path() {
+        let game = game("W:WK22:B9,10,17,18");
+        let effects: Vec<MoveEffect> = game
+            .legal_moves()
+            .iter()
+            .map(|mv| game.move_effect(mv))
+            .collect();
+        let expected = [
+            MoveEffect {
+                path: vec![22, 13, 6, 15, 22],
+                removed: vec![17, 9, 10, 18],
+            },
+            MoveEffect {
+                path: vec![22, 15, 6, 13, 22],
+                removed: vec![18, 10, 9, 17],
+            },
+        ];
+        for effect in &expected {
+            assert!(effects.contains(effect), "{effects:?}");
+        }
+        assert_eq!(effects.len(), 2);
+    }
+
+    #[test]
+    fn the_generic_perft_agrees_with_the_fast_one() {
+        let start = Checkers::start();
+        for depth in 0..=6 {
+            assert_eq!(
+                crate::game::perft(&start, depth),
+                start.perft(depth),
+                "depth {depth}"
+            );
+        }
+    }
+}
