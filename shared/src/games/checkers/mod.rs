@@ -11,6 +11,7 @@
 //! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`.
 
 mod bitboard;
+mod board_file;
 mod fen;
 mod movegen;
 mod moves;
@@ -20,6 +21,7 @@ mod position;
 mod square;
 mod state;
 
+pub use board_file::{BoardFile, BoardFileError, MAX_BOARD_FILE_LEN, MAX_TIME_LIMIT};
 pub use fen::{MAX_FEN_LEN, fen, parse_fen};
 pub use movegen::{count_moves, for_each_move, has_capture, has_moves, push_moves};
 pub use moves::{MAX_LANDINGS, Move, jumped_square};
