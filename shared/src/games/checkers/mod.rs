@@ -18,6 +18,8 @@ mod moves;
 mod notation;
 mod perft;
 mod position;
+#[cfg(test)]
+mod properties;
 mod square;
 mod state;
 
