@@ -87,7 +87,8 @@ fn capture_origins<const BLACK: bool>(view: &View) -> u32 {
         | jump_origins(b2, view.my_kings, view.theirs, view.empty)
 }
 
-/// Calls `visit` with every legal move of the position, in order of origin square.
+/// Calls `visit` with every legal move of the position: captures by origin square, steps
+/// direction by direction.
 #[inline]
 pub fn for_each_move<F: FnMut(&Move)>(position: &Position, mut visit: F) {
     match position.side_to_move() {
@@ -96,9 +97,17 @@ pub fn for_each_move<F: FnMut(&Move)>(position: &Position, mut visit: F) {
     }
 }
 
-/// Pushes every legal move onto `out` (not cleared first).
+/// Pushes every legal move onto `out` (not cleared first), in order of origin, destination and
+/// route, the order people read lists of moves in. (Searches that do not care about order use
+/// [`for_each_move`], which visits steps direction by direction.)
 pub fn push_moves(position: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
     for_each_move(position, |mv| out.push(*mv));
+    out[first..].sort_unstable_by(|a, b| {
+        (a.from(), a.to())
+            .cmp(&(b.from(), b.to()))
+            .then_with(|| a.landings().cmp(b.landings()))
+    });
 }
 
 /// The number of legal moves, without building the steps.
@@ -147,45 +156,91 @@ fn generate<const BLACK: bool, F: FnMut(&Move)>(position: &Position, visit: &mut
     let view = View::of::<BLACK>(position);
     let origins = capture_origins::<BLACK>(&view);
     if origins != 0 {
-        for_each_capture::<BLACK, F>(&view, origins, visit);
+        for_each_capture::<BLACK, Move, F>(&view, origins, visit);
         return;
     }
-    let all = directions::<BLACK>();
-    for origin in Bits(step_origins::<BLACK>(&view)) {
-        let bit = 1u32 << origin;
-        let reach = if view.my_kings & bit != 0 { 4 } else { 2 };
-        for direction in &all[..reach] {
-            let to = direction.step(bit) & view.empty;
-            if to != 0 {
-                let to = Square::from_index(to.trailing_zeros() as u8);
-                visit(&Move::step(Square::from_index(origin), to));
-            }
-        }
+    let [f1, f2, b1, b2] = directions::<BLACK>();
+    visit_steps(f1, view.mine, view.empty, visit);
+    visit_steps(f2, view.mine, view.empty, visit);
+    visit_steps(b1, view.my_kings, view.empty, visit);
+    visit_steps(b2, view.my_kings, view.empty, visit);
+}
+
+/// Visits the steps of `movers` in one direction, found all at once from the target squares.
+#[inline(always)]
+fn visit_steps<F: FnMut(&Move)>(direction: Direction, movers: u32, empty: u32, visit: &mut F) {
+    let back = direction.reverse();
+    for to in Bits(direction.step(movers) & empty) {
+        let from = back.step(1 << to).trailing_zeros() as u8;
+        visit(&Move::step(
+            Square::from_index(from),
+            Square::from_index(to),
+        ));
     }
+}
+
+/// A capture being built jump by jump: the [`Move`] itself, or nothing at all when the caller
+/// only counts, so one search serves both without the counting paying for the path.
+trait Route {
+    /// The route so far, starting at `origin`.
+    fn start(origin: u8) -> Self;
+    /// One more jump, over `over` (a one-bit mask) onto `landing`.
+    fn push(&mut self, landing: u8, over: u32);
+    /// Takes the last jump back.
+    fn pop(&mut self, over: u32);
+}
+
+impl Route for Move {
+    #[inline(always)]
+    fn start(origin: u8) -> Self {
+        Move::capture_from(Square::from_index(origin))
+    }
+    #[inline(always)]
+    fn push(&mut self, landing: u8, over: u32) {
+        self.push_jump(landing, over);
+    }
+    #[inline(always)]
+    fn pop(&mut self, over: u32) {
+        self.pop_jump(over);
+    }
+}
+
+/// Counting needs no route.
+impl Route for () {
+    #[inline(always)]
+    fn start(_: u8) -> Self {}
+    #[inline(always)]
+    fn push(&mut self, _: u8, _: u32) {}
+    #[inline(always)]
+    fn pop(&mut self, _: u32) {}
 }
 
 #[inline(always)]
-fn for_each_capture<const BLACK: bool, F: FnMut(&Move)>(view: &View, origins: u32, visit: &mut F) {
+fn for_each_capture<const BLACK: bool, R: Route, F: FnMut(&R)>(
+    view: &View,
+    origins: u32,
+    visit: &mut F,
+) {
     for origin in Bits(origins) {
         let bit = 1u32 << origin;
-        let mut mv = Move::capture_from(Square::from_index(origin));
+        let mut route = R::start(origin);
         let king = view.my_kings & bit != 0;
         // The mover has left its square, so a king's loop may pass over it or end there.
-        jumps::<BLACK, F>(bit, king, view.theirs, view.empty | bit, &mut mv, visit);
+        jumps::<BLACK, R, F>(bit, king, view.theirs, view.empty | bit, &mut route, visit);
     }
 }
 
-/// Extends the capture `mv`, whose piece stands on `at`, by every possible jump; visits it
+/// Extends the capture `route`, whose piece stands on `at`, by every possible jump; visits it
 /// when no jump is left. `theirs` holds the enemy pieces not yet captured; captured ones are
-/// still not `empty`.
-fn jumps<const BLACK: bool, F: FnMut(&Move)>(
+/// still not `empty`. Called only where at least one jump exists, so a route is never empty.
+fn jumps<const BLACK: bool, R: Route, F: FnMut(&R)>(
     at: u32,
     king: bool,
     theirs: u32,
     empty: u32,
-    mv: &mut Move,
+    route: &mut R,
     visit: &mut F,
-) {
+) -> bool {
     let all = directions::<BLACK>();
     let reach = if king { 4 } else { 2 };
     let crowning = crowning_row(if BLACK { Side::First } else { Side::Second });
@@ -200,18 +255,15 @@ fn jumps<const BLACK: bool, F: FnMut(&Move)>(
             continue;
         }
         extended = true;
-        mv.push_jump(landing.trailing_zeros() as u8, over);
-        if !king && landing & crowning != 0 {
-            // Crowning ends the move, even if the new king could jump on.
-            visit(mv);
-        } else {
-            jumps::<BLACK, F>(landing, king, theirs & !over, empty, mv, visit);
+        route.push(landing.trailing_zeros() as u8, over);
+        // Crowning ends the move, even if the new king could jump on.
+        let crowned = !king && landing & crowning != 0;
+        if crowned || !jumps::<BLACK, R, F>(landing, king, theirs & !over, empty, route, visit) {
+            visit(route);
         }
-        mv.pop_jump(over);
+        route.pop(over);
     }
-    if !extended && mv.is_capture() {
-        visit(mv);
-    }
+    extended
 }
 
 #[inline(always)]
@@ -220,7 +272,7 @@ fn count<const BLACK: bool>(position: &Position) -> u64 {
     let origins = capture_origins::<BLACK>(&view);
     if origins != 0 {
         let mut captures = 0;
-        for_each_capture::<BLACK, _>(&view, origins, &mut |_: &Move| captures += 1);
+        for_each_capture::<BLACK, (), _>(&view, origins, &mut |_: &()| captures += 1);
         return captures;
     }
     let [f1, f2, b1, b2] = directions::<BLACK>();

@@ -6,7 +6,7 @@
 //! is always checked against the position's legal moves, and a text that fits none, or fits
 //! several, gets an error listing what was possible.
 
-use super::movegen::{for_each_move, has_capture};
+use super::movegen::{for_each_move, has_capture, push_moves};
 use super::moves::{MAX_LANDINGS, Move};
 use super::position::{Position, side_name};
 use super::square::Square;
@@ -60,7 +60,7 @@ fn same_ends(position: &Position, from: Square, to: Square) -> Vec<Move> {
 #[must_use]
 pub fn legal_move_list(position: &Position) -> String {
     let mut moves = Vec::new();
-    for_each_move(position, |mv| moves.push(*mv));
+    push_moves(position, &mut moves);
     if moves.is_empty() {
         return "none".to_owned();
     }
@@ -136,7 +136,7 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveError> {
     let form = parse_move_text(text)?;
     let got = text.trim().to_owned();
     let mut legal = Vec::new();
-    for_each_move(position, |mv| legal.push(*mv));
+    push_moves(position, &mut legal);
     let illegal = |problem: String| MoveError::Illegal {
         got: got.clone(),
         problem,
