@@ -50,6 +50,85 @@ fn illegal_move(position: &Position, legal: &[Move], rng: &mut StdRng) -> Move {
     }
 }
 
+/// A slow move generator written independently of the bitboards, square by square on (row,
+/// column) coordinates, to check `movegen` against: the paths of all legal moves, as square
+/// numbers, sorted.
+fn reference_moves(position: &Position) -> Vec<Vec<u8>> {
+    fn coordinates(index: u8) -> (i8, i8) {
+        let row = (index / 4) as i8;
+        let column = 2 * (index % 4) as i8 + if row % 2 == 0 { 1 } else { 0 };
+        (row, column)
+    }
+    fn index(row: i8, column: i8) -> Option<u8> {
+        ((0..8).contains(&row) && (0..8).contains(&column) && (row + column) % 2 == 1)
+            .then(|| (row * 4 + column / 2) as u8)
+    }
+    let us = position.side_to_move();
+    let forward: i8 = if us == crate::game::Side::First {
+        1
+    } else {
+        -1
+    };
+    let crowning_row: i8 = if forward == 1 { 7 } else { 0 };
+    let occupied = |i: u8| (position.black() | position.white()) & (1 << i) != 0;
+    let enemy = |i: u8| position.pieces(us.opponent()) & (1 << i) != 0;
+    let mut captures = Vec::new();
+    let mut steps = Vec::new();
+    for origin in 0..32u8 {
+        if position.pieces(us) & (1 << origin) == 0 {
+            continue;
+        }
+        let king = position.kings() & (1 << origin) != 0;
+        let rows: &[i8] = if king {
+            &[1, -1]
+        } else {
+            std::slice::from_ref(&forward)
+        };
+        // Depth-first over jump sequences; `path` holds bit indices, `taken` captured ones.
+        let mut stack = vec![(vec![origin], Vec::<u8>::new())];
+        while let Some((path, taken)) = stack.pop() {
+            let at = *path.last().expect("a path has its origin");
+            let (row, column) = coordinates(at);
+            let mut extended = false;
+            let crowned = !king && path.len() > 1 && row == crowning_row;
+            for &dr in rows {
+                for dc in [-1, 1] {
+                    let (Some(over), Some(land)) = (
+                        index(row + dr, column + dc),
+                        index(row + 2 * dr, column + 2 * dc),
+                    ) else {
+                        continue;
+                    };
+                    let land_free = !occupied(land) || land == origin;
+                    if crowned || !enemy(over) || taken.contains(&over) || !land_free {
+                        continue;
+                    }
+                    extended = true;
+                    let mut next = path.clone();
+                    next.push(land);
+                    let mut next_taken = taken.clone();
+                    next_taken.push(over);
+                    stack.push((next, next_taken));
+                }
+            }
+            if !extended && path.len() > 1 {
+                captures.push(path.iter().map(|i| i + 1).collect::<Vec<u8>>());
+            }
+        }
+        for &dr in rows {
+            for dc in [-1, 1] {
+                let (row, column) = coordinates(origin);
+                if let Some(to) = index(row + dr, column + dc).filter(|&to| !occupied(to)) {
+                    steps.push(vec![origin + 1, to + 1]);
+                }
+            }
+        }
+    }
+    let mut moves = if captures.is_empty() { steps } else { captures };
+    moves.sort();
+    moves
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
@@ -66,6 +145,13 @@ proptest! {
             assert_eq!(parse_fen(&text), Ok(position), "{text}");
             let legal = game.legal_moves();
             if game.outcome().is_none() {
+                // The bitboard generator agrees with a square-by-square one.
+                let mut paths: Vec<Vec<u8>> = legal
+                    .iter()
+                    .map(|mv| mv.path().map(Square::number).collect())
+                    .collect();
+                paths.sort();
+                assert_eq!(paths, reference_moves(&position), "{text}");
                 assert_eq!(legal.len() as u64, count_moves(&position), "{text}");
                 // Captures are compulsory.
                 assert!(legal.iter().all(|mv| mv.is_capture() == has_capture(&position)));
