@@ -172,6 +172,43 @@ proptest! {
     }
 
     #[test]
+    fn random_positions_agree_with_the_reference(
+        squares in proptest::collection::vec(0u8..8, 32),
+        white_to_move in any::<bool>(),
+    ) {
+        // Each square: 0..=3 empty, 4 Black man, 5 Black king, 6 White man, 7 White king; kings
+        // are common so that long king captures and loops come up.
+        let (mut black, mut white, mut kings) = (0u32, 0u32, 0u32);
+        for (index, &code) in squares.iter().enumerate() {
+            let bit = 1u32 << index;
+            let side_mask = if code < 6 { &mut black } else { &mut white };
+            if code < 4 || side_mask.count_ones() == 12 {
+                continue;
+            }
+            *side_mask |= bit;
+            let man_on_crowning_row = if code < 6 {
+                super::crowning_row(crate::game::Side::First)
+            } else {
+                super::crowning_row(crate::game::Side::Second)
+            } & bit != 0;
+            if code % 2 == 1 || man_on_crowning_row {
+                kings |= bit;
+            }
+        }
+        let side = if white_to_move { crate::game::Side::Second } else { crate::game::Side::First };
+        let position = Position::from_parts(black, white, kings, side).expect("a valid position");
+        let mut moves = Vec::new();
+        super::push_moves(&position, &mut moves);
+        let mut paths: Vec<Vec<u8>> = moves
+            .iter()
+            .map(|mv| mv.path().map(Square::number).collect())
+            .collect();
+        paths.sort();
+        prop_assert_eq!(&paths, &reference_moves(&position), "{}", fen(&position));
+        prop_assert_eq!(moves.len() as u64, count_moves(&position));
+    }
+
+    #[test]
     fn hostile_text_never_panics(text in "\\PC{0,80}") {
         let _ = parse_fen(&text);
         let _ = parse_move(&Position::start(), &text);
