@@ -38,22 +38,22 @@ pub fn full_move_text(mv: &Move) -> String {
 /// no other legal capture has the same origin and destination, the full path otherwise.
 #[must_use]
 pub fn move_text(position: &Position, mv: &Move) -> String {
-    if mv.landings().len() > 1 && same_ends(position, mv.from(), mv.to()).len() == 1 {
+    if mv.landings().len() > 1 && captures_between(position, mv.from(), mv.to()) == 1 {
         format!("{}x{}", mv.from(), mv.to())
     } else {
         full_move_text(mv)
     }
 }
 
-/// The legal captures from one square to another.
-fn same_ends(position: &Position, from: Square, to: Square) -> Vec<Move> {
-    let mut found = Vec::new();
+/// How many legal captures go from one square to another.
+fn captures_between(position: &Position, from: Square, to: Square) -> usize {
+    let mut count = 0;
     for_each_move(position, |mv| {
         if mv.is_capture() && mv.from() == from && mv.to() == to {
-            found.push(*mv);
+            count += 1;
         }
     });
-    found
+    count
 }
 
 /// The standard texts of all legal moves, for error messages.
