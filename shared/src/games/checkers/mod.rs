@@ -8,7 +8,8 @@
 //!
 //! Files: `bitboard` (the geometry as masks and shifts), `square`, `moves` (the move as a whole
 //! path), `position` (pieces and side to move), `movegen`, `perft`, `state` (the game with its
-//! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`.
+//! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`, and
+//! `properties` (property tests over random playouts and random positions).
 
 mod bitboard;
 mod board_file;

@@ -392,6 +392,31 @@ mod tests {
     }
 
     #[test]
+    fn checkers_plays_through_any_game() {
+        use crate::{AnyGame, AnyMove, GameKind};
+        let mut any =
+            AnyGame::from_position_text(GameKind::Checkers, "W:WK22:B9,10,17,18").expect("a FEN");
+        assert_eq!(any.kind(), GameKind::Checkers);
+        assert_eq!(any.side_name(any.side_to_move()), "White");
+        assert_eq!(any.legal_move_texts(), ["22x13x6x15x22", "22x15x6x13x22"]);
+        assert_eq!(any.perft(1), 2);
+        let before = any.clone();
+        assert!(any.play(&AnyMove::TicTacToe(4)).is_err());
+        assert_eq!(any, before);
+        let (text, effect) = any.play_text("22x15x6x13x22").expect("a legal capture");
+        assert_eq!(text, "22x15x6x13x22");
+        assert_eq!(effect.removed, [18, 10, 9, 17]);
+        assert_eq!(any.position_text(), "B:WK22:B");
+        assert_eq!(
+            any.outcome(),
+            Some(Outcome::Win {
+                winner: Side::Second,
+                reason: WinReason::NoLegalMoves
+            })
+        );
+    }
+
+    #[test]
     fn the_generic_perft_agrees_with_the_fast_one() {
         let start = Checkers::start();
         for depth in 0..=6 {
