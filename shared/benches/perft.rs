@@ -16,7 +16,10 @@ fn perft_from_the_start(c: &mut Criterion) {
     let nodes = perft(&start, DEPTH);
     let seconds = timer.elapsed().as_secs_f64();
     // OEIS A133046 at depth 11: a fast wrong count would be no figure at all.
-    assert_eq!(nodes, 85_242_128, "perft({DEPTH}) disagrees with OEIS A133046");
+    assert_eq!(
+        nodes, 85_242_128,
+        "perft({DEPTH}) disagrees with OEIS A133046"
+    );
     println!(
         "checkers perft({DEPTH}) from the start: {nodes} nodes in {seconds:.3} s = {:.1} M nodes/s",
         nodes as f64 / seconds / 1e6

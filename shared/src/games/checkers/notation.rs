@@ -152,16 +152,26 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, MoveError> {
             .filter(|mv| !mv.is_capture() && mv.from() == *from && mv.to() == *to)
             .copied()
             .collect(),
-        MoveText::Capture(squares) if squares.len() == 2 => legal
-            .iter()
-            .filter(|mv| mv.is_capture() && mv.from() == squares[0] && mv.to() == squares[1])
-            .copied()
-            .collect(),
-        MoveText::Capture(squares) => legal
-            .iter()
-            .filter(|mv| mv.path().eq(squares.iter().copied()))
-            .copied()
-            .collect(),
+        MoveText::Capture(squares) => {
+            // The whole path first: `AxB` is a single jump's full text even where it would also
+            // be the (then ambiguous, so never printed) short form of a longer capture.
+            let exact: Vec<Move> = legal
+                .iter()
+                .filter(|mv| mv.path().eq(squares.iter().copied()))
+                .copied()
+                .collect();
+            if exact.is_empty() && squares.len() == 2 {
+                legal
+                    .iter()
+                    .filter(|mv| {
+                        mv.is_capture() && mv.from() == squares[0] && mv.to() == squares[1]
+                    })
+                    .copied()
+                    .collect()
+            } else {
+                exact
+            }
+        }
     };
     match found.as_slice() {
         [mv] => return Ok(*mv),
@@ -249,6 +259,13 @@ mod tests {
         );
         check("B:W6,7,14,15:B2", "2x11x18", Ok("2x11x18"));
         check("B:W6,7,14,15:B2", "2x9x18", Ok("2x9x18"));
+        // 22x31 is the single jump's full text, though two loops also end on 31.
+        check("W:WK22:B9,10,17,18,26", "22x31", Ok("22x31"));
+        check(
+            "W:WK22:B9,10,17,18,26",
+            "22x13x6x15x22x31",
+            Ok("22x13x6x15x22x31"),
+        );
     }
 
     #[test]

@@ -206,6 +206,10 @@ proptest! {
         paths.sort();
         prop_assert_eq!(&paths, &reference_moves(&position), "{}", fen(&position));
         prop_assert_eq!(moves.len() as u64, count_moves(&position));
+        for mv in &moves {
+            let text = super::move_text(&position, mv);
+            prop_assert_eq!(parse_move(&position, &text), Ok(*mv), "{} {}", fen(&position), text);
+        }
     }
 
     #[test]

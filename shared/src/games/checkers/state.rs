@@ -254,6 +254,11 @@ mod tests {
         check_moves("W:W22:BK26", "22-17, 22-18");
         // A king's loop either way round is two moves; the short form 22x22 would be ambiguous.
         check_moves("W:WK22:B9,10,17,18", "22x13x6x15x22, 22x15x6x13x22");
+        // The loops must go on over 26; jumping 26 at once is a capture of its own.
+        check_moves(
+            "W:WK22:B9,10,17,18,26",
+            "22x13x6x15x22x31, 22x15x6x13x22x31, 22x31",
+        );
         // Two different double jumps from 2 to 18.
         check_moves("B:W6,7,14,15:B2", "2x11x18, 2x9x18");
         // No flying kings: one step at a time.
