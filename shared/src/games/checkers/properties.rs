@@ -130,7 +130,7 @@ fn reference_moves(position: &Position) -> Vec<Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn random_playouts_keep_every_invariant(seed in any::<u64>(), plies in 0usize..160) {
