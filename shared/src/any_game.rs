@@ -3,6 +3,7 @@
 //! game offered to another is refused, never misread.
 
 use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
+use crate::games::checkers::Checkers;
 use crate::games::pente::{Pente, PenteRules};
 use crate::games::tictactoe::TicTacToe;
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,7 @@ impl FromStr for GameKind {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyGame {
+    Checkers(Checkers),
     Pente(Pente),
     TicTacToe(TicTacToe),
 }
@@ -69,6 +71,7 @@ pub enum AnyGame {
 /// A move of any game; it only makes sense with the [`AnyGame`] of the same kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AnyMove {
+    Checkers(<Checkers as Game>::Move),
     Pente(<Pente as Game>::Move),
     TicTacToe(<TicTacToe as Game>::Move),
 }
@@ -78,6 +81,11 @@ pub enum AnyMove {
 macro_rules! dispatch {
     ($game:expr, |$g:ident, $Move:ident| $body:expr) => {
         match $game {
+            AnyGame::Checkers($g) => {
+                #[allow(unused_imports)]
+                use AnyMove::Checkers as $Move;
+                $body
+            }
             AnyGame::Pente($g) => {
                 #[allow(unused_imports)]
                 use AnyMove::Pente as $Move;
@@ -92,10 +100,17 @@ macro_rules! dispatch {
     };
 }
 
-/// Runs `$body` with the game type bound to `$G` for a [`GameKind`].
+/// Runs `$body` with the game type bound to `$G` and `$Variant` naming the matching [`AnyGame`]
+/// variant, for a [`GameKind`].
 macro_rules! dispatch_kind {
     ($kind:expr, |$G:ident, $Variant:ident| $body:expr) => {
         match $kind {
+            GameKind::Checkers => {
+                type $G = Checkers;
+                #[allow(unused_imports)]
+                use AnyGame::Checkers as $Variant;
+                $body
+            }
             GameKind::Pente => {
                 type $G = Pente;
                 #[allow(unused_imports)]
@@ -108,7 +123,6 @@ macro_rules! dispatch_kind {
                 use AnyGame::TicTacToe as $Variant;
                 $body
             }
-            other => panic!("{other} is not built in yet"),
         }
     };
 }
@@ -151,6 +165,7 @@ impl AnyGame {
     #[must_use]
     pub fn kind(&self) -> GameKind {
         match self {
+            AnyGame::Checkers(_) => GameKind::Checkers,
             AnyGame::Pente(_) => GameKind::Pente,
             AnyGame::TicTacToe(_) => GameKind::TicTacToe,
         }
@@ -217,6 +232,12 @@ impl AnyGame {
             #[allow(unreachable_patterns)]
             _ => MoveEffect::default(),
         })
+    }
+
+    /// The number of move sequences of `depth` plies from here, by the game's fastest perft.
+    #[must_use]
+    pub fn perft(&self, depth: u32) -> u64 {
+        dispatch!(self, |g, _M| g.perft(depth))
     }
 
     /// The position text of the current position.

@@ -188,3 +188,8 @@ fn noughts_and_crosses_conforms() {
 fn pente_conforms() {
     check::<crate::games::pente::Pente>();
 }
+
+#[test]
+fn checkers_conforms() {
+    check::<crate::games::checkers::Checkers>();
+}

@@ -214,6 +214,12 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
         self.outcome().is_some()
     }
 
+    /// The number of move sequences of `depth` plies from here (see [`perft`]); games with a
+    /// faster counter override it.
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self, depth)
+    }
+
     /// The legal moves' texts, separated by commas, for error messages.
     fn legal_move_list(&self) -> String {
         let texts: Vec<String> = self
@@ -229,7 +235,8 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
     }
 }
 
-/// Counts the leaf nodes of the legal-move tree to `depth` plies (a finished game is a leaf).
+/// Counts the positions reached after exactly `depth` plies of legal moves (a game that ends
+/// sooner adds nothing, as in chess perft).
 /// This generic version serves every game through the trait; games may offer faster ones.
 pub fn perft<G: Game>(game: &G, depth: u32) -> u64 {
     fn walk<G: Game>(game: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {

@@ -1,0 +1,4 @@
+//! The engine tools of the `kingme` binary, one subcommand per file: each file owns its clap
+//! arguments struct and a `run` function that `main.rs` calls.
+
+pub mod perft;

@@ -1,0 +1,284 @@
+//! Move generation on the bitboards: the legal moves of a [`Position`], their number, and whether
+//! there is any.
+//!
+//! Whole sets of pieces are shifted at once (see [`super::bitboard`]): the pieces that can jump
+//! in a direction are found from the empty squares and the enemy pieces with two reverse steps,
+//! and steps are counted with a population count, so counting the moves of a position (what a
+//! bulk-counting perft does at the last ply) visits no piece one by one unless there is a
+//! capture. Moves are handed to a visitor instead of being collected, so generation allocates
+//! nothing and has no capacity limit; callers that want a list push into their own buffer.
+//!
+//! Rules implemented here: captures are compulsory, and any capture may be chosen (not
+//! necessarily the longest); a capture continues while the capturing piece can jump again, and
+//! the whole sequence is one move; men move and capture forward only, kings both ways, one step
+//! at a time; a man reaching its crowning row is crowned and the move ends there. A captured
+//! piece stays on the board until the move is over, so it cannot be jumped twice or landed on;
+//! the mover's own origin square is empty during the move, so a king may pass over it or end on
+//! it. Every route is a separate move, even when two routes capture the same pieces between the
+//! same squares (a king going round a loop either way), as in OEIS A133046.
+
+use super::bitboard::{Bits, Direction};
+use super::moves::Move;
+use super::position::{Position, crowning_row};
+use super::square::Square;
+use crate::game::Side;
+
+/// The squares as the side to move sees them.
+#[derive(Clone, Copy)]
+struct View {
+    mine: u32,
+    my_kings: u32,
+    theirs: u32,
+    empty: u32,
+}
+
+impl View {
+    #[inline(always)]
+    fn of<const BLACK: bool>(position: &Position) -> View {
+        let (us, them) = if BLACK {
+            (Side::First, Side::Second)
+        } else {
+            (Side::Second, Side::First)
+        };
+        let mine = position.pieces(us);
+        View {
+            mine,
+            my_kings: mine & position.kings(),
+            theirs: position.pieces(them),
+            empty: position.empty(),
+        }
+    }
+}
+
+/// The directions in which a side's men move (forward) and then the two only kings use.
+#[inline(always)]
+const fn directions<const BLACK: bool>() -> [Direction; 4] {
+    if BLACK {
+        [
+            Direction::DownLeft,
+            Direction::DownRight,
+            Direction::UpLeft,
+            Direction::UpRight,
+        ]
+    } else {
+        [
+            Direction::UpLeft,
+            Direction::UpRight,
+            Direction::DownLeft,
+            Direction::DownRight,
+        ]
+    }
+}
+
+/// The pieces among `movers` that can jump an enemy piece in `direction`.
+#[inline(always)]
+fn jump_origins(direction: Direction, movers: u32, theirs: u32, empty: u32) -> u32 {
+    let back = direction.reverse();
+    back.step(back.step(empty) & theirs) & movers
+}
+
+/// Every piece of the side to move that can start a capture.
+#[inline(always)]
+fn capture_origins<const BLACK: bool>(view: &View) -> u32 {
+    let [f1, f2, b1, b2] = directions::<BLACK>();
+    jump_origins(f1, view.mine, view.theirs, view.empty)
+        | jump_origins(f2, view.mine, view.theirs, view.empty)
+        | jump_origins(b1, view.my_kings, view.theirs, view.empty)
+        | jump_origins(b2, view.my_kings, view.theirs, view.empty)
+}
+
+/// Calls `visit` with every legal move of the position: captures by origin square, steps
+/// direction by direction.
+#[inline]
+pub fn for_each_move<F: FnMut(&Move)>(position: &Position, mut visit: F) {
+    match position.side_to_move() {
+        Side::First => generate::<true, F>(position, &mut visit),
+        Side::Second => generate::<false, F>(position, &mut visit),
+    }
+}
+
+/// Pushes every legal move onto `out` (not cleared first), in order of origin, destination and
+/// route, the order people read lists of moves in. (Searches that do not care about order use
+/// [`for_each_move`], which visits steps direction by direction.)
+pub fn push_moves(position: &Position, out: &mut Vec<Move>) {
+    let first = out.len();
+    for_each_move(position, |mv| out.push(*mv));
+    out[first..].sort_unstable_by(|a, b| {
+        (a.from(), a.to())
+            .cmp(&(b.from(), b.to()))
+            .then_with(|| a.landings().cmp(b.landings()))
+    });
+}
+
+/// The number of legal moves, without building the steps.
+#[inline]
+#[must_use]
+pub fn count_moves(position: &Position) -> u64 {
+    match position.side_to_move() {
+        Side::First => count::<true>(position),
+        Side::Second => count::<false>(position),
+    }
+}
+
+/// Whether the side to move has any legal move.
+#[must_use]
+pub fn has_moves(position: &Position) -> bool {
+    fn any<const BLACK: bool>(position: &Position) -> bool {
+        let view = View::of::<BLACK>(position);
+        capture_origins::<BLACK>(&view) != 0 || step_origins::<BLACK>(&view) != 0
+    }
+    match position.side_to_move() {
+        Side::First => any::<true>(position),
+        Side::Second => any::<false>(position),
+    }
+}
+
+/// Whether the side to move has a capture (and so must capture).
+#[must_use]
+pub fn has_capture(position: &Position) -> bool {
+    match position.side_to_move() {
+        Side::First => capture_origins::<true>(&View::of::<true>(position)) != 0,
+        Side::Second => capture_origins::<false>(&View::of::<false>(position)) != 0,
+    }
+}
+
+/// The pieces of the side to move that can step somewhere.
+#[inline(always)]
+fn step_origins<const BLACK: bool>(view: &View) -> u32 {
+    let [f1, f2, b1, b2] = directions::<BLACK>();
+    let from_empty = |direction: Direction| direction.reverse().step(view.empty);
+    ((from_empty(f1) | from_empty(f2)) & view.mine)
+        | ((from_empty(b1) | from_empty(b2)) & view.my_kings)
+}
+
+#[inline(always)]
+fn generate<const BLACK: bool, F: FnMut(&Move)>(position: &Position, visit: &mut F) {
+    let view = View::of::<BLACK>(position);
+    let origins = capture_origins::<BLACK>(&view);
+    if origins != 0 {
+        for_each_capture::<BLACK, Move, F>(&view, origins, visit);
+        return;
+    }
+    let [f1, f2, b1, b2] = directions::<BLACK>();
+    visit_steps(f1, view.mine, view.empty, visit);
+    visit_steps(f2, view.mine, view.empty, visit);
+    visit_steps(b1, view.my_kings, view.empty, visit);
+    visit_steps(b2, view.my_kings, view.empty, visit);
+}
+
+/// Visits the steps of `movers` in one direction, found all at once from the target squares.
+#[inline(always)]
+fn visit_steps<F: FnMut(&Move)>(direction: Direction, movers: u32, empty: u32, visit: &mut F) {
+    let back = direction.reverse();
+    for to in Bits(direction.step(movers) & empty) {
+        let from = back.step(1 << to).trailing_zeros() as u8;
+        visit(&Move::step(
+            Square::from_index(from),
+            Square::from_index(to),
+        ));
+    }
+}
+
+/// A capture being built jump by jump: the [`Move`] itself, or nothing at all when the caller
+/// only counts, so one search serves both without the counting paying for the path.
+trait Route {
+    /// The route so far, starting at `origin`.
+    fn start(origin: u8) -> Self;
+    /// One more jump, over `over` (a one-bit mask) onto `landing`.
+    fn push(&mut self, landing: u8, over: u32);
+    /// Takes the last jump back.
+    fn pop(&mut self, over: u32);
+}
+
+impl Route for Move {
+    #[inline(always)]
+    fn start(origin: u8) -> Self {
+        Move::capture_from(Square::from_index(origin))
+    }
+    #[inline(always)]
+    fn push(&mut self, landing: u8, over: u32) {
+        self.push_jump(landing, over);
+    }
+    #[inline(always)]
+    fn pop(&mut self, over: u32) {
+        self.pop_jump(over);
+    }
+}
+
+/// Counting needs no route.
+impl Route for () {
+    #[inline(always)]
+    fn start(_: u8) -> Self {}
+    #[inline(always)]
+    fn push(&mut self, _: u8, _: u32) {}
+    #[inline(always)]
+    fn pop(&mut self, _: u32) {}
+}
+
+#[inline(always)]
+fn for_each_capture<const BLACK: bool, R: Route, F: FnMut(&R)>(
+    view: &View,
+    origins: u32,
+    visit: &mut F,
+) {
+    for origin in Bits(origins) {
+        let bit = 1u32 << origin;
+        let mut route = R::start(origin);
+        let king = view.my_kings & bit != 0;
+        // The mover has left its square, so a king's loop may pass over it or end there.
+        jumps::<BLACK, R, F>(bit, king, view.theirs, view.empty | bit, &mut route, visit);
+    }
+}
+
+/// Extends the capture `route`, whose piece stands on `at`, by every possible jump; visits it
+/// when no jump is left. `theirs` holds the enemy pieces not yet captured; captured ones are
+/// still not `empty`. Called only where at least one jump exists, so a route is never empty.
+fn jumps<const BLACK: bool, R: Route, F: FnMut(&R)>(
+    at: u32,
+    king: bool,
+    theirs: u32,
+    empty: u32,
+    route: &mut R,
+    visit: &mut F,
+) -> bool {
+    let all = directions::<BLACK>();
+    let reach = if king { 4 } else { 2 };
+    let crowning = crowning_row(if BLACK { Side::First } else { Side::Second });
+    let mut extended = false;
+    for direction in &all[..reach] {
+        let over = direction.step(at) & theirs;
+        if over == 0 {
+            continue;
+        }
+        let landing = direction.step(over) & empty;
+        if landing == 0 {
+            continue;
+        }
+        extended = true;
+        route.push(landing.trailing_zeros() as u8, over);
+        // Crowning ends the move, even if the new king could jump on.
+        let crowned = !king && landing & crowning != 0;
+        if crowned || !jumps::<BLACK, R, F>(landing, king, theirs & !over, empty, route, visit) {
+            visit(route);
+        }
+        route.pop(over);
+    }
+    extended
+}
+
+#[inline(always)]
+fn count<const BLACK: bool>(position: &Position) -> u64 {
+    let view = View::of::<BLACK>(position);
+    let origins = capture_origins::<BLACK>(&view);
+    if origins != 0 {
+        let mut captures = 0;
+        for_each_capture::<BLACK, (), _>(&view, origins, &mut |_: &()| captures += 1);
+        return captures;
+    }
+    let [f1, f2, b1, b2] = directions::<BLACK>();
+    let steps = (f1.step(view.mine) & view.empty).count_ones()
+        + (f2.step(view.mine) & view.empty).count_ones()
+        + (b1.step(view.my_kings) & view.empty).count_ones()
+        + (b2.step(view.my_kings) & view.empty).count_ones();
+    u64::from(steps)
+}
