@@ -10,6 +10,7 @@ pub(crate) mod conformance;
 pub mod game;
 pub mod games;
 pub mod protocol;
+pub mod record;
 
 pub use any_game::{AnyGame, AnyMove, GameKind};
 pub use game::{DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason};
