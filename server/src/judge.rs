@@ -7,11 +7,12 @@
 
 use crate::clock::{Clock, ClockReading};
 use crate::options::GameSetup;
+use crate::storage::StoredMove;
 use kingme_shared::protocol::{
     ClockState, EndReason, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord,
 };
 use kingme_shared::{AnyGame, Outcome, Side};
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 /// A move the judge accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,7 +218,21 @@ impl Judge {
         if !self.is_playing() || plies == 0 || plies > self.moves.len() {
             return false;
         }
-        let keep = self.moves.len() - plies;
+        self.rewind(self.moves.len() - plies, now)
+    }
+
+    /// Undoes the last move, even one that ended the game: the table calls this when the move
+    /// could not be stored, so that a move nobody was told of never counts.
+    pub fn retract(&mut self, now: Instant) -> bool {
+        let Some(keep) = self.moves.len().checked_sub(1) else {
+            return false;
+        };
+        self.status = GameStatus::Playing;
+        self.rewind(keep, now)
+    }
+
+    /// Keeps the first `keep` moves and restarts the side to move's clock at `now`.
+    fn rewind(&mut self, keep: usize, now: Instant) -> bool {
         // Replaying from the start rebuilds the rules' own history (repetitions, move counters)
         // exactly, and keeps no snapshot of every position in memory.
         let mut game = self.start.clone();
@@ -232,6 +247,40 @@ impl Judge {
         self.clock_history.truncate(keep);
         self.clock.start(self.game.side_to_move(), now);
         true
+    }
+
+    /// A game in progress rebuilt after a restart: every stored move replayed through the rules,
+    /// the clocks as they stood after the last one, and the side to move's clock started at
+    /// `now`, so the time the server was down is charged to nobody.
+    pub fn resume(setup: &GameSetup, moves: &[StoredMove], now: Instant) -> Result<Judge, String> {
+        let mut judge = Judge::new(setup);
+        judge.status = GameStatus::Playing;
+        for stored in moves {
+            let side = judge.game.side_to_move();
+            let (text, effect) = judge.game.play_text(&stored.text).map_err(|err| {
+                format!(
+                    "stored move {} ({:?}) does not replay: {err}",
+                    stored.ply, stored.text
+                )
+            })?;
+            judge.clock_history.push(judge.clock.reading());
+            judge.clock.restore(
+                stored
+                    .clocks_ms
+                    .map(|ms| Duration::from_millis(ms.unwrap_or(0))),
+            );
+            judge.moves.push(MoveRecord {
+                side,
+                text,
+                path: effect.path,
+                removed: effect.removed,
+            });
+        }
+        match judge.game.outcome() {
+            Some(outcome) => judge.finish(result_of(outcome), now),
+            None => judge.clock.start(judge.game.side_to_move(), now),
+        }
+        Ok(judge)
     }
 }
 

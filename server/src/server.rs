@@ -2,10 +2,13 @@
 //! connection runs in its own task, and shutdown happens in order: stop accepting, end every
 //! game (players hear `GameOver(Aborted)`), then tell every connection and close it.
 
-use crate::config::Config;
+use crate::config::{Config, Database};
 use crate::connection;
 use crate::lobby::Lobby;
+use crate::resume;
 use crate::session::Sessions;
+use crate::storage::records::unix_ms;
+use crate::storage::{SqliteStore, Storage, StorageThread, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,11 +35,42 @@ pub struct Shared {
     pub tables: TaskTracker,
     /// Timers that outlive a connection (session expiry).
     pub timers: TaskTracker,
+    /// The database: games, moves, identities, resume tokens, ratings.
+    pub storage: Storage,
 }
 
-/// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly.
+/// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
+/// and starts the storage thread on it.
+pub async fn open_storage(database: &Database) -> Result<(Storage, StorageThread), StoreError> {
+    let path = database.path();
+    tokio::task::spawn_blocking(move || {
+        let store = SqliteStore::open(&path, unix_ms())?;
+        Storage::start(store)
+            .map_err(|err| StoreError::Database(format!("cannot start the storage thread: {err}")))
+    })
+    .await
+    .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
+}
+
+/// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly. The
+/// database is the one `config` names; a server that cannot open it logs why and does not serve.
 pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
+    match open_storage(&config.database).await {
+        Ok((storage, _thread)) => run_with_storage(listener, shutdown, config, storage).await,
+        Err(err) => tracing::error!(%err, "cannot open the database; not serving"),
+    }
+}
+
+/// Runs the server with an open database: first the games that were in progress when it last
+/// stopped are resumed, then connections are accepted.
+pub async fn run_with_storage(
+    listener: TcpListener,
+    shutdown: impl Future,
+    config: Config,
+    storage: Storage,
+) {
     let shared = Arc::new(Shared {
+        storage,
         bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
         lobby: Lobby::default(),
         sessions: Sessions::default(),
@@ -46,6 +80,11 @@ pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
         timers: TaskTracker::new(),
         config,
     });
+    match resume::resume_games(&shared).await {
+        Ok(0) => {}
+        Ok(count) => tracing::info!(count, "resumed the games in progress"),
+        Err(err) => tracing::error!(%err, "could not resume the games in progress"),
+    }
     let permits = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
     let connections = TaskTracker::new();
     if let Ok(addr) = listener.local_addr() {

@@ -112,4 +112,6 @@ pub trait Store: Send {
     ) -> Result<(), StoreError>;
     /// The name a resume token (by its hash) belongs to.
     fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError>;
+    /// The hashes of every resume token issued to a name.
+    fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError>;
 }

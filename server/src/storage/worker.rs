@@ -70,6 +70,14 @@ pub struct Storage {
     requests: mpsc::Sender<Box<dyn Request>>,
 }
 
+impl std::fmt::Debug for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Storage")
+            .field("queued", &(QUEUE - self.requests.capacity()))
+            .finish()
+    }
+}
+
 /// The storage thread, to wait for when shutting down.
 pub struct StorageThread(JoinHandle<()>);
 
@@ -259,6 +267,11 @@ impl Storage {
         let hash = identity::hash_secret(token);
         self.run(move |store| store.save_resume_token(&hash, &name, now_ms))
             .await
+    }
+
+    /// The hashes of every resume token issued to a name.
+    pub async fn resume_tokens_of(&self, name: String) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.run(move |store| store.resume_tokens_of(&name)).await
     }
 
     /// The name a resume token belongs to.

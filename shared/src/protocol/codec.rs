@@ -178,6 +178,8 @@ mod tests {
             protocol_version: PROTOCOL_VERSION,
             name: "ada".to_owned(),
             resume: None,
+            secret: Some("0123abcd".to_owned()),
+            guest: false,
         });
         round_trip(ClientMessage::Move {
             game: GameId(7),
@@ -257,11 +259,16 @@ mod tests {
                     protocol_version: PROTOCOL_VERSION,
                     name: "ada".to_owned(),
                     resume: None,
+                    secret: None,
+                    guest: false,
                 },
                 &mut frame,
             )
             .expect("encode");
-        assert_eq!(&frame[..], &[0, 0, 0, 7, 0, 1, 3, b'a', b'd', b'a', 0]);
+        assert_eq!(
+            &frame[..],
+            &[0, 0, 0, 9, 0, 2, 3, b'a', b'd', b'a', 0, 0, 0]
+        );
     }
 
     #[test]
