@@ -21,8 +21,8 @@ use crate::storage::{NewGame, Participant, StoredGame, StoredMove};
 use kingme_shared::ai::Level;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
-    ClientMessage, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus, GameSummary,
-    MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
+    ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus,
+    GameSummary, MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::sync::Arc;
@@ -358,13 +358,12 @@ impl Table {
     }
 
     /// Stores an accepted move before anyone hears of it.
-    async fn store_move(&mut self, ply: u32, text: &str) -> Result<(), String> {
+    async fn store_move(&mut self, ply: u32, text: &str, clocks: ClockState) -> Result<(), String> {
         if self.stored != Stored::Yes {
             return Ok(());
         }
         // Changes made earlier in this command (a seat) go first, in order.
         self.save().await;
-        let clocks = self.judge.clocks(Instant::now());
         let stored = StoredMove {
             ply,
             text: text.to_owned(),
@@ -529,7 +528,12 @@ impl Table {
     async fn play(&mut self, side: Side, text: &str) -> Result<(), String> {
         match self.judge.play(side, text, Instant::now()) {
             Ok(played) => {
-                if let Err(reason) = self.store_move(played.ply, &played.record.text).await {
+                // The clocks as of the move: stored, and announced, the same.
+                let clocks = self.judge.clocks(Instant::now());
+                if let Err(reason) = self
+                    .store_move(played.ply, &played.record.text, clocks)
+                    .await
+                {
                     self.judge.retract(Instant::now());
                     return Err(reason);
                 }
@@ -543,7 +547,7 @@ impl Table {
                     record: played.record,
                     position: game.position_text(),
                     side_to_move: game.side_to_move(),
-                    clocks: self.judge.clocks(Instant::now()),
+                    clocks,
                 });
                 match played.result {
                     Some(result) => self.announce_end(result),
