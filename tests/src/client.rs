@@ -14,7 +14,7 @@ use tokio::net::TcpStream;
 use tokio_util::codec::Framed;
 
 /// How long a test waits for a message before failing instead of hanging.
-const PATIENCE: Duration = Duration::from_secs(60);
+const PATIENCE: Duration = Duration::from_secs(120);
 
 /// A connected client.
 #[derive(Debug)]
