@@ -766,21 +766,15 @@ impl Table {
             return Ok(());
         }
         self.rematch_offer = None;
-        // Colours swapped: the first seat's holder takes the second seat and the other way round.
-        let swapped = [opponent, side].map(|old| self.seat_for_rematch(old));
-        let [first, second] = swapped;
+        // Colours swapped: the new first seat goes to the old second seat's holder and the other
+        // way round.
+        let seats = [Side::Second, Side::First].map(|old| self.seat_for_rematch(old));
         let rematch = self.shared.lobby.next_id();
         self.broadcast(&ServerMessage::RematchStarted {
             game: self.id,
             rematch,
         });
-        open(
-            &self.shared,
-            rematch,
-            self.setup.clone(),
-            [second, first],
-            Vec::new(),
-        );
+        open(&self.shared, rematch, self.setup.clone(), seats, Vec::new());
         Ok(())
     }
 
