@@ -821,6 +821,11 @@ impl Table {
 
     fn disconnected(&mut self, player: PlayerId) {
         let Some(side) = self.side_of(player) else {
+            // A spectator who goes stops watching; it can Watch again after reconnecting.
+            if let Some(at) = self.spectators.iter().position(|s| s.id == player) {
+                self.spectators.swap_remove(at).remove_game(self.id);
+                self.publish();
+            }
             return;
         };
         if !self.seats[side.index()].set_connected(false) {

@@ -42,6 +42,31 @@ pub fn options(kind: GameKind, seat: Side, opponent: Opponent) -> GameOptions {
     }
 }
 
+/// Options for a game between two people without clocks, the creator moving first.
+#[must_use]
+pub fn open_game(kind: GameKind) -> GameOptions {
+    options(kind, Side::First, Opponent::OpenSeat)
+}
+
+/// Ada creates a game with `options` (taking the first seat) and Bob joins it. Returns both and
+/// the game's id; the game has started.
+pub async fn two_players(
+    addr: std::net::SocketAddr,
+    options: GameOptions,
+) -> (Client, Client, kingme_shared::protocol::GameId) {
+    use kingme_shared::protocol::{ClientMessage, GameStatus};
+    let mut ada = Client::hello(addr, "ada").await;
+    let mut bob = Client::hello(addr, "bob").await;
+    let created = ada.create(options).await;
+    assert_eq!(created.status, GameStatus::Open);
+    assert_eq!(created.your_side, Some(Side::First));
+    bob.send(ClientMessage::Join { game: created.id }).await;
+    let joined = bob.state().await;
+    assert_eq!(joined.status, GameStatus::Playing);
+    assert_eq!(joined.your_side, Some(Side::Second));
+    (ada, bob, created.id)
+}
+
 /// Options for a game against a bot at `level`, the creator moving first.
 #[must_use]
 pub fn against_bot(kind: GameKind, level: Level) -> GameOptions {

@@ -4,26 +4,19 @@
 #![allow(clippy::unwrap_used)]
 
 use kingme_shared::protocol::{
-    ClientMessage, EndReason, ErrorKind, GameId, GameResult, GameStatus, Opponent, SeatHolder,
+    ClientMessage, EndReason, ErrorKind, GameOptions, GameResult, GameStatus, SeatHolder,
     ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
-use kingme_tests::{Client, options, start_server, test_config};
-use std::net::SocketAddr;
+use kingme_tests::{Client, open_game, start_server, test_config, two_players};
 use std::time::Duration;
 
-async fn two_players(
-    addr: SocketAddr,
-    kind: GameKind,
-    time_control: TimeControl,
-) -> (Client, Client, GameId) {
-    let mut ada = Client::hello(addr, "ada").await;
-    let mut bob = Client::hello(addr, "bob").await;
-    let mut options = options(kind, Side::First, Opponent::OpenSeat);
-    options.time_control = time_control;
-    let game = ada.create(options).await.id;
-    bob.send(ClientMessage::Join { game }).await;
-    (ada, bob, game)
+/// A game between Ada (first) and Bob under `time_control`.
+fn timed(kind: GameKind, time_control: TimeControl) -> GameOptions {
+    GameOptions {
+        time_control,
+        ..open_game(kind)
+    }
 }
 
 /// The next `SeatChanged` for `side`: whether its holder is connected.
@@ -47,7 +40,8 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
         initial_secs: 60,
         increment_secs: 2,
     };
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe, control).await;
+    let (mut ada, mut bob, game) =
+        two_players(server.addr(), timed(GameKind::TicTacToe, control)).await;
     ada.your_turn(game).await;
     tokio::time::advance(Duration::from_secs(10)).await;
     ada.play(game, "5").await;
@@ -70,8 +64,7 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
 
     let (mut cy, mut dee, game) = two_players(
         server.addr(),
-        GameKind::Checkers,
-        TimeControl::PerMove { secs: 5 },
+        timed(GameKind::Checkers, TimeControl::PerMove { secs: 5 }),
     )
     .await;
     let result = dee.game_over(game).await;
@@ -84,8 +77,11 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
 #[tokio::test(start_paused = true)]
 async fn a_player_who_comes_back_with_the_token_in_time_gets_everything_back() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) =
-        two_players(server.addr(), GameKind::Checkers, TimeControl::Unlimited).await;
+    let (mut ada, mut bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::Checkers, TimeControl::Unlimited),
+    )
+    .await;
     ada.your_turn(game).await;
     ada.play(game, "11-15").await;
     bob.your_turn(game).await;
@@ -144,8 +140,11 @@ async fn a_player_who_comes_back_with_the_token_in_time_gets_everything_back() {
 #[tokio::test(start_paused = true)]
 async fn a_player_away_longer_than_the_grace_period_forfeits_and_its_token_expires() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) =
-        two_players(server.addr(), GameKind::TicTacToe, TimeControl::Unlimited).await;
+    let (mut ada, mut bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::TicTacToe, TimeControl::Unlimited),
+    )
+    .await;
     ada.your_turn(game).await;
     let token = ada.token.clone();
     drop(ada);

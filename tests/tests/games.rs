@@ -5,36 +5,18 @@
 
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
-    ClientMessage, EndReason, GameStatus, Opponent, SeatChoice, SeatHolder, ServerMessage,
+    ClientMessage, EndReason, GameStatus, SeatChoice, SeatHolder, ServerMessage,
 };
 use kingme_shared::{AnyGame, GameKind, Side, WinReason};
 use kingme_tests::{
-    Client, against_bot, options, play_first_moves, play_out, start_server, test_config,
+    Client, against_bot, open_game, play_first_moves, play_out, start_server, test_config,
+    two_players,
 };
-
-/// Two people sit down: the creator first, the joiner second. Returns both and the game's id.
-async fn two_players(
-    addr: std::net::SocketAddr,
-    kind: GameKind,
-) -> (Client, Client, kingme_shared::protocol::GameId) {
-    let mut ada = Client::hello(addr, "ada").await;
-    let mut bob = Client::hello(addr, "bob").await;
-    let created = ada
-        .create(options(kind, Side::First, Opponent::OpenSeat))
-        .await;
-    assert_eq!(created.status, GameStatus::Open);
-    assert_eq!(created.your_side, Some(Side::First));
-    bob.send(ClientMessage::Join { game: created.id }).await;
-    let joined = bob.state().await;
-    assert_eq!(joined.status, GameStatus::Playing);
-    assert_eq!(joined.your_side, Some(Side::Second));
-    (ada, bob, created.id)
-}
 
 #[tokio::test]
 async fn two_people_play_noughts_and_crosses_checkers_and_pente_to_a_win() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     let (result, moves) = play_first_moves([&mut ada, &mut bob], game, 0).await;
     // First legal moves fill 1, 2, 3, ...: X takes 1, 3, 5, 7 and wins on the 3-5-7 diagonal.
     assert_eq!(moves, ["1", "2", "3", "4", "5", "6", "7"]);
@@ -42,7 +24,7 @@ async fn two_people_play_noughts_and_crosses_checkers_and_pente_to_a_win() {
     assert_eq!(result.reason, EndReason::Win(WinReason::ThreeInARow));
 
     for kind in [GameKind::Checkers, GameKind::Pente] {
-        let (mut ada, mut bob, game) = two_players(server.addr(), kind).await;
+        let (mut ada, mut bob, game) = two_players(server.addr(), open_game(kind)).await;
         let (result, moves) = play_out([&mut ada, &mut bob], game, 0, |who, legal| {
             if who == 0 {
                 legal[0].clone()
@@ -86,7 +68,7 @@ async fn rejected(client: &mut Client) -> String {
 #[tokio::test]
 async fn illegal_out_of_turn_and_foreign_moves_are_refused_and_change_nothing() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::Checkers).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     let mut eve = Client::hello(server.addr(), "eve").await;
     // Out of turn: White moves first.
     bob.play(game, "22-18").await;
@@ -121,7 +103,7 @@ async fn illegal_out_of_turn_and_foreign_moves_are_refused_and_change_nothing() 
 #[tokio::test]
 async fn a_spectator_gets_the_full_state_then_every_move_in_order() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     ada.your_turn(game).await;
     ada.play(game, "5").await;
     bob.move_played(game).await;
@@ -226,7 +208,7 @@ async fn many_bot_games_do_not_stall_a_game_between_people() {
         .await;
         bot_games.push(state.id);
     }
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     let (result, _) = play_first_moves([&mut ada, &mut bob], game, 0).await;
     assert_eq!(result.winner, Some(Side::First));
     server.shutdown().await;

@@ -5,24 +5,11 @@
 
 use bytes::BytesMut;
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, EndReason, ErrorKind, GameId, Opponent, PROTOCOL_VERSION,
-    ServerMessage,
+    ClientCodec, ClientMessage, EndReason, ErrorKind, PROTOCOL_VERSION, ServerMessage,
 };
 use kingme_shared::{GameKind, Side};
-use kingme_tests::{Client, options, play_first_moves, start_server, test_config};
-use std::net::SocketAddr;
+use kingme_tests::{Client, open_game, play_first_moves, start_server, test_config, two_players};
 use tokio_util::codec::Encoder;
-
-async fn two_players(addr: SocketAddr, kind: GameKind) -> (Client, Client, GameId) {
-    let mut ada = Client::hello(addr, "ada").await;
-    let mut bob = Client::hello(addr, "bob").await;
-    let game = ada
-        .create(options(kind, Side::First, Opponent::OpenSeat))
-        .await
-        .id;
-    bob.send(ClientMessage::Join { game }).await;
-    (ada, bob, game)
-}
 
 #[tokio::test]
 async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name() {
@@ -74,7 +61,7 @@ async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name()
 #[tokio::test]
 async fn garbage_oversize_and_undecodable_frames_close_only_their_own_connection() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     ada.your_turn(game).await;
     ada.play(game, "5").await;
 
@@ -133,7 +120,7 @@ async fn a_client_that_never_says_hello_or_stops_answering_pings_is_closed() {
     let mut mute = Client::connect(server.addr()).await;
     let mut sleeper = Client::hello(server.addr(), "sleeper").await;
     // A game is played beside them before any of their timers runs out.
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     let (result, _) = play_first_moves([&mut ada, &mut bob], game, 0).await;
     assert_eq!(result.winner, Some(Side::First));
 
@@ -166,7 +153,7 @@ async fn a_client_that_never_says_hello_or_stops_answering_pings_is_closed() {
 #[tokio::test]
 async fn shutdown_aborts_games_and_tells_every_client() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::Checkers).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     let mut idle = Client::hello(server.addr(), "idle").await;
     ada.your_turn(game).await;
     server.shutdown().await;

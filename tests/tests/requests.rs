@@ -9,19 +9,9 @@ use kingme_shared::protocol::{
     ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
-use kingme_tests::{Client, against_bot, options, start_server, test_config};
-use std::net::SocketAddr;
-
-async fn two_players(addr: SocketAddr, kind: GameKind) -> (Client, Client, GameId) {
-    let mut ada = Client::hello(addr, "ada").await;
-    let mut bob = Client::hello(addr, "bob").await;
-    let game = ada
-        .create(options(kind, Side::First, Opponent::OpenSeat))
-        .await
-        .id;
-    bob.send(ClientMessage::Join { game }).await;
-    (ada, bob, game)
-}
+use kingme_tests::{
+    Client, against_bot, open_game, options, start_server, test_config, two_players,
+};
 
 /// The next `TookBack` and the `State` after it: plies taken back and the moves left.
 async fn took_back(client: &mut Client) -> (u32, Vec<String>) {
@@ -38,7 +28,7 @@ async fn took_back(client: &mut Client) -> (u32, Vec<String>) {
 #[tokio::test]
 async fn a_takeback_needs_the_opponent_s_consent_and_restores_the_position() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::Checkers).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     ada.your_turn(game).await;
     ada.play(game, "11-15").await;
     bob.your_turn(game).await;
@@ -134,7 +124,7 @@ async fn a_bot_grants_a_takeback_at_once_in_an_unrated_game_only() {
 #[tokio::test]
 async fn draws_are_offered_declined_and_agreed_and_resignation_ends_the_game() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::Pente).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Pente)).await;
     ada.send(ClientMessage::OfferDraw { game }).await;
     bob.until(|m| {
         matches!(
@@ -184,7 +174,7 @@ async fn draws_are_offered_declined_and_agreed_and_resignation_ends_the_game() {
     assert_eq!(ada.game_over(game).await, agreed);
     assert_eq!(bob.game_over(game).await, agreed);
 
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::Checkers).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     bob.send(ClientMessage::Resign { game }).await;
     let resigned = GameResult {
         winner: Some(Side::First),
@@ -198,7 +188,7 @@ async fn draws_are_offered_declined_and_agreed_and_resignation_ends_the_game() {
 #[tokio::test]
 async fn a_rematch_swaps_colours_once_both_ask_and_a_bot_always_agrees() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     ada.send(ClientMessage::Resign { game }).await;
     ada.game_over(game).await;
     bob.game_over(game).await;
@@ -244,7 +234,7 @@ async fn a_rematch_swaps_colours_once_both_ask_and_a_bot_always_agrees() {
 #[tokio::test]
 async fn chat_reaches_players_and_spectators_within_its_length_limit() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::Checkers).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     let mut cy = Client::hello(server.addr(), "cy").await;
     cy.send(ClientMessage::Watch { game }).await;
     cy.state().await;
@@ -293,7 +283,7 @@ async fn chat_reaches_players_and_spectators_within_its_length_limit() {
 #[tokio::test]
 async fn leaving_a_running_game_abandons_it_and_the_lobby_refuses_bad_requests() {
     let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(server.addr(), GameKind::TicTacToe).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
     bob.send(ClientMessage::Leave { game }).await;
     bob.until(|m| matches!(m, ServerMessage::Left { .. }).then_some(()))
         .await;
