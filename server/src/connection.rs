@@ -21,7 +21,7 @@ use kingme_shared::protocol::{
 };
 use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::mpsc;
@@ -31,6 +31,9 @@ use tokio_util::sync::CancellationToken;
 
 /// How long a closing connection may take to write what was queued for it.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long, and how many bytes, a closed connection's input is drained (see [`linger`]).
+const LINGER_TIME: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 256 * 1024;
 
 /// Serves one accepted connection until it closes.
 pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, shared: Arc<Shared>) {
@@ -56,9 +59,32 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, shared: Arc<Sha
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
-    drop(connection);
+    let Connection { frames, shared, .. } = connection;
     closing.cancel();
     let _ = writer.await;
+    // At shutdown nobody waits for stragglers.
+    let stop = shared.connections.clone();
+    tokio::select! {
+        () = linger(frames.into_inner()) => {}
+        () = stop.cancelled() => {}
+    }
+}
+
+/// Reads and drops what the client still sends for a moment after the goodbye was written.
+/// Closing a socket with unread input makes the kernel reset the connection, and a reset can
+/// destroy the goodbye (the error saying why) before the client reads it.
+async fn linger(mut read: OwnedReadHalf) {
+    let mut sink = [0_u8; 4096];
+    let drain = async {
+        let mut total = 0_usize;
+        while total < LINGER_BYTES {
+            match read.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(LINGER_TIME, drain).await;
 }
 
 struct Connection {

@@ -8,7 +8,7 @@ use crate::lobby::Lobby;
 use crate::resume;
 use crate::session::Sessions;
 use crate::storage::records::unix_ms;
-use crate::storage::{SqliteStore, Storage, StorageThread, StoreError};
+use crate::storage::{SqliteStore, Storage, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -40,23 +40,19 @@ pub struct Shared {
 }
 
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
-/// and starts the storage thread on it.
-pub async fn open_storage(database: &Database) -> Result<(Storage, StorageThread), StoreError> {
+/// and hands it to a storage worker.
+pub async fn open_storage(database: &Database) -> Result<Storage, StoreError> {
     let path = database.path();
-    tokio::task::spawn_blocking(move || {
-        let store = SqliteStore::open(&path, unix_ms())?;
-        Storage::start(store)
-            .map_err(|err| StoreError::Database(format!("cannot start the storage thread: {err}")))
-    })
-    .await
-    .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
+    tokio::task::spawn_blocking(move || SqliteStore::open(&path, unix_ms()).map(Storage::start))
+        .await
+        .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
 }
 
 /// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly. The
 /// database is the one `config` names; a server that cannot open it logs why and does not serve.
 pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
     match open_storage(&config.database).await {
-        Ok((storage, _thread)) => run_with_storage(listener, shutdown, config, storage).await,
+        Ok(storage) => run_with_storage(listener, shutdown, config, storage).await,
         Err(err) => tracing::error!(%err, "cannot open the database; not serving"),
     }
 }

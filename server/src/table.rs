@@ -998,21 +998,15 @@ impl Table {
             return Ok(());
         }
         self.rematch_offer = None;
-        // Colours swapped: the first seat's holder takes the second seat and the other way round.
-        let swapped = [opponent, side].map(|old| self.seat_for_rematch(old));
-        let [first, second] = swapped;
+        // Colours swapped: the new first seat goes to the old second seat's holder and the other
+        // way round.
+        let seats = [Side::Second, Side::First].map(|old| self.seat_for_rematch(old));
         let rematch = self.shared.lobby.next_id();
         self.broadcast(&ServerMessage::RematchStarted {
             game: self.id,
             rematch,
         });
-        open(
-            &self.shared,
-            rematch,
-            self.setup.clone(),
-            [second, first],
-            Vec::new(),
-        );
+        open(&self.shared, rematch, self.setup.clone(), seats, Vec::new());
         Ok(())
     }
 
@@ -1059,6 +1053,11 @@ impl Table {
 
     fn disconnected(&mut self, player: PlayerId) {
         let Some(side) = self.side_of(player) else {
+            // A spectator who goes stops watching; it can Watch again after reconnecting.
+            if let Some(at) = self.spectators.iter().position(|s| s.id == player) {
+                self.spectators.swap_remove(at).remove_game(self.id);
+                self.publish();
+            }
             return;
         };
         if !self.seats[side.index()].set_connected(false) {

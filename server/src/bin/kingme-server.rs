@@ -112,7 +112,7 @@ async fn main() -> anyhow::Result<()> {
     let config = args.config()?;
     // The database first: a server that cannot keep its games should say so before anyone
     // connects.
-    let (storage, _storage_thread) = kingme_server::open_storage(&config.database)
+    let storage = kingme_server::open_storage(&config.database)
         .await
         .with_context(|| {
             format!(
