@@ -51,7 +51,7 @@ impl SearchGame for CheckersSearch {
     type Move = Move;
     type Undo = (Position, usize);
 
-    fn generate(&self, out: &mut Vec<Move>) {
+    fn generate(&mut self, out: &mut Vec<Move>) {
         out.clear();
         for_each_move(&self.position, |mv| out.push(*mv));
     }

@@ -37,7 +37,7 @@ pub trait SearchGame {
 
     /// Fills `out` (cleared first) with the moves to search here. Levels that search fewer
     /// candidates than the legal moves (Pente) still only offer legal ones.
-    fn generate(&self, out: &mut Vec<Self::Move>);
+    fn generate(&mut self, out: &mut Vec<Self::Move>);
     /// Plays a generated move.
     fn make(&mut self, mv: Self::Move) -> Self::Undo;
     /// Takes back the last move made.

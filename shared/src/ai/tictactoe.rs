@@ -17,7 +17,7 @@ impl SearchGame for TicTacToeSearch {
     type Move = Square;
     type Undo = ();
 
-    fn generate(&self, out: &mut Vec<Square>) {
+    fn generate(&mut self, out: &mut Vec<Square>) {
         out.clear();
         let mut mask = self.0.legal_mask();
         while mask != 0 {
