@@ -55,6 +55,13 @@ impl Checkers {
         &self.position
     }
 
+    /// Every position since the last capture or man's move, oldest first, ending with the
+    /// current one: what a search needs to see repetitions coming.
+    #[must_use]
+    pub fn history(&self) -> &[Position] {
+        &self.history
+    }
+
     /// Plies played since the last capture or man's move (the forty-move rule's counter).
     #[must_use]
     pub fn quiet_plies(&self) -> usize {
