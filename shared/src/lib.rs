@@ -7,6 +7,7 @@ pub mod ai;
 pub mod any_game;
 #[cfg(test)]
 pub(crate) mod conformance;
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod protocol;
