@@ -11,6 +11,7 @@ pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod protocol;
+pub mod record;
 
 pub use any_game::{AnyGame, AnyMove, GameKind};
 pub use game::{DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason};
