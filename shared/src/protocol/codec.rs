@@ -66,6 +66,9 @@ pub fn decode_payload<T: DeserializeOwned>(payload: &[u8]) -> Result<T, FrameErr
 pub struct FrameCodec<In, Out> {
     frames: LengthDelimitedCodec,
     limit: usize,
+    /// Whether the length prefix of the frame being read has been consumed already (by
+    /// `frames`), so the bytes at the front of the buffer are payload, not a prefix.
+    reading_payload: bool,
     _messages: PhantomData<fn(Out) -> In>,
 }
 
@@ -102,6 +105,7 @@ impl<In, Out> FrameCodec<In, Out> {
         FrameCodec {
             frames,
             limit: read_limit,
+            reading_payload: false,
             _messages: PhantomData,
         }
     }
@@ -113,9 +117,11 @@ impl<In: DeserializeOwned, Out> Decoder for FrameCodec<In, Out> {
 
     fn decode(&mut self, src: &mut BytesMut) -> Result<Option<In>, FrameError> {
         // Check the length prefix ourselves so an oversize frame is refused by this side's own
-        // limit before its payload arrives, with a message that says so.
-        if let Some(prefix) = src.get(..4) {
-            let length = u32::from_be_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+        // limit before its payload arrives, with a message that says so. Only at a frame's start:
+        // once `frames` has consumed a prefix, the buffer holds payload bytes until the frame ends.
+        let at_prefix = !self.reading_payload && src.len() >= 4;
+        if at_prefix {
+            let length = u32::from_be_bytes([src[0], src[1], src[2], src[3]]) as usize;
             if length > self.limit {
                 return Err(FrameError::TooLong {
                     length,
@@ -124,8 +130,15 @@ impl<In: DeserializeOwned, Out> Decoder for FrameCodec<In, Out> {
             }
         }
         match self.frames.decode(src)? {
-            Some(frame) => decode_payload(&frame).map(Some),
-            None => Ok(None),
+            Some(frame) => {
+                self.reading_payload = false;
+                decode_payload(&frame).map(Some)
+            }
+            None => {
+                // A prefix was there, so `frames` consumed it and now waits for the payload.
+                self.reading_payload |= at_prefix;
+                Ok(None)
+            }
         }
     }
 }
@@ -182,6 +195,73 @@ mod tests {
         let mut server = ServerCodec::server();
         let mut partial = BytesMut::from(&whole[..whole.len() - 1]);
         assert!(server.decode(&mut partial).expect("no error yet").is_none());
+    }
+
+    fn chat(text: &str) -> ClientMessage {
+        ClientMessage::Chat {
+            game: GameId(7),
+            text: text.to_owned(),
+        }
+    }
+
+    /// Feeds `bytes` to a server codec in pieces of `piece` bytes, as reads from a socket would
+    /// deliver them, and returns every message decoded.
+    fn decode_in_pieces(bytes: &[u8], piece: usize) -> Vec<ClientMessage> {
+        let mut server = ServerCodec::server();
+        let mut buffer = BytesMut::new();
+        let mut decoded = Vec::new();
+        for chunk in bytes.chunks(piece) {
+            buffer.extend_from_slice(chunk);
+            while let Some(message) = server.decode(&mut buffer).expect("a valid stream") {
+                decoded.push(message);
+            }
+        }
+        assert!(buffer.is_empty(), "{} bytes left over", buffer.len());
+        decoded
+    }
+
+    #[test]
+    fn frames_split_across_reads_are_reassembled() {
+        // A chat payload starts with bytes that, read as a length prefix, exceed the limit: a
+        // decoder that took the payload's start for a prefix would refuse it.
+        let messages = vec![
+            chat("hello there, this line is long enough to matter"),
+            ClientMessage::ListGames,
+            ClientMessage::Move {
+                game: GameId(300),
+                text: "11x18x25".to_owned(),
+            },
+            chat(&"x".repeat(300)),
+        ];
+        let mut client = ClientCodec::client();
+        let mut stream = BytesMut::new();
+        for message in &messages {
+            client.encode(message.clone(), &mut stream).expect("encode");
+        }
+        for piece in [1, 2, 3, 4, 5, 7, 64, stream.len()] {
+            assert_eq!(
+                decode_in_pieces(&stream, piece),
+                messages,
+                "pieces of {piece}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_bytes_of_a_hello_are_those_protocol_md_shows() {
+        let mut client = ClientCodec::client();
+        let mut frame = BytesMut::new();
+        client
+            .encode(
+                ClientMessage::Hello {
+                    protocol_version: PROTOCOL_VERSION,
+                    name: "ada".to_owned(),
+                    resume: None,
+                },
+                &mut frame,
+            )
+            .expect("encode");
+        assert_eq!(&frame[..], &[0, 0, 0, 7, 0, 1, 3, b'a', b'd', b'a', 0]);
     }
 
     #[test]

@@ -42,7 +42,11 @@ pub struct PlayerId(pub u64);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatChoice {
     Side(Side),
+    /// The server tosses a coin.
     Random,
+    /// No seat: the creator watches. The opponent (a bot, or an open seat) takes the second
+    /// seat and the first stays open, so bots can be attached to both and watched.
+    Spectate,
 }
 
 /// Who sits opposite the creator.
@@ -381,5 +385,22 @@ pub enum ServerMessage {
     /// The server is going down; the connection closes after this.
     ShuttingDown {
         message: String,
+    },
+    /// A takeback was done: `plies` moves were taken back at the request of `by`. A `State` with
+    /// the restored position and clocks follows.
+    TookBack {
+        game: GameId,
+        by: Side,
+        plies: u32,
+    },
+    /// Both players asked for a rematch of `game`; the new game is `rematch` (colours swapped).
+    /// Players receive its `State` next; spectators may `Watch` it.
+    RematchStarted {
+        game: GameId,
+        rematch: GameId,
+    },
+    /// The receiver is no longer in the game (after its `Leave`, or the game was closed).
+    Left {
+        game: GameId,
     },
 }
