@@ -94,6 +94,9 @@ pub struct App {
     /// The time the screen shows (clocks count down from the last update to this).
     pub now: Instant,
     pub quit: bool,
+    /// Sent once, when first connected (`kingme play` creates its game, `kingme watch` asks
+    /// to watch).
+    pub first_request: Option<ClientMessage>,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
 }
@@ -118,6 +121,7 @@ impl App {
             size,
             now,
             quit: false,
+            first_request: None,
             drag_from: None,
         }
     }
@@ -164,6 +168,7 @@ impl App {
                     "connected: press c to create a game, Enter to join, ? for help"
                 });
                 out.push(ClientMessage::ListGames);
+                out.extend(self.first_request.take());
             }
             LinkEvent::Lost {
                 reason,
@@ -208,6 +213,22 @@ impl App {
                 }
             }
             ServerMessage::Error { message, .. } => self.complain(message.clone()),
+            ServerMessage::Left { game } => {
+                if self.table.as_ref().is_some_and(|t| t.id == *game) {
+                    self.table = None;
+                    self.screen = Screen::Lobby;
+                }
+                out.push(ClientMessage::ListGames);
+            }
+            ServerMessage::RematchStarted { game, rematch } => {
+                // Players get the new game's state unasked; a spectator follows it by asking.
+                if let Some(table) = self.table.as_ref().filter(|t| t.id == *game) {
+                    if table.your_side.is_none() {
+                        out.push(ClientMessage::Watch { game: *rematch });
+                    }
+                    self.say(format!("the rematch is game {rematch}"));
+                }
+            }
             ServerMessage::ShuttingDown { message } => {
                 self.complain(format!("the server is shutting down: {message}"));
             }
@@ -633,7 +654,7 @@ impl App {
             return;
         }
         let chosen = if text.bytes().all(|b| b.is_ascii_digit())
-            && !table.candidates.iter().any(|c| c.text == text)
+            && !crate::plain::moves_are_numbers(&table.game)
         {
             let count = table.candidates.len();
             match text
@@ -773,7 +794,10 @@ pub fn game_of(message: &ServerMessage) -> Option<GameId> {
         | ServerMessage::TakebackRequested { game, .. }
         | ServerMessage::TakebackDeclined { game, .. }
         | ServerMessage::RematchOffered { game, .. }
-        | ServerMessage::Chat { game, .. } => Some(*game),
+        | ServerMessage::Chat { game, .. }
+        | ServerMessage::TookBack { game, .. }
+        | ServerMessage::RematchStarted { game, .. }
+        | ServerMessage::Left { game } => Some(*game),
         _ => None,
     }
 }

@@ -95,8 +95,7 @@ impl Field {
 pub struct CreateForm {
     pub field: Field,
     pub kind: GameKind,
-    /// `None` for a random seat.
-    pub colour: Option<Side>,
+    pub seat: SeatChoice,
     /// `None` for an open seat.
     pub opponent: Option<Level>,
     pub time: usize,
@@ -115,7 +114,7 @@ impl Default for CreateForm {
         CreateForm {
             field: Field::Game,
             kind: GameKind::Checkers,
-            colour: Some(Side::First),
+            seat: SeatChoice::Side(Side::First),
             opponent: Some(Level::Intermediate),
             time: 0,
             setup: SetupSource::Standard,
@@ -159,9 +158,14 @@ impl CreateForm {
                 self.board = None;
             }
             Field::Colour => {
-                self.colour = cycle(
-                    &[Some(Side::First), Some(Side::Second), None],
-                    self.colour,
+                self.seat = cycle(
+                    &[
+                        SeatChoice::Side(Side::First),
+                        SeatChoice::Side(Side::Second),
+                        SeatChoice::Random,
+                        SeatChoice::Spectate,
+                    ],
+                    self.seat,
                     delta,
                 );
             }
@@ -235,7 +239,7 @@ impl CreateForm {
         };
         Ok(GameOptions {
             kind: self.kind,
-            seat: self.colour.map_or(SeatChoice::Random, SeatChoice::Side),
+            seat: self.seat,
             opponent: self.opponent.map_or(Opponent::OpenSeat, Opponent::Bot),
             time_control: TIME_CONTROLS[self.time % TIME_CONTROLS.len()],
             start_position,

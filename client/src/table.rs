@@ -237,6 +237,11 @@ impl Table {
                 (self.your_side != Some(*by))
                     .then(|| format!("{} offers a rematch: m accepts", name(*by)))
             }
+            ServerMessage::TookBack { by, plies, .. } => Some(format!(
+                "{} took back {plies} move{}",
+                name(*by),
+                if *plies == 1 { "" } else { "s" }
+            )),
             ServerMessage::Chat { from, text, .. } => {
                 self.chat.push((from.clone(), text.clone()));
                 if self.chat.len() > CHAT_LINES {

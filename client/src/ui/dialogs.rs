@@ -8,6 +8,7 @@ use crate::theme::Theme;
 use crate::ui::board::{self, BoardPicture};
 use crate::ui::help::KEYS;
 use kingme_shared::AnyGame;
+use kingme_shared::protocol::SeatChoice;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -167,9 +168,10 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
     }
     let area = centred(frame.area(), 62, 14);
     let inner = boxed(frame, area, "Create a game", theme);
-    let colour = match form.colour {
-        Some(side) => AnyGame::kind_side_name(form.kind, side).to_owned(),
-        None => "random".to_owned(),
+    let colour = match form.seat {
+        SeatChoice::Side(side) => AnyGame::kind_side_name(form.kind, side).to_owned(),
+        SeatChoice::Random => "random".to_owned(),
+        SeatChoice::Spectate => "nobody: watch (bots or guests play)".to_owned(),
     };
     let opponent = match form.opponent {
         Some(level) => format!("bot: {level}"),
