@@ -39,10 +39,7 @@ pub async fn run(args: BotArgs, address: String, name: String) -> anyhow::Result
     let shutdown = CancellationToken::new();
     let (events_tx, mut events) = mpsc::channel(256);
     let net = Net::spawn(
-        NetConfig {
-            address,
-            name: name.clone(),
-        },
+        NetConfig::new(address, name.clone()),
         events_tx,
         shutdown.clone(),
     );

@@ -205,10 +205,7 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
     };
     let (events_tx, events) = mpsc::channel::<Event>(256);
     let net = Net::spawn(
-        NetConfig {
-            address,
-            name: name.clone(),
-        },
+        NetConfig::new(address, name.clone()),
         events_tx,
         shutdown.clone(),
     );

@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 /// How long a connection attempt or the handshake may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest pause between reconnection attempts.
-const MAX_RETRY_SECS: u64 = 8;
+const MAX_RETRY: Duration = Duration::from_secs(8);
 /// Messages queued for sending before `send` waits.
 const OUTGOING_QUEUE: usize = 64;
 
@@ -31,6 +31,20 @@ pub struct NetConfig {
     /// `host:port`.
     pub address: String,
     pub name: String,
+    /// The first pause before reconnecting; it doubles with each failed attempt.
+    pub retry: Duration,
+}
+
+impl NetConfig {
+    /// Connects to `address` as `name`, retrying after one second, then two, four, eight.
+    #[must_use]
+    pub fn new(address: String, name: String) -> NetConfig {
+        NetConfig {
+            address,
+            name,
+            retry: Duration::from_secs(1),
+        }
+    }
 }
 
 /// The client's end of the connection task.
@@ -83,7 +97,15 @@ async fn run(
     let mut token: Option<String> = None;
     let mut attempt: u32 = 0;
     loop {
-        let end = session(&config, &mut token, &mut queue, &events, &shutdown).await;
+        let end = session(
+            &config,
+            &mut token,
+            &mut attempt,
+            &mut queue,
+            &events,
+            &shutdown,
+        )
+        .await;
         let reason = match end {
             End::Done => return,
             End::Final(reason) => {
@@ -97,18 +119,18 @@ async fn run(
             }
             End::Lost(reason) => reason,
         };
+        let pause = (config.retry * (1 << attempt.min(3))).min(MAX_RETRY);
         attempt += 1;
-        let pause = (1u64 << attempt.min(3)).min(MAX_RETRY_SECS);
         let lost = LinkEvent::Lost {
             reason,
-            retry_in_secs: pause,
+            retry_in_secs: pause.as_secs(),
         };
         if events.send(Event::Link(lost)).await.is_err() {
             return;
         }
         tokio::select! {
             () = shutdown.cancelled() => return,
-            () = tokio::time::sleep(Duration::from_secs(pause)) => {}
+            () = tokio::time::sleep(pause) => {}
         }
     }
 }
@@ -116,6 +138,7 @@ async fn run(
 async fn session(
     config: &NetConfig,
     token: &mut Option<String>,
+    attempt: &mut u32,
     queue: &mut mpsc::Receiver<ClientMessage>,
     events: &mpsc::Sender<Event>,
     shutdown: &CancellationToken,
@@ -143,6 +166,8 @@ async fn session(
     match tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await {
         Ok(Some(Ok(ServerMessage::Welcome { resume_token, .. }))) => {
             *token = Some(resume_token);
+            // A good session starts the pauses afresh.
+            *attempt = 0;
         }
         Ok(Some(Ok(ServerMessage::Error {
             kind: ErrorKind::Unauthorized,
@@ -150,7 +175,7 @@ async fn session(
         }))) if resuming => {
             // The seats were given up meanwhile (the grace period ran out): start afresh.
             *token = None;
-            return Box::pin(session(config, token, queue, events, shutdown)).await;
+            return Box::pin(session(config, token, attempt, queue, events, shutdown)).await;
         }
         Ok(Some(Ok(ServerMessage::Error { message, .. }))) => return End::Final(message),
         Ok(Some(Ok(other))) => {
