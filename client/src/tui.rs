@@ -74,6 +74,8 @@ pub async fn run(
 
     let mut ticks = tokio::time::interval(TICK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    // Once the connection has given up, the screen stays (saying why) until the user quits.
+    let mut connection_open = true;
     let result = loop {
         if let Err(err) = terminal.draw(|frame| crate::ui::draw(frame, &app)) {
             break Err(err.into());
@@ -81,9 +83,12 @@ pub async fn run(
         let event = tokio::select! {
             _ = ticks.tick() => Event::Tick,
             Some(ev) = input.recv() => ev,
-            ev = events.recv() => match ev {
+            ev = events.recv(), if connection_open => match ev {
                 Some(ev) => ev,
-                None => break Ok(()),
+                None => {
+                    connection_open = false;
+                    continue;
+                }
             },
         };
         for message in app.update(event) {

@@ -21,6 +21,15 @@ async fn accept(listener: &TcpListener) -> Framed<tokio::net::TcpStream, ServerC
     Framed::new(stream, ServerCodec::server())
 }
 
+async fn welcome(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>) {
+    let welcome = ServerMessage::Welcome {
+        protocol_version: PROTOCOL_VERSION,
+        player: PlayerId(1),
+        resume_token: "secret".to_owned(),
+    };
+    conn.send(welcome).await.unwrap();
+}
+
 async fn next_link(events: &mut mpsc::Receiver<Event>) -> LinkEvent {
     loop {
         match events.recv().await.unwrap() {
@@ -52,14 +61,7 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
             resume: None
         }
     );
-    first
-        .send(ServerMessage::Welcome {
-            protocol_version: PROTOCOL_VERSION,
-            player: PlayerId(1),
-            resume_token: "secret".to_owned(),
-        })
-        .await
-        .unwrap();
+    welcome(&mut first).await;
     assert_eq!(
         next_link(&mut events).await,
         LinkEvent::Connected { resumed: false }
@@ -96,14 +98,7 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
         matches!(&hello, ClientMessage::Hello { resume: Some(token), .. } if token == "secret"),
         "{hello:?}"
     );
-    second
-        .send(ServerMessage::Welcome {
-            protocol_version: PROTOCOL_VERSION,
-            player: PlayerId(1),
-            resume_token: "secret".to_owned(),
-        })
-        .await
-        .unwrap();
+    welcome(&mut second).await;
     assert_eq!(
         next_link(&mut events).await,
         LinkEvent::Connected { resumed: true }
