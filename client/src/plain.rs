@@ -180,18 +180,9 @@ pub async fn run(
     colour: bool,
 ) -> anyhow::Result<bool> {
     let mut lines = stdin_lines();
-    let mut session = Session {
-        start,
-        table: None,
-        legal: Vec::new(),
-        prompting: false,
-        colour,
-        started: false,
-        ok: true,
-        out: std::io::stdout(),
-    };
+    let mut session = Session::new(start, colour, std::io::stdout());
     loop {
-        let reading = session.prompting || session.reads_anytime();
+        let reading = session.wants_input();
         tokio::select! {
             event = events.recv() => {
                 let Some(event) = event else { break };
@@ -220,7 +211,7 @@ pub async fn run(
     }
     session.flush();
     net.close().await;
-    Ok(session.ok)
+    Ok(session.is_ok())
 }
 
 /// Reads standard input line by line on a thread (reading a terminal blocks).
@@ -238,7 +229,9 @@ fn stdin_lines() -> mpsc::Receiver<String> {
     receiver
 }
 
-struct Session {
+/// The plain mode's state: the game followed, the numbered moves and whether the prompt is up.
+/// It writes to `out`; [`run`] connects it to standard input and output.
+pub struct Session<W: Write> {
     start: Start,
     table: Option<Table>,
     /// The legal moves from the last `YourTurn`, numbered from 1.
@@ -247,12 +240,45 @@ struct Session {
     colour: bool,
     started: bool,
     ok: bool,
-    out: std::io::Stdout,
+    out: W,
 }
 
-type Step = (Vec<ClientMessage>, bool);
+/// What a step asks for: messages to send, and whether plain mode is done.
+pub type Step = (Vec<ClientMessage>, bool);
 
-impl Session {
+impl<W: Write> Session<W> {
+    /// A session that will do `start` once connected, writing to `out`.
+    pub fn new(start: Start, colour: bool, out: W) -> Session<W> {
+        Session {
+            start,
+            table: None,
+            legal: Vec::new(),
+            prompting: false,
+            colour,
+            started: false,
+            ok: true,
+            out,
+        }
+    }
+
+    /// Whether an input line is wanted now.
+    #[must_use]
+    pub fn wants_input(&self) -> bool {
+        self.prompting || self.reads_anytime()
+    }
+
+    /// Whether everything went well so far (a refused game or a lost server is not).
+    #[must_use]
+    pub fn is_ok(&self) -> bool {
+        self.ok
+    }
+
+    /// The output written so far.
+    #[must_use]
+    pub fn output(&self) -> &W {
+        &self.out
+    }
+
     fn say(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
     }
@@ -310,7 +336,8 @@ impl Session {
         }
     }
 
-    fn event(&mut self, event: Event) -> Step {
+    /// Handles an event of the connection.
+    pub fn event(&mut self, event: Event) -> Step {
         match event {
             Event::Link(LinkEvent::Connected { resumed }) => {
                 if resumed {
@@ -495,7 +522,8 @@ impl Session {
         }
     }
 
-    fn line(&mut self, line: &str) -> Step {
+    /// Handles a line typed at the prompt.
+    pub fn line(&mut self, line: &str) -> Step {
         let command = match parse_line(line) {
             Ok(command) => command,
             Err(err) => {
@@ -592,7 +620,8 @@ impl Session {
         }
     }
 
-    fn end_of_input(&mut self) -> Step {
+    /// Standard input ended.
+    pub fn end_of_input(&mut self) -> Step {
         match self
             .table
             .as_ref()
