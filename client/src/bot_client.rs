@@ -31,6 +31,10 @@ pub struct BotArgs {
     pub games: u32,
 }
 
+/// How often a bot waiting in its own open game looks for an older open game to join instead,
+/// so two bots that opened games at the same moment still meet.
+const LOOK_AGAIN: Duration = Duration::from_secs(1);
+
 /// The longest a bot thinks about one move.
 const MAX_THINK: Duration = Duration::from_secs(5);
 
@@ -51,8 +55,10 @@ pub async fn run(args: BotArgs, address: String, name: String) -> anyhow::Result
         seed: u64::from(std::process::id()),
     };
     let (moves_tx, mut moves) = mpsc::channel::<(GameId, usize, Option<String>)>(4);
+    let mut look_again = tokio::time::interval(LOOK_AGAIN);
     loop {
         let outgoing = tokio::select! {
+            _ = look_again.tick() => bot.look_again(),
             event = events.recv() => {
                 let Some(event) = event else { break };
                 match bot.event(event, &moves_tx) {
@@ -200,21 +206,42 @@ impl Bot {
         }
     }
 
-    /// Joins an open game that fits, or opens one.
-    fn find_game(&self, games: &[GameSummary]) -> Vec<ClientMessage> {
+    /// Whether the bot waits alone in the open game it created.
+    fn waiting_alone(&self) -> Option<GameId> {
+        self.table
+            .as_ref()
+            .filter(|t| matches!(t.status, GameStatus::Open))
+            .map(|t| t.id)
+    }
+
+    fn look_again(&self) -> Vec<ClientMessage> {
+        if self.waiting_alone().is_some() {
+            vec![ClientMessage::ListGames]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Joins an open game that fits, or opens one. A bot waiting in its own open game moves to
+    /// an older one that fits (older only, so two waiting bots do not swap past each other).
+    fn find_game(&mut self, games: &[GameSummary]) -> Vec<ClientMessage> {
+        if let Some(mine) = self.waiting_alone() {
+            let older = games.iter().filter(|g| g.id < mine).find(|g| self.fits(g));
+            return match older {
+                Some(game) => {
+                    self.table = None;
+                    vec![
+                        ClientMessage::Leave { game: mine },
+                        ClientMessage::Join { game: game.id },
+                    ]
+                }
+                None => Vec::new(),
+            };
+        }
         if self.table.is_some() {
             return Vec::new();
         }
-        let fits = |summary: &&GameSummary| {
-            matches!(summary.status, GameStatus::Open)
-                && self.args.game.is_none_or(|kind| kind == summary.kind)
-                && summary.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
-                && !summary
-                    .seats
-                    .iter()
-                    .any(|s| matches!(s, SeatHolder::Human { name, .. } if *name == self.name))
-        };
-        if let Some(open) = games.iter().find(fits) {
+        if let Some(open) = games.iter().find(|g| self.fits(g)) {
             return vec![ClientMessage::Join { game: open.id }];
         }
         vec![ClientMessage::CreateGame(GameOptions {
@@ -226,6 +253,19 @@ impl Bot {
             pente_tournament_rule: true,
             rated: false,
         })]
+    }
+}
+
+impl Bot {
+    /// Whether a listed game is one this bot may join.
+    fn fits(&self, summary: &GameSummary) -> bool {
+        matches!(summary.status, GameStatus::Open)
+            && self.args.game.is_none_or(|kind| kind == summary.kind)
+            && summary.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
+            && !summary
+                .seats
+                .iter()
+                .any(|s| matches!(s, SeatHolder::Human { name, .. } if *name == self.name))
     }
 }
 

@@ -77,13 +77,21 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
             .map(GameId)
             .map_err(|_| format!("expected a game number after {first}, got {word:?}"))
     };
+    let alone = |command: Command| -> Result<Command, String> {
+        match words.clone().next() {
+            None => Ok(command),
+            Some(extra) => Err(format!(
+                "{first} takes nothing after it, got {extra:?}; type just {first}"
+            )),
+        }
+    };
     Ok(match first {
         "" => Command::Empty,
-        "resign" => Command::Resign,
-        "draw" => Command::Draw,
-        "quit" | "exit" => Command::Quit,
-        "help" | "?" => Command::Help,
-        "list" => Command::List,
+        "resign" => alone(Command::Resign)?,
+        "draw" => alone(Command::Draw)?,
+        "quit" | "exit" => alone(Command::Quit)?,
+        "help" | "?" => alone(Command::Help)?,
+        "list" => alone(Command::List)?,
         "join" => Command::Join(game_id(words.next())?),
         "watch" => Command::Watch(game_id(words.next())?),
         _ if text.bytes().all(|b| b.is_ascii_digit()) => match text.parse::<usize>() {
@@ -324,6 +332,7 @@ impl<W: Write> Session<W> {
             ));
         }
         match table.status {
+            _ if table.game.outcome().is_some() => {}
             GameStatus::Playing => lines.push(format!(
                 "{} to move",
                 table.game.side_name(table.game.side_to_move())
@@ -448,12 +457,20 @@ impl<W: Write> Session<W> {
                     table.apply(&message, now);
                 }
                 self.legal = legal_moves.clone();
-                let listed: Vec<String> = self
-                    .legal
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| format!("{}:{m}", i + 1))
-                    .collect();
+                let numbers = self
+                    .table
+                    .as_ref()
+                    .is_some_and(|t| moves_are_numbers(&t.game));
+                let listed: Vec<String> = if numbers {
+                    // The moves are numbers themselves: typing one plays that square.
+                    self.legal.clone()
+                } else {
+                    self.legal
+                        .iter()
+                        .enumerate()
+                        .map(|(i, m)| format!("{}:{m}", i + 1))
+                        .collect()
+                };
                 self.say(&format!("legal moves: {}", listed.join("  ")));
                 self.prompting = true;
                 self.prompt();
@@ -659,6 +676,10 @@ mod tests {
         check("11-15", Ok(Command::Move("11-15".to_owned())));
         check("K10", Ok(Command::Move("K10".to_owned())));
         check("RESIGN", Ok(Command::Resign));
+        check(
+            "resign please",
+            Err("resign takes nothing after it, got \"please\""),
+        );
         check("draw", Ok(Command::Draw));
         check("quit", Ok(Command::Quit));
         check("join 4", Ok(Command::Join(GameId(4))));
