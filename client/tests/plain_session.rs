@@ -59,7 +59,7 @@ fn a_game_is_played_from_the_prompt() {
     assert!(session.wants_input());
     let out = text(&session);
     assert!(out.contains(" 3  . . .  3"), "{out}");
-    assert!(out.contains("legal moves: 1:1  2:2"), "{out}");
+    assert!(out.contains("legal moves: 1  2  3"), "{out}");
     assert!(out.ends_with("> "), "{out}");
 
     // Bad lines: a message and the prompt again, nothing sent.
