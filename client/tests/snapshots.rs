@@ -233,14 +233,40 @@ fn a_small_terminal_gets_a_message_not_a_broken_board() {
 }
 
 #[test]
-fn help_lists_every_key() {
+fn help_lists_every_key_and_fits_a_standard_terminal() {
     let mut app = app_with(
         state(GameKind::Checkers, None, &[], Some(Side::First)),
-        (100, 40),
+        (80, 24),
     );
     key(&mut app, KeyCode::Char('?'));
-    let picture = render(&app);
-    for (_, keys, _) in kingme_client::ui::help::KEYS {
+    let in_game = render(&app);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('b'));
+    key(&mut app, KeyCode::Char('?'));
+    let in_lobby = render(&app);
+    for (place, keys, what) in kingme_client::ui::help::KEYS {
+        let picture = if *place == "game" {
+            &in_game
+        } else {
+            &in_lobby
+        };
         assert!(picture.contains(keys), "{keys} missing:\n{picture}");
+        assert!(picture.contains(what), "{what} missing:\n{picture}");
     }
+}
+
+#[test]
+fn the_monochrome_theme_shades_dark_squares() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    key(&mut app, KeyCode::Char('t'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(app.theme.monochrome, "{}", app.theme.name);
+    let picture = check("monochrome", &app);
+    assert!(picture.contains("░░░"), "{picture}");
 }

@@ -120,6 +120,17 @@ fn draw_cell(
                 style = style.patch(highlight_style(highlight));
             }
             buf.set_style(rect, style);
+            if theme.monochrome && dark {
+                // Without colour, dark squares are told from light ones by a shade pattern.
+                for y in rect.y..rect.y + rect.height {
+                    for x in rect.x..rect.x + rect.width {
+                        buf.set_string(x, y, "░", style);
+                    }
+                }
+                if piece.is_some() && rect.width >= 3 {
+                    buf.set_string(mid_x - 1, mid_y, "   ", style);
+                }
+            }
             if checkered
                 && let Some(square) = square
                 && rect.height >= 2

@@ -40,11 +40,24 @@ fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, theme: &Theme) -> Rect 
 }
 
 /// The help overlay: every key.
-pub fn help(frame: &mut Frame<'_>, theme: &Theme) {
-    let area = centred(frame.area(), 86, KEYS.len() as u16 + 4);
-    let inner = boxed(frame, area, "Keys — any key closes", theme);
-    let lines: Vec<Line<'_>> = KEYS
-        .iter()
+/// The keys of the screen shown (and those that work anywhere), so the list fits a standard
+/// terminal; the other screen's help lists the rest.
+pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
+    let wanted = |place: &str| match place {
+        "anywhere" => true,
+        "game" => in_game,
+        _ => !in_game,
+    };
+    let keys: Vec<_> = KEYS.iter().filter(|(place, _, _)| wanted(place)).collect();
+    let area = centred(frame.area(), 92, keys.len() as u16 + 2);
+    let title = if in_game {
+        "Keys in a game (the lobby's ? lists the lobby's) — any key closes"
+    } else {
+        "Keys in the lobby (a game's ? lists the game's) — any key closes"
+    };
+    let inner = boxed(frame, area, title, theme);
+    let lines: Vec<Line<'_>> = keys
+        .into_iter()
         .map(|(place, keys, what)| {
             Line::from(vec![
                 Span::styled(

@@ -6,7 +6,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     (
         "anywhere",
         "t",
-        "colour theme dialog (↑↓ choose, Enter apply, Esc cancel)",
+        "colour themes: ↑↓ choose, Enter apply, Esc cancel",
     ),
     (
         "anywhere",
@@ -28,7 +28,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     (
         "create",
         "Enter",
-        "on Setup 'place pieces': open the setup board; on Create: create",
+        "create; on Setup 'place pieces': the setup board",
     ),
     ("create", "Esc", "close the dialog"),
     ("setup board", "arrows  hjkl", "move the cursor"),
@@ -43,7 +43,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     (
         "game",
         "Enter  Space",
-        "pick up the piece under the cursor / put it down there",
+        "pick up the piece at the cursor / put it down",
     ),
     (
         "game",
@@ -53,9 +53,10 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("game", "Esc", "let go of the piece, or cancel typing"),
     (
         "game",
-        "0-9  A-Z  :",
-        "type a move's number or text (: first for lower case), Enter plays it",
+        "0-9  A-Z",
+        "type a move's number or text; Enter plays it",
     ),
+    ("game", ":", "type a move's text in lower case (like :b2)"),
     ("game", "f", "flip the board"),
     ("game", "r", "resign (asks first)"),
     ("game", "d", "offer a draw, or accept one offered"),

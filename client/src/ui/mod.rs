@@ -56,7 +56,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         status_bar(frame, area, app);
     }
     match &app.overlay {
-        Some(Overlay::Help) => dialogs::help(frame, &app.theme),
+        Some(Overlay::Help) => dialogs::help(frame, app.screen == Screen::Game, &app.theme),
         Some(Overlay::Themes { selected }) => dialogs::themes(frame, *selected, &app.theme),
         Some(Overlay::Create(form)) => dialogs::create(frame, form, &app.theme),
         Some(Overlay::Confirm(what)) => dialogs::confirm(frame, *what, &app.theme),
