@@ -281,3 +281,56 @@ fn the_create_dialog_sends_options() {
     assert_eq!(options.kind, GameKind::Pente);
     assert_eq!(app.overlay, None);
 }
+
+#[test]
+fn pieces_placed_on_an_empty_board_become_the_start_position() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Left); // noughts and crosses
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Right); // standard, typed, file, placed
+    }
+    key(&mut app, KeyCode::Enter); // opens the setup board
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    assert!(form.placing);
+    key(&mut app, KeyCode::Char(' ')); // X on square 1
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Char(' ')); // O on square 5
+    key(&mut app, KeyCode::Enter); // done placing
+    key(&mut app, KeyCode::Down); // the Create button
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?} {:?}", app.overlay);
+    };
+    assert_eq!(options.kind, GameKind::TicTacToe);
+    assert_eq!(options.start_position.as_deref(), Some("X---O----"));
+}
+
+#[test]
+fn an_impossible_setup_is_explained_in_the_dialog() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right); // typed position
+    key(&mut app, KeyCode::Down);
+    for c in "B:W1:B1".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter); // to the Create button
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(sent.is_empty());
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    let error = form.error.clone().unwrap_or_default();
+    assert!(error.contains("listed twice"), "{error}");
+}

@@ -270,3 +270,24 @@ fn the_monochrome_theme_shades_dark_squares() {
     let picture = check("monochrome", &app);
     assert!(picture.contains("░░░"), "{picture}");
 }
+
+#[test]
+fn the_create_dialog_and_its_setup_board() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Left); // place pieces
+    let picture = check("create_dialog", &app);
+    assert!(
+        picture.contains("place pieces on an empty board"),
+        "{picture}"
+    );
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char(' '));
+    let picture = check("setup_board", &app);
+    assert!(picture.contains('●'), "{picture}");
+    assert!(picture.contains("Black to move"), "{picture}");
+}

@@ -143,8 +143,8 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         && let Some(setup) = &form.board
     {
         let geometry = setup.geometry();
-        let (width, height) = crate::ui::layout::GameLayout::minimum(&geometry);
-        let area = centred(frame.area(), width.max(50) + 2, height + 6);
+        // As large as the screen allows, so the board gets the largest cells that fit.
+        let area = centred(frame.area(), 96, frame.area().height);
         let inner = boxed(frame, area, "Setup: place pieces", theme);
         let board_frame = Rect {
             height: inner.height.saturating_sub(3),
