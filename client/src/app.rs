@@ -99,7 +99,12 @@ pub struct App {
     pub first_request: Option<ClientMessage>,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
+    /// Ticks seen, for things done every so many ticks.
+    ticks: u32,
 }
+
+/// Ticks between refreshes of the lobby's list (about five seconds at the terminal's rate).
+pub const LOBBY_REFRESH_TICKS: u32 = 80;
 
 impl App {
     /// A client for the player `name`, not yet connected.
@@ -123,6 +128,7 @@ impl App {
             quit: false,
             first_request: None,
             drag_from: None,
+            ticks: 0,
         }
     }
 
@@ -142,6 +148,15 @@ impl App {
         match event {
             Event::Tick => {
                 self.now = Instant::now();
+                self.ticks = self.ticks.wrapping_add(1);
+                // The lobby keeps itself current while it is on screen.
+                if self.screen == Screen::Lobby
+                    && self.link == Link::Online
+                    && self.overlay.is_none()
+                    && self.ticks % LOBBY_REFRESH_TICKS == 0
+                {
+                    out.push(ClientMessage::ListGames);
+                }
                 if let Some(table) = &mut self.table {
                     table.tick();
                 }

@@ -334,3 +334,25 @@ fn an_impossible_setup_is_explained_in_the_dialog() {
     let error = form.error.clone().unwrap_or_default();
     assert!(error.contains("listed twice"), "{error}");
 }
+
+#[test]
+fn the_lobby_refreshes_itself_while_shown() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    app.update(Event::Link(kingme_client::event::LinkEvent::Connected {
+        resumed: false,
+    }));
+    let mut lists = 0;
+    for _ in 0..kingme_client::app::LOBBY_REFRESH_TICKS * 2 {
+        lists += app
+            .update(Event::Tick)
+            .iter()
+            .filter(|m| matches!(m, ClientMessage::ListGames))
+            .count();
+    }
+    assert_eq!(lists, 2);
+    // Not while playing.
+    let mut app = checkers_as_black();
+    for _ in 0..kingme_client::app::LOBBY_REFRESH_TICKS * 2 {
+        assert!(app.update(Event::Tick).is_empty());
+    }
+}
