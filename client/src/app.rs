@@ -153,7 +153,7 @@ impl App {
                 if self.screen == Screen::Lobby
                     && self.link == Link::Online
                     && self.overlay.is_none()
-                    && self.ticks % LOBBY_REFRESH_TICKS == 0
+                    && self.ticks.is_multiple_of(LOBBY_REFRESH_TICKS)
                 {
                     out.push(ClientMessage::ListGames);
                 }
