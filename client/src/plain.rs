@@ -188,6 +188,7 @@ pub async fn run(
     colour: bool,
 ) -> anyhow::Result<bool> {
     let mut lines = stdin_lines();
+    let mut stdin_open = true;
     let mut session = Session::new(start, colour, std::io::stdout());
     loop {
         let reading = session.wants_input();
@@ -202,10 +203,13 @@ pub async fn run(
                     break;
                 }
             }
-            line = lines.recv(), if reading => {
+            line = lines.recv(), if reading && stdin_open => {
                 let (send, done) = match line {
                     Some(line) => session.line(&line),
-                    None => session.end_of_input(),
+                    None => {
+                        stdin_open = false;
+                        session.end_of_input()
+                    }
                 };
                 for message in send {
                     let _ = net.outgoing.send(message).await;
