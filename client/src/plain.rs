@@ -641,8 +641,11 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Standard input ended.
+    /// Standard input ended: a player leaves its game, a spectator watches on to the end.
     pub fn end_of_input(&mut self) -> Step {
+        if self.is_watching() || matches!(self.start, Start::Watch(_)) {
+            return (Vec::new(), false);
+        }
         match self
             .table
             .as_ref()
