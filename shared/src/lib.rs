@@ -5,6 +5,7 @@
 
 pub mod ai;
 pub mod any_game;
+pub mod board_view;
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod fuzzing;
