@@ -5,8 +5,10 @@
 
 pub mod ai;
 pub mod any_game;
+pub mod board_view;
 #[cfg(test)]
 pub(crate) mod conformance;
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod protocol;

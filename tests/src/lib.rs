@@ -1,6 +1,7 @@
 //! Helpers for the end-to-end tests in `tests/tests/` and the load generator: start the real
-//! server on a free port, connect real clients over TCP. Also the plain reference rules
-//! ([`reference`]) and the differential comparison against the fast rules ([`differential`]).
+//! server on a free port, connect real clients over TCP ([`client`]). Also the plain reference
+//! rules ([`reference`]) and the differential comparison against the fast rules
+//! ([`differential`]).
 
 pub mod client;
 pub mod differential;
