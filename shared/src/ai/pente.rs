@@ -139,7 +139,7 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
             classic(&mut search, request.classic_depth(), request, rng)
         }
         Level::Expert => {
-            if !request.options.minimax {
+            if !request.options.minimax && !request.options.fixed_depth {
                 let forced = win_in_one(game)
                     .map(|point| (point, MATE - 1))
                     .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
