@@ -11,16 +11,19 @@
 use super::classic::{Request, classic, expert};
 use super::level::Level;
 use super::pente_beginner;
-use super::pente_patterns::{WIN_NOW, evaluate, for_each_point, near_stones, point_score};
+use super::pente_patterns::{
+    WIN_NOW, evaluate, faces_a_four, for_each_point, near_stones, point_score,
+};
 use super::pente_threats::{win_in_one, win_in_two};
 use super::search::{Found, MATE, SearchGame};
 use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
 use rand::rngs::StdRng;
 
-/// Candidates searched per node by the classic levels and by the expert.
+/// Candidates searched per node by the classic levels and by the expert. The expert's ranking is
+/// the same, so it spends its time going deeper rather than wider.
 const CLASSIC_BREADTH: usize = 8;
-const EXPERT_BREADTH: usize = 12;
+const EXPERT_BREADTH: usize = 8;
 
 /// Transposition table size for Pente: 2^17 entries.
 const TABLE_BITS: u32 = 17;
@@ -101,6 +104,10 @@ impl SearchGame for PenteSearch {
 
     fn key(&self) -> u64 {
         self.game.hash()
+    }
+
+    fn extend(&self) -> bool {
+        faces_a_four(&self.game)
     }
 
     fn order_hint(&self, mv: &Point) -> i32 {
