@@ -329,3 +329,65 @@ async fn a_spectator_watches_a_bot_client_play_a_built_in_bot() {
     );
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_meet_through_the_plain_lobby() {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+    let server = server().await;
+    let address = server.addr().to_string();
+    // Ada opens a seat and waits; her moves are written at once and taken turn by turn.
+    let mut ada = Command::new(KINGME)
+        .args([
+            "--plain",
+            "--server",
+            &address,
+            "--name",
+            "ada",
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "human",
+            "--color",
+            "x",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut ada_in = ada.stdin.take().unwrap();
+    ada_in
+        .write_all(noughts_and_crosses_script().as_bytes())
+        .await
+        .unwrap();
+    drop(ada_in);
+    let mut ada_out = BufReader::new(ada.stdout.take().unwrap());
+    let mut ada_text = String::new();
+    while !ada_text.contains("waiting for an opponent") {
+        assert!(
+            ada_out.read_line(&mut ada_text).await.unwrap() > 0,
+            "{ada_text}"
+        );
+    }
+    // Bob finds the game in the lobby and joins it.
+    let bob_script = format!("list\njoin 1\n{}", noughts_and_crosses_script());
+    let bob = kingme(
+        &["--plain", "--server", &address, "--name", "bob"],
+        &bob_script,
+    )
+    .await;
+    ada_out.read_to_string(&mut ada_text).await.unwrap();
+    assert!(ada.wait().await.unwrap().success(), "{ada_text}");
+    let bob = text(&bob);
+    assert!(bob.contains("ada") && bob.contains("open seat"), "{bob}");
+    assert!(bob.contains("you play O"), "{bob}");
+    for out in [&ada_text, &bob] {
+        assert!(out.contains("O played"), "{out}");
+        assert!(
+            out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
+            "{out}"
+        );
+    }
+    server.shutdown().await;
+}
