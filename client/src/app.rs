@@ -816,11 +816,3 @@ pub fn game_of(message: &ServerMessage) -> Option<GameId> {
         _ => None,
     }
 }
-
-/// The side a player holds in a summary's seats, by name (for the lobby).
-#[must_use]
-pub fn seat_of(summary: &GameSummary, name: &str) -> Option<Side> {
-    Side::BOTH.into_iter().find(|side| {
-        matches!(&summary.seats[side.index()], SeatHolder::Human { name: n, .. } if n == name)
-    })
-}
