@@ -10,11 +10,11 @@ use crate::setup_board::step;
 use crate::table::{Table, result_text};
 use crate::theme::Theme;
 use crate::ui::layout::GameLayout;
+use kingme_shared::AnyGame;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameStatus, GameSummary, MAX_CHAT_CHARS, MAX_MOVE_TEXT, SeatHolder,
     ServerMessage,
 };
-use kingme_shared::{AnyGame, Side};
 use ratatui::crossterm::event::{
     Event as TerminalEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
     MouseEventKind,
