@@ -1,3 +1,29 @@
 //! kingme-server: the judge. It owns every game, seats players and bots, runs the clocks, and is
-//! the only authority on what happened. (The server itself arrives with its issue; this crate
-//! exists now so the workspace has its final shape.)
+//! the only authority on what happened.
+//!
+//! Embed it with [`run`] on a bound listener, or [`ServerHandle::start`] for a background server
+//! on an address (tests and the client's local mode use the latter).
+//!
+//! Map: [`server`] (accept loop, shutdown), [`connection`] (one client), [`outbox`] (its send
+//! queue), [`session`] (a player across connections), [`lobby`] (the tables, game creation),
+//! [`table`] (the task owning one game), [`judge`] (the rules' referee and clocks), [`seat`]
+//! (person or bot), [`bot`], [`clock`], [`options`], [`rate_limit`], [`config`], [`error`].
+
+pub mod bot;
+pub mod clock;
+pub mod config;
+pub mod connection;
+pub mod error;
+pub mod judge;
+pub mod lobby;
+pub mod options;
+pub mod outbox;
+pub mod rate_limit;
+pub mod seat;
+pub mod server;
+pub mod session;
+pub mod storage;
+pub mod table;
+
+pub use config::Config;
+pub use server::{ServerHandle, run};

@@ -1,6 +1,134 @@
-//! Helpers for the end-to-end tests in `tests/tests/`: start the real server, connect real
-//! clients over TCP. Also the plain reference rules ([`reference`]) and the differential
-//! comparison against the fast rules ([`differential`]).
+//! Helpers for the end-to-end tests in `tests/tests/` and the load generator: start the real
+//! server on a free port, connect real clients over TCP ([`client`]). Also the plain reference
+//! rules ([`reference`]) and the differential comparison against the fast rules
+//! ([`differential`]).
 
+pub mod client;
 pub mod differential;
 pub mod reference;
+
+pub use client::Client;
+
+use kingme_server::{Config, ServerHandle};
+use kingme_shared::GameKind;
+use kingme_shared::Side;
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{GameOptions, Opponent, SeatChoice, TimeControl};
+use std::time::Duration;
+
+/// The configuration the tests use: the defaults, with bots that answer at once.
+#[must_use]
+pub fn test_config() -> Config {
+    Config {
+        bot_think_time: Duration::from_millis(20),
+        ..Config::default()
+    }
+}
+
+/// Starts the real server on a free port of 127.0.0.1.
+pub async fn start_server(config: Config) -> ServerHandle {
+    ServerHandle::start("127.0.0.1:0", config)
+        .await
+        .expect("the server starts on 127.0.0.1:0")
+}
+
+/// Options for a game without clocks: the creator takes `seat`, facing `opponent`.
+#[must_use]
+pub fn options(kind: GameKind, seat: Side, opponent: Opponent) -> GameOptions {
+    GameOptions {
+        kind,
+        seat: SeatChoice::Side(seat),
+        opponent,
+        time_control: TimeControl::Unlimited,
+        start_position: None,
+        pente_tournament_rule: true,
+        rated: false,
+    }
+}
+
+/// Options for a game between two people without clocks, the creator moving first.
+#[must_use]
+pub fn open_game(kind: GameKind) -> GameOptions {
+    options(kind, Side::First, Opponent::OpenSeat)
+}
+
+/// Ada creates a game with `options` (taking the first seat) and Bob joins it. Returns both and
+/// the game's id; the game has started.
+pub async fn two_players(
+    addr: std::net::SocketAddr,
+    options: GameOptions,
+) -> (Client, Client, kingme_shared::protocol::GameId) {
+    use kingme_shared::protocol::{ClientMessage, GameStatus};
+    let mut ada = Client::hello(addr, "ada").await;
+    let mut bob = Client::hello(addr, "bob").await;
+    let created = ada.create(options).await;
+    assert_eq!(created.status, GameStatus::Open);
+    assert_eq!(created.your_side, Some(Side::First));
+    bob.send(ClientMessage::Join { game: created.id }).await;
+    let joined = bob.state().await;
+    assert_eq!(joined.status, GameStatus::Playing);
+    assert_eq!(joined.your_side, Some(Side::Second));
+    (ada, bob, created.id)
+}
+
+/// Options for a game against a bot at `level`, the creator moving first.
+#[must_use]
+pub fn against_bot(kind: GameKind, level: Level) -> GameOptions {
+    options(kind, Side::First, Opponent::Bot(level))
+}
+
+/// Plays `game` to its end between two clients, each always choosing the first legal move it is
+/// offered; `first` is the index of the client to move first. Returns the result both saw, and
+/// every move's text in order.
+pub async fn play_first_moves(
+    clients: [&mut Client; 2],
+    game: kingme_shared::protocol::GameId,
+    first: usize,
+) -> (kingme_shared::protocol::GameResult, Vec<String>) {
+    play_out(clients, game, first, |_, legal| legal[0].clone()).await
+}
+
+/// Plays `game` to its end between two clients; `choose(client index, legal moves)` picks each
+/// move; `first` is the index of the client to move first. Returns the result both saw, and
+/// every move's text in order.
+pub async fn play_out(
+    clients: [&mut Client; 2],
+    game: kingme_shared::protocol::GameId,
+    first: usize,
+    choose: impl Fn(usize, &[String]) -> String,
+) -> (kingme_shared::protocol::GameResult, Vec<String>) {
+    use kingme_shared::protocol::ServerMessage;
+    let [a, b] = clients;
+    let mut players = [a, b];
+    let mut turn = first;
+    let mut seen: Vec<String> = Vec::new();
+    loop {
+        // Read the mover's messages up to its turn or the end.
+        let mover = &mut players[turn];
+        let next = mover
+            .until(|message| match message {
+                ServerMessage::YourTurn {
+                    game: id,
+                    legal_moves,
+                    ..
+                } if *id == game => Some(Ok(legal_moves.clone())),
+                ServerMessage::GameOver { game: id, result } if *id == game => Some(Err(*result)),
+                _ => None,
+            })
+            .await;
+        match next {
+            Ok(legal) => {
+                assert!(!legal.is_empty(), "a legal move on our turn");
+                let text = choose(turn, &legal);
+                mover.play(game, &text).await;
+                seen.push(text);
+                turn = 1 - turn;
+            }
+            Err(result) => {
+                let other = players[1 - turn].game_over(game).await;
+                assert_eq!(other, result, "both players see the same result");
+                return (result, seen);
+            }
+        }
+    }
+}

@@ -1,6 +1,11 @@
-//! The `kingme-server` binary: parses the command line and starts the judge.
+//! The `kingme-server` binary: parses the command line, starts logging, binds the port and runs
+//! the judge until Ctrl-C or SIGTERM.
 
+use anyhow::Context;
 use clap::Parser;
+use kingme_server::Config;
+use std::time::Duration;
+use tokio::net::TcpListener;
 
 /// The kingme game server: hosts checkers, Pente and noughts-and-crosses games over TCP.
 #[derive(Debug, Parser)]
@@ -9,12 +14,88 @@ struct Args {
     /// Address to listen on; use 0.0.0.0:7878 to host for other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: String,
+    /// Seconds an absent player keeps its seats before forfeiting.
+    #[arg(long, default_value_t = 60)]
+    grace_secs: u64,
+    /// Most connections held at once.
+    #[arg(long, default_value_t = Config::default().max_connections)]
+    max_connections: usize,
+    /// Seconds a new connection has to say hello.
+    #[arg(long, default_value_t = 10)]
+    handshake_timeout_secs: u64,
+    /// Seconds of client silence before a ping; as long again closes the connection.
+    #[arg(long, default_value_t = 30)]
+    idle_timeout_secs: u64,
+    /// Most open or running games per player.
+    #[arg(long, default_value_t = Config::default().max_games_per_player)]
+    max_games_per_player: usize,
+    /// Messages a connection may send in a burst.
+    #[arg(long, default_value_t = Config::default().rate_burst)]
+    rate_burst: u32,
+    /// Messages per second that refill the burst.
+    #[arg(long, default_value_t = Config::default().rate_per_second)]
+    rate_per_second: u32,
+    /// Milliseconds a bot thinks per move in games without clocks.
+    #[arg(long, default_value_t = 1000)]
+    bot_think_ms: u64,
+    /// Bot searches running at once (default: one per core).
+    #[arg(long)]
+    bot_searches: Option<usize>,
 }
 
-fn main() -> anyhow::Result<()> {
+impl Args {
+    fn config(&self) -> Config {
+        let defaults = Config::default();
+        Config {
+            max_connections: self.max_connections,
+            handshake_timeout: Duration::from_secs(self.handshake_timeout_secs),
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            grace: Duration::from_secs(self.grace_secs),
+            max_games_per_player: self.max_games_per_player,
+            rate_burst: self.rate_burst,
+            rate_per_second: self.rate_per_second,
+            bot_think_time: Duration::from_millis(self.bot_think_ms),
+            bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
+            ..defaults
+        }
+    }
+}
+
+/// Completes on Ctrl-C or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
     let args = Args::parse();
-    anyhow::bail!(
-        "the kingme server is not built yet (would listen on {}); see README.md",
-        args.listen
-    )
+    let listener = TcpListener::bind(&args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    kingme_server::run(listener, shutdown_signal(), args.config()).await;
+    Ok(())
 }

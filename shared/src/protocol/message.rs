@@ -162,6 +162,32 @@ pub enum ClientMessage {
     },
 }
 
+impl ClientMessage {
+    /// The game a message is about, for the messages a game's table handles.
+    #[must_use]
+    pub fn game(&self) -> Option<GameId> {
+        match self {
+            ClientMessage::Join { game }
+            | ClientMessage::AttachBot { game, .. }
+            | ClientMessage::Watch { game }
+            | ClientMessage::Leave { game }
+            | ClientMessage::Move { game, .. }
+            | ClientMessage::Resign { game }
+            | ClientMessage::OfferDraw { game }
+            | ClientMessage::AnswerDraw { game, .. }
+            | ClientMessage::RequestTakeback { game }
+            | ClientMessage::AnswerTakeback { game, .. }
+            | ClientMessage::Rematch { game }
+            | ClientMessage::Chat { game, .. } => Some(*game),
+            ClientMessage::Hello { .. }
+            | ClientMessage::Ping { .. }
+            | ClientMessage::Pong { .. }
+            | ClientMessage::ListGames
+            | ClientMessage::CreateGame(_) => None,
+        }
+    }
+}
+
 /// A seat's occupant, as others see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatHolder {

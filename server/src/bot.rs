@@ -1,0 +1,137 @@
+//! A built-in bot in a seat. Its search (`kingme_shared::ai::think`) runs on a blocking thread,
+//! never on the async reactor, with the time the clock allows and a stop flag the table raises
+//! when the game ends or the position changes under it. A semaphore bounds how many searches run
+//! at once, so many bot games share the cores and cannot crowd out move relay for people.
+
+use crate::table::TableCommand;
+use kingme_shared::ai::{Level, Limits, StopFlag, think};
+use kingme_shared::{AnyGame, Side};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Semaphore, mpsc};
+
+/// The search slots all bots share.
+pub type SearchPool = Arc<Semaphore>;
+
+/// What a bot needs to choose a move.
+#[derive(Debug)]
+pub struct MoveRequest {
+    pub game: AnyGame,
+    pub side: Side,
+    /// The time it may use.
+    pub budget: Duration,
+    /// The table's position number; an answer for an older one is ignored.
+    pub epoch: u64,
+    /// Where the answer goes.
+    pub reply: mpsc::Sender<TableCommand>,
+}
+
+/// A bot at a level, thinking about at most one move at a time.
+#[derive(Debug)]
+pub struct Bot {
+    pub level: Level,
+    pool: SearchPool,
+    thinking: Option<StopFlag>,
+}
+
+impl Bot {
+    /// A bot at `level` that searches in `pool`.
+    #[must_use]
+    pub fn new(level: Level, pool: SearchPool) -> Bot {
+        Bot {
+            level,
+            pool,
+            thinking: None,
+        }
+    }
+
+    /// The same bot for another game (a rematch).
+    #[must_use]
+    pub fn twin(&self) -> Bot {
+        Bot::new(self.level, Arc::clone(&self.pool))
+    }
+
+    /// Starts choosing a move; the answer arrives as `TableCommand::BotMoved`.
+    pub fn think(&mut self, request: MoveRequest) {
+        self.stop();
+        let stop = StopFlag::default();
+        self.thinking = Some(stop.clone());
+        let level = self.level;
+        let pool = Arc::clone(&self.pool);
+        tokio::spawn(async move {
+            let Ok(_slot) = pool.acquire_owned().await else {
+                return;
+            };
+            if stop.is_stopped() {
+                return;
+            }
+            let MoveRequest {
+                game,
+                side,
+                budget,
+                epoch,
+                reply,
+            } = request;
+            let limits = Limits {
+                time: Some(budget),
+                stop,
+                ..Limits::default()
+            };
+            let seed = rand::random();
+            let search = tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
+            let text = match search.await {
+                Ok(report) => report.map(|report| report.text),
+                Err(err) => {
+                    tracing::error!(%err, "a bot's search failed");
+                    None
+                }
+            };
+            // The table may have closed meanwhile; then nobody needs the move.
+            let _ = reply
+                .send(TableCommand::BotMoved { side, epoch, text })
+                .await;
+        });
+    }
+
+    /// Stops the current search, if any.
+    pub fn stop(&mut self) {
+        if let Some(flag) = self.thinking.take() {
+            flag.stop();
+        }
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The time a bot may spend on a move with `left` on its clock: a share of what is left, so a
+/// bot never loses on time by thinking; `fallback` without clocks.
+#[must_use]
+pub fn budget(left: Option<Duration>, per_move: bool, fallback: Duration) -> Duration {
+    match left {
+        None => fallback,
+        // A fixed limit per move: use most of it, keeping a margin for relay.
+        Some(left) if per_move => left.mul_f64(0.8).saturating_sub(Duration::from_millis(50)),
+        Some(left) => (left / 30).min(fallback.max(left / 60)),
+    }
+    .max(Duration::from_millis(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_never_plans_to_use_all_its_time() {
+        let s = Duration::from_secs;
+        assert_eq!(budget(None, false, s(1)), s(1));
+        assert!(budget(Some(s(5)), true, s(1)) < s(5));
+        assert!(budget(Some(s(5)), true, s(1)) >= s(3));
+        assert!(budget(Some(s(60)), false, s(1)) <= s(2));
+        assert!(budget(Some(Duration::from_millis(30)), false, s(1)) < Duration::from_millis(30));
+        assert!(budget(Some(Duration::ZERO), true, s(1)) > Duration::ZERO);
+    }
+}

@@ -1,0 +1,50 @@
+//! The server's tunable limits and timings in one struct, so the binary's flags, the tests and
+//! an embedding client all configure the same server the same way.
+
+use std::time::Duration;
+
+/// Everything an operator may tune. `Default` gives the documented values (see PROTOCOL.md).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Most connections held at once; the accept loop waits for a free permit beyond this.
+    pub max_connections: usize,
+    /// Time a new connection has to say hello.
+    pub handshake_timeout: Duration,
+    /// Silence after which the server pings a client; as long again without an answer closes
+    /// the connection.
+    pub idle_timeout: Duration,
+    /// How long an absent player keeps its seats before forfeiting them.
+    pub grace: Duration,
+    /// Most open or running games one player may be in at once.
+    pub max_games_per_player: usize,
+    /// Messages a connection may send in a burst.
+    pub rate_burst: u32,
+    /// Messages per second that refill the burst.
+    pub rate_per_second: u32,
+    /// Messages queued for one connection before it counts as too slow and is dropped.
+    pub outbox_capacity: usize,
+    /// How long a finished game stays open for a rematch while its players are still there.
+    pub finished_linger: Duration,
+    /// The time a bot may think per move in a game without clocks.
+    pub bot_think_time: Duration,
+    /// Most bot searches running at once (each takes a blocking thread).
+    pub bot_searches: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_connections: 16_384,
+            handshake_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            grace: Duration::from_secs(60),
+            max_games_per_player: 16,
+            rate_burst: 200,
+            rate_per_second: 100,
+            outbox_capacity: 512,
+            finished_linger: Duration::from_secs(300),
+            bot_think_time: Duration::from_secs(1),
+            bot_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}

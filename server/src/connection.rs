@@ -1,0 +1,387 @@
+//! One client's connection: frames in and out, the handshake, the idle timeout with ping and
+//! pong, the rate limit, and routing each request to the lobby or a game's table.
+//!
+//! Reading and writing are separate tasks joined by the connection's [`Outbox`]: a client that
+//! stops reading fills its own queue and is dropped, while reading, tables and other
+//! connections go on. Whatever closes a connection is logged with the reason.
+
+use crate::error::Refusal;
+use crate::lobby;
+use crate::outbox::Outbox;
+use crate::rate_limit::RateLimiter;
+use crate::server::Shared;
+use crate::session::{Attachment, Session};
+use crate::table::TableCommand;
+use futures::{SinkExt, StreamExt};
+use kingme_shared::protocol::{
+    ClientMessage, ErrorKind, FrameError, MAX_NAME_CHARS, PROTOCOL_VERSION, ServerCodec,
+    ServerMessage,
+};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::mpsc;
+use tokio::time::{Duration, Instant};
+use tokio_util::codec::{FramedRead, FramedWrite};
+use tokio_util::sync::CancellationToken;
+
+/// How long a closing connection may take to write what was queued for it.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long, and how many bytes, a closed connection's input is drained (see [`linger`]).
+const LINGER_TIME: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 256 * 1024;
+
+/// Serves one accepted connection until it closes.
+pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, shared: Arc<Shared>) {
+    // Moves are small and latency matters more than packet count.
+    let _ = stream.set_nodelay(true);
+    let (read, write) = stream.into_split();
+    let kick = CancellationToken::new();
+    let closing = CancellationToken::new();
+    let (outbox, queue) = Outbox::channel(shared.config.outbox_capacity, kick.clone());
+    let writer = tokio::spawn(write_frames(
+        FramedWrite::new(write, ServerCodec::server()),
+        queue,
+        closing.clone(),
+        kick.clone(),
+    ));
+    tracing::info!(connection = id, %peer, "connection opened");
+    let mut connection = Connection {
+        id,
+        frames: FramedRead::new(read, ServerCodec::server()),
+        outbox,
+        kick,
+        shared,
+    };
+    let reason = connection.run().await;
+    tracing::info!(connection = id, %peer, %reason, "connection closed");
+    let Connection { frames, shared, .. } = connection;
+    closing.cancel();
+    let _ = writer.await;
+    // At shutdown nobody waits for stragglers.
+    let stop = shared.connections.clone();
+    tokio::select! {
+        () = linger(frames.into_inner()) => {}
+        () = stop.cancelled() => {}
+    }
+}
+
+/// Reads and drops what the client still sends for a moment after the goodbye was written.
+/// Closing a socket with unread input makes the kernel reset the connection, and a reset can
+/// destroy the goodbye (the error saying why) before the client reads it.
+async fn linger(mut read: OwnedReadHalf) {
+    let mut sink = [0_u8; 4096];
+    let drain = async {
+        let mut total = 0_usize;
+        while total < LINGER_BYTES {
+            match read.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(LINGER_TIME, drain).await;
+}
+
+struct Connection {
+    id: u64,
+    frames: FramedRead<OwnedReadHalf, ServerCodec>,
+    outbox: Outbox,
+    /// Cancelled when the client reads too slowly.
+    kick: CancellationToken,
+    shared: Arc<Shared>,
+}
+
+/// Checks a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
+fn check_name(name: &str) -> Result<String, Refusal> {
+    let name = name.trim();
+    let length = name.chars().count();
+    if length == 0 || length > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(Refusal::new(
+            ErrorKind::Unauthorized,
+            format!(
+                "a name must be 1 to {MAX_NAME_CHARS} characters without control characters, \
+                 got {length} characters"
+            ),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+impl Connection {
+    async fn run(&mut self) -> String {
+        let (session, replaced) = match self.handshake().await {
+            Ok(hello) => hello,
+            Err(reason) => return reason,
+        };
+        let reason = self.serve_session(&session, &replaced).await;
+        self.depart(&session);
+        reason
+    }
+
+    /// Tells the client a fatal error; the returned reason is for the log.
+    fn fatal(&self, refusal: &Refusal) -> String {
+        self.outbox.send(refusal.to_message(true));
+        format!("{:?}: {}", refusal.kind, refusal.message)
+    }
+
+    fn bad_frame(&self, err: FrameError) -> String {
+        match err {
+            FrameError::Io(err) => format!("read error: {err}"),
+            err => self.fatal(&Refusal::new(
+                ErrorKind::Malformed,
+                format!("{err}; closing the connection"),
+            )),
+        }
+    }
+
+    fn shutting_down(&self) -> String {
+        self.outbox.send(ServerMessage::ShuttingDown {
+            message: "the server is shutting down; games in progress were aborted".to_owned(),
+        });
+        "server shutting down".to_owned()
+    }
+
+    /// Reads the hello and answers it: a new session or a resumed one.
+    async fn handshake(&mut self) -> Result<(Arc<Session>, CancellationToken), String> {
+        let limit = self.shared.config.handshake_timeout;
+        let first = tokio::select! {
+            () = self.shared.connections.cancelled() => return Err(self.shutting_down()),
+            first = tokio::time::timeout(limit, self.frames.next()) => first,
+        };
+        let message = match first {
+            Err(_elapsed) => {
+                return Err(self.fatal(&Refusal::new(
+                    ErrorKind::HandshakeRequired,
+                    format!("no Hello within {} s; say Hello first", limit.as_secs()),
+                )));
+            }
+            Ok(None) => return Err("closed before saying hello".to_owned()),
+            Ok(Some(Err(err))) => return Err(self.bad_frame(err)),
+            Ok(Some(Ok(message))) => message,
+        };
+        let ClientMessage::Hello {
+            protocol_version,
+            name,
+            resume,
+        } = message
+        else {
+            return Err(self.fatal(&Refusal::new(
+                ErrorKind::HandshakeRequired,
+                "the first message must be Hello",
+            )));
+        };
+        if protocol_version != PROTOCOL_VERSION {
+            return Err(self.fatal(&Refusal::new(
+                ErrorKind::VersionMismatch,
+                format!(
+                    "this server speaks protocol version {PROTOCOL_VERSION}, the client version \
+                     {protocol_version}; use a client of the same version"
+                ),
+            )));
+        }
+        let resuming = resume.is_some();
+        let session = match resume {
+            Some(token) => self.shared.sessions.resume(&token).ok_or_else(|| {
+                self.fatal(&Refusal::new(
+                    ErrorKind::Unauthorized,
+                    "unknown or expired resume token; connect without one for a new session",
+                ))
+            })?,
+            None => {
+                let name = check_name(&name).map_err(|refusal| self.fatal(&refusal))?;
+                self.shared.sessions.create(name)
+            }
+        };
+        let replaced = CancellationToken::new();
+        let previous = session.attach(Attachment {
+            connection: self.id,
+            outbox: self.outbox.clone(),
+            replaced: replaced.clone(),
+        });
+        if let Some(previous) = previous {
+            previous.replaced.cancel();
+        }
+        tracing::info!(connection = self.id, player = session.id.0, name = %session.name, resuming, "hello");
+        self.outbox.send(ServerMessage::Welcome {
+            protocol_version: PROTOCOL_VERSION,
+            player: session.id,
+            resume_token: session.token().to_owned(),
+        });
+        if resuming {
+            for table in session.games() {
+                table
+                    .send(TableCommand::Reconnected {
+                        session: Arc::clone(&session),
+                    })
+                    .await;
+            }
+        }
+        Ok((session, replaced))
+    }
+
+    async fn serve_session(
+        &mut self,
+        session: &Arc<Session>,
+        replaced: &CancellationToken,
+    ) -> String {
+        let config = &self.shared.config;
+        let idle = config.idle_timeout;
+        let mut limiter =
+            RateLimiter::new(config.rate_burst, config.rate_per_second, Instant::now());
+        let mut heard = Instant::now();
+        let mut pinged = false;
+        let connections = self.shared.connections.clone();
+        let kick = self.kick.clone();
+        loop {
+            let deadline = heard + if pinged { idle * 2 } else { idle };
+            tokio::select! {
+                () = connections.cancelled() => return self.shutting_down(),
+                () = kick.cancelled() => return "too slow reading its messages".to_owned(),
+                () = replaced.cancelled() => {
+                    return self.fatal(&Refusal::new(
+                        ErrorKind::Unauthorized,
+                        "this session was resumed from another connection",
+                    ));
+                }
+                () = tokio::time::sleep_until(deadline) => {
+                    if pinged {
+                        return self.fatal(&Refusal::new(
+                            ErrorKind::Timeout,
+                            format!("nothing heard for {} s; closing", (idle * 2).as_secs()),
+                        ));
+                    }
+                    pinged = true;
+                    self.outbox.send(ServerMessage::Ping { nonce: self.id });
+                }
+                frame = self.frames.next() => match frame {
+                    None => return "closed by the client".to_owned(),
+                    Some(Err(err)) => return self.bad_frame(err),
+                    Some(Ok(message)) => {
+                        heard = Instant::now();
+                        pinged = false;
+                        if !limiter.allow(heard) {
+                            return self.fatal(&Refusal::new(
+                                ErrorKind::LimitExceeded,
+                                format!(
+                                    "more than {} messages in a burst or {} a second; slow down",
+                                    config.rate_burst, config.rate_per_second
+                                ),
+                            ));
+                        }
+                        self.dispatch(session, message).await;
+                    }
+                },
+            }
+        }
+    }
+
+    async fn dispatch(&self, session: &Arc<Session>, message: ClientMessage) {
+        let refused = match message {
+            ClientMessage::Hello { .. } => Some(Refusal::not_allowed("you said Hello already")),
+            ClientMessage::Ping { nonce } => {
+                self.outbox.send(ServerMessage::Pong { nonce });
+                None
+            }
+            ClientMessage::Pong { .. } => None,
+            ClientMessage::ListGames => {
+                self.outbox.send(ServerMessage::GameList {
+                    games: self.shared.lobby.list(),
+                });
+                None
+            }
+            ClientMessage::CreateGame(options) => {
+                lobby::create_game(&self.shared, session, &options).err()
+            }
+            message => match message.game().map(|game| self.shared.lobby.table(game)) {
+                Some(Ok(table)) => {
+                    let game = table.id;
+                    let command = TableCommand::Request {
+                        session: Arc::clone(session),
+                        message,
+                    };
+                    (!table.send(command).await).then(|| {
+                        Refusal::new(ErrorKind::NoSuchGame, format!("game {game} has closed"))
+                    })
+                }
+                Some(Err(refusal)) => Some(refusal),
+                None => None,
+            },
+        };
+        if let Some(refusal) = refused {
+            self.outbox.send(refusal.to_message(false));
+        }
+    }
+
+    /// The connection is gone: the player's games hear of it, and its token expires unless it
+    /// comes back within the grace period.
+    fn depart(&self, session: &Arc<Session>) {
+        let Some(absence) = session.detach(self.id) else {
+            return;
+        };
+        let tables = session.games();
+        let player = session.id;
+        let grace = self.shared.config.grace;
+        let shared = Arc::clone(&self.shared);
+        let session = Arc::clone(session);
+        self.shared.timers.spawn(async move {
+            for table in tables {
+                table.send(TableCommand::Disconnected { player }).await;
+            }
+            tokio::select! {
+                () = tokio::time::sleep(grace) => shared.sessions.expire(&session, absence),
+                () = shared.connections.cancelled() => {}
+            }
+        });
+    }
+}
+
+/// Writes queued messages as frames until the connection closes; on closing, writes what was
+/// queued (the goodbye) and shuts the socket's write side.
+async fn write_frames(
+    mut sink: FramedWrite<OwnedWriteHalf, ServerCodec>,
+    mut queue: mpsc::Receiver<ServerMessage>,
+    closing: CancellationToken,
+    kick: CancellationToken,
+) {
+    loop {
+        let message = tokio::select! {
+            biased;
+            () = kick.cancelled() => return,
+            () = closing.cancelled() => None,
+            message = queue.recv() => message,
+        };
+        let Some(message) = message else { break };
+        let written = tokio::select! {
+            () = kick.cancelled() => return,
+            written = write_batch(&mut sink, message, &mut queue) => written,
+        };
+        if written.is_err() {
+            return;
+        }
+    }
+    let finish = async {
+        while let Ok(message) = queue.try_recv() {
+            sink.feed(message).await?;
+        }
+        sink.flush().await?;
+        sink.get_mut().shutdown().await?;
+        Ok::<(), FrameError>(())
+    };
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, finish).await;
+}
+
+/// Writes a message and every other one already queued, then flushes once.
+async fn write_batch(
+    sink: &mut FramedWrite<OwnedWriteHalf, ServerCodec>,
+    first: ServerMessage,
+    queue: &mut mpsc::Receiver<ServerMessage>,
+) -> Result<(), FrameError> {
+    sink.feed(first).await?;
+    while let Ok(message) = queue.try_recv() {
+        sink.feed(message).await?;
+    }
+    sink.flush().await
+}

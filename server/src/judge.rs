@@ -1,0 +1,343 @@
+//! The judge of one game: the position, the moves played, the clocks and the result. It applies
+//! a move only after checking it against its own position, for the side whose turn it is, in
+//! time; it takes moves back and restores clocks; it knows nothing of connections or bots.
+//!
+//! Every method takes the `now` it should judge at, so the table task passes tokio's clock and
+//! tests pass whatever instant they like.
+
+use crate::clock::{Clock, ClockReading};
+use crate::options::GameSetup;
+use kingme_shared::protocol::{
+    ClockState, EndReason, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord,
+};
+use kingme_shared::{AnyGame, Outcome, Side};
+use tokio::time::Instant;
+
+/// A move the judge accepted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Played {
+    /// Moves played so far, this one included.
+    pub ply: u32,
+    pub record: MoveRecord,
+    /// The result if the move ended the game.
+    pub result: Option<GameResult>,
+}
+
+/// Why a move was not applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// Nothing changed; the reason is for the player.
+    #[error("{0}")]
+    Move(String),
+    /// The mover's time had run out before the move arrived: it loses on time.
+    #[error("your time ran out before the move arrived")]
+    Flagged,
+}
+
+/// One game under judgement.
+#[derive(Debug, Clone)]
+pub struct Judge {
+    start: AnyGame,
+    game: AnyGame,
+    moves: Vec<MoveRecord>,
+    /// The clocks before each move was played, for takebacks.
+    clock_history: Vec<ClockReading>,
+    clock: Clock,
+    status: GameStatus,
+}
+
+fn result_of(outcome: Outcome) -> GameResult {
+    match outcome {
+        Outcome::Win { winner, reason } => GameResult {
+            winner: Some(winner),
+            reason: EndReason::Win(reason),
+        },
+        Outcome::Draw { reason } => GameResult {
+            winner: None,
+            reason: EndReason::Draw(reason),
+        },
+    }
+}
+
+impl Judge {
+    /// A game waiting for its players.
+    #[must_use]
+    pub fn new(setup: &GameSetup) -> Judge {
+        Judge {
+            start: setup.start.clone(),
+            game: setup.start.clone(),
+            moves: Vec::new(),
+            clock_history: Vec::new(),
+            clock: Clock::new(setup.time_control),
+            status: GameStatus::Open,
+        }
+    }
+
+    /// Starts play at `now`: the side to move's clock runs.
+    pub fn begin(&mut self, now: Instant) {
+        if self.status == GameStatus::Open {
+            self.status = GameStatus::Playing;
+            self.clock.start(self.game.side_to_move(), now);
+        }
+    }
+
+    #[must_use]
+    pub fn status(&self) -> GameStatus {
+        self.status
+    }
+
+    #[must_use]
+    pub fn is_playing(&self) -> bool {
+        self.status == GameStatus::Playing
+    }
+
+    #[must_use]
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    #[must_use]
+    pub fn start(&self) -> &AnyGame {
+        &self.start
+    }
+
+    #[must_use]
+    pub fn moves(&self) -> &[MoveRecord] {
+        &self.moves
+    }
+
+    #[must_use]
+    pub fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    #[must_use]
+    pub fn clocks(&self, now: Instant) -> ClockState {
+        self.clock.state(now)
+    }
+
+    /// When the side to move's time runs out, while the game runs with clocks.
+    #[must_use]
+    pub fn deadline(&self) -> Option<Instant> {
+        if self.is_playing() {
+            self.clock.deadline()
+        } else {
+            None
+        }
+    }
+
+    /// The side whose time has run out at `now`, while the game runs.
+    #[must_use]
+    pub fn flagged(&self, now: Instant) -> Option<Side> {
+        if self.is_playing() {
+            self.clock.flagged(now)
+        } else {
+            None
+        }
+    }
+
+    /// The time the side to move has left at `now`, if clocks run.
+    #[must_use]
+    pub fn time_left(&self, now: Instant) -> Option<std::time::Duration> {
+        self.clock
+            .is_timed()
+            .then(|| self.clock.remaining(self.side_to_move(), now))
+    }
+
+    /// Plays `side`'s move `text` at `now`, if it is `side`'s turn, in time, and legal.
+    pub fn play(&mut self, side: Side, text: &str, now: Instant) -> Result<Played, Refused> {
+        match self.status {
+            GameStatus::Playing => {}
+            GameStatus::Open => {
+                return Err(Refused::Move(
+                    "the game has not started: it waits for a player in the open seat".to_owned(),
+                ));
+            }
+            GameStatus::Over(_) => return Err(Refused::Move("the game is over".to_owned())),
+        }
+        let to_move = self.game.side_to_move();
+        if side != to_move {
+            return Err(Refused::Move(format!(
+                "it is {}'s turn, not yours; wait for their move",
+                self.game.side_name(to_move)
+            )));
+        }
+        if text.len() > MAX_MOVE_TEXT {
+            return Err(Refused::Move(format!(
+                "a move text of {} bytes is too long (at most {MAX_MOVE_TEXT})",
+                text.len()
+            )));
+        }
+        if self.clock.flagged(now) == Some(side) {
+            return Err(Refused::Flagged);
+        }
+        let reading = self.clock.reading();
+        let (text, effect) = self
+            .game
+            .play_text(text.trim())
+            .map_err(|err| Refused::Move(err.to_string()))?;
+        self.clock_history.push(reading);
+        self.clock.complete_move(now);
+        let record = MoveRecord {
+            side,
+            text,
+            path: effect.path,
+            removed: effect.removed,
+        };
+        self.moves.push(record.clone());
+        let result = self.game.outcome().map(result_of);
+        match result {
+            Some(result) => self.finish(result, now),
+            None => self.clock.start(self.game.side_to_move(), now),
+        }
+        Ok(Played {
+            ply: u32::try_from(self.moves.len()).unwrap_or(u32::MAX),
+            record,
+            result,
+        })
+    }
+
+    /// Ends the game at `now` with `result` (resignation, time, agreement, ...).
+    pub fn finish(&mut self, result: GameResult, now: Instant) {
+        self.clock.halt(now);
+        self.status = GameStatus::Over(result);
+    }
+
+    /// How many plies a takeback asked by `side` undoes: its last move and every move since.
+    #[must_use]
+    pub fn takeback_plies(&self, side: Side) -> Option<u32> {
+        let last_own = self.moves.iter().rposition(|record| record.side == side)?;
+        u32::try_from(self.moves.len() - last_own).ok()
+    }
+
+    /// Takes back the last `plies` moves at `now`: the position and the clocks return to where
+    /// they were before them. Returns whether anything was taken back.
+    pub fn take_back(&mut self, plies: u32, now: Instant) -> bool {
+        let plies = plies as usize;
+        if !self.is_playing() || plies == 0 || plies > self.moves.len() {
+            return false;
+        }
+        let keep = self.moves.len() - plies;
+        // Replaying from the start rebuilds the rules' own history (repetitions, move counters)
+        // exactly, and keeps no snapshot of every position in memory.
+        let mut game = self.start.clone();
+        for record in &self.moves[..keep] {
+            if game.play_text(&record.text).is_err() {
+                return false;
+            }
+        }
+        self.game = game;
+        self.moves.truncate(keep);
+        self.clock.restore(self.clock_history[keep]);
+        self.clock_history.truncate(keep);
+        self.clock.start(self.game.side_to_move(), now);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kingme_shared::protocol::TimeControl;
+    use kingme_shared::{GameKind, WinReason};
+    use std::time::Duration;
+
+    fn judge(kind: GameKind, time_control: TimeControl) -> Judge {
+        let mut judge = Judge::new(&GameSetup {
+            kind,
+            start: AnyGame::start(kind),
+            time_control,
+            pente_tournament_rule: true,
+            rated: false,
+        });
+        judge.begin(Instant::now());
+        judge
+    }
+
+    fn refusal(result: Result<Played, Refused>) -> String {
+        match result {
+            Ok(played) => panic!("expected a refusal, got {played:?}"),
+            Err(err) => err.to_string(),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn moves_out_of_turn_illegal_or_too_long_change_nothing() {
+        let mut judge = judge(GameKind::Checkers, TimeControl::Unlimited);
+        let before = judge.clone().game;
+        let now = Instant::now();
+        assert!(refusal(judge.play(Side::Second, "22-18", now)).contains("Black's turn"));
+        assert!(refusal(judge.play(Side::First, "11-99", now)).contains("11-99"));
+        assert!(refusal(judge.play(Side::First, &"1".repeat(100), now)).contains("too long"));
+        assert_eq!(judge.game, before);
+        assert!(judge.moves().is_empty());
+        let played = judge.play(Side::First, " 11-15 ", now).expect("legal");
+        assert_eq!(played.ply, 1);
+        assert_eq!(played.record.path, vec![11, 15]);
+        assert_eq!(judge.side_to_move(), Side::Second);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_winning_move_ends_the_game_with_its_reason() {
+        let mut judge = judge(GameKind::TicTacToe, TimeControl::Unlimited);
+        let now = Instant::now();
+        for (side, text) in [
+            (Side::First, "1"),
+            (Side::Second, "4"),
+            (Side::First, "2"),
+            (Side::Second, "5"),
+        ] {
+            assert_eq!(judge.play(side, text, now).expect("legal").result, None);
+        }
+        let played = judge.play(Side::First, "3", now).expect("legal");
+        let won = GameResult {
+            winner: Some(Side::First),
+            reason: EndReason::Win(WinReason::ThreeInARow),
+        };
+        assert_eq!(played.result, Some(won));
+        assert_eq!(judge.status(), GameStatus::Over(won));
+        assert!(refusal(judge.play(Side::Second, "6", now)).contains("over"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_move_after_the_flag_fell_is_a_time_forfeit_not_a_move() {
+        let mut judge = judge(GameKind::TicTacToe, TimeControl::PerMove { secs: 2 });
+        let start = Instant::now();
+        assert_eq!(judge.deadline(), Some(start + Duration::from_secs(2)));
+        tokio::time::advance(Duration::from_secs(2)).await;
+        let now = Instant::now();
+        assert_eq!(judge.flagged(now), Some(Side::First));
+        assert_eq!(judge.play(Side::First, "5", now), Err(Refused::Flagged));
+        assert!(judge.moves().is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_takeback_restores_the_position_and_the_clocks() {
+        let control = TimeControl::Incremental {
+            initial_secs: 60,
+            increment_secs: 1,
+        };
+        let mut judge = judge(GameKind::Checkers, control);
+        let first = judge.game.clone();
+        tokio::time::advance(Duration::from_secs(5)).await;
+        judge
+            .play(Side::First, "11-15", Instant::now())
+            .expect("legal");
+        let after_black = (judge.game.clone(), judge.clock.reading());
+        tokio::time::advance(Duration::from_secs(7)).await;
+        judge
+            .play(Side::Second, "23-19", Instant::now())
+            .expect("legal");
+        // Black asks with White's reply on the board: both moves go.
+        assert_eq!(judge.takeback_plies(Side::First), Some(2));
+        assert_eq!(judge.takeback_plies(Side::Second), Some(1));
+        assert!(judge.take_back(1, Instant::now()));
+        assert_eq!((judge.game.clone(), judge.clock.reading()), after_black);
+        assert!(judge.take_back(1, Instant::now()));
+        assert_eq!(judge.game, first);
+        let full = Some(60_000);
+        assert_eq!(judge.clocks(Instant::now()).remaining_ms, [full, full]);
+        assert_eq!(judge.takeback_plies(Side::First), None);
+        assert!(!judge.take_back(1, Instant::now()));
+    }
+}

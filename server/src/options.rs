@@ -1,0 +1,207 @@
+//! Checks a client's `GameOptions` and turns them into a `GameSetup` the judge can start from:
+//! the start position read and checked, the time control within bounds. Every refusal says what
+//! was wrong and what would do.
+
+use kingme_shared::games::checkers::{BoardFile, Checkers};
+use kingme_shared::games::pente::PenteRules;
+use kingme_shared::protocol::{GameOptions, MAX_POSITION_TEXT, TimeControl};
+use kingme_shared::{AnyGame, GameKind, PositionError};
+
+/// The longest time control accepted: a day.
+pub const MAX_CLOCK_SECS: u32 = 86_400;
+/// The largest increment accepted: an hour.
+pub const MAX_INCREMENT_SECS: u32 = 3_600;
+
+/// A checked game setup: what a table needs to play.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameSetup {
+    pub kind: GameKind,
+    /// The position the game starts from.
+    pub start: AnyGame,
+    pub time_control: TimeControl,
+    pub pente_tournament_rule: bool,
+    pub rated: bool,
+}
+
+/// Why options were refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error("the start position is {length} bytes long; at most {MAX_POSITION_TEXT} are accepted")]
+    PositionTooLong { length: usize },
+    #[error("the start position is not a {kind} position: {error}")]
+    Position {
+        kind: GameKind,
+        error: PositionError,
+    },
+    #[error("the game is already over in the start position; give one where a side can move")]
+    AlreadyOver,
+    #[error("{what} of {secs} s is out of range: use {min} to {max} seconds")]
+    TimeOutOfRange {
+        what: &'static str,
+        secs: u32,
+        min: u32,
+        max: u32,
+    },
+}
+
+/// Checks `options` and reads the start position.
+pub fn validate(options: &GameOptions) -> Result<GameSetup, OptionsError> {
+    check_time(options.time_control)?;
+    let rules = if options.pente_tournament_rule {
+        PenteRules::TOURNAMENT
+    } else {
+        PenteRules::FREE
+    };
+    let start = match options.start_position.as_deref().map(str::trim) {
+        None | Some("") => match options.kind {
+            GameKind::Pente => AnyGame::pente_with_rules(rules),
+            kind => AnyGame::start(kind),
+        },
+        Some(text) => read_position(options.kind, text, rules)?,
+    };
+    if start.outcome().is_some() {
+        return Err(OptionsError::AlreadyOver);
+    }
+    Ok(GameSetup {
+        kind: options.kind,
+        start,
+        time_control: options.time_control,
+        pente_tournament_rule: options.pente_tournament_rule,
+        rated: options.rated,
+    })
+}
+
+fn check_time(control: TimeControl) -> Result<(), OptionsError> {
+    let within = |what, secs, min, max| {
+        if (min..=max).contains(&secs) {
+            Ok(())
+        } else {
+            Err(OptionsError::TimeOutOfRange {
+                what,
+                secs,
+                min,
+                max,
+            })
+        }
+    };
+    match control {
+        TimeControl::Unlimited => Ok(()),
+        TimeControl::Incremental {
+            initial_secs,
+            increment_secs,
+        } => {
+            within("an initial time", initial_secs, 1, MAX_CLOCK_SECS)?;
+            within("an increment", increment_secs, 0, MAX_INCREMENT_SECS)
+        }
+        TimeControl::PerMove { secs } => within("a time per move", secs, 1, MAX_CLOCK_SECS),
+    }
+}
+
+/// Reads a start position: checkers takes a FEN or the classic board file's text.
+fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<AnyGame, OptionsError> {
+    if text.len() > MAX_POSITION_TEXT {
+        return Err(OptionsError::PositionTooLong { length: text.len() });
+    }
+    let read = match kind {
+        GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
+        GameKind::Checkers if text.contains('\n') => text
+            .parse::<BoardFile>()
+            .map(|file| AnyGame::Checkers(Checkers::from_position(file.position)))
+            .map_err(|err| PositionError::new(format!("as a board file: {err}"))),
+        kind => AnyGame::from_position_text(kind, text),
+    };
+    read.map_err(|error| OptionsError::Position { kind, error })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kingme_shared::Side;
+    use kingme_shared::protocol::{Opponent, SeatChoice};
+
+    fn options(kind: GameKind, time_control: TimeControl, start: Option<&str>) -> GameOptions {
+        GameOptions {
+            kind,
+            seat: SeatChoice::Side(Side::First),
+            opponent: Opponent::OpenSeat,
+            time_control,
+            start_position: start.map(str::to_owned),
+            pente_tournament_rule: true,
+            rated: false,
+        }
+    }
+
+    /// Validates and returns the start position's text, or the error's text.
+    fn check(kind: GameKind, time_control: TimeControl, start: Option<&str>) -> String {
+        match validate(&options(kind, time_control, start)) {
+            Ok(setup) => setup.start.position_text(),
+            Err(err) => format!("error: {err}"),
+        }
+    }
+
+    const NONE: TimeControl = TimeControl::Unlimited;
+
+    #[test]
+    fn start_positions_are_read_in_each_game_s_notation() {
+        assert_eq!(check(GameKind::TicTacToe, NONE, None), "---------");
+        assert_eq!(
+            check(GameKind::TicTacToe, NONE, Some("XO--X----")),
+            "XO--X----"
+        );
+        assert_eq!(
+            check(GameKind::Checkers, NONE, Some("W:WK32:BK1")),
+            AnyGame::from_position_text(GameKind::Checkers, "W:WK32:BK1")
+                .map(|game| game.position_text())
+                .unwrap_or_default()
+        );
+        let board_file = "1111\n1111\n1111\n0000\n0000\n2222\n2222\n2222\n1\n";
+        assert_eq!(
+            check(GameKind::Checkers, NONE, Some(board_file)),
+            AnyGame::start(GameKind::Checkers).position_text()
+        );
+    }
+
+    #[test]
+    fn bad_options_are_refused_with_the_reason() {
+        let cases = [
+            (
+                GameKind::TicTacToe,
+                NONE,
+                Some("XXX------"),
+                "not a tictactoe position",
+            ),
+            (GameKind::TicTacToe, NONE, Some("XXXOO----"), "already over"),
+            (GameKind::Checkers, NONE, Some("1111\n11x1\n"), "board file"),
+            (
+                GameKind::Checkers,
+                NONE,
+                Some("nonsense"),
+                "not a checkers position",
+            ),
+            (
+                GameKind::Checkers,
+                TimeControl::PerMove { secs: 0 },
+                None,
+                "a time per move of 0 s is out of range: use 1 to 86400",
+            ),
+            (
+                GameKind::Pente,
+                TimeControl::Incremental {
+                    initial_secs: 60,
+                    increment_secs: 7200,
+                },
+                None,
+                "an increment of 7200 s",
+            ),
+        ];
+        for (kind, time, start, expected) in cases {
+            let got = check(kind, time, start);
+            assert!(
+                got.starts_with("error:") && got.contains(expected),
+                "{start:?}: {got}"
+            );
+        }
+        let long = "-".repeat(MAX_POSITION_TEXT + 1);
+        assert!(check(GameKind::Pente, NONE, Some(&long)).contains("at most 2048"));
+    }
+}

@@ -1,0 +1,135 @@
+//! A seat at a table, held by a person's session or by a built-in bot, behind one interface:
+//! the table asks "the side to move" to move and never cares which it is, as the classic judge
+//! asked "the black player" and "the white player".
+
+use crate::bot::{Bot, MoveRequest};
+use crate::session::Session;
+use kingme_shared::protocol::{PlayerId, SeatHolder, ServerMessage};
+use std::sync::Arc;
+
+/// Who sits in a seat.
+#[derive(Debug)]
+pub enum Seat {
+    Empty,
+    Human {
+        session: Arc<Session>,
+        /// Whether the player's connection is up (an absent player keeps the seat for the grace
+        /// period).
+        connected: bool,
+        /// Whether the player left the (finished) game: the seat keeps its name for the record
+        /// but gets no more messages.
+        left: bool,
+    },
+    Bot(Bot),
+}
+
+impl Seat {
+    /// A seat for a person.
+    #[must_use]
+    pub fn human(session: Arc<Session>) -> Seat {
+        let connected = session.is_connected();
+        Seat::Human {
+            session,
+            connected,
+            left: false,
+        }
+    }
+
+    /// How others see this seat.
+    #[must_use]
+    pub fn holder(&self) -> SeatHolder {
+        match self {
+            Seat::Empty => SeatHolder::Empty,
+            Seat::Human {
+                session, connected, ..
+            } => SeatHolder::Human {
+                name: session.name.clone(),
+                connected: *connected,
+            },
+            Seat::Bot(bot) => SeatHolder::Bot { level: bot.level },
+        }
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Seat::Empty)
+    }
+
+    #[must_use]
+    pub fn is_bot(&self) -> bool {
+        matches!(self, Seat::Bot(_))
+    }
+
+    /// The person in the seat, while it still takes part.
+    #[must_use]
+    pub fn session(&self) -> Option<&Arc<Session>> {
+        match self {
+            Seat::Human {
+                session,
+                left: false,
+                ..
+            } => Some(session),
+            _ => None,
+        }
+    }
+
+    /// Whether the seat is held by `player` (who has not left).
+    #[must_use]
+    pub fn is_held_by(&self, player: PlayerId) -> bool {
+        self.session().is_some_and(|session| session.id == player)
+    }
+
+    /// Whether a connected person takes part from this seat.
+    #[must_use]
+    pub fn has_connected_human(&self) -> bool {
+        matches!(
+            self,
+            Seat::Human {
+                connected: true,
+                left: false,
+                ..
+            }
+        )
+    }
+
+    /// Sends a message to the person in the seat (bots need none).
+    pub fn send(&self, message: ServerMessage) {
+        if let Some(session) = self.session() {
+            session.send(message);
+        }
+    }
+
+    /// Asks the seat's holder for a move: a person gets `your_turn`, a bot starts thinking.
+    pub fn ask_to_move(&mut self, your_turn: impl FnOnce() -> ServerMessage, bot: MoveRequest) {
+        match self {
+            Seat::Empty => {}
+            Seat::Human { .. } => self.send(your_turn()),
+            Seat::Bot(player) => player.think(bot),
+        }
+    }
+
+    /// Stops a bot's thinking (the position changed or the game ended).
+    pub fn stop(&mut self) {
+        if let Seat::Bot(bot) = self {
+            bot.stop();
+        }
+    }
+
+    /// Marks the person's connection as up or down; returns whether the seat is a person's.
+    pub fn set_connected(&mut self, up: bool) -> bool {
+        match self {
+            Seat::Human { connected, .. } => {
+                *connected = up;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Marks that the person left.
+    pub fn mark_left(&mut self) {
+        if let Seat::Human { left, .. } = self {
+            *left = true;
+        }
+    }
+}

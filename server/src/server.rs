@@ -1,0 +1,134 @@
+//! The accept loop and the server's lifetime: a connection permit is taken before `accept`, each
+//! connection runs in its own task, and shutdown happens in order: stop accepting, end every
+//! game (players hear `GameOver(Aborted)`), then tell every connection and close it.
+
+use crate::config::Config;
+use crate::connection;
+use crate::lobby::Lobby;
+use crate::session::Sessions;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
+use tokio::time::Duration;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// What every connection and table shares.
+#[derive(Debug)]
+pub struct Shared {
+    pub config: Config,
+    pub lobby: Lobby,
+    pub sessions: Sessions,
+    /// Search slots for bots.
+    pub bots: Arc<Semaphore>,
+    /// Cancelled first at shutdown: tables end their games.
+    pub games: CancellationToken,
+    /// Cancelled once the tables are done: connections say goodbye and close.
+    pub connections: CancellationToken,
+    /// Every table task.
+    pub tables: TaskTracker,
+    /// Timers that outlive a connection (session expiry).
+    pub timers: TaskTracker,
+}
+
+/// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly.
+pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
+    let shared = Arc::new(Shared {
+        bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
+        lobby: Lobby::default(),
+        sessions: Sessions::default(),
+        games: CancellationToken::new(),
+        connections: CancellationToken::new(),
+        tables: TaskTracker::new(),
+        timers: TaskTracker::new(),
+        config,
+    });
+    let permits = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
+    let connections = TaskTracker::new();
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "kingme server listening");
+    }
+    tokio::pin!(shutdown);
+    let mut last_connection = 0_u64;
+    loop {
+        // The permit comes before accept: at the limit, new clients wait in the backlog
+        // instead of being accepted and dropped.
+        let permit = tokio::select! {
+            permit = Arc::clone(&permits).acquire_owned() => permit,
+            _ = &mut shutdown => break,
+        };
+        let Ok(permit) = permit else { break };
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = &mut shutdown => break,
+        };
+        match accepted {
+            Ok((stream, peer)) => {
+                last_connection += 1;
+                let shared = Arc::clone(&shared);
+                let id = last_connection;
+                connections.spawn(async move {
+                    connection::serve(stream, peer, id, shared).await;
+                    drop(permit);
+                });
+            }
+            Err(err) => {
+                // Out of file descriptors and the like: wait a little rather than spin.
+                tracing::warn!(%err, "accept failed");
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(100)) => {}
+                    _ = &mut shutdown => break,
+                }
+            }
+        }
+    }
+    drop(listener);
+    tracing::info!("shutting down: ending games");
+    shared.games.cancel();
+    shared.tables.close();
+    shared.tables.wait().await;
+    tracing::info!("shutting down: closing connections");
+    shared.connections.cancel();
+    connections.close();
+    connections.wait().await;
+    shared.timers.close();
+    shared.timers.wait().await;
+    tracing::info!("shut down");
+}
+
+/// A server running in the background, for tests and the client's embedded mode.
+#[derive(Debug)]
+pub struct ServerHandle {
+    addr: SocketAddr,
+    stop: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+impl ServerHandle {
+    /// Binds `addr` (use port 0 for any free port) and starts a server there.
+    pub async fn start(addr: impl ToSocketAddrs, config: Config) -> std::io::Result<ServerHandle> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let stop = CancellationToken::new();
+        let shutdown = stop.clone().cancelled_owned();
+        let task = tokio::spawn(run(listener, shutdown, config));
+        Ok(ServerHandle { addr, stop, task })
+    }
+
+    /// The address the server listens on.
+    #[must_use]
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Shuts the server down and waits until it has finished.
+    pub async fn shutdown(self) {
+        self.stop.cancel();
+        if let Err(err) = self.task.await {
+            tracing::error!(%err, "the server task failed");
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! A player's identity across connections: its id, name, secret resume token, the connection
+//! it is currently reached through (if any) and the games it is in.
+//!
+//! A session outlives its connection by the grace period, so a player who reconnects with the
+//! token gets its seats back. The small lock here guards who the player is reached through,
+//! never a game: games live in their table tasks.
+
+use crate::outbox::Outbox;
+use crate::table::TableHandle;
+use kingme_shared::protocol::{GameId, GameStatus, PlayerId, ServerMessage};
+use rand::Rng;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio_util::sync::CancellationToken;
+
+/// The connection a session is currently reached through.
+#[derive(Debug, Clone)]
+pub struct Attachment {
+    /// The connection's id (unique for the server's lifetime).
+    pub connection: u64,
+    pub outbox: Outbox,
+    /// Cancelled when another connection resumes this session.
+    pub replaced: CancellationToken,
+}
+
+#[derive(Debug, Default)]
+struct Reach {
+    attachment: Option<Attachment>,
+    /// Bumped on every detach, so a timer started for one absence ignores later ones.
+    absences: u64,
+    games: BTreeMap<GameId, TableHandle>,
+}
+
+/// One player.
+#[derive(Debug)]
+pub struct Session {
+    pub id: PlayerId,
+    pub name: String,
+    token: String,
+    reach: Mutex<Reach>,
+}
+
+impl Session {
+    fn reach(&self) -> MutexGuard<'_, Reach> {
+        // A panic elsewhere while holding this lock leaves plain data behind; keep going.
+        self.reach.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The secret that resumes this session.
+    #[must_use]
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// Sends a message to the player if it is connected; an absent player catches up with the
+    /// full state when it comes back.
+    pub fn send(&self, message: ServerMessage) {
+        let outbox = self.reach().attachment.as_ref().map(|a| a.outbox.clone());
+        if let Some(outbox) = outbox {
+            outbox.send(message);
+        }
+    }
+
+    /// Whether a connection currently reaches the player.
+    #[must_use]
+    pub fn is_connected(&self) -> bool {
+        self.reach().attachment.is_some()
+    }
+
+    /// Makes `attachment` the way to reach the player; returns the one it replaces.
+    pub fn attach(&self, attachment: Attachment) -> Option<Attachment> {
+        self.reach().attachment.replace(attachment)
+    }
+
+    /// Forgets `connection` if it is still the current one; returns the absence number to check
+    /// later with [`Session::absent_since`], or `None` if another connection took over.
+    pub fn detach(&self, connection: u64) -> Option<u64> {
+        let mut reach = self.reach();
+        if reach.attachment.as_ref().map(|a| a.connection) != Some(connection) {
+            return None;
+        }
+        reach.attachment = None;
+        reach.absences += 1;
+        Some(reach.absences)
+    }
+
+    /// Whether the player is still away since absence number `absence`.
+    #[must_use]
+    pub fn absent_since(&self, absence: u64) -> bool {
+        let reach = self.reach();
+        reach.attachment.is_none() && reach.absences == absence
+    }
+
+    /// Records that the player is in a game (seated or watching).
+    pub fn add_game(&self, table: TableHandle) {
+        self.reach().games.insert(table.id, table);
+    }
+
+    /// Records that the player left a game.
+    pub fn remove_game(&self, game: GameId) {
+        self.reach().games.remove(&game);
+    }
+
+    /// Every game the player is in.
+    #[must_use]
+    pub fn games(&self) -> Vec<TableHandle> {
+        self.reach().games.values().cloned().collect()
+    }
+
+    /// How many of the player's games are open or running.
+    #[must_use]
+    pub fn active_games(&self) -> usize {
+        self.reach()
+            .games
+            .values()
+            .filter(|table| !matches!(table.summary().status, GameStatus::Over(_)))
+            .count()
+    }
+}
+
+/// Every session, by resume token.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    by_token: Mutex<HashMap<String, Arc<Session>>>,
+    last_player: AtomicU64,
+}
+
+impl Sessions {
+    fn by_token(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.by_token.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A new session with a fresh id and an unguessable token (128 random bits from the
+    /// operating system's seeded CSPRNG).
+    pub fn create(&self, name: String) -> Arc<Session> {
+        let id = PlayerId(self.last_player.fetch_add(1, Ordering::Relaxed) + 1);
+        let token = format!("{:032x}", rand::rng().random::<u128>());
+        let session = Arc::new(Session {
+            id,
+            name,
+            token: token.clone(),
+            reach: Mutex::new(Reach::default()),
+        });
+        self.by_token().insert(token, Arc::clone(&session));
+        session
+    }
+
+    /// The session a token resumes.
+    #[must_use]
+    pub fn resume(&self, token: &str) -> Option<Arc<Session>> {
+        self.by_token().get(token).cloned()
+    }
+
+    /// Forgets a session whose player stayed away since absence number `absence`: its token
+    /// stops working.
+    pub fn expire(&self, session: &Session, absence: u64) {
+        let mut by_token = self.by_token();
+        if session.absent_since(absence) {
+            by_token.remove(session.token());
+        }
+    }
+
+    /// How many sessions exist.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.by_token().len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

@@ -1,0 +1,852 @@
+//! A table: the task that owns one game. It holds the [`Judge`], the two seats and the
+//! spectators, runs the clocks' deadlines and the absent players' grace periods, and is the only
+//! place the game changes: connections and bots send it commands through a bounded channel and
+//! it answers through their outboxes, so no lock is ever held around a game.
+
+use crate::bot::{self, Bot, MoveRequest};
+use crate::error::Refusal;
+use crate::judge::{Judge, Refused};
+use crate::options::GameSetup;
+use crate::seat::Seat;
+use crate::server::Shared;
+use crate::session::Session;
+use kingme_shared::Side;
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{
+    ClientMessage, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus, GameSummary,
+    MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
+};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+/// Commands queued for a table before senders wait.
+const COMMAND_QUEUE: usize = 64;
+
+/// What a table is asked to do.
+#[derive(Debug)]
+pub enum TableCommand {
+    /// A client's game message (join, move, chat, ...), from the session that sent it.
+    Request {
+        session: Arc<Session>,
+        message: ClientMessage,
+    },
+    /// A player's connection dropped.
+    Disconnected { player: PlayerId },
+    /// A player came back with its token.
+    Reconnected { session: Arc<Session> },
+    /// A bot's answer for the position numbered `epoch`.
+    BotMoved {
+        side: Side,
+        epoch: u64,
+        text: Option<String>,
+    },
+}
+
+/// A cheap handle on a table: where to send commands and its latest summary for the lobby.
+#[derive(Debug, Clone)]
+pub struct TableHandle {
+    pub id: GameId,
+    commands: mpsc::Sender<TableCommand>,
+    summary: watch::Receiver<GameSummary>,
+}
+
+impl TableHandle {
+    /// Queues a command, waiting if the table is busy; `false` if the table has closed.
+    pub async fn send(&self, command: TableCommand) -> bool {
+        self.commands.send(command).await.is_ok()
+    }
+
+    /// Queues a command without waiting (for notices that may be lost when the table is gone or
+    /// swamped, such as a disconnect the grace timer covers anyway).
+    pub fn notify(&self, command: TableCommand) {
+        let _ = self.commands.try_send(command);
+    }
+
+    /// The table's latest summary.
+    #[must_use]
+    pub fn summary(&self) -> GameSummary {
+        self.summary.borrow().clone()
+    }
+}
+
+/// Opens a table with these seats and spectators, registers it in the lobby and starts its task.
+/// Seated people and spectators get the game's state; the game starts if both seats are filled.
+/// `id` comes from [`crate::lobby::Lobby::next_id`].
+pub fn open(
+    shared: &Arc<Shared>,
+    id: GameId,
+    setup: GameSetup,
+    seats: [Seat; 2],
+    spectators: Vec<Arc<Session>>,
+) -> TableHandle {
+    let judge = Judge::new(&setup);
+    let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
+    let blank = GameSummary {
+        id,
+        kind: setup.kind,
+        seats: [seats[0].holder(), seats[1].holder()],
+        time_control: setup.time_control,
+        moves: 0,
+        status: GameStatus::Open,
+        spectators: 0,
+    };
+    let (summary_tx, summary) = watch::channel(blank);
+    let handle = TableHandle {
+        id,
+        commands,
+        summary,
+    };
+    let mut table = Table {
+        id,
+        setup,
+        judge,
+        seats,
+        spectators,
+        handle: handle.clone(),
+        summary: summary_tx,
+        shared: Arc::clone(shared),
+        draw_offer: None,
+        takeback_request: None,
+        rematch_offer: None,
+        away: [None, None],
+        epoch: 0,
+        ended_at: None,
+    };
+    shared.lobby.insert(handle.clone());
+    tracing::info!(game = %id, kind = %table.setup.kind, "game created");
+    table.welcome_members();
+    shared.tables.spawn(table.run(receiver));
+    handle
+}
+
+struct Table {
+    id: GameId,
+    setup: GameSetup,
+    judge: Judge,
+    seats: [Seat; 2],
+    spectators: Vec<Arc<Session>>,
+    handle: TableHandle,
+    summary: watch::Sender<GameSummary>,
+    shared: Arc<Shared>,
+    draw_offer: Option<Side>,
+    takeback_request: Option<Side>,
+    rematch_offer: Option<Side>,
+    /// When each absent player's grace period ends.
+    away: [Option<Instant>; 2],
+    /// Numbers the positions, so a bot's answer for an older one is ignored.
+    epoch: u64,
+    ended_at: Option<Instant>,
+}
+
+async fn until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Table {
+    async fn run(mut self, mut commands: mpsc::Receiver<TableCommand>) {
+        let shutdown = self.shared.games.clone();
+        loop {
+            if self.should_close() {
+                break;
+            }
+            let wake = self.next_deadline();
+            tokio::select! {
+                () = shutdown.cancelled() => {
+                    self.end(None, EndReason::Aborted);
+                    break;
+                }
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                () = until(wake) => self.on_time(Instant::now()),
+            }
+        }
+        self.close();
+    }
+
+    // ---- membership and messages ----
+
+    fn side_of(&self, player: PlayerId) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|side| self.seats[side.index()].is_held_by(player))
+    }
+
+    fn is_spectator(&self, player: PlayerId) -> bool {
+        self.spectators.iter().any(|s| s.id == player)
+    }
+
+    /// Sends to both players and every spectator.
+    fn broadcast(&self, message: &ServerMessage) {
+        for seat in &self.seats {
+            seat.send(message.clone());
+        }
+        for spectator in &self.spectators {
+            spectator.send(message.clone());
+        }
+    }
+
+    fn refuse(&self, session: &Session, refusal: &Refusal) {
+        session.send(refusal.to_message(false));
+    }
+
+    fn state_for(&self, your_side: Option<Side>) -> GameState {
+        let game = self.judge.game();
+        GameState {
+            id: self.id,
+            kind: self.setup.kind,
+            seats: [self.seats[0].holder(), self.seats[1].holder()],
+            your_side,
+            time_control: self.setup.time_control,
+            pente_tournament_rule: self.setup.pente_tournament_rule,
+            rated: self.setup.rated,
+            start_position: self.judge.start().position_text(),
+            moves: self.judge.moves().to_vec(),
+            position: game.position_text(),
+            side_to_move: game.side_to_move(),
+            clocks: self.judge.clocks(Instant::now()),
+            status: self.judge.status(),
+        }
+    }
+
+    /// Sends the full state to one member, and `YourTurn` if it is its move.
+    fn send_state(&self, session: &Session) {
+        let side = self.side_of(session.id);
+        session.send(ServerMessage::State(self.state_for(side)));
+        if self.judge.is_playing() && side == Some(self.judge.side_to_move()) {
+            session.send(self.your_turn());
+        }
+    }
+
+    fn your_turn(&self) -> ServerMessage {
+        ServerMessage::YourTurn {
+            game: self.id,
+            legal_moves: self.judge.game().legal_move_texts(),
+            clocks: self.judge.clocks(Instant::now()),
+        }
+    }
+
+    /// Every member gets the full state (at creation, start and after a takeback).
+    fn send_state_to_all(&self) {
+        for side in Side::BOTH {
+            if let Some(session) = self.seats[side.index()].session() {
+                session.send(ServerMessage::State(self.state_for(Some(side))));
+            }
+        }
+        for spectator in &self.spectators {
+            spectator.send(ServerMessage::State(self.state_for(None)));
+        }
+    }
+
+    fn welcome_members(&mut self) {
+        for seat in &self.seats {
+            if let Some(session) = seat.session() {
+                session.add_game(self.handle.clone());
+            }
+        }
+        for spectator in &self.spectators {
+            spectator.add_game(self.handle.clone());
+        }
+        if self.seats.iter().all(|seat| !seat.is_empty()) {
+            self.begin();
+        } else {
+            self.send_state_to_all();
+            self.publish();
+        }
+    }
+
+    fn publish(&self) {
+        let status = self.judge.status();
+        self.summary.send_replace(GameSummary {
+            id: self.id,
+            kind: self.setup.kind,
+            seats: [self.seats[0].holder(), self.seats[1].holder()],
+            time_control: self.setup.time_control,
+            moves: u32::try_from(self.judge.moves().len()).unwrap_or(u32::MAX),
+            status,
+            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+        });
+    }
+
+    fn seat_changed(&self, side: Side) {
+        self.broadcast(&ServerMessage::SeatChanged {
+            game: self.id,
+            side,
+            holder: self.seats[side.index()].holder(),
+        });
+    }
+
+    // ---- the game's course ----
+
+    fn begin(&mut self) {
+        self.judge.begin(Instant::now());
+        tracing::info!(game = %self.id, "game started");
+        self.send_state_to_all();
+        self.publish();
+        self.ask_to_move();
+    }
+
+    fn ask_to_move(&mut self) {
+        if !self.judge.is_playing() {
+            return;
+        }
+        let now = Instant::now();
+        let side = self.judge.side_to_move();
+        let per_move = matches!(self.setup.time_control, TimeControl::PerMove { .. });
+        let request = MoveRequest {
+            game: self.judge.game().clone(),
+            side,
+            budget: bot::budget(
+                self.judge.time_left(now),
+                per_move,
+                self.shared.config.bot_think_time,
+            ),
+            epoch: self.epoch,
+            reply: self.handle.commands.clone(),
+        };
+        let your_turn = self.your_turn();
+        self.seats[side.index()].ask_to_move(|| your_turn, request);
+    }
+
+    /// Plays a move for `side`; the reason if it was refused.
+    fn play(&mut self, side: Side, text: &str) -> Result<(), String> {
+        match self.judge.play(side, text, Instant::now()) {
+            Ok(played) => {
+                self.epoch += 1;
+                self.draw_offer = None;
+                self.takeback_request = None;
+                let game = self.judge.game();
+                self.broadcast(&ServerMessage::MovePlayed {
+                    game: self.id,
+                    ply: played.ply,
+                    record: played.record,
+                    position: game.position_text(),
+                    side_to_move: game.side_to_move(),
+                    clocks: self.judge.clocks(Instant::now()),
+                });
+                match played.result {
+                    Some(result) => self.announce_end(result),
+                    None => {
+                        self.publish();
+                        self.ask_to_move();
+                    }
+                }
+                Ok(())
+            }
+            Err(Refused::Flagged) => {
+                self.end(Some(side.opponent()), EndReason::TimeForfeit);
+                Err(Refused::Flagged.to_string())
+            }
+            Err(Refused::Move(reason)) => Err(reason),
+        }
+    }
+
+    /// Ends a running (or open) game with a judge's reason.
+    fn end(&mut self, winner: Option<Side>, reason: EndReason) {
+        if matches!(self.judge.status(), GameStatus::Over(_)) {
+            return;
+        }
+        let result = GameResult { winner, reason };
+        self.judge.finish(result, Instant::now());
+        self.announce_end(result);
+    }
+
+    fn announce_end(&mut self, result: GameResult) {
+        self.epoch += 1;
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        self.draw_offer = None;
+        self.takeback_request = None;
+        self.away = [None, None];
+        self.ended_at = Some(Instant::now());
+        tracing::info!(game = %self.id, winner = ?result.winner, reason = %result.reason, "game ended");
+        self.broadcast(&ServerMessage::GameOver {
+            game: self.id,
+            result,
+        });
+        self.publish();
+    }
+
+    fn on_time(&mut self, now: Instant) {
+        if let Some(side) = self.judge.flagged(now) {
+            self.end(Some(side.opponent()), EndReason::TimeForfeit);
+        }
+        for side in Side::BOTH {
+            if self.away[side.index()].is_some_and(|deadline| deadline <= now) {
+                self.away[side.index()] = None;
+                tracing::info!(game = %self.id, ?side, "grace period over");
+                match self.judge.status() {
+                    GameStatus::Playing => self.end(Some(side.opponent()), EndReason::Abandoned),
+                    GameStatus::Open => {
+                        self.end(None, EndReason::Aborted);
+                        self.seats[side.index()].mark_left();
+                    }
+                    GameStatus::Over(_) => {}
+                }
+            }
+        }
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let linger = self
+            .ended_at
+            .map(|ended| ended + self.shared.config.finished_linger);
+        [self.judge.deadline(), self.away[0], self.away[1], linger]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    fn should_close(&self) -> bool {
+        let humans = self
+            .seats
+            .iter()
+            .filter(|seat| seat.session().is_some())
+            .count();
+        match self.judge.status() {
+            GameStatus::Open => humans == 0 && self.spectators.is_empty(),
+            GameStatus::Playing => false,
+            GameStatus::Over(_) => {
+                !self.seats.iter().any(Seat::has_connected_human)
+                    || self.ended_at.is_some_and(|ended| {
+                        Instant::now() >= ended + self.shared.config.finished_linger
+                    })
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        let left = ServerMessage::Left { game: self.id };
+        for seat in &self.seats {
+            if let Some(session) = seat.session() {
+                session.remove_game(self.id);
+                session.send(left.clone());
+            }
+        }
+        for spectator in &self.spectators {
+            spectator.remove_game(self.id);
+            spectator.send(left.clone());
+        }
+        self.publish();
+        self.shared
+            .lobby
+            .remove(self.id, self.summary.borrow().clone());
+        tracing::debug!(game = %self.id, "table closed");
+    }
+
+    // ---- commands ----
+
+    fn handle(&mut self, command: TableCommand) {
+        match command {
+            TableCommand::Request { session, message } => {
+                if let Err(refusal) = self.request(&session, message) {
+                    self.refuse(&session, &refusal);
+                }
+            }
+            TableCommand::Disconnected { player } => self.disconnected(player),
+            TableCommand::Reconnected { session } => self.reconnected(&session),
+            TableCommand::BotMoved { side, epoch, text } => {
+                if epoch != self.epoch || !self.seats[side.index()].is_bot() {
+                    return;
+                }
+                let played = match text {
+                    Some(text) => self.play(side, &text),
+                    None => Err("the bot found no move".to_owned()),
+                };
+                if let Err(reason) = played {
+                    tracing::error!(game = %self.id, %reason, "a bot's move was refused");
+                    self.end(Some(side.opponent()), EndReason::Abandoned);
+                }
+            }
+        }
+    }
+
+    /// The player's seat, or why it cannot act as a player.
+    fn player_side(&self, session: &Session) -> Result<Side, Refusal> {
+        self.side_of(session.id).ok_or_else(|| {
+            if self.is_spectator(session.id) {
+                Refusal::not_allowed(format!(
+                    "you watch game {} as a spectator; spectators cannot play",
+                    self.id
+                ))
+            } else {
+                Refusal::new(
+                    ErrorKind::NoSuchGame,
+                    format!(
+                        "you do not play in game {}; Join an open seat first",
+                        self.id
+                    ),
+                )
+            }
+        })
+    }
+
+    fn playing_side(&self, session: &Session) -> Result<Side, Refusal> {
+        let side = self.player_side(session)?;
+        if self.judge.is_playing() {
+            Ok(side)
+        } else {
+            Err(Refusal::not_allowed(format!(
+                "game {} is not running",
+                self.id
+            )))
+        }
+    }
+
+    fn request(&mut self, session: &Arc<Session>, message: ClientMessage) -> Result<(), Refusal> {
+        match message {
+            ClientMessage::Join { .. } => self.join(session),
+            ClientMessage::AttachBot { level, .. } => self.attach_bot(session, level),
+            ClientMessage::Watch { .. } => self.watch(session),
+            ClientMessage::Leave { .. } => self.leave(session),
+            ClientMessage::Move { text, .. } => {
+                let side = match self.player_side(session) {
+                    Ok(side) => side,
+                    Err(refusal) => {
+                        session.send(ServerMessage::MoveRejected {
+                            game: self.id,
+                            text,
+                            reason: refusal.message,
+                        });
+                        return Ok(());
+                    }
+                };
+                if let Err(reason) = self.play(side, &text) {
+                    session.send(ServerMessage::MoveRejected {
+                        game: self.id,
+                        text,
+                        reason,
+                    });
+                }
+                Ok(())
+            }
+            ClientMessage::Resign { .. } => {
+                let side = self.playing_side(session)?;
+                self.end(Some(side.opponent()), EndReason::Resignation);
+                Ok(())
+            }
+            ClientMessage::OfferDraw { .. } => self.offer_draw(session),
+            ClientMessage::AnswerDraw { accept, .. } => self.answer_draw(session, accept),
+            ClientMessage::RequestTakeback { .. } => self.request_takeback(session),
+            ClientMessage::AnswerTakeback { accept, .. } => self.answer_takeback(session, accept),
+            ClientMessage::Rematch { .. } => self.rematch(session),
+            ClientMessage::Chat { text, .. } => self.chat(session, &text),
+            other => Err(Refusal::not_allowed(format!(
+                "{other:?} is not a game message"
+            ))),
+        }
+    }
+
+    fn join(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        if self.side_of(session.id).is_some() {
+            return Err(Refusal::not_allowed(format!(
+                "you already sit in game {}",
+                self.id
+            )));
+        }
+        if self.judge.status() != GameStatus::Open {
+            return Err(Refusal::not_allowed(format!(
+                "game {} has no open seat; Watch it instead",
+                self.id
+            )));
+        }
+        let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|side| self.seats[side.index()].is_empty())
+        else {
+            return Err(Refusal::not_allowed(format!("game {} is full", self.id)));
+        };
+        self.spectators.retain(|s| s.id != session.id);
+        self.seats[side.index()] = Seat::human(Arc::clone(session));
+        session.add_game(self.handle.clone());
+        self.seated(side);
+        Ok(())
+    }
+
+    /// A seat was filled: the game starts when both are, else the others hear of it.
+    fn seated(&mut self, side: Side) {
+        if self.seats.iter().all(|seat| !seat.is_empty()) {
+            self.seat_changed(side);
+            self.begin();
+        } else {
+            self.seat_changed(side);
+            if let Some(session) = self.seats[side.index()].session() {
+                self.send_state(session);
+            }
+            self.publish();
+        }
+    }
+
+    fn attach_bot(&mut self, session: &Arc<Session>, level: Level) -> Result<(), Refusal> {
+        let open = Side::BOTH
+            .into_iter()
+            .find(|side| self.seats[side.index()].is_empty());
+        let Some(side) = open.filter(|_| self.judge.status() == GameStatus::Open) else {
+            return Err(Refusal::not_allowed(format!(
+                "game {} has no open seat for a bot",
+                self.id
+            )));
+        };
+        self.seats[side.index()] = Seat::Bot(Bot::new(level, Arc::clone(&self.shared.bots)));
+        if self.side_of(session.id).is_none() && !self.is_spectator(session.id) {
+            session.send(ServerMessage::SeatChanged {
+                game: self.id,
+                side,
+                holder: self.seats[side.index()].holder(),
+            });
+        }
+        self.seated(side);
+        Ok(())
+    }
+
+    fn watch(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        if self.side_of(session.id).is_none() && !self.is_spectator(session.id) {
+            self.spectators.push(Arc::clone(session));
+            session.add_game(self.handle.clone());
+            self.publish();
+        }
+        self.send_state(session);
+        Ok(())
+    }
+
+    fn leave(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        if let Some(side) = self.side_of(session.id) {
+            match self.judge.status() {
+                GameStatus::Playing => self.end(Some(side.opponent()), EndReason::Abandoned),
+                GameStatus::Open => {
+                    self.seats[side.index()] = Seat::Empty;
+                    self.seat_changed(side);
+                }
+                GameStatus::Over(_) => {}
+            }
+            self.seats[side.index()].mark_left();
+            self.away[side.index()] = None;
+        } else if self.is_spectator(session.id) {
+            self.spectators.retain(|s| s.id != session.id);
+        } else {
+            return Err(Refusal::new(
+                ErrorKind::NoSuchGame,
+                format!("you are not in game {}", self.id),
+            ));
+        }
+        session.remove_game(self.id);
+        session.send(ServerMessage::Left { game: self.id });
+        self.publish();
+        Ok(())
+    }
+
+    fn offer_draw(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        let side = self.playing_side(session)?;
+        if self.draw_offer == Some(side.opponent()) {
+            return self.answer_draw(session, true);
+        }
+        let by = side;
+        self.broadcast(&ServerMessage::DrawOffered { game: self.id, by });
+        if self.seats[side.opponent().index()].is_bot() {
+            // Bots play on.
+            self.broadcast(&ServerMessage::DrawDeclined {
+                game: self.id,
+                by: side.opponent(),
+            });
+        } else {
+            self.draw_offer = Some(side);
+        }
+        Ok(())
+    }
+
+    fn answer_draw(&mut self, session: &Arc<Session>, accept: bool) -> Result<(), Refusal> {
+        let side = self.playing_side(session)?;
+        if self.draw_offer != Some(side.opponent()) {
+            return Err(Refusal::not_allowed("there is no draw offer to answer"));
+        }
+        self.draw_offer = None;
+        if accept {
+            self.end(None, EndReason::DrawAgreed);
+        } else {
+            self.broadcast(&ServerMessage::DrawDeclined {
+                game: self.id,
+                by: side,
+            });
+        }
+        Ok(())
+    }
+
+    fn request_takeback(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        let side = self.playing_side(session)?;
+        if self.judge.takeback_plies(side).is_none() {
+            return Err(Refusal::not_allowed("you have no move to take back yet"));
+        }
+        let opponent = side.opponent();
+        if self.seats[opponent.index()].is_bot() {
+            if self.setup.rated {
+                self.broadcast(&ServerMessage::TakebackDeclined {
+                    game: self.id,
+                    by: opponent,
+                });
+                return Ok(());
+            }
+            self.take_back(side);
+        } else {
+            self.takeback_request = Some(side);
+            self.broadcast(&ServerMessage::TakebackRequested {
+                game: self.id,
+                by: side,
+            });
+        }
+        Ok(())
+    }
+
+    fn answer_takeback(&mut self, session: &Arc<Session>, accept: bool) -> Result<(), Refusal> {
+        let side = self.playing_side(session)?;
+        if self.takeback_request != Some(side.opponent()) {
+            return Err(Refusal::not_allowed(
+                "there is no takeback request to answer",
+            ));
+        }
+        self.takeback_request = None;
+        if accept {
+            self.take_back(side.opponent());
+        } else {
+            self.broadcast(&ServerMessage::TakebackDeclined {
+                game: self.id,
+                by: side,
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes back `by`'s last move and every move since, and tells everyone.
+    fn take_back(&mut self, by: Side) {
+        let Some(plies) = self.judge.takeback_plies(by) else {
+            return;
+        };
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        if !self.judge.take_back(plies, Instant::now()) {
+            return;
+        }
+        self.epoch += 1;
+        self.draw_offer = None;
+        self.takeback_request = None;
+        self.broadcast(&ServerMessage::TookBack {
+            game: self.id,
+            by,
+            plies,
+        });
+        self.send_state_to_all();
+        self.publish();
+        self.ask_to_move();
+    }
+
+    fn rematch(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        let side = self.player_side(session)?;
+        if !matches!(self.judge.status(), GameStatus::Over(_)) {
+            return Err(Refusal::not_allowed(
+                "a rematch can be asked for once the game is over",
+            ));
+        }
+        let opponent = side.opponent();
+        let agreed = self.rematch_offer == Some(opponent) || self.seats[opponent.index()].is_bot();
+        if !agreed {
+            self.rematch_offer = Some(side);
+            self.broadcast(&ServerMessage::RematchOffered {
+                game: self.id,
+                by: side,
+            });
+            return Ok(());
+        }
+        self.rematch_offer = None;
+        // Colours swapped: the new first seat goes to the old second seat's holder and the other
+        // way round.
+        let seats = [Side::Second, Side::First].map(|old| self.seat_for_rematch(old));
+        let rematch = self.shared.lobby.next_id();
+        self.broadcast(&ServerMessage::RematchStarted {
+            game: self.id,
+            rematch,
+        });
+        open(&self.shared, rematch, self.setup.clone(), seats, Vec::new());
+        Ok(())
+    }
+
+    /// A fresh seat for whoever held `old` in this game.
+    fn seat_for_rematch(&self, old: Side) -> Seat {
+        match &self.seats[old.index()] {
+            Seat::Bot(bot) => Seat::Bot(bot.twin()),
+            seat => seat
+                .session()
+                .map_or(Seat::Empty, |session| Seat::human(Arc::clone(session))),
+        }
+    }
+
+    fn chat(&mut self, session: &Arc<Session>, text: &str) -> Result<(), Refusal> {
+        if self.side_of(session.id).is_none() && !self.is_spectator(session.id) {
+            return Err(Refusal::new(
+                ErrorKind::NoSuchGame,
+                format!("you are not in game {}; Watch it to chat", self.id),
+            ));
+        }
+        let text = text.trim();
+        let length = text.chars().count();
+        if length == 0 {
+            return Err(Refusal::not_allowed("an empty chat line is not sent"));
+        }
+        if length > MAX_CHAT_CHARS {
+            return Err(Refusal::not_allowed(format!(
+                "a chat line of {length} characters is longer than the limit of \
+                 {MAX_CHAT_CHARS}; split it"
+            )));
+        }
+        // Control characters could redraw someone else's terminal.
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.broadcast(&ServerMessage::Chat {
+            game: self.id,
+            from: session.name.clone(),
+            text,
+        });
+        Ok(())
+    }
+
+    fn disconnected(&mut self, player: PlayerId) {
+        let Some(side) = self.side_of(player) else {
+            // A spectator who goes stops watching; it can Watch again after reconnecting.
+            if let Some(at) = self.spectators.iter().position(|s| s.id == player) {
+                self.spectators.swap_remove(at).remove_game(self.id);
+                self.publish();
+            }
+            return;
+        };
+        if !self.seats[side.index()].set_connected(false) {
+            return;
+        }
+        if !matches!(self.judge.status(), GameStatus::Over(_)) {
+            self.away[side.index()] = Some(Instant::now() + self.shared.config.grace);
+        }
+        self.seat_changed(side);
+        self.publish();
+    }
+
+    fn reconnected(&mut self, session: &Arc<Session>) {
+        if let Some(side) = self.side_of(session.id) {
+            self.seats[side.index()].set_connected(true);
+            self.away[side.index()] = None;
+            self.seat_changed(side);
+            self.publish();
+        }
+        if self.side_of(session.id).is_some() || self.is_spectator(session.id) {
+            self.send_state(session);
+        }
+    }
+}

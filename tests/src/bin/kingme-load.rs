@@ -1,0 +1,237 @@
+//! `kingme-load`: a load generator. It opens many real TCP clients that play many games at once
+//! with quick random moves, plus idle connections if asked, and prints moves per second, move
+//! relay latency (from a move sent to the opponent receiving it) as p50/p99/max, the connections
+//! held, and the server's memory.
+//!
+//! Without `--addr` it starts a server in this process (then the memory figure covers server and
+//! clients together); with `--addr` and `--server-pid` it measures a separate `kingme-server`.
+
+use anyhow::{Context, bail};
+use clap::Parser;
+use futures::future::join_all;
+use kingme_server::{Config, ServerHandle};
+use kingme_shared::GameKind;
+use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
+use kingme_shared::{Side, protocol::SeatChoice};
+use kingme_tests::{Client, options};
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+/// Plays many concurrent games against a kingme server and prints throughput and latency.
+#[derive(Debug, Parser)]
+#[command(name = "kingme-load", about)]
+struct Args {
+    /// The server to load; without it a server is started in this process.
+    #[arg(long)]
+    addr: Option<SocketAddr>,
+    /// The server's process id, to report its memory (with `--addr`).
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Concurrent games (two connections each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Extra connections that only say hello and stay idle.
+    #[arg(long, default_value_t = 0)]
+    idle: usize,
+    /// The game played.
+    #[arg(long, default_value = "tictactoe")]
+    kind: GameKind,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 10)]
+    secs: u64,
+    /// Milliseconds a client waits before answering its turn (0: at once).
+    #[arg(long, default_value_t = 20)]
+    think_ms: u64,
+}
+
+/// What one game pair measured.
+#[derive(Debug, Default)]
+struct Tally {
+    moves: u64,
+    games: u64,
+    latencies: Vec<Duration>,
+}
+
+/// Waits for `game`'s turn of `client`: the legal moves, or `None` when the game ended.
+async fn turn_or_end(client: &mut Client, game: GameId) -> Option<Vec<String>> {
+    client
+        .until(|message| match message {
+            ServerMessage::YourTurn {
+                game: id,
+                legal_moves,
+                ..
+            } if *id == game => Some(Some(legal_moves.clone())),
+            ServerMessage::GameOver { game: id, .. } if *id == game => Some(None),
+            _ => None,
+        })
+        .await
+}
+
+/// Two clients play games with random moves until `until`.
+async fn play_pair(
+    addr: SocketAddr,
+    index: usize,
+    kind: GameKind,
+    think: Duration,
+    until: Instant,
+) -> Tally {
+    let mut rng = StdRng::seed_from_u64(index as u64);
+    let mut players = [
+        Client::hello(addr, &format!("load{index}a")).await,
+        Client::hello(addr, &format!("load{index}b")).await,
+    ];
+    // Spread the first moves so the pairs do not move in lockstep.
+    tokio::time::sleep(think.mul_f64(rng.random::<f64>())).await;
+    let mut tally = Tally::default();
+    while Instant::now() < until {
+        let mut create = options(kind, Side::First, Opponent::OpenSeat);
+        create.seat = SeatChoice::Side(Side::First);
+        let game = players[0].create(create).await.id;
+        players[1].send(ClientMessage::Join { game }).await;
+        let mut turn = 0;
+        loop {
+            let Some(legal) = turn_or_end(&mut players[turn], game).await else {
+                turn_or_end(&mut players[1 - turn], game).await;
+                break;
+            };
+            if !think.is_zero() {
+                tokio::time::sleep(think).await;
+            }
+            let text = legal.choose(&mut rng).cloned().unwrap_or_default();
+            let sent = Instant::now();
+            players[turn].play(game, &text).await;
+            players[1 - turn].move_played(game).await;
+            tally.latencies.push(sent.elapsed());
+            tally.moves += 1;
+            turn = 1 - turn;
+        }
+        tally.games += 1;
+        for player in &mut players {
+            player.send(ClientMessage::Leave { game }).await;
+        }
+    }
+    tally
+}
+
+/// Resident memory of a process, from /proc.
+fn resident_kib(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() - 1) as f64 * fraction).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("start the tokio runtime")?;
+    runtime.block_on(load(args))
+}
+
+async fn load(args: Args) -> anyhow::Result<()> {
+    let embedded = match args.addr {
+        Some(_) => None,
+        None => {
+            let config = Config {
+                max_connections: 1_000_000,
+                max_games_per_player: 4,
+                ..Config::default()
+            };
+            Some(ServerHandle::start("127.0.0.1:0", config).await?)
+        }
+    };
+    let addr = match (&embedded, args.addr) {
+        (Some(server), _) => server.addr(),
+        (None, Some(addr)) => addr,
+        (None, None) => bail!("no server"),
+    };
+    let pid = match (&embedded, args.server_pid) {
+        (Some(_), _) => Some(std::process::id().to_string()),
+        (None, pid) => pid.map(|pid| pid.to_string()),
+    };
+    let before = pid.as_deref().and_then(resident_kib);
+
+    let mut idle = Vec::with_capacity(args.idle);
+    for batch in (0..args.idle).collect::<Vec<_>>().chunks(500) {
+        let clients = join_all(
+            batch
+                .iter()
+                .map(|i| async move { Client::hello(addr, &format!("idle{i}")).await }),
+        )
+        .await;
+        idle.extend(clients);
+    }
+
+    let started = Instant::now();
+    let until = started + Duration::from_secs(args.secs);
+    let think = Duration::from_millis(args.think_ms);
+    let pairs: Vec<_> = (0..args.games)
+        .map(|index| tokio::spawn(play_pair(addr, index, args.kind, think, until)))
+        .collect();
+    // Measure while everything is connected and playing.
+    tokio::time::sleep(Duration::from_secs(args.secs) / 2).await;
+    let during = pid.as_deref().and_then(resident_kib);
+    let connections = args.games * 2 + idle.len();
+
+    let mut total = Tally::default();
+    for pair in pairs {
+        let tally = pair.await.context("a game pair failed")?;
+        total.moves += tally.moves;
+        total.games += tally.games;
+        total.latencies.extend(tally.latencies);
+    }
+    let elapsed = started.elapsed();
+    total.latencies.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{} concurrent {} games, {} idle connections, {:.1} s, think {} ms",
+        args.games,
+        args.kind,
+        idle.len(),
+        elapsed.as_secs_f64(),
+        args.think_ms
+    );
+    println!("connections held:  {connections}");
+    println!(
+        "games finished:    {}   moves: {}   moves/s: {:.0}",
+        total.games,
+        total.moves,
+        total.moves as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "relay latency ms:  p50 {:.3}   p99 {:.3}   max {:.3}",
+        ms(percentile(&total.latencies, 0.50)),
+        ms(percentile(&total.latencies, 0.99)),
+        ms(percentile(&total.latencies, 1.0))
+    );
+    let scope = if embedded.is_some() {
+        "this process (server and clients)"
+    } else {
+        "the server process"
+    };
+    match (before, during) {
+        (Some(before), Some(during)) => println!(
+            "memory (RSS) of {scope}: {:.1} MiB before, {:.1} MiB under load",
+            before as f64 / 1024.0,
+            during as f64 / 1024.0
+        ),
+        _ => println!("memory: unknown (pass --server-pid with --addr)"),
+    }
+    drop(idle);
+    if let Some(server) = embedded {
+        server.shutdown().await;
+    }
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! A small protocol client over real TCP, used by every end-to-end test and the load
+//! generator: it says hello, sends messages, and reads the server's answering pings for itself.
+
+use bytes::BytesMut;
+use futures::{SinkExt, StreamExt};
+use kingme_shared::protocol::{
+    ClientCodec, ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState,
+    PROTOCOL_VERSION, PlayerId, ServerMessage,
+};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_util::codec::Framed;
+
+/// How long a test waits for a message before failing instead of hanging.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// A connected client.
+#[derive(Debug)]
+pub struct Client {
+    frames: Framed<TcpStream, ClientCodec>,
+    /// The id and token from `Welcome` (zero and empty before the hello).
+    pub player: PlayerId,
+    pub token: String,
+}
+
+impl Client {
+    /// Connects without saying hello.
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let stream = TcpStream::connect(addr)
+            .await
+            .expect("connect to the server");
+        stream.set_nodelay(true).expect("set nodelay");
+        Client {
+            frames: Framed::new(stream, ClientCodec::client()),
+            player: PlayerId(0),
+            token: String::new(),
+        }
+    }
+
+    /// Connects and says hello as `name`.
+    pub async fn hello(addr: SocketAddr, name: &str) -> Client {
+        let mut client = Client::connect(addr).await;
+        client
+            .send(ClientMessage::Hello {
+                protocol_version: PROTOCOL_VERSION,
+                name: name.to_owned(),
+                resume: None,
+            })
+            .await;
+        client.expect_welcome().await;
+        client
+    }
+
+    /// Connects and resumes a session with its token; the server's answer to the hello.
+    pub async fn resume(addr: SocketAddr, token: &str) -> (Client, ServerMessage) {
+        let mut client = Client::connect(addr).await;
+        client
+            .send(ClientMessage::Hello {
+                protocol_version: PROTOCOL_VERSION,
+                name: "ignored".to_owned(),
+                resume: Some(token.to_owned()),
+            })
+            .await;
+        let answer = client.recv().await;
+        if let ServerMessage::Welcome {
+            player,
+            resume_token,
+            ..
+        } = &answer
+        {
+            client.player = *player;
+            client.token = resume_token.clone();
+        }
+        (client, answer)
+    }
+
+    async fn expect_welcome(&mut self) {
+        match self.recv().await {
+            ServerMessage::Welcome {
+                player,
+                resume_token,
+                ..
+            } => {
+                self.player = player;
+                self.token = resume_token;
+            }
+            other => panic!("expected Welcome, got {other:?}"),
+        }
+    }
+
+    /// Sends a message.
+    pub async fn send(&mut self, message: ClientMessage) {
+        self.frames.send(message).await.expect("send a message");
+    }
+
+    /// Writes raw bytes, bypassing the codec (for hostile-input tests).
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        let stream = self.frames.get_mut();
+        stream.write_all(bytes).await.expect("write raw bytes");
+        stream.flush().await.expect("flush");
+    }
+
+    /// The next message, or `None` when the server closed the connection. Pings are answered
+    /// and skipped.
+    pub async fn next(&mut self) -> Option<ServerMessage> {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.frames.next())
+                .await
+                .expect("a message from the server in time")?;
+            match message.expect("a well-formed message from the server") {
+                ServerMessage::Ping { nonce } => self.send(ClientMessage::Pong { nonce }).await,
+                message => return Some(message),
+            }
+        }
+    }
+
+    /// The next message; the connection must stay open.
+    pub async fn recv(&mut self) -> ServerMessage {
+        self.next().await.expect("the server closed the connection")
+    }
+
+    /// The next message without answering pings (for the idle-timeout test).
+    pub async fn recv_raw(&mut self) -> Option<ServerMessage> {
+        tokio::time::timeout(PATIENCE, self.frames.next())
+            .await
+            .expect("a message from the server in time")
+            .map(|message| message.expect("a well-formed message"))
+    }
+
+    /// Skips messages until `pick` accepts one.
+    pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let message = self.recv().await;
+            if let Some(picked) = pick(&message) {
+                return picked;
+            }
+        }
+    }
+
+    /// Reads until the server closes the connection; every message read on the way.
+    pub async fn until_closed(&mut self) -> Vec<ServerMessage> {
+        let mut seen = Vec::new();
+        while let Some(message) = self.next().await {
+            seen.push(message);
+        }
+        seen
+    }
+
+    /// Whether the server closed the connection (reading raw bytes, so undecodable leftovers
+    /// do not matter).
+    pub async fn is_closed(&mut self) -> bool {
+        let mut rest = BytesMut::new();
+        let stream = self.frames.get_mut();
+        loop {
+            match tokio::time::timeout(PATIENCE, stream.read_buf(&mut rest)).await {
+                Ok(Ok(0)) | Ok(Err(_)) => return true,
+                Ok(Ok(_)) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// Reads up to the fatal error and the close; the error's kind and message.
+    pub async fn fatal_error(&mut self) -> (ErrorKind, String) {
+        let seen = self.until_closed().await;
+        seen.into_iter()
+            .find_map(|message| match message {
+                ServerMessage::Error {
+                    kind,
+                    message,
+                    fatal: true,
+                } => Some((kind, message)),
+                _ => None,
+            })
+            .expect("a fatal error before the close")
+    }
+
+    /// The next `State`.
+    pub async fn state(&mut self) -> GameState {
+        self.until(|message| match message {
+            ServerMessage::State(state) => Some(state.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Creates a game; its state as the server sent it.
+    pub async fn create(&mut self, options: GameOptions) -> GameState {
+        self.send(ClientMessage::CreateGame(options)).await;
+        self.state().await
+    }
+
+    /// The legal moves of the next `YourTurn` in `game`.
+    pub async fn your_turn(&mut self, game: GameId) -> Vec<String> {
+        self.until(|message| match message {
+            ServerMessage::YourTurn {
+                game: id,
+                legal_moves,
+                ..
+            } if *id == game => Some(legal_moves.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Proposes a move.
+    pub async fn play(&mut self, game: GameId, text: &str) {
+        self.send(ClientMessage::Move {
+            game,
+            text: text.to_owned(),
+        })
+        .await;
+    }
+
+    /// The next `MovePlayed` in `game`: its ply and text.
+    pub async fn move_played(&mut self, game: GameId) -> (u32, String) {
+        self.until(|message| match message {
+            ServerMessage::MovePlayed {
+                game: id,
+                ply,
+                record,
+                ..
+            } if *id == game => Some((*ply, record.text.clone())),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The result of `game`, skipping everything before its `GameOver`.
+    pub async fn game_over(&mut self, game: GameId) -> GameResult {
+        self.until(|message| match message {
+            ServerMessage::GameOver { game: id, result } if *id == game => Some(*result),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next error (fatal or not).
+    pub async fn error(&mut self) -> (ErrorKind, String) {
+        self.until(|message| match message {
+            ServerMessage::Error { kind, message, .. } => Some((*kind, message.clone())),
+            _ => None,
+        })
+        .await
+    }
+}

@@ -1,0 +1,178 @@
+//! Clocks and absent players, on tokio's paused clock: time jumps to the next deadline as soon
+//! as everyone waits, so flag falls and grace periods take no real time.
+
+#![allow(clippy::unwrap_used)]
+
+use kingme_shared::protocol::{
+    ClientMessage, EndReason, ErrorKind, GameOptions, GameResult, GameStatus, SeatHolder,
+    ServerMessage, TimeControl,
+};
+use kingme_shared::{GameKind, Side};
+use kingme_tests::{Client, open_game, start_server, test_config, two_players};
+use std::time::Duration;
+
+/// A game between Ada (first) and Bob under `time_control`.
+fn timed(kind: GameKind, time_control: TimeControl) -> GameOptions {
+    GameOptions {
+        time_control,
+        ..open_game(kind)
+    }
+}
+
+/// The next `SeatChanged` for `side`: whether its holder is connected.
+async fn seat_connected(client: &mut Client, side: Side) -> bool {
+    client
+        .until(|message| match message {
+            ServerMessage::SeatChanged {
+                side: changed,
+                holder: SeatHolder::Human { connected, .. },
+                ..
+            } if *changed == side => Some(*connected),
+            _ => None,
+        })
+        .await
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() {
+    let server = start_server(test_config()).await;
+    let control = TimeControl::Incremental {
+        initial_secs: 60,
+        increment_secs: 2,
+    };
+    let (mut ada, mut bob, game) =
+        two_players(server.addr(), timed(GameKind::TicTacToe, control)).await;
+    ada.your_turn(game).await;
+    tokio::time::advance(Duration::from_secs(10)).await;
+    ada.play(game, "5").await;
+    let clocks = bob
+        .until(|message| match message {
+            ServerMessage::MovePlayed { clocks, .. } => Some(*clocks),
+            _ => None,
+        })
+        .await;
+    // Ten seconds used, two added back; White's clock now runs.
+    assert_eq!(clocks.remaining_ms, [Some(52_000), Some(60_000)]);
+    assert_eq!(clocks.running, Some(Side::Second));
+    // Bob never moves: his minute runs out.
+    let expected = GameResult {
+        winner: Some(Side::First),
+        reason: EndReason::TimeForfeit,
+    };
+    assert_eq!(bob.game_over(game).await, expected);
+    assert_eq!(ada.game_over(game).await, expected);
+
+    let (mut cy, mut dee, game) = two_players(
+        server.addr(),
+        timed(GameKind::Checkers, TimeControl::PerMove { secs: 5 }),
+    )
+    .await;
+    let result = dee.game_over(game).await;
+    assert_eq!(result.winner, Some(Side::Second));
+    assert_eq!(result.reason, EndReason::TimeForfeit);
+    assert_eq!(cy.game_over(game).await, result);
+    server.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_who_comes_back_with_the_token_in_time_gets_everything_back() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::Checkers, TimeControl::Unlimited),
+    )
+    .await;
+    ada.your_turn(game).await;
+    ada.play(game, "11-15").await;
+    bob.your_turn(game).await;
+    let (player, token) = (ada.player, ada.token.clone());
+    drop(ada);
+    assert!(!seat_connected(&mut bob, Side::First).await);
+    bob.play(game, "23-19").await;
+    bob.move_played(game).await;
+    tokio::time::advance(Duration::from_secs(30)).await;
+
+    // A wrong token gets nobody's seat.
+    let (mut thief, answer) =
+        Client::resume(server.addr(), "0123456789abcdef0123456789abcdef").await;
+    assert!(
+        matches!(
+            answer,
+            ServerMessage::Error {
+                kind: ErrorKind::Unauthorized,
+                fatal: true,
+                ..
+            }
+        ),
+        "{answer:?}"
+    );
+    assert!(thief.is_closed().await);
+
+    let (mut ada, answer) = Client::resume(server.addr(), &token).await;
+    assert!(
+        matches!(answer, ServerMessage::Welcome { .. }),
+        "{answer:?}"
+    );
+    assert_eq!(ada.player, player);
+    let state = ada.state().await;
+    assert_eq!(state.id, game);
+    assert_eq!(state.your_side, Some(Side::First));
+    let moves: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["11-15", "23-19"]);
+    assert!(!ada.your_turn(game).await.is_empty());
+    assert!(seat_connected(&mut bob, Side::First).await);
+    ada.play(game, "8-11").await;
+    assert_eq!(bob.move_played(game).await, (3, "8-11".to_owned()));
+
+    // Resuming from a second connection closes the first.
+    let (mut again, answer) = Client::resume(server.addr(), &token).await;
+    assert!(matches!(answer, ServerMessage::Welcome { .. }));
+    let (kind, message) = ada.fatal_error().await;
+    assert_eq!(kind, ErrorKind::Unauthorized);
+    assert!(
+        message.contains("resumed from another connection"),
+        "{message}"
+    );
+    assert_eq!(again.state().await.moves.len(), 3);
+    server.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_away_longer_than_the_grace_period_forfeits_and_its_token_expires() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::TicTacToe, TimeControl::Unlimited),
+    )
+    .await;
+    ada.your_turn(game).await;
+    let token = ada.token.clone();
+    drop(ada);
+    assert!(!seat_connected(&mut bob, Side::First).await);
+    let result = bob.game_over(game).await;
+    assert_eq!(result.winner, Some(Side::Second));
+    assert_eq!(result.reason, EndReason::Abandoned);
+    tokio::time::advance(Duration::from_secs(1)).await;
+    let (_, answer) = Client::resume(server.addr(), &token).await;
+    assert!(
+        matches!(
+            answer,
+            ServerMessage::Error {
+                kind: ErrorKind::Unauthorized,
+                ..
+            }
+        ),
+        "{answer:?}"
+    );
+    // The finished game is listed with its result.
+    bob.send(ClientMessage::ListGames).await;
+    let games = bob
+        .until(|message| match message {
+            ServerMessage::GameList { games } => Some(games.clone()),
+            _ => None,
+        })
+        .await;
+    let listed = games.iter().find(|summary| summary.id == game).unwrap();
+    assert_eq!(listed.status, GameStatus::Over(result));
+    server.shutdown().await;
+}

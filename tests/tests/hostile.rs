@@ -1,0 +1,180 @@
+//! The handshake, and hostile or broken clients: each is closed with an error saying why, and a
+//! game running beside them goes on as if nothing happened.
+
+#![allow(clippy::unwrap_used)]
+
+use bytes::BytesMut;
+use kingme_shared::protocol::{
+    ClientCodec, ClientMessage, EndReason, ErrorKind, PROTOCOL_VERSION, ServerMessage,
+};
+use kingme_shared::{GameKind, Side};
+use kingme_tests::{Client, open_game, play_first_moves, start_server, test_config, two_players};
+use tokio_util::codec::Encoder;
+
+#[tokio::test]
+async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name() {
+    let server = start_server(test_config()).await;
+    let ada = Client::hello(server.addr(), "  ada  ").await;
+    let bob = Client::hello(server.addr(), "bob").await;
+    assert_ne!(ada.player, bob.player);
+    assert_eq!(ada.token.len(), 32);
+    assert_ne!(ada.token, bob.token);
+
+    let mut old = Client::connect(server.addr()).await;
+    old.send(ClientMessage::Hello {
+        protocol_version: PROTOCOL_VERSION + 98,
+        name: "old".to_owned(),
+        resume: None,
+    })
+    .await;
+    let (kind, message) = old.fatal_error().await;
+    assert_eq!(kind, ErrorKind::VersionMismatch);
+    let ours = format!("version {PROTOCOL_VERSION}");
+    let theirs = format!("version {}", PROTOCOL_VERSION + 98);
+    assert!(
+        message.contains(&ours) && message.contains(&theirs),
+        "{message}"
+    );
+
+    for name in ["", "   ", &"n".repeat(33), "bell\u{7}"] {
+        let mut client = Client::connect(server.addr()).await;
+        client
+            .send(ClientMessage::Hello {
+                protocol_version: PROTOCOL_VERSION,
+                name: name.to_owned(),
+                resume: None,
+            })
+            .await;
+        let (kind, message) = client.fatal_error().await;
+        assert_eq!(kind, ErrorKind::Unauthorized, "{name:?}");
+        assert!(message.contains("1 to 32 characters"), "{message}");
+    }
+
+    let mut rude = Client::connect(server.addr()).await;
+    rude.send(ClientMessage::ListGames).await;
+    let (kind, message) = rude.fatal_error().await;
+    assert_eq!(kind, ErrorKind::HandshakeRequired);
+    assert!(message.contains("Hello"), "{message}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn garbage_oversize_and_undecodable_frames_close_only_their_own_connection() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
+    ada.your_turn(game).await;
+    ada.play(game, "5").await;
+
+    let garbage: &[u8] = b"GET / HTTP/1.1\r\nHost: kingme\r\n\r\n";
+    let oversize: &[u8] = &[0x00, 0x10, 0x00, 0x00, 1, 2, 3];
+    // A valid frame of three bytes whose payload is no message.
+    let undecodable: &[u8] = &[0, 0, 0, 3, 0xff, 0xff, 0xff];
+    for (bytes, expected) in [
+        (garbage, "longer than the limit"),
+        (oversize, "1048576 bytes is longer than the limit of 4096"),
+        (undecodable, "undecodable"),
+    ] {
+        // Before the hello and after it alike.
+        let mut stranger = Client::connect(server.addr()).await;
+        stranger.send_raw(bytes).await;
+        let (kind, message) = stranger.fatal_error().await;
+        assert_eq!(kind, ErrorKind::Malformed);
+        assert!(message.contains(expected), "{message}");
+        let mut player = Client::hello(server.addr(), "mallory").await;
+        player.send_raw(bytes).await;
+        let (kind, _) = player.fatal_error().await;
+        assert_eq!(kind, ErrorKind::Malformed);
+    }
+
+    let (result, moves) = play_first_moves([&mut bob, &mut ada], game, 0).await;
+    assert!(!moves.is_empty());
+    assert!(matches!(
+        result.reason,
+        EndReason::Win(_) | EndReason::Draw(_)
+    ));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_flood_of_messages_hits_the_rate_limit() {
+    let server = start_server(test_config()).await;
+    let mut flood = Client::hello(server.addr(), "flood").await;
+    // All at once, as one write: the server reads them faster than any limit allows.
+    let mut bytes = BytesMut::new();
+    let mut codec = ClientCodec::client();
+    for nonce in 0..400 {
+        codec
+            .encode(ClientMessage::Ping { nonce }, &mut bytes)
+            .unwrap();
+    }
+    flood.send_raw(&bytes).await;
+    let (kind, message) = flood.fatal_error().await;
+    assert_eq!(kind, ErrorKind::LimitExceeded);
+    assert!(message.contains("slow down"), "{message}");
+    server.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_client_that_never_says_hello_or_stops_answering_pings_is_closed() {
+    let server = start_server(test_config()).await;
+    let mut mute = Client::connect(server.addr()).await;
+    let mut sleeper = Client::hello(server.addr(), "sleeper").await;
+    // A game is played beside them before any of their timers runs out.
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
+    let (result, _) = play_first_moves([&mut ada, &mut bob], game, 0).await;
+    assert_eq!(result.winner, Some(Side::First));
+
+    let (kind, message) = mute.fatal_error().await;
+    assert_eq!(kind, ErrorKind::HandshakeRequired);
+    assert!(message.contains("no Hello within 10 s"), "{message}");
+
+    assert!(matches!(
+        sleeper.recv_raw().await,
+        Some(ServerMessage::Ping { .. })
+    ));
+    let mut last = None;
+    while let Some(message) = sleeper.recv_raw().await {
+        last = Some(message);
+    }
+    assert!(
+        matches!(
+            last,
+            Some(ServerMessage::Error {
+                kind: ErrorKind::Timeout,
+                fatal: true,
+                ..
+            })
+        ),
+        "{last:?}"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn shutdown_aborts_games_and_tells_every_client() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
+    let mut idle = Client::hello(server.addr(), "idle").await;
+    ada.your_turn(game).await;
+    server.shutdown().await;
+    for client in [&mut ada, &mut bob] {
+        let seen = client.until_closed().await;
+        let aborted = seen.iter().position(|message| {
+            matches!(message, ServerMessage::GameOver { result, .. }
+                if result.reason == EndReason::Aborted && result.winner.is_none())
+        });
+        let goodbye = seen
+            .iter()
+            .position(|message| matches!(message, ServerMessage::ShuttingDown { .. }));
+        assert!(aborted.is_some() && goodbye.is_some(), "{seen:?}");
+        assert!(
+            aborted < goodbye,
+            "the game ends before the goodbye: {seen:?}"
+        );
+    }
+    let seen = idle.until_closed().await;
+    assert!(
+        matches!(seen.last(), Some(ServerMessage::ShuttingDown { .. })),
+        "{seen:?}"
+    );
+}
