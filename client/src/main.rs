@@ -1,4 +1,4 @@
-//! The `kingme` binary: the terminal client and the engine tools (`perft`, later `analyze`,
+//! The `kingme` binary: the terminal client and the engine tools (`perft`, `analyze`,
 //! `match`). This file only declares the command line and hands each subcommand to its module.
 
 mod tools;
@@ -29,6 +29,10 @@ enum Command {
     Bot(kingme_client::bot_client::BotArgs),
     /// Count the move sequences of a given length (perft) and print nodes, time and speed.
     Perft(tools::perft::PerftArgs),
+    /// Search one position and print the best move, score, depth, nodes, speed and line.
+    Analyze(tools::analyze::AnalyzeArgs),
+    /// Play games between two AI levels and print wins, draws, losses and the score.
+    Match(tools::engine_match::MatchArgs),
     /// List finished games from the server's history, newest first.
     History(archive::HistoryArgs),
     /// Show the rating leaderboard (Elo, K = 32) of people and bot levels.
@@ -58,6 +62,12 @@ fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     let action = match cli.command {
         Some(Command::Perft(args)) => return tools::perft::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Analyze(args)) => {
+            return tools::analyze::run(&args).map(|()| ExitCode::SUCCESS);
+        }
+        Some(Command::Match(args)) => {
+            return tools::engine_match::run(&args).map(|()| ExitCode::SUCCESS);
+        }
         Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::History(args)) => return on_runtime(archive::history(&cli.global, &args)),
         Some(Command::Leaderboard(args)) => {

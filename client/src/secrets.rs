@@ -1,6 +1,6 @@
 //! The name secrets this client was issued, one per server and name, kept in the user's config
-//! directory (`secrets`, e.g. `~/.config/kingme/secrets` on Linux) so that the next connection
-//! with the name proves it is the same person.
+//! directory (`secrets`, e.g. `~/.config/kingme/secrets` on Linux, or in `$KINGME_CONFIG_DIR`
+//! when that is set) so that the next connection with the name proves it is the same person.
 //!
 //! The file is plain text, one `SERVER NAME SECRET` line per identity (the name is everything
 //! between the first and the last space, so names with spaces work). It is written whole to a
@@ -22,9 +22,15 @@ pub struct SecretBook {
     secrets: BTreeMap<(String, String), String>,
 }
 
+/// The environment variable that overrides the config directory.
+pub const CONFIG_DIR_VARIABLE: &str = "KINGME_CONFIG_DIR";
+
 /// Where the secrets file lives by default, `None` without a home directory.
 #[must_use]
 pub fn default_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CONFIG_DIR_VARIABLE).filter(|dir| !dir.is_empty()) {
+        return Some(PathBuf::from(dir).join("secrets"));
+    }
     directories::ProjectDirs::from("", "", "kingme").map(|dirs| dirs.config_dir().join("secrets"))
 }
 

@@ -291,3 +291,18 @@ fn the_create_dialog_and_its_setup_board() {
     assert!(picture.contains('●'), "{picture}");
     assert!(picture.contains("Black to move"), "{picture}");
 }
+
+#[test]
+fn history_starting_with_the_second_side_is_numbered_from_dots() {
+    let app = app_with(
+        state(
+            GameKind::Checkers,
+            Some("W:W22:B9"),
+            &["22-18", "9-14"],
+            Some(Side::First),
+        ),
+        (80, 30),
+    );
+    let lines = kingme_client::ui::panel::history_lines(app.table.as_ref().unwrap());
+    assert_eq!(lines, vec!["  1. ...       22-18", "  2. 9-14      "]);
+}

@@ -143,13 +143,18 @@ pub struct ServerHandle {
 }
 
 impl ServerHandle {
-    /// Binds `addr` (use port 0 for any free port) and starts a server there.
+    /// Opens the database `config` names, binds `addr` (use port 0 for any free port) and
+    /// starts a server there. A database that cannot be opened is an error here, before anyone
+    /// connects.
     pub async fn start(addr: impl ToSocketAddrs, config: Config) -> std::io::Result<ServerHandle> {
+        let storage = open_storage(&config.database)
+            .await
+            .map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let stop = CancellationToken::new();
         let shutdown = stop.clone().cancelled_owned();
-        let task = tokio::spawn(run(listener, shutdown, config));
+        let task = tokio::spawn(run_with_storage(listener, shutdown, config, storage));
         Ok(ServerHandle { addr, stop, task })
     }
 
