@@ -80,7 +80,11 @@ async fn ask<T>(
     let name = global.name.clone().unwrap_or_else(default_name);
     let shutdown = CancellationToken::new();
     let (events_tx, mut events) = mpsc::channel::<Event>(64);
-    let net = Net::spawn(NetConfig::new(address, name), events_tx, shutdown.clone());
+    let config = NetConfig {
+        guest: global.guest,
+        ..NetConfig::new(address, name)
+    };
+    let net = Net::spawn(config, events_tx, shutdown.clone());
     let mut request = Some(request);
     let answer = loop {
         let Some(event) = events.recv().await else {

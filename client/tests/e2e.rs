@@ -105,6 +105,44 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
         out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
         "{out}"
     );
+
+    // The finished game is in the server's history, exports as a text record, and the file
+    // replays (printed position by position without a terminal).
+    let ask = |args: Vec<String>| {
+        let mut all = vec!["--server".to_owned(), address.clone(), "--guest".to_owned()];
+        all.extend(["--name".to_owned(), "reader".to_owned()]);
+        all.extend(args);
+        async move {
+            let all: Vec<&str> = all.iter().map(String::as_str).collect();
+            kingme(&all, "").await
+        }
+    };
+    let history = ask(vec!["history".into(), "--player".into(), "ada".into()]).await;
+    let listed = text(&history);
+    assert!(history.status.success(), "{listed}");
+    assert!(
+        listed.contains("tictactoe  ada vs random (bot)"),
+        "{listed}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game1.txt");
+    let file_arg = file.to_string_lossy().into_owned();
+    let export = ask(vec![
+        "export".into(),
+        "1".into(),
+        "--output".into(),
+        file_arg.clone(),
+    ])
+    .await;
+    assert!(export.status.success(), "{}", text(&export));
+    let record = std::fs::read_to_string(&file).unwrap();
+    assert!(record.starts_with("Game: tictactoe\n"), "{record}");
+    assert!(record.contains("First: ada\n"), "{record}");
+    let replay = kingme(&["import", &file_arg], "").await;
+    let shown = text(&replay);
+    assert!(replay.status.success(), "{shown}");
+    assert!(shown.contains("start position (0 of"), "{shown}");
+    assert!(shown.contains("move 1 of"), "{shown}");
     server.shutdown().await;
 }
 
