@@ -180,12 +180,11 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let depth = i32::try_from(depth).unwrap_or(i32::MAX);
         for &mv in &moves {
             let undo = game.make(mv);
-            let alpha = if self.config.pruning && best > -INFINITY {
-                best - 1
+            let score = if !self.config.pruning || best == -INFINITY {
+                -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1)
             } else {
-                -INFINITY
+                self.tie_or_better(game, depth - 1, best)
             };
-            let score = -self.negamax(game, depth - 1, -INFINITY, -alpha, 1);
             game.unmake(mv, undo);
             if self.stopped {
                 break;
@@ -208,6 +207,26 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             pv: vec![first],
             ties,
         })
+    }
+
+    /// The exact score of a root move (already made) if it reaches `best`, or something below
+    /// `best` if it does not: two null-window probes decide "below", "equal" or "above", and only
+    /// a move that beats `best` is searched with an open window.
+    fn tie_or_better<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        best: i32,
+    ) -> i32 {
+        let reaches = -self.negamax(game, depth, -best, -best + 1, 1);
+        if reaches < best || self.stopped {
+            return reaches.min(best - 1);
+        }
+        let beats = -self.negamax(game, depth, -best - 1, -best, 1);
+        if beats <= best || self.stopped {
+            return best;
+        }
+        -self.negamax(game, depth, -INFINITY, -best, 1)
     }
 
     /// Iterative deepening from depth 1 to `max_depth` until a limit is reached; answers with the
