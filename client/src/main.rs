@@ -1,4 +1,4 @@
-//! The `kingme` binary: the terminal client and the engine tools (`perft`, later `analyze`,
+//! The `kingme` binary: the terminal client and the engine tools (`perft`, `analyze`,
 //! `match`). This file only declares the command line and hands each subcommand to its module.
 
 mod tools;
@@ -28,12 +28,22 @@ enum Command {
     Bot(kingme_client::bot_client::BotArgs),
     /// Count the move sequences of a given length (perft) and print nodes, time and speed.
     Perft(tools::perft::PerftArgs),
+    /// Search one position and print the best move, score, depth, nodes, speed and line.
+    Analyze(tools::analyze::AnalyzeArgs),
+    /// Play games between two AI levels and print wins, draws, losses and the score.
+    Match(tools::engine_match::MatchArgs),
 }
 
 fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     let action = match cli.command {
         Some(Command::Perft(args)) => return tools::perft::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Analyze(args)) => {
+            return tools::analyze::run(&args).map(|()| ExitCode::SUCCESS);
+        }
+        Some(Command::Match(args)) => {
+            return tools::engine_match::run(&args).map(|()| ExitCode::SUCCESS);
+        }
         Some(Command::Play(args)) => Action::Play(args),
         Some(Command::Watch(args)) => Action::Watch(args),
         Some(Command::Bot(args)) => Action::Bot(args),

@@ -172,7 +172,10 @@ mod tests {
             Level::Expert,
             &limits,
             3,
-            &ThinkOptions { minimax: true },
+            &ThinkOptions {
+                minimax: true,
+                ..ThinkOptions::default()
+            },
         )
         .unwrap();
         assert_eq!(pruned.score, plain.score);
