@@ -22,6 +22,7 @@ pub mod rate_limit;
 pub mod seat;
 pub mod server;
 pub mod session;
+pub mod storage;
 pub mod table;
 
 pub use config::Config;

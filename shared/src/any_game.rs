@@ -2,6 +2,7 @@
 //! generics. Each method forwards to the [`Game`] implementation of the game inside; a move of one
 //! game offered to another is refused, never misread.
 
+use crate::board_view::{BoardLayout, BoardPiece, Tally};
 use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
 use crate::games::checkers::Checkers;
 use crate::games::pente::{Pente, PenteRules};
@@ -256,6 +257,58 @@ impl AnyGame {
     #[must_use]
     pub fn kind_side_name(kind: GameKind, side: Side) -> &'static str {
         dispatch_kind!(kind, |G, _V| G::side_name(side))
+    }
+
+    /// The board's shape as a game's standard diagram draws it.
+    #[must_use]
+    pub fn layout(kind: GameKind) -> BoardLayout {
+        dispatch_kind!(kind, |G, _V| G::layout())
+    }
+
+    /// The square at a row and column of a game's standard diagram.
+    #[must_use]
+    pub fn square_at(kind: GameKind, row: u8, column: u8) -> Option<u16> {
+        dispatch_kind!(kind, |G, _V| G::square_at(row, column))
+    }
+
+    /// The row and column of a square in a game's standard diagram.
+    #[must_use]
+    pub fn cell_of(kind: GameKind, square: u16) -> Option<(u8, u8)> {
+        dispatch_kind!(kind, |G, _V| G::cell_of(square))
+    }
+
+    /// A square as a game's notation writes it.
+    #[must_use]
+    pub fn square_name(kind: GameKind, square: u16) -> String {
+        dispatch_kind!(kind, |G, _V| G::square_name(square))
+    }
+
+    /// The pieces a setup of a game may place.
+    #[must_use]
+    pub fn setup_pieces(kind: GameKind) -> &'static [BoardPiece] {
+        dispatch_kind!(kind, |G, _V| G::setup_pieces())
+    }
+
+    /// A position of a game with exactly these pieces, checked like a position text.
+    pub fn from_pieces(
+        kind: GameKind,
+        pieces: &[(u16, BoardPiece)],
+        side_to_move: Side,
+    ) -> Result<AnyGame, PositionError> {
+        dispatch_kind!(kind, |G, Variant| G::from_pieces(pieces, side_to_move)
+            .map(Variant))
+    }
+
+    /// What stands on a square.
+    #[must_use]
+    pub fn piece_on(&self, square: u16) -> Option<BoardPiece> {
+        dispatch!(self, |g, _M| g.piece_on(square))
+    }
+
+    /// Per-side counts worth showing beside the board.
+    #[must_use]
+    pub fn tallies(&self) -> Vec<Tally> {
+        dispatch!(self, |g, _M| g.tallies())
     }
 
     /// Reads and plays a move's text in one step, returning the move's standard text and its

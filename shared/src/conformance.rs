@@ -11,7 +11,10 @@
 //! - the outcome is stable: asking twice gives the same answer, and a finished game has no moves
 //!   and refuses every move;
 //! - the position text reads back to the same text, side to move, legal moves and outcome;
-//! - hostile move and position texts are refused without a panic.
+//! - hostile move and position texts are refused without a panic;
+//! - the board view agrees with the rules: every square has one cell and back, a move starts on
+//!   a piece of the side to move and removes the opponent's pieces, and the pieces on the board
+//!   set up again (`from_pieces`) give the same board.
 
 use crate::game::{DrawReason, Game, Outcome};
 use proptest::prelude::{any, prop_assert, prop_assert_eq};
@@ -153,7 +156,53 @@ fn check_position<G: Game>(game: &G, played: &[G::Move]) -> Result<(), TestCaseE
         prop_assert!(game.parse_move(hostile).is_err(), "move text {:?}", hostile);
     }
 
-    check_position_text(game, &moves)
+    check_position_text(game, &moves)?;
+    check_board_view(game, &moves)
+}
+
+/// The drawing methods agree with each other and with the moves.
+fn check_board_view<G: Game>(game: &G, moves: &[G::Move]) -> Result<(), TestCaseError> {
+    let layout = G::layout();
+    let mut pieces = Vec::new();
+    for row in 0..layout.rows {
+        for column in 0..layout.columns {
+            if let Some(square) = G::square_at(row, column) {
+                prop_assert_eq!(G::cell_of(square), Some((row, column)));
+                if let Some(piece) = game.piece_on(square) {
+                    pieces.push((square, piece));
+                }
+            }
+        }
+    }
+    let mover = game.side_to_move();
+    for mv in moves {
+        let effect = game.move_effect(mv);
+        for square in effect.path.iter().chain(&effect.removed) {
+            prop_assert!(
+                G::cell_of(*square).is_some(),
+                "square {} has no cell",
+                square
+            );
+        }
+        if let [from, _, ..] = effect.path.as_slice() {
+            prop_assert_eq!(game.piece_on(*from).map(|p| p.side), Some(mover));
+        }
+        for square in &effect.removed {
+            prop_assert_eq!(
+                game.piece_on(*square).map(|p| p.side),
+                Some(mover.opponent())
+            );
+        }
+    }
+    if game.outcome().is_none() {
+        let rebuilt = G::from_pieces(&pieces, mover)
+            .map_err(|err| TestCaseError::fail(format!("setup refused: {err}")))?;
+        for &(square, piece) in &pieces {
+            prop_assert_eq!(rebuilt.piece_on(square), Some(piece));
+        }
+        prop_assert_eq!(rebuilt.side_to_move(), mover);
+    }
+    Ok(())
 }
 
 /// The position text reads back to the same position as far as a text can say: the history

@@ -4,6 +4,7 @@
 //! enum [`crate::AnyGame`] over all games); everything game-specific lives behind it in
 //! `games/<name>/`.
 
+use crate::board_view::{BoardLayout, BoardPiece, Tally};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::hash::Hash;
@@ -201,6 +202,35 @@ pub trait Game: Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
 
     /// How this game names a side ("Black", "X", "first player", ...).
     fn side_name(side: Side) -> &'static str;
+
+    /// The board's shape as the game's standard diagram draws it.
+    fn layout() -> BoardLayout;
+
+    /// The square number (as in [`MoveEffect`]) at a row and column of the standard diagram,
+    /// row 0 at the top; `None` where no piece can stand (light squares).
+    fn square_at(row: u8, column: u8) -> Option<u16>;
+
+    /// The row and column of a square number in the standard diagram; `None` off the board.
+    fn cell_of(square: u16) -> Option<(u8, u8)>;
+
+    /// A square number as this game's notation writes it ("14", "K10", "5").
+    fn square_name(square: u16) -> String;
+
+    /// What stands on a square.
+    fn piece_on(&self, square: u16) -> Option<BoardPiece>;
+
+    /// Per-side counts worth showing beside the board (none unless the game has some).
+    fn tallies(&self) -> Vec<Tally> {
+        Vec::new()
+    }
+
+    /// The pieces a setup may place, in the order a setup board offers them.
+    fn setup_pieces() -> &'static [BoardPiece];
+
+    /// A position with exactly these pieces and this side to move, checked as strictly as a
+    /// position text (it goes through [`Game::from_position_text`]).
+    fn from_pieces(pieces: &[(u16, BoardPiece)], side_to_move: Side)
+    -> Result<Self, PositionError>;
 
     /// Every legal move, in a fresh vector.
     fn legal_moves(&self) -> Vec<Self::Move> {

@@ -5,11 +5,14 @@
 
 pub mod ai;
 pub mod any_game;
+pub mod board_view;
 #[cfg(test)]
 pub(crate) mod conformance;
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod protocol;
+pub mod record;
 
 pub use any_game::{AnyGame, AnyMove, GameKind};
 pub use game::{DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason};

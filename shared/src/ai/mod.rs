@@ -4,15 +4,34 @@
 //! [`think`] takes a position, a [`Level`], [`Limits`] (depth, time, nodes and a stop flag that
 //! another thread can raise) and a seed, and returns a [`Report`] with the chosen move and what the
 //! search found. The same position, seed and depth limit give the same move.
+//!
+//! Files: `level` (the names), `search` (generic negamax, alpha-beta, iterative deepening),
+//! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
+//! drives the search), and one file per game: `tictactoe`, `checkers` with `checkers_eval`, and
+//! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats`.
 
+mod checkers;
+mod checkers_eval;
+mod classic;
 pub mod level;
+mod pente;
+mod pente_beginner;
+mod pente_patterns;
+mod pente_threats;
+pub mod search;
+mod tictactoe;
+mod tt;
+mod zobrist;
 
 pub use level::{Level, UnknownLevel};
+pub use search::MATE;
 
 use crate::any_game::{AnyGame, AnyMove};
+use crate::game::Game;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
+use search::Found;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -35,7 +54,8 @@ impl StopFlag {
     }
 }
 
-/// How far a search may go. Unset limits are the level's own defaults.
+/// How far a search may go. Unset limits are the level's own defaults (the classic levels' fixed
+/// depths; one second for `expert`).
 #[derive(Debug, Clone, Default)]
 pub struct Limits {
     /// The deepest search, in plies.
@@ -48,6 +68,14 @@ pub struct Limits {
     pub stop: StopFlag,
 }
 
+/// Switches for engine tools, beyond what bots use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ThinkOptions {
+    /// Search without alpha-beta pruning (plain minimax) to a fixed depth, to show how many more
+    /// nodes that takes; the chosen move's score is the same.
+    pub minimax: bool,
+}
+
 /// What a search chose and found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
@@ -55,7 +83,7 @@ pub struct Report {
     pub best: AnyMove,
     /// Its text in the game's notation.
     pub text: String,
-    /// The score from the mover's point of view (game-specific scale; wins are large).
+    /// The score from the mover's point of view (game-specific scale; wins are near [`MATE`]).
     pub score: i32,
     /// The depth reached, in plies.
     pub depth: u32,
@@ -70,20 +98,90 @@ pub struct Report {
 /// Chooses a move for the side to move, or `None` when there is no legal move (the game is over).
 #[must_use]
 pub fn think(game: &AnyGame, level: Level, limits: &Limits, seed: u64) -> Option<Report> {
+    think_with(game, level, limits, seed, &ThinkOptions::default())
+}
+
+/// [`think`] with engine-tool options.
+#[must_use]
+pub fn think_with(
+    game: &AnyGame,
+    level: Level,
+    limits: &Limits,
+    seed: u64,
+    options: &ThinkOptions,
+) -> Option<Report> {
     let started = Instant::now();
     let mut rng = StdRng::seed_from_u64(seed);
-    let moves = game.legal_moves();
-    // Every level falls back to a random move until its search is written; `limits` is for them.
-    let _ = (level, limits);
-    let best = *moves.choose(&mut rng)?;
-    let text = game.move_text(&best);
-    Some(Report {
+    let request = classic::Request {
+        level,
+        limits,
+        options: *options,
+        started,
+    };
+    match game {
+        AnyGame::Checkers(g) => decide(g, AnyMove::Checkers, level, started, &mut rng, |rng| {
+            checkers::choose(g, &request, rng)
+        }),
+        AnyGame::Pente(g) => decide(g, AnyMove::Pente, level, started, &mut rng, |rng| {
+            pente::choose(g, &request, rng)
+        }),
+        AnyGame::TicTacToe(g) => decide(g, AnyMove::TicTacToe, level, started, &mut rng, |rng| {
+            tictactoe::choose(g, &request, rng)
+        }),
+    }
+}
+
+/// The part every game shares: no move means no answer, `random` and a single legal move need no
+/// search, and whatever a search returns is checked against the legal moves before it is used.
+fn decide<G: Game>(
+    game: &G,
+    wrap: fn(G::Move) -> AnyMove,
+    level: Level,
+    started: Instant,
+    rng: &mut StdRng,
+    search: impl FnOnce(&mut StdRng) -> Option<Found<G::Move>>,
+) -> Option<Report> {
+    let legal = game.legal_moves();
+    let &first = legal.first()?;
+    let answer_now = |best: G::Move| Found {
         best,
-        text: text.clone(),
         score: 0,
-        depth: 1,
-        nodes: moves.len() as u64,
-        pv: vec![text],
+        depth: 0,
+        nodes: 0,
+        pv: vec![best],
+        ties: vec![best],
+    };
+    let found = if level == Level::Random {
+        answer_now(*legal.choose(rng)?)
+    } else if legal.len() == 1 {
+        answer_now(first)
+    } else {
+        match search(rng) {
+            Some(found) if legal.contains(&found.best) => found,
+            // Stopped before any move was scored: the first legal move is still a legal answer.
+            Some(found) => Found {
+                nodes: found.nodes,
+                ..answer_now(first)
+            },
+            None => answer_now(first),
+        }
+    };
+    let mut replay = game.clone();
+    let mut pv = Vec::with_capacity(found.pv.len());
+    for mv in &found.pv {
+        pv.push(replay.move_text(mv));
+        if replay.play(mv).is_err() {
+            pv.pop();
+            break;
+        }
+    }
+    Some(Report {
+        best: wrap(found.best),
+        text: game.move_text(&found.best),
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+        pv,
         elapsed: started.elapsed(),
     })
 }

@@ -2,9 +2,11 @@
 //! their encoding in [`codec`]. `PROTOCOL.md` at the repository root documents it for people
 //! writing other clients.
 
+pub mod archive;
 pub mod codec;
 pub mod message;
 
+pub use archive::*;
 pub use codec::{
     ClientCodec, FrameCodec, FrameError, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, ServerCodec,
 };

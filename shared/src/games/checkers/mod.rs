@@ -8,7 +8,7 @@
 //!
 //! Files: `bitboard` (the geometry as masks and shifts), `square`, `moves` (the move as a whole
 //! path), `position` (pieces and side to move), `movegen`, `perft`, `state` (the game with its
-//! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`, and
+//! history and the [`crate::Game`] implementation), `fen`, `board_file`, `notation`, `pdn` (game records as PDN), and
 //! `properties` (property tests over random playouts and random positions).
 
 mod bitboard;
@@ -17,6 +17,7 @@ mod fen;
 mod movegen;
 mod moves;
 mod notation;
+pub mod pdn;
 mod perft;
 mod position;
 #[cfg(test)]

@@ -19,7 +19,9 @@ use super::moves::Move;
 use super::notation::{full_move_text, legal_move_list, move_text, parse_move};
 use super::perft::perft;
 use super::position::{Position, side_name};
+use super::square::Square;
 use crate::any_game::GameKind;
+use crate::board_view::{BoardLayout, BoardPiece, PieceKind, Surface, checkered};
 use crate::game::{
     DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason,
 };
@@ -53,6 +55,13 @@ impl Checkers {
     #[must_use]
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// Every position since the last capture or man's move, oldest first, ending with the
+    /// current one: what a search needs to see repetitions coming.
+    #[must_use]
+    pub fn history(&self) -> &[Position] {
+        &self.history
     }
 
     /// Plies played since the last capture or man's move (the forty-move rule's counter).
@@ -98,6 +107,76 @@ impl Default for Checkers {
 impl Game for Checkers {
     type Move = Move;
     const KIND: GameKind = GameKind::Checkers;
+
+    fn layout() -> BoardLayout {
+        BoardLayout {
+            rows: 8,
+            columns: 8,
+            surface: Surface::Squares { checkered: true },
+            column_labels: &["a", "b", "c", "d", "e", "f", "g", "h"],
+            row_labels: &["8", "7", "6", "5", "4", "3", "2", "1"],
+            bottom_side: Some(Side::Second),
+        }
+    }
+
+    fn square_at(row: u8, column: u8) -> Option<u16> {
+        checkered::square_at(row, column)
+    }
+
+    fn cell_of(square: u16) -> Option<(u8, u8)> {
+        checkered::cell_of(square)
+    }
+
+    fn square_name(square: u16) -> String {
+        square.to_string()
+    }
+
+    fn piece_on(&self, square: u16) -> Option<BoardPiece> {
+        let square = Square::from_number(u32::from(square))?;
+        self.position.piece_at(square).map(|piece| BoardPiece {
+            side: piece.side,
+            kind: if piece.king {
+                PieceKind::King
+            } else {
+                PieceKind::Man
+            },
+        })
+    }
+
+    fn setup_pieces() -> &'static [BoardPiece] {
+        const fn piece(side: Side, kind: PieceKind) -> BoardPiece {
+            BoardPiece { side, kind }
+        }
+        const PIECES: [BoardPiece; 4] = [
+            piece(Side::First, PieceKind::Man),
+            piece(Side::First, PieceKind::King),
+            piece(Side::Second, PieceKind::Man),
+            piece(Side::Second, PieceKind::King),
+        ];
+        &PIECES
+    }
+
+    fn from_pieces(
+        pieces: &[(u16, BoardPiece)],
+        side_to_move: Side,
+    ) -> Result<Self, PositionError> {
+        let (mut sides, mut kings) = ([0u32; 2], 0u32);
+        for &(number, piece) in pieces {
+            let square = Square::from_number(u32::from(number))
+                .ok_or_else(|| PositionError::new(format!("square {number} is not 1..32")))?;
+            match piece.kind {
+                PieceKind::Man => {}
+                PieceKind::King => kings |= square.bit(),
+                other => {
+                    return Err(PositionError::new(format!(
+                        "checkers has men and kings, not {other:?}"
+                    )));
+                }
+            }
+            sides[piece.side.index()] |= square.bit();
+        }
+        Position::from_parts(sides[0], sides[1], kings, side_to_move).map(Checkers::from_position)
+    }
 
     fn start() -> Self {
         Checkers::default()

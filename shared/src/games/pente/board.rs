@@ -240,6 +240,19 @@ impl Board {
         self.lines[side.index()][direction.index()][usize::from(spot.line)]
     }
 
+    /// Every line word of `side` in `direction`, by line number (see the module documentation);
+    /// [`Board::line_masks`] tells which bits are on the board. Whole-board evaluations scan these.
+    #[must_use]
+    pub fn lines(&self, side: Side, direction: Direction) -> &[u32] {
+        &self.lines[side.index()][direction.index()]
+    }
+
+    /// The on-board bits of every line in `direction`, by line number.
+    #[must_use]
+    pub fn line_masks(direction: Direction) -> &'static [u32] {
+        &LINE_MASKS[direction.index()]
+    }
+
     /// The bit of `point` on its line in `direction`.
     #[must_use]
     pub fn bit_on_line(direction: Direction, point: Point) -> u32 {

@@ -3,6 +3,7 @@
 use super::board::{Board, FULL};
 use super::notation::{parse_square, square_text};
 use crate::any_game::GameKind;
+use crate::board_view::{BoardLayout, BoardPiece, PieceKind, Surface};
 use crate::game::{
     DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason,
 };
@@ -64,6 +65,77 @@ impl TicTacToe {
 impl Game for TicTacToe {
     type Move = Square;
     const KIND: GameKind = GameKind::TicTacToe;
+
+    fn layout() -> BoardLayout {
+        BoardLayout {
+            rows: 3,
+            columns: 3,
+            surface: Surface::Squares { checkered: false },
+            column_labels: &["a", "b", "c"],
+            row_labels: &["3", "2", "1"],
+            bottom_side: None,
+        }
+    }
+
+    fn square_at(row: u8, column: u8) -> Option<u16> {
+        (row < 3 && column < 3).then(|| u16::from(row * 3 + column) + 1)
+    }
+
+    fn cell_of(square: u16) -> Option<(u8, u8)> {
+        let index = u8::try_from(square.checked_sub(1)?)
+            .ok()
+            .filter(|&i| i < 9)?;
+        Some((index / 3, index % 3))
+    }
+
+    fn square_name(square: u16) -> String {
+        square.to_string()
+    }
+
+    fn piece_on(&self, square: u16) -> Option<BoardPiece> {
+        let index = u8::try_from(square.checked_sub(1)?)
+            .ok()
+            .filter(|&i| i < 9)?;
+        self.at(index).map(|side| BoardPiece {
+            side,
+            kind: match side {
+                Side::First => PieceKind::Cross,
+                Side::Second => PieceKind::Nought,
+            },
+        })
+    }
+
+    fn setup_pieces() -> &'static [BoardPiece] {
+        &[
+            BoardPiece {
+                side: Side::First,
+                kind: PieceKind::Cross,
+            },
+            BoardPiece {
+                side: Side::Second,
+                kind: PieceKind::Nought,
+            },
+        ]
+    }
+
+    fn from_pieces(
+        pieces: &[(u16, BoardPiece)],
+        _side_to_move: Side,
+    ) -> Result<Self, PositionError> {
+        // The side to move follows from the counts in noughts and crosses.
+        let mut cells = ['-'; 9];
+        for &(square, piece) in pieces {
+            let cell = square
+                .checked_sub(1)
+                .and_then(|i| cells.get_mut(usize::from(i)))
+                .ok_or_else(|| PositionError::new(format!("square {square} is not 1..9")))?;
+            *cell = match piece.side {
+                Side::First => 'X',
+                Side::Second => 'O',
+            };
+        }
+        Self::from_position_text(&cells.iter().collect::<String>())
+    }
 
     fn start() -> Self {
         TicTacToe::default()

@@ -1,0 +1,370 @@
+//! The lobby's create dialog: game, colour, opponent, time control and the start position
+//! (Setup): the standard start, a FEN typed in, a board file loaded from disk, or pieces placed
+//! one by one on an empty board. It ends in [`GameOptions`] for the server, checked here first
+//! so mistakes are explained before anything is sent.
+
+use crate::setup_board::SetupBoard;
+use kingme_shared::ai::Level;
+use kingme_shared::games::checkers::BoardFile;
+use kingme_shared::games::pente::PenteRules;
+use kingme_shared::protocol::{GameOptions, MAX_POSITION_TEXT, Opponent, SeatChoice, TimeControl};
+use kingme_shared::{AnyGame, Game, GameKind, Side};
+
+/// The time controls offered, quickest first.
+pub const TIME_CONTROLS: [TimeControl; 7] = [
+    TimeControl::Unlimited,
+    TimeControl::Incremental {
+        initial_secs: 60,
+        increment_secs: 1,
+    },
+    TimeControl::Incremental {
+        initial_secs: 180,
+        increment_secs: 2,
+    },
+    TimeControl::Incremental {
+        initial_secs: 300,
+        increment_secs: 3,
+    },
+    TimeControl::Incremental {
+        initial_secs: 900,
+        increment_secs: 10,
+    },
+    TimeControl::PerMove { secs: 5 },
+    TimeControl::PerMove { secs: 30 },
+];
+
+/// Where the game starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupSource {
+    Standard,
+    /// A position text (a FEN for checkers) typed into the text field.
+    Typed,
+    /// A file whose path is typed into the text field.
+    BoardFile,
+    /// Pieces placed on an empty board.
+    Placed,
+}
+
+impl SetupSource {
+    const ALL: [SetupSource; 4] = [
+        SetupSource::Standard,
+        SetupSource::Typed,
+        SetupSource::BoardFile,
+        SetupSource::Placed,
+    ];
+
+    /// The choice in words.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            SetupSource::Standard => "standard start",
+            SetupSource::Typed => "type a position (FEN)",
+            SetupSource::BoardFile => "load a board file",
+            SetupSource::Placed => "place pieces on an empty board",
+        }
+    }
+}
+
+/// The dialog's rows, top to bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Game,
+    Colour,
+    Opponent,
+    Time,
+    Setup,
+    Text,
+    Create,
+}
+
+impl Field {
+    /// Every row, in order.
+    pub const ALL: [Field; 7] = [
+        Field::Game,
+        Field::Colour,
+        Field::Opponent,
+        Field::Time,
+        Field::Setup,
+        Field::Text,
+        Field::Create,
+    ];
+}
+
+/// The dialog's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateForm {
+    pub field: Field,
+    pub kind: GameKind,
+    pub seat: SeatChoice,
+    /// `None` for an open seat.
+    pub opponent: Option<Level>,
+    pub time: usize,
+    pub setup: SetupSource,
+    /// The FEN or the board file path.
+    pub text: String,
+    /// The placed pieces, while or after placing them.
+    pub board: Option<SetupBoard>,
+    /// Whether the placing board is open (it takes the keys).
+    pub placing: bool,
+    pub error: Option<String>,
+}
+
+impl Default for CreateForm {
+    fn default() -> Self {
+        CreateForm {
+            field: Field::Game,
+            kind: GameKind::Checkers,
+            seat: SeatChoice::Side(Side::First),
+            opponent: Some(Level::Intermediate),
+            time: 0,
+            setup: SetupSource::Standard,
+            text: String::new(),
+            board: None,
+            placing: false,
+            error: None,
+        }
+    }
+}
+
+fn cycle<T: Copy + PartialEq>(options: &[T], current: T, delta: i32) -> T {
+    let index = options.iter().position(|o| *o == current).unwrap_or(0) as i32;
+    let len = options.len() as i32;
+    options[(index + delta).rem_euclid(len) as usize]
+}
+
+impl CreateForm {
+    /// Moves to the next or previous row (skipping the text row when it is not used).
+    pub fn move_field(&mut self, delta: i32) {
+        loop {
+            self.field = cycle(&Field::ALL, self.field, delta);
+            if self.field != Field::Text || self.uses_text() {
+                break;
+            }
+        }
+    }
+
+    /// Whether the text row is in use.
+    #[must_use]
+    pub fn uses_text(&self) -> bool {
+        matches!(self.setup, SetupSource::Typed | SetupSource::BoardFile)
+    }
+
+    /// Changes the value of the current row (left or right).
+    pub fn change(&mut self, delta: i32) {
+        self.error = None;
+        match self.field {
+            Field::Game => {
+                self.kind = cycle(&GameKind::ALL, self.kind, delta);
+                self.board = None;
+            }
+            Field::Colour => {
+                self.seat = cycle(
+                    &[
+                        SeatChoice::Side(Side::First),
+                        SeatChoice::Side(Side::Second),
+                        SeatChoice::Random,
+                        SeatChoice::Spectate,
+                    ],
+                    self.seat,
+                    delta,
+                );
+            }
+            Field::Opponent => {
+                let mut options = vec![None];
+                options.extend(Level::ALL.into_iter().map(Some));
+                self.opponent = cycle(&options, self.opponent, delta);
+            }
+            Field::Time => {
+                self.time =
+                    (self.time as i32 + delta).rem_euclid(TIME_CONTROLS.len() as i32) as usize;
+            }
+            Field::Setup => self.setup = cycle(&SetupSource::ALL, self.setup, delta),
+            Field::Text | Field::Create => {}
+        }
+    }
+
+    /// A character typed on the text row.
+    pub fn type_char(&mut self, c: char) {
+        if self.field == Field::Text && self.text.len() < MAX_POSITION_TEXT {
+            self.text.push(c);
+            self.error = None;
+        }
+    }
+
+    /// Backspace on the text row.
+    pub fn backspace(&mut self) {
+        if self.field == Field::Text {
+            self.text.pop();
+        }
+    }
+
+    /// Opens the placing board (kept if it already holds pieces of this game).
+    pub fn open_board(&mut self) {
+        if self.board.as_ref().is_none_or(|b| b.kind != self.kind) {
+            self.board = Some(SetupBoard::new(self.kind));
+        }
+        self.placing = true;
+    }
+
+    /// The options for the server, or what is wrong with the form.
+    pub fn options(&self) -> Result<GameOptions, String> {
+        let rules = PenteRules::default();
+        let start_position = match self.setup {
+            SetupSource::Standard => None,
+            SetupSource::Typed => {
+                let text = self.text.trim();
+                if text.is_empty() {
+                    return Err(format!(
+                        "type a {} position on the position row, or choose the standard start",
+                        self.kind
+                    ));
+                }
+                Some(check_position(self.kind, text, rules)?)
+            }
+            SetupSource::BoardFile => {
+                let path = self.text.trim();
+                if path.is_empty() {
+                    return Err("type the board file's path on the position row".to_owned());
+                }
+                Some(read_board_file(self.kind, path, rules)?)
+            }
+            SetupSource::Placed => {
+                let board = self
+                    .board
+                    .as_ref()
+                    .filter(|b| b.kind == self.kind)
+                    .ok_or_else(|| "press Enter on the setup row to place pieces".to_owned())?;
+                Some(board.build()?.position_text())
+            }
+        };
+        Ok(GameOptions {
+            kind: self.kind,
+            seat: self.seat,
+            opponent: self.opponent.map_or(Opponent::OpenSeat, Opponent::Bot),
+            time_control: TIME_CONTROLS[self.time % TIME_CONTROLS.len()],
+            start_position,
+            pente_tournament_rule: rules.tournament,
+            rated: false,
+        })
+    }
+}
+
+/// Checks a position text and returns it in the game's canonical form; for checkers a board
+/// file's text is accepted too.
+pub fn check_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<String, String> {
+    let game = match kind {
+        GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
+        _ => AnyGame::from_position_text(kind, text),
+    };
+    match game {
+        Ok(game) => Ok(game.position_text()),
+        Err(err) if kind == GameKind::Checkers && text.lines().count() >= 9 => text
+            .parse::<BoardFile>()
+            .map(|file| {
+                kingme_shared::games::checkers::Checkers::from_position(file.position)
+                    .position_text()
+            })
+            .map_err(|file_err| format!("not a FEN ({err}) nor a board file ({file_err})")),
+        Err(err) => Err(err.to_string()),
+    }
+}
+
+/// Reads a position from a file: a board file or a position text.
+pub fn read_board_file(kind: GameKind, path: &str, rules: PenteRules) -> Result<String, String> {
+    let limit = kingme_shared::games::checkers::MAX_BOARD_FILE_LEN as u64;
+    let size = std::fs::metadata(path)
+        .map_err(|err| format!("cannot read {path}: {err}"))?
+        .len();
+    if size > limit {
+        return Err(format!(
+            "{path} is {size} bytes; a board file is at most {limit}"
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|err| format!("cannot read {path}: {err}"))?;
+    check_position(kind, &text, rules).map_err(|err| format!("{path}: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_form_creates_a_checkers_game_against_a_bot() {
+        let options = CreateForm::default().options().expect("valid");
+        assert_eq!(options.kind, GameKind::Checkers);
+        assert_eq!(options.opponent, Opponent::Bot(Level::Intermediate));
+        assert_eq!(options.start_position, None);
+    }
+
+    #[test]
+    fn fields_cycle_and_the_text_row_is_skipped_unless_used() {
+        let mut form = CreateForm::default();
+        form.change(1);
+        assert_eq!(form.kind, GameKind::Pente);
+        form.change(-2);
+        assert_eq!(form.kind, GameKind::TicTacToe);
+        for _ in 0..4 {
+            form.move_field(1);
+        }
+        assert_eq!(form.field, Field::Setup);
+        form.move_field(1);
+        assert_eq!(
+            form.field,
+            Field::Create,
+            "no text row for the standard start"
+        );
+        form.move_field(-1);
+        form.change(1);
+        assert_eq!(form.setup, SetupSource::Typed);
+        form.move_field(1);
+        assert_eq!(form.field, Field::Text);
+    }
+
+    #[test]
+    fn a_typed_position_is_checked_before_sending() {
+        let mut form = CreateForm {
+            setup: SetupSource::Typed,
+            field: Field::Text,
+            ..CreateForm::default()
+        };
+        let err = form.options().expect_err("empty");
+        assert!(err.contains("type a checkers position"), "{err}");
+        for c in "W:W9:B1,1".chars() {
+            form.type_char(c);
+        }
+        let err = form.options().expect_err("square twice");
+        assert!(err.contains("listed twice"), "{err}");
+        form.text = "W:WK22:B9,10,17,18".to_owned();
+        assert_eq!(
+            form.options().expect("valid").start_position.as_deref(),
+            Some("W:WK22:B9,10,17,18")
+        );
+    }
+
+    #[test]
+    fn a_board_file_is_read_from_disk() {
+        let dir = std::env::temp_dir().join(format!("kingme-form-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("board.txt");
+        std::fs::write(&path, "1111\n1111\n1111\n0000\n0000\n2222\n2222\n2222\n2\n")
+            .expect("write");
+        let form = CreateForm {
+            setup: SetupSource::BoardFile,
+            text: path.display().to_string(),
+            ..CreateForm::default()
+        };
+        let fen = form
+            .options()
+            .expect("valid")
+            .start_position
+            .expect("a position");
+        assert!(fen.starts_with("W:"), "{fen}");
+        let missing = CreateForm {
+            text: dir.join("missing.txt").display().to_string(),
+            ..form
+        };
+        let err = missing.options().expect_err("no file");
+        assert!(err.contains("cannot read"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,267 @@
+//! The command line of the client (`kingme`, `kingme play`, `kingme watch`) and starting it:
+//! where to connect (a remote server, or one embedded in this process), which mode (full
+//! screen, or plain lines when asked or when standard input or output is not a terminal), and
+//! what to do first.
+
+use crate::event::Event;
+use crate::net::{Net, NetConfig, default_name};
+use crate::plain::Start;
+use anyhow::{Context, bail};
+use kingme_shared::ai::Level;
+use kingme_shared::games::pente::PenteRules;
+use kingme_shared::protocol::{GameId, GameOptions, Opponent, SeatChoice, TimeControl};
+use kingme_shared::{GameKind, Side};
+use std::io::IsTerminal;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// Options every mode shares.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GlobalArgs {
+    /// Connect to this server (HOST:PORT) instead of starting one inside kingme.
+    #[arg(long, global = true, value_name = "HOST:PORT")]
+    pub server: Option<String>,
+    /// Your display name (default: your user name).
+    #[arg(long, global = true)]
+    pub name: Option<String>,
+    /// Plain line mode: the board as text, moves typed at a prompt (automatic when input or
+    /// output is not a terminal).
+    #[arg(long, global = true)]
+    pub plain: bool,
+}
+
+/// `kingme play`: create a game and play it.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PlayArgs {
+    /// The game: checkers, pente or tictactoe.
+    #[arg(long, default_value = "checkers")]
+    pub game: GameKind,
+    /// The opponent: a bot level (random, beginner, intermediate, advanced, expert) or
+    /// "human" for an open seat.
+    #[arg(long, default_value = "intermediate", value_parser = parse_opponent)]
+    pub vs: Opponent,
+    /// Your side: first or second (black/white, x/o), random, or watch.
+    #[arg(long, default_value = "first", value_parser = parse_seat)]
+    pub color: SeatChoice,
+    /// The clock: MINUTES+INCREMENT like 5+3, SECONDSs a move like 10s, or none.
+    #[arg(long, default_value = "none", value_parser = parse_time)]
+    pub time: TimeControl,
+    /// Start from this position (checkers FEN, Pente or noughts-and-crosses position text).
+    #[arg(long, value_name = "FEN", conflicts_with = "position_file")]
+    pub position: Option<String>,
+    /// Start from the position in this file (a checkers board file or a position text).
+    #[arg(long, value_name = "FILE")]
+    pub position_file: Option<String>,
+    /// Play Pente without the tournament rule.
+    #[arg(long)]
+    pub free_pente: bool,
+}
+
+/// `kingme watch`: watch a game.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WatchArgs {
+    /// The game's number, as the lobby lists it.
+    pub game: u64,
+}
+
+fn parse_opponent(text: &str) -> Result<Opponent, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "human" | "open" | "person" => Ok(Opponent::OpenSeat),
+        other => other
+            .parse::<Level>()
+            .map(Opponent::Bot)
+            .map_err(|err| format!("{err}, or human for an open seat")),
+    }
+}
+
+fn parse_seat(text: &str) -> Result<SeatChoice, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "first" | "black" | "x" | "1" => Ok(SeatChoice::Side(Side::First)),
+        "second" | "white" | "o" | "2" => Ok(SeatChoice::Side(Side::Second)),
+        "random" => Ok(SeatChoice::Random),
+        "watch" | "spectate" | "none" => Ok(SeatChoice::Spectate),
+        _ => Err(format!(
+            "expected a side: first or second (black/white in checkers, x/o in noughts and \
+             crosses), random, or watch; got {text:?}"
+        )),
+    }
+}
+
+/// Reads a time control: `5+3` (minutes and increment seconds), `90s+2`, `10s` a move, `none`.
+pub fn parse_time(text: &str) -> Result<TimeControl, String> {
+    let trimmed = text.trim().to_ascii_lowercase();
+    let bad = |problem: &str| {
+        format!(
+            "expected a clock like 5+3 (minutes+increment), 10s (a move) or none, got {text:?}: {problem}"
+        )
+    };
+    let number = |part: &str| {
+        part.parse::<u32>()
+            .map_err(|_| bad(&format!("{part:?} is not a whole number")))
+    };
+    if matches!(trimmed.as_str(), "none" | "unlimited" | "0") {
+        return Ok(TimeControl::Unlimited);
+    }
+    if let Some((initial, increment)) = trimmed.split_once('+') {
+        let initial_secs = match initial.strip_suffix('s') {
+            Some(secs) => number(secs)?,
+            None => number(initial)?
+                .checked_mul(60)
+                .ok_or_else(|| bad("too long"))?,
+        };
+        let increment_secs = number(increment.strip_suffix('s').unwrap_or(increment))?;
+        if initial_secs == 0 {
+            return Err(bad("the initial time must be at least one second"));
+        }
+        return Ok(TimeControl::Incremental {
+            initial_secs,
+            increment_secs,
+        });
+    }
+    if let Some(secs) = trimmed.strip_suffix('s') {
+        let secs = number(secs)?;
+        if secs == 0 {
+            return Err(bad("a move needs at least one second"));
+        }
+        return Ok(TimeControl::PerMove { secs });
+    }
+    Err(bad("no + and no s"))
+}
+
+impl PlayArgs {
+    /// The game options these arguments ask for; a given position is checked here first.
+    pub fn options(&self) -> anyhow::Result<GameOptions> {
+        let rules = PenteRules {
+            tournament: !self.free_pente,
+        };
+        let start_position = match (&self.position, &self.position_file) {
+            (Some(text), _) => Some(
+                crate::create_form::check_position(self.game, text, rules)
+                    .map_err(anyhow::Error::msg)
+                    .context("--position")?,
+            ),
+            (None, Some(path)) => Some(
+                crate::create_form::read_board_file(self.game, path, rules)
+                    .map_err(anyhow::Error::msg)
+                    .context("--position-file")?,
+            ),
+            (None, None) => None,
+        };
+        if let Some(text) = &start_position {
+            let game =
+                crate::table::read_position(self.game, text, rules).map_err(anyhow::Error::msg)?;
+            if game.outcome().is_some() {
+                bail!("the start position is already over: give a position where the game goes on");
+            }
+        }
+        Ok(GameOptions {
+            kind: self.game,
+            seat: self.color,
+            opponent: self.vs,
+            time_control: self.time,
+            start_position,
+            pente_tournament_rule: rules.tournament,
+            rated: false,
+        })
+    }
+}
+
+/// What the user asked for.
+#[derive(Debug, Clone)]
+pub enum Action {
+    Lobby,
+    Play(Box<PlayArgs>),
+    Watch(WatchArgs),
+    Bot(crate::bot_client::BotArgs),
+}
+
+/// Runs the client. Returns whether it ended well (plain mode fails on a refused game).
+pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
+    let start = match &action {
+        Action::Bot(args) => {
+            let Some(address) = global.server.clone() else {
+                bail!("kingme bot plays on a server: give its address with --server HOST:PORT");
+            };
+            let name = global
+                .name
+                .clone()
+                .unwrap_or_else(|| crate::bot_client::default_bot_name(args.level));
+            let finished = crate::bot_client::run(args.clone(), address, name).await?;
+            return Ok(finished == args.games);
+        }
+        Action::Lobby => Start::Lobby,
+        Action::Play(args) => Start::Create(Box::new(args.options()?)),
+        Action::Watch(args) => Start::Watch(GameId(args.game)),
+    };
+    let name = global.name.clone().unwrap_or_else(default_name);
+    let plain = global.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
+    let shutdown = CancellationToken::new();
+    let (address, embedded) = match &global.server {
+        Some(address) => (address.clone(), None),
+        None => {
+            let server = crate::embedded::EmbeddedServer::start().await?;
+            (server.address().to_string(), Some(server))
+        }
+    };
+    let (events_tx, events) = mpsc::channel::<Event>(256);
+    let net = Net::spawn(
+        NetConfig::new(address, name.clone()),
+        events_tx,
+        shutdown.clone(),
+    );
+    let ok = if plain {
+        let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        crate::plain::run(net, events, start, colour).await?
+    } else {
+        crate::tui::run(net, events, &name, start).await?;
+        true
+    };
+    shutdown.cancel();
+    if let Some(server) = embedded {
+        server.stop().await;
+    }
+    Ok(ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_parse_and_bad_ones_are_explained() {
+        assert_eq!(
+            parse_time("5+3"),
+            Ok(TimeControl::Incremental {
+                initial_secs: 300,
+                increment_secs: 3
+            })
+        );
+        assert_eq!(
+            parse_time("90s+2"),
+            Ok(TimeControl::Incremental {
+                initial_secs: 90,
+                increment_secs: 2
+            })
+        );
+        assert_eq!(parse_time("10s"), Ok(TimeControl::PerMove { secs: 10 }));
+        assert_eq!(parse_time("none"), Ok(TimeControl::Unlimited));
+        let err = parse_time("5+x").expect_err("bad");
+        assert!(err.contains("\"x\" is not a whole number"), "{err}");
+        assert!(parse_time("0s").is_err());
+        assert!(parse_time("fast").is_err());
+    }
+
+    #[test]
+    fn sides_and_opponents_parse() {
+        assert_eq!(parse_seat("Black"), Ok(SeatChoice::Side(Side::First)));
+        assert_eq!(parse_seat("o"), Ok(SeatChoice::Side(Side::Second)));
+        assert!(
+            parse_seat("green")
+                .expect_err("bad")
+                .contains("expected a side")
+        );
+        assert_eq!(parse_opponent("expert"), Ok(Opponent::Bot(Level::Expert)));
+        assert_eq!(parse_opponent("human"), Ok(Opponent::OpenSeat));
+        assert!(parse_opponent("god").expect_err("bad").contains("or human"));
+    }
+}

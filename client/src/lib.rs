@@ -1,0 +1,26 @@
+//! kingme-client: the terminal client of kingme as a library, so its state machine, drawing and
+//! plain mode can be tested without a terminal; `main.rs` is the thin binary.
+//!
+//! The TUI follows ratatui's template: [`app`] holds the state and its `update`, [`event`] is
+//! the one enum of inputs, [`ui`] draws the state without changing it, [`tui`] owns the
+//! terminal. Around them: [`board_geometry`] and [`selection`] (moving pieces with keys and
+//! mouse), [`animation`], [`theme`], [`create_form`] and [`setup_board`] (the create dialog).
+//! [`launch`] reads the command line, [`net`] is the connection (with reconnection),
+//! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`.
+
+pub mod animation;
+pub mod app;
+pub mod board_geometry;
+pub mod bot_client;
+pub mod create_form;
+pub mod embedded;
+pub mod event;
+pub mod launch;
+pub mod net;
+pub mod plain;
+pub mod selection;
+pub mod setup_board;
+pub mod table;
+pub mod theme;
+pub mod tui;
+pub mod ui;

@@ -1,0 +1,355 @@
+//! The game on screen: the client's copy of one table (position, seats, clocks, history, chat)
+//! kept up to date from the server's messages, plus what belongs to this screen alone: the
+//! cursor, the held piece, the typed move, the board's orientation and the move animation.
+//!
+//! The server is the judge; the position here is rebuilt from its position texts and only used
+//! to draw, to offer legal moves and to check typed text before it is sent.
+
+use crate::animation::Animation;
+use crate::board_geometry::{BoardGeometry, Cell};
+use crate::selection::{Candidate, Selection};
+use kingme_shared::games::pente::PenteRules;
+use kingme_shared::protocol::{
+    ClockState, GameId, GameResult, GameState, GameStatus, MoveRecord, SeatHolder, ServerMessage,
+    TimeControl,
+};
+use kingme_shared::{AnyGame, GameKind, Side};
+use std::time::Instant;
+
+/// Chat lines kept per table.
+const CHAT_LINES: usize = 100;
+
+/// One game as this client sees it.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub id: GameId,
+    pub kind: GameKind,
+    pub game: AnyGame,
+    pub pente_rules: PenteRules,
+    pub seats: [SeatHolder; 2],
+    /// The player's own side; `None` when watching.
+    pub your_side: Option<Side>,
+    pub time_control: TimeControl,
+    pub moves: Vec<MoveRecord>,
+    pub clocks: ClockState,
+    /// When `clocks` arrived, so the running clock can tick down between messages.
+    pub clocks_at: Instant,
+    pub status: GameStatus,
+    pub chat: Vec<(String, String)>,
+    /// The legal moves when it is the player's turn, else empty.
+    pub candidates: Vec<Candidate>,
+    pub selection: Selection,
+    pub cursor: Cell,
+    pub flipped: bool,
+    /// A move being typed (a number or a move's text), `None` when not typing.
+    pub input: Option<String>,
+    pub animation: Option<Animation>,
+    pub draw_offer: Option<Side>,
+    pub takeback_request: Option<Side>,
+    pub rematch_offer: Option<Side>,
+    /// A move sent and not yet answered.
+    pub pending_move: Option<String>,
+}
+
+impl Table {
+    /// A table from the server's full state.
+    pub fn from_state(state: &GameState, now: Instant) -> Result<Table, String> {
+        let pente_rules = PenteRules {
+            tournament: state.pente_tournament_rule,
+        };
+        let game = read_position(state.kind, &state.position, pente_rules)?;
+        let flipped = BoardGeometry::flipped_for(state.kind, state.your_side);
+        let layout = AnyGame::layout(state.kind);
+        let mut table = Table {
+            id: state.id,
+            kind: state.kind,
+            game,
+            pente_rules,
+            seats: state.seats.clone(),
+            your_side: state.your_side,
+            time_control: state.time_control,
+            moves: state.moves.clone(),
+            clocks: state.clocks,
+            clocks_at: now,
+            status: state.status,
+            chat: Vec::new(),
+            candidates: Vec::new(),
+            selection: Selection::Idle,
+            cursor: Cell {
+                row: layout.rows / 2,
+                column: layout.columns / 2,
+            },
+            flipped,
+            input: None,
+            animation: None,
+            draw_offer: None,
+            takeback_request: None,
+            rematch_offer: None,
+            pending_move: None,
+        };
+        table.refresh_candidates();
+        Ok(table)
+    }
+
+    /// Replaces everything the server owns with a new full state (after a takeback or a
+    /// reconnect), keeping the screen's own settings.
+    pub fn reset(&mut self, state: &GameState, now: Instant) -> Result<(), String> {
+        let mut fresh = Table::from_state(state, now)?;
+        fresh.flipped = self.flipped;
+        fresh.cursor = self.cursor;
+        fresh.chat = std::mem::take(&mut self.chat);
+        *self = fresh;
+        Ok(())
+    }
+
+    /// The board as displayed.
+    #[must_use]
+    pub fn geometry(&self) -> BoardGeometry {
+        BoardGeometry::new(self.kind, self.flipped)
+    }
+
+    /// Whether the player is to move now (and the game goes on).
+    #[must_use]
+    pub fn is_my_turn(&self) -> bool {
+        matches!(self.status, GameStatus::Playing)
+            && self.your_side == Some(self.game.side_to_move())
+    }
+
+    /// The result, once the game is over.
+    #[must_use]
+    pub fn result(&self) -> Option<GameResult> {
+        match self.status {
+            GameStatus::Over(result) => Some(result),
+            _ => None,
+        }
+    }
+
+    /// The last move played.
+    #[must_use]
+    pub fn last_move(&self) -> Option<&MoveRecord> {
+        self.moves.last()
+    }
+
+    /// Milliseconds left on a side's clock at `now`, counting down the running clock.
+    #[must_use]
+    pub fn clock_at(&self, side: Side, now: Instant) -> Option<u64> {
+        let left = self.clocks.remaining_ms[side.index()]?;
+        if self.clocks.running == Some(side) && matches!(self.status, GameStatus::Playing) {
+            let spent = now.saturating_duration_since(self.clocks_at).as_millis();
+            Some(left.saturating_sub(u64::try_from(spent).unwrap_or(u64::MAX)))
+        } else {
+            Some(left)
+        }
+    }
+
+    fn refresh_candidates(&mut self) {
+        self.candidates = if self.is_my_turn() {
+            Candidate::all(&self.game)
+        } else {
+            Vec::new()
+        };
+        self.selection.clear();
+    }
+
+    /// Applies a server message about this table. Returns a line for the status bar when the
+    /// message deserves one.
+    pub fn apply(&mut self, message: &ServerMessage, now: Instant) -> Option<String> {
+        let kind = self.kind;
+        let name = move |side: Side| AnyGame::kind_side_name(kind, side);
+        match message {
+            ServerMessage::MovePlayed {
+                record,
+                position,
+                clocks,
+                ..
+            } => {
+                let before = self.game.clone();
+                let after = match read_position(self.kind, position, self.pente_rules) {
+                    Ok(after) => after,
+                    Err(err) => return Some(format!("could not follow the game: {err}")),
+                };
+                if self.your_side != Some(record.side) {
+                    self.animation = Some(Animation::new(
+                        &before,
+                        &after,
+                        &record.path,
+                        &record.removed,
+                    ));
+                }
+                self.game = after;
+                self.moves.push(record.clone());
+                self.clocks = *clocks;
+                self.clocks_at = now;
+                self.pending_move = None;
+                self.draw_offer = None;
+                self.takeback_request = None;
+                self.refresh_candidates();
+                Some(format!("{} played {}", name(record.side), record.text))
+            }
+            ServerMessage::YourTurn { clocks, .. } => {
+                self.clocks = *clocks;
+                self.clocks_at = now;
+                if self.candidates.is_empty() {
+                    self.refresh_candidates();
+                }
+                Some("your move".to_owned())
+            }
+            ServerMessage::MoveRejected { text, reason, .. } => {
+                self.pending_move = None;
+                Some(format!("{text} was refused: {reason}"))
+            }
+            ServerMessage::SeatChanged { side, holder, .. } => {
+                self.seats[side.index()] = holder.clone();
+                if matches!(self.status, GameStatus::Open)
+                    && !self.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
+                {
+                    self.status = GameStatus::Playing;
+                    self.refresh_candidates();
+                }
+                Some(format!("{}: {}", name(*side), seat_text(holder)))
+            }
+            ServerMessage::GameOver { result, .. } => {
+                self.status = GameStatus::Over(*result);
+                self.clocks.running = None;
+                self.refresh_candidates();
+                Some(result_text(self.kind, *result))
+            }
+            ServerMessage::DrawOffered { by, .. } => {
+                self.draw_offer = Some(*by);
+                (self.your_side != Some(*by))
+                    .then(|| format!("{} offers a draw: a accepts, n declines", name(*by)))
+            }
+            ServerMessage::DrawDeclined { by, .. } => {
+                self.draw_offer = None;
+                Some(format!("{} declined the draw", name(*by)))
+            }
+            ServerMessage::TakebackRequested { by, .. } => {
+                self.takeback_request = Some(*by);
+                (self.your_side != Some(*by))
+                    .then(|| format!("{} asks to take back: a accepts, n declines", name(*by)))
+            }
+            ServerMessage::TakebackDeclined { by, .. } => {
+                self.takeback_request = None;
+                Some(format!("{} declined the takeback", name(*by)))
+            }
+            ServerMessage::RematchOffered { by, .. } => {
+                self.rematch_offer = Some(*by);
+                (self.your_side != Some(*by))
+                    .then(|| format!("{} offers a rematch: m accepts", name(*by)))
+            }
+            ServerMessage::TookBack { by, plies, .. } => Some(format!(
+                "{} took back {plies} move{}",
+                name(*by),
+                if *plies == 1 { "" } else { "s" }
+            )),
+            ServerMessage::Chat { from, text, .. } => {
+                self.chat.push((from.clone(), text.clone()));
+                if self.chat.len() > CHAT_LINES {
+                    self.chat.remove(0);
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Advances the animation by a tick.
+    pub fn tick(&mut self) {
+        if let Some(animation) = &mut self.animation
+            && !animation.tick()
+        {
+            self.animation = None;
+        }
+    }
+}
+
+/// Reads a position text of the server into a game.
+pub fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<AnyGame, String> {
+    let game = match kind {
+        GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
+        _ => AnyGame::from_position_text(kind, text),
+    };
+    game.map_err(|err| format!("the server sent a position this client cannot read: {err}"))
+}
+
+/// A seat's holder in words.
+#[must_use]
+pub fn seat_text(holder: &SeatHolder) -> String {
+    match holder {
+        SeatHolder::Empty => "open seat".to_owned(),
+        SeatHolder::Human { name, connected } => {
+            if *connected {
+                name.clone()
+            } else {
+                format!("{name} (disconnected)")
+            }
+        }
+        SeatHolder::Bot { level } => format!("bot ({level})"),
+    }
+}
+
+/// A result in words, naming the winner and the reason.
+#[must_use]
+pub fn result_text(kind: GameKind, result: GameResult) -> String {
+    match result.winner {
+        Some(side) => format!(
+            "{} wins by {}",
+            AnyGame::kind_side_name(kind, side),
+            result.reason
+        ),
+        None => format!("drawn: {}", result.reason),
+    }
+}
+
+/// A time control in words: `5+3`, `10 s a move` or `no clock`.
+#[must_use]
+pub fn time_control_text(control: TimeControl) -> String {
+    match control {
+        TimeControl::Unlimited => "no clock".to_owned(),
+        TimeControl::Incremental {
+            initial_secs,
+            increment_secs,
+        } => {
+            if initial_secs % 60 == 0 {
+                format!("{}+{increment_secs}", initial_secs / 60)
+            } else {
+                format!("{initial_secs}s+{increment_secs}")
+            }
+        }
+        TimeControl::PerMove { secs } => format!("{secs} s a move"),
+    }
+}
+
+/// Milliseconds as a clock shows them: `m:ss`, with tenths under ten seconds.
+#[must_use]
+pub fn clock_text(ms: u64) -> String {
+    if ms < 10_000 {
+        format!("0:0{}.{}", ms / 1000, (ms % 1000) / 100)
+    } else {
+        let secs = ms / 1000;
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_read_like_clocks() {
+        assert_eq!(clock_text(300_000), "5:00");
+        assert_eq!(clock_text(61_900), "1:01");
+        assert_eq!(clock_text(9_450), "0:09.4");
+        assert_eq!(
+            time_control_text(TimeControl::Incremental {
+                initial_secs: 300,
+                increment_secs: 3
+            }),
+            "5+3"
+        );
+        assert_eq!(
+            time_control_text(TimeControl::PerMove { secs: 10 }),
+            "10 s a move"
+        );
+    }
+}

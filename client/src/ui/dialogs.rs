@@ -1,0 +1,251 @@
+//! The overlays: help, theme choice, the create dialog (with its setup board), yes/no
+//! questions and the game-over dialog. Each is a box centred over the screen.
+
+use crate::app::Confirm;
+use crate::create_form::{CreateForm, Field, TIME_CONTROLS};
+use crate::table::{Table, result_text, time_control_text};
+use crate::theme::Theme;
+use crate::ui::board::{self, BoardPicture};
+use crate::ui::help::KEYS;
+use kingme_shared::AnyGame;
+use kingme_shared::protocol::SeatChoice;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use std::collections::HashMap;
+
+/// A rectangle of at most `width` x `height` centred in `area`.
+#[must_use]
+pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, theme: &Theme) -> Rect {
+    frame.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(format!(" {title} "), theme.accent_style()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    inner
+}
+
+/// The help overlay: every key.
+/// The keys of the screen shown (and those that work anywhere), so the list fits a standard
+/// terminal; the other screen's help lists the rest.
+pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
+    let wanted = |place: &str| match place {
+        "anywhere" => true,
+        "game" => in_game,
+        _ => !in_game,
+    };
+    let keys: Vec<_> = KEYS.iter().filter(|(place, _, _)| wanted(place)).collect();
+    let area = centred(frame.area(), 92, keys.len() as u16 + 2);
+    let title = if in_game {
+        "Keys in a game (the lobby's ? lists the lobby's) — any key closes"
+    } else {
+        "Keys in the lobby (a game's ? lists the game's) — any key closes"
+    };
+    let inner = boxed(frame, area, title, theme);
+    let lines: Vec<Line<'_>> = keys
+        .into_iter()
+        .map(|(place, keys, what)| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{place:<12}"),
+                    Style::default().add_modifier(Modifier::DIM),
+                ),
+                Span::styled(
+                    format!("{keys:<14}"),
+                    Style::default().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The theme dialog, each theme with a sample of its colours.
+pub fn themes(frame: &mut Frame<'_>, selected: usize, current: &Theme) {
+    let area = centred(frame.area(), 44, Theme::ALL.len() as u16 + 4);
+    let inner = boxed(frame, area, "Colour theme", current);
+    let mut lines = Vec::new();
+    for (i, theme) in Theme::ALL.iter().enumerate() {
+        let marker = if i == selected { "▶ " } else { "  " };
+        let mut name_style = Style::default();
+        if i == selected {
+            name_style = name_style.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::from(vec![
+            Span::raw(marker),
+            Span::styled(format!("{:<18}", theme.name), name_style),
+            Span::styled(
+                " ● ",
+                Style::default().fg(theme.first_piece).bg(theme.dark_square),
+            ),
+            Span::styled(
+                " ○ ",
+                Style::default()
+                    .fg(theme.second_piece)
+                    .bg(theme.light_square),
+            ),
+            Span::styled("   ", Style::default().bg(theme.destination)),
+        ]));
+    }
+    lines.push(Line::from("↑↓ choose · Enter apply · Esc cancel"));
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// A yes/no question.
+pub fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
+    let area = centred(frame.area(), 50, 5);
+    let inner = boxed(frame, area, "Are you sure?", theme);
+    let lines = vec![
+        Line::from(what.question()),
+        Line::from("y: yes · any other key: no"),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
+/// The game-over dialog: the winner and the reason.
+pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
+    let Some(result) = table.result() else {
+        return;
+    };
+    let area = centred(frame.area(), 46, 6);
+    let inner = boxed(frame, area, "Game over", theme);
+    let verdict = match (result.winner, table.your_side) {
+        (Some(winner), Some(me)) if winner == me => "You won!",
+        (Some(_), Some(_)) => "You lost.",
+        _ => "",
+    };
+    let lines = vec![
+        Line::styled(result_text(table.kind, result), theme.accent_style()),
+        Line::from(verdict),
+        Line::from("m: rematch · any other key: close"),
+    ];
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The create dialog, or its setup board while placing pieces.
+pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
+    if form.placing
+        && let Some(setup) = &form.board
+    {
+        let geometry = setup.geometry();
+        // As large as the screen allows, so the board gets the largest cells that fit.
+        let area = centred(frame.area(), 96, frame.area().height);
+        let inner = boxed(frame, area, "Setup: place pieces", theme);
+        let board_frame = Rect {
+            height: inner.height.saturating_sub(3),
+            ..inner
+        };
+        if let Some(board_area) = geometry.fit(board_frame) {
+            let lookup = |square: u16| setup.pieces.get(&square).copied();
+            let picture = BoardPicture {
+                geometry,
+                piece: &lookup,
+                highlights: HashMap::new(),
+                cursor: Some(setup.cursor),
+            };
+            board::draw(frame.buffer_mut(), board_area, &picture, theme);
+        }
+        let footer = Rect {
+            y: inner.y + inner.height.saturating_sub(3),
+            height: 3.min(inner.height),
+            ..inner
+        };
+        let lines = vec![
+            Line::from(format!(
+                "{} to move · Space: cycle piece · s: side · x: clear",
+                AnyGame::kind_side_name(setup.kind, setup.side_to_move)
+            )),
+            Line::from("Enter: done"),
+            Line::styled(
+                form.error.clone().unwrap_or_default(),
+                Style::default().fg(ratatui::style::Color::Red),
+            ),
+        ];
+        frame.render_widget(Paragraph::new(lines), footer);
+        return;
+    }
+    let area = centred(frame.area(), 62, 14);
+    let inner = boxed(frame, area, "Create a game", theme);
+    let colour = match form.seat {
+        SeatChoice::Side(side) => AnyGame::kind_side_name(form.kind, side).to_owned(),
+        SeatChoice::Random => "random".to_owned(),
+        SeatChoice::Spectate => "nobody: watch (bots or guests play)".to_owned(),
+    };
+    let opponent = match form.opponent {
+        Some(level) => format!("bot: {level}"),
+        None => "open seat (a person or a bot joins)".to_owned(),
+    };
+    let setup = match (form.setup, &form.board) {
+        (crate::create_form::SetupSource::Placed, Some(board)) if board.kind == form.kind => {
+            format!("{} ({} pieces)", form.setup.label(), board.pieces.len())
+        }
+        _ => form.setup.label().to_owned(),
+    };
+    let text_label = match form.setup {
+        crate::create_form::SetupSource::BoardFile => "File",
+        _ => "Position",
+    };
+    let rows: Vec<(Field, &str, String)> = vec![
+        (Field::Game, "Game", form.kind.to_string()),
+        (Field::Colour, "You play", colour),
+        (Field::Opponent, "Opponent", opponent),
+        (
+            Field::Time,
+            "Clock",
+            time_control_text(TIME_CONTROLS[form.time % TIME_CONTROLS.len()]),
+        ),
+        (Field::Setup, "Setup", setup),
+        (Field::Text, text_label, format!("{}▏", form.text)),
+        (Field::Create, "", "[ Create ]".to_owned()),
+    ];
+    let mut lines = Vec::new();
+    for (field, label, value) in rows {
+        if field == Field::Text && !form.uses_text() {
+            continue;
+        }
+        let selected = form.field == field;
+        let style = if selected {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        let arrows = selected && !matches!(field, Field::Text | Field::Create);
+        let value = if arrows {
+            format!("◀ {value} ▶")
+        } else {
+            value
+        };
+        lines.push(Line::from(vec![
+            Span::raw(format!("{label:>10}  ")),
+            Span::styled(value, style),
+        ]));
+    }
+    lines.push(Line::from(""));
+    if let Some(error) = &form.error {
+        lines.push(Line::styled(
+            error.clone(),
+            Style::default().fg(ratatui::style::Color::Red),
+        ));
+    } else {
+        lines.push(Line::styled(
+            "↑↓ row · ←→ change · Enter next/create · Esc cancel",
+            Style::default().add_modifier(Modifier::DIM),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}

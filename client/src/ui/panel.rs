@@ -1,0 +1,160 @@
+//! The side panel of the game screen: players and clocks, the game's status and counts, the
+//! numbered legal moves, the move history and the chat.
+
+use crate::app::App;
+use crate::table::{Table, clock_text, seat_text, time_control_text};
+use kingme_shared::Side;
+use kingme_shared::protocol::GameStatus;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+/// Draws the panel for `table` in `area`.
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
+    let theme = &app.theme;
+    let title = format!(" {} #{} ", table.kind, table.id);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.accent_style()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+
+    let mut header = Vec::new();
+    for side in Side::BOTH {
+        let to_move =
+            matches!(table.status, GameStatus::Playing) && table.game.side_to_move() == side;
+        let marker = if to_move { "▶" } else { " " };
+        let you = if table.your_side == Some(side) {
+            " (you)"
+        } else {
+            ""
+        };
+        let clock = table
+            .clock_at(side, app.now)
+            .map(clock_text)
+            .unwrap_or_default();
+        let mut style = Style::default();
+        if to_move {
+            style = style.add_modifier(Modifier::BOLD);
+        }
+        let name = format!("{marker} {}{you}", table.game.side_name(side));
+        let width = usize::from(inner.width);
+        let pad = width.saturating_sub(name.chars().count() + clock.chars().count());
+        header.push(Line::styled(
+            format!("{name}{}{clock}", " ".repeat(pad)),
+            style,
+        ));
+        header.push(Line::from(format!(
+            "    {}",
+            seat_text(&table.seats[side.index()])
+        )));
+    }
+    header.push(Line::from(format!(
+        "  clock: {}",
+        time_control_text(table.time_control)
+    )));
+    for tally in table.game.tallies() {
+        let goal = tally
+            .goal
+            .map(|g| format!(" ({g} win)"))
+            .unwrap_or_default();
+        header.push(Line::from(format!(
+            "  {}: {} – {}{goal}",
+            tally.label, tally.counts[0], tally.counts[1],
+        )));
+    }
+    header.push(Line::styled(status_line(table), theme.accent_style()));
+
+    let legal: Vec<Span<'_>> = table
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Span::raw(format!("{}:{}  ", i + 1, c.text)))
+        .collect();
+    let legal_lines = if legal.is_empty() {
+        0
+    } else {
+        // Enough lines for the list, within reason (Pente has hundreds of moves).
+        let chars: usize = legal.iter().map(|s| s.content.chars().count()).sum();
+        (chars / usize::from(inner.width.max(1)) + 2).min(6) as u16
+    };
+    let chat_lines = if table.chat.is_empty() { 0 } else { 4 };
+    let [header_area, legal_area, history_area, chat_area] = Layout::vertical([
+        Constraint::Length(header.len() as u16),
+        Constraint::Length(legal_lines),
+        Constraint::Min(2),
+        Constraint::Length(chat_lines),
+    ])
+    .areas(inner);
+    frame.render_widget(Paragraph::new(header), header_area);
+    if !legal.is_empty() {
+        let mut lines = vec![Line::styled(
+            "Legal moves (type the number):",
+            Style::default().add_modifier(Modifier::UNDERLINED),
+        )];
+        lines.push(Line::from(legal));
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), legal_area);
+    }
+    let history = history_lines(table);
+    let room = usize::from(history_area.height.saturating_sub(1));
+    let skip = history.len().saturating_sub(room);
+    let mut lines = vec![Line::styled(
+        "Moves:",
+        Style::default().add_modifier(Modifier::UNDERLINED),
+    )];
+    lines.extend(history.into_iter().skip(skip).map(Line::from));
+    frame.render_widget(Paragraph::new(lines), history_area);
+    if !table.chat.is_empty() {
+        let skip = table.chat.len().saturating_sub(usize::from(chat_lines) - 1);
+        let mut lines = vec![Line::styled(
+            "Chat:",
+            Style::default().add_modifier(Modifier::UNDERLINED),
+        )];
+        lines.extend(
+            table
+                .chat
+                .iter()
+                .skip(skip)
+                .map(|(from, text)| Line::from(format!("{from}: {text}"))),
+        );
+        frame.render_widget(Paragraph::new(lines), chat_area);
+    }
+}
+
+/// The game's status in a few words.
+fn status_line(table: &Table) -> String {
+    match table.status {
+        GameStatus::Open => "  waiting for an opponent".to_owned(),
+        GameStatus::Over(result) => format!("  {}", crate::table::result_text(table.kind, result)),
+        GameStatus::Playing => {
+            let mut text = format!(
+                "  {} to move",
+                table.game.side_name(table.game.side_to_move())
+            );
+            if table.draw_offer.is_some() {
+                text.push_str(" · draw offered");
+            }
+            if table.takeback_request.is_some() {
+                text.push_str(" · takeback asked");
+            }
+            text
+        }
+    }
+}
+
+/// The history in numbered pairs: `12. 11-15  23-19`.
+#[must_use]
+pub fn history_lines(table: &Table) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for (ply, record) in table.moves.iter().enumerate() {
+        let number = ply / 2 + 1;
+        if ply % 2 == 0 {
+            lines.push(format!("{number:>3}. {:<10}", record.text));
+        } else if let Some(line) = lines.last_mut() {
+            line.push_str(&record.text);
+        }
+    }
+    lines
+}

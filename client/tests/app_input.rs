@@ -1,0 +1,358 @@
+//! The input state machine on the app state, without a terminal: keyboard and mouse moves
+//! (click-click, drag, multi-jump), typed moves, refusals with reasons, flipping, and quitting
+//! with confirmation.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{app_with, moves_sent, state};
+use kingme_client::app::{App, Confirm, Overlay};
+use kingme_client::event::Event;
+use kingme_client::ui::layout::GameLayout;
+use kingme_shared::protocol::ClientMessage;
+use kingme_shared::{GameKind, Side};
+use ratatui::crossterm::event::{
+    Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+fn key(app: &mut App, code: KeyCode) -> Vec<ClientMessage> {
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        code,
+        KeyModifiers::NONE,
+    ))))
+}
+
+fn type_text(app: &mut App, text: &str) -> Vec<ClientMessage> {
+    let mut sent = Vec::new();
+    for c in text.chars() {
+        sent.extend(key(app, KeyCode::Char(c)));
+    }
+    sent.extend(key(app, KeyCode::Enter));
+    sent
+}
+
+/// The screen position of the middle of a square's cell.
+fn point_of(app: &App, square: u16) -> (u16, u16) {
+    let table = app.table.as_ref().unwrap();
+    let geometry = table.geometry();
+    let board = GameLayout::new(Rect::new(0, 0, app.size.0, app.size.1), &geometry)
+        .board
+        .unwrap();
+    let rect = board.cell_rect(geometry.cell_of(square).unwrap());
+    (rect.x + rect.width / 2, rect.y + rect.height / 2)
+}
+
+fn mouse(app: &mut App, kind: MouseEventKind, (column, row): (u16, u16)) -> Vec<ClientMessage> {
+    app.update(Event::Terminal(TerminalEvent::Mouse(MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })))
+}
+
+fn click(app: &mut App, square: u16) -> Vec<ClientMessage> {
+    let at = point_of(app, square);
+    let mut sent = mouse(app, MouseEventKind::Down(MouseButton::Left), at);
+    sent.extend(mouse(app, MouseEventKind::Up(MouseButton::Left), at));
+    sent
+}
+
+fn checkers_as_black() -> App {
+    app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    )
+}
+
+#[test]
+fn keyboard_picks_up_and_puts_down() {
+    let mut app = checkers_as_black();
+    // Black sits at the bottom: square 11 is drawn in the lower half.
+    let cell = app.table.as_ref().unwrap().geometry().cell_of(11).unwrap();
+    assert!(cell.row >= 4, "{cell:?}");
+    app.table.as_mut().unwrap().cursor = kingme_client::board_geometry::Cell { row: 0, column: 0 };
+    for _ in 0..cell.row {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    for _ in 0..cell.column {
+        key(&mut app, KeyCode::Right);
+    }
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert_eq!(app.table.as_ref().unwrap().selection.path(), &[11]);
+    // 15 is up and to the left or right of 11 from Black's side; go there by the geometry.
+    let target = app.table.as_ref().unwrap().geometry().cell_of(15).unwrap();
+    app.table.as_mut().unwrap().cursor = target;
+    let sent = key(&mut app, KeyCode::Char(' '));
+    assert_eq!(moves_sent(&sent), vec!["11-15"]);
+    assert!(app.status.contains("you play 11-15"), "{}", app.status);
+}
+
+#[test]
+fn mouse_click_click_and_drag_both_move() {
+    let mut app = checkers_as_black();
+    assert!(click(&mut app, 10).is_empty());
+    assert_eq!(moves_sent(&click(&mut app, 14)), vec!["10-14"]);
+
+    let mut app = checkers_as_black();
+    let from = point_of(&app, 9);
+    let to = point_of(&app, 13);
+    assert!(mouse(&mut app, MouseEventKind::Down(MouseButton::Left), from).is_empty());
+    mouse(&mut app, MouseEventKind::Drag(MouseButton::Left), to);
+    let sent = mouse(&mut app, MouseEventKind::Up(MouseButton::Left), to);
+    assert_eq!(moves_sent(&sent), vec!["9-13"]);
+}
+
+#[test]
+fn clicks_off_the_board_or_on_light_squares_do_nothing_harmful() {
+    let mut app = checkers_as_black();
+    assert!(mouse(&mut app, MouseEventKind::Down(MouseButton::Left), (79, 0)).is_empty());
+    assert!(mouse(&mut app, MouseEventKind::Down(MouseButton::Left), (0, 29)).is_empty());
+    // The top left cell of the board is a light square.
+    let table = app.table.as_ref().unwrap();
+    let board = GameLayout::new(Rect::new(0, 0, 80, 30), &table.geometry())
+        .board
+        .unwrap();
+    let sent = mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        (board.x, board.y),
+    );
+    assert!(sent.is_empty());
+    assert!(app.status.contains("dark squares"), "{}", app.status);
+    assert!(app.status_is_error);
+}
+
+#[test]
+fn a_multi_jump_is_clicked_square_by_square() {
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            Some("W:WK22:B9,10,17,18"),
+            &[],
+            Some(Side::Second),
+        ),
+        (80, 30),
+    );
+    for square in [22, 15, 6] {
+        assert!(click(&mut app, square).is_empty(), "{square}");
+    }
+    assert!(app.status.contains("jump again"), "{}", app.status);
+    assert!(click(&mut app, 13).is_empty());
+    let sent = click(&mut app, 22);
+    assert_eq!(moves_sent(&sent).len(), 1);
+    let text = &moves_sent(&sent)[0];
+    assert!(text.starts_with("22x15x6x13"), "{text}");
+}
+
+#[test]
+fn a_refused_pick_up_explains_itself() {
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            Some("B:W18:B1,14"),
+            &[],
+            Some(Side::First),
+        ),
+        (80, 30),
+    );
+    assert!(click(&mut app, 1).is_empty());
+    assert!(
+        app.status.contains("a capture is compulsory elsewhere"),
+        "{}",
+        app.status
+    );
+    assert!(app.status_is_error);
+}
+
+#[test]
+fn not_your_turn_and_watching_are_refused() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    assert!(click(&mut app, 22).is_empty());
+    assert!(app.status.contains("it is Black's turn"), "{}", app.status);
+    let mut app = app_with(state(GameKind::Checkers, None, &[], None), (80, 30));
+    assert!(click(&mut app, 11).is_empty());
+    assert!(app.status.contains("watching"), "{}", app.status);
+}
+
+#[test]
+fn typed_numbers_and_texts_play_and_bad_ones_are_explained() {
+    let mut app = checkers_as_black();
+    let candidates = app.table.as_ref().unwrap().candidates.clone();
+    assert_eq!(
+        moves_sent(&type_text(&mut app, "3")),
+        vec![candidates[2].text.clone()]
+    );
+
+    let mut app = checkers_as_black();
+    assert!(type_text(&mut app, "99").is_empty());
+    assert!(
+        app.status
+            .contains("there is no move number 99: choose 1 to 7"),
+        "{}",
+        app.status
+    );
+    assert!(type_text(&mut app, "11-99").is_empty());
+    assert!(app.status.contains("11-99"), "{}", app.status);
+    assert_eq!(moves_sent(&type_text(&mut app, "11-16")), vec!["11-16"]);
+
+    let mut app = app_with(
+        state(GameKind::Pente, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    assert_eq!(moves_sent(&type_text(&mut app, "K10")), vec!["K10"]);
+    // Lower case move text needs ':' first, since lower case letters are commands.
+    let mut app = app_with(
+        state(GameKind::TicTacToe, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    assert_eq!(moves_sent(&type_text(&mut app, ":b2")), vec!["5"]);
+}
+
+#[test]
+fn flipping_moves_the_squares_under_the_mouse() {
+    let mut app = checkers_as_black();
+    let before = point_of(&app, 11);
+    key(&mut app, KeyCode::Char('f'));
+    let after = point_of(&app, 11);
+    assert_ne!(before, after);
+    assert!(click(&mut app, 11).is_empty());
+    assert_eq!(app.table.as_ref().unwrap().selection.path(), &[11]);
+}
+
+#[test]
+fn quitting_during_a_game_asks_first_and_resigns_by_leaving() {
+    let mut app = checkers_as_black();
+    assert!(key(&mut app, KeyCode::Char('q')).is_empty());
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Confirm::Quit)));
+    assert!(key(&mut app, KeyCode::Char('n')).is_empty());
+    assert!(!app.quit);
+    key(&mut app, KeyCode::Char('q'));
+    let sent = key(&mut app, KeyCode::Char('y'));
+    assert!(app.quit);
+    assert!(
+        sent.iter()
+            .any(|m| matches!(m, ClientMessage::Leave { .. })),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn draw_offers_are_answered_with_keys() {
+    let mut app = checkers_as_black();
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::DrawOffered {
+            game: kingme_shared::protocol::GameId(7),
+            by: Side::Second,
+        },
+    ));
+    assert!(app.status.contains("offers a draw"), "{}", app.status);
+    let sent = key(&mut app, KeyCode::Char('n'));
+    assert!(
+        matches!(
+            sent.as_slice(),
+            [ClientMessage::AnswerDraw { accept: false, .. }]
+        ),
+        "{sent:?}"
+    );
+    let sent = key(&mut app, KeyCode::Char('n'));
+    assert!(sent.is_empty());
+    assert!(app.status.contains("nothing to answer"), "{}", app.status);
+}
+
+#[test]
+fn the_create_dialog_sends_options() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    assert!(matches!(app.overlay, Some(Overlay::Create(_))));
+    key(&mut app, KeyCode::Right); // pente
+    // Up from the first row wraps round to the Create button.
+    key(&mut app, KeyCode::Up);
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?}");
+    };
+    assert_eq!(options.kind, GameKind::Pente);
+    assert_eq!(app.overlay, None);
+}
+
+#[test]
+fn pieces_placed_on_an_empty_board_become_the_start_position() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Left); // noughts and crosses
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Right); // standard, typed, file, placed
+    }
+    key(&mut app, KeyCode::Enter); // opens the setup board
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    assert!(form.placing);
+    key(&mut app, KeyCode::Char(' ')); // X on square 1
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Char(' ')); // O on square 5
+    key(&mut app, KeyCode::Enter); // done placing
+    key(&mut app, KeyCode::Down); // the Create button
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?} {:?}", app.overlay);
+    };
+    assert_eq!(options.kind, GameKind::TicTacToe);
+    assert_eq!(options.start_position.as_deref(), Some("X---O----"));
+}
+
+#[test]
+fn an_impossible_setup_is_explained_in_the_dialog() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right); // typed position
+    key(&mut app, KeyCode::Down);
+    for c in "B:W1:B1".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter); // to the Create button
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(sent.is_empty());
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    let error = form.error.clone().unwrap_or_default();
+    assert!(error.contains("listed twice"), "{error}");
+}
+
+#[test]
+fn the_lobby_refreshes_itself_while_shown() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    app.update(Event::Link(kingme_client::event::LinkEvent::Connected {
+        resumed: false,
+    }));
+    let mut lists = 0;
+    for _ in 0..kingme_client::app::LOBBY_REFRESH_TICKS * 2 {
+        lists += app
+            .update(Event::Tick)
+            .iter()
+            .filter(|m| matches!(m, ClientMessage::ListGames))
+            .count();
+    }
+    assert_eq!(lists, 2);
+    // Not while playing.
+    let mut app = checkers_as_black();
+    for _ in 0..kingme_client::app::LOBBY_REFRESH_TICKS * 2 {
+        assert!(app.update(Event::Tick).is_empty());
+    }
+}

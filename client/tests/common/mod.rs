@@ -1,0 +1,108 @@
+//! Fixtures shared by the client's tests: server messages as the server would send them, and
+//! an app that has received them.
+
+#![allow(dead_code, clippy::unwrap_used)]
+
+use kingme_client::app::App;
+use kingme_client::event::{Event, LinkEvent};
+use kingme_shared::protocol::{
+    ClientMessage, ClockState, GameId, GameState, GameStatus, MoveRecord, SeatHolder,
+    ServerMessage, TimeControl,
+};
+use kingme_shared::{AnyGame, GameKind, Side};
+use std::time::Instant;
+
+/// The full state of game 7 of `kind` from `position` (the start if `None`) with `moves`
+/// played, seen by the player of `your_side` ("ada") against a bot.
+pub fn state(
+    kind: GameKind,
+    position: Option<&str>,
+    moves: &[&str],
+    your_side: Option<Side>,
+) -> GameState {
+    let start = match position {
+        Some(text) => AnyGame::from_position_text(kind, text).unwrap(),
+        None => AnyGame::start(kind),
+    };
+    let mut game = start.clone();
+    let mut records = Vec::new();
+    for text in moves {
+        let side = game.side_to_move();
+        let (standard, effect) = game.play_text(text).unwrap();
+        records.push(MoveRecord {
+            side,
+            text: standard,
+            path: effect.path,
+            removed: effect.removed,
+        });
+    }
+    let mut seats = [
+        SeatHolder::Bot {
+            level: kingme_shared::ai::Level::Intermediate,
+        },
+        SeatHolder::Bot {
+            level: kingme_shared::ai::Level::Intermediate,
+        },
+    ];
+    if let Some(side) = your_side {
+        seats[side.index()] = SeatHolder::Human {
+            name: "ada".to_owned(),
+            connected: true,
+        };
+    }
+    GameState {
+        id: GameId(7),
+        kind,
+        seats,
+        your_side,
+        time_control: TimeControl::Incremental {
+            initial_secs: 300,
+            increment_secs: 3,
+        },
+        pente_tournament_rule: true,
+        rated: false,
+        start_position: start.position_text(),
+        moves: records,
+        position: game.position_text(),
+        side_to_move: game.side_to_move(),
+        clocks: ClockState {
+            remaining_ms: [Some(300_000), Some(287_500)],
+            running: Some(game.side_to_move()),
+        },
+        status: match game.outcome() {
+            None => GameStatus::Playing,
+            Some(outcome) => GameStatus::Over(kingme_shared::protocol::GameResult {
+                winner: outcome.winner(),
+                reason: match outcome {
+                    kingme_shared::Outcome::Win { reason, .. } => {
+                        kingme_shared::protocol::EndReason::Win(reason)
+                    }
+                    kingme_shared::Outcome::Draw { reason } => {
+                        kingme_shared::protocol::EndReason::Draw(reason)
+                    }
+                },
+            }),
+        },
+    }
+}
+
+/// An app of size `size`, connected, that has received `state`.
+pub fn app_with(state: GameState, size: (u16, u16)) -> App {
+    let now = Instant::now();
+    let mut app = App::new("ada", size, now);
+    app.update(Event::Link(LinkEvent::Connected { resumed: false }));
+    let sent = app.update(Event::Server(ServerMessage::State(state)));
+    assert!(sent.is_empty());
+    app
+}
+
+/// The moves among sent messages.
+pub fn moves_sent(messages: &[ClientMessage]) -> Vec<String> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            ClientMessage::Move { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}

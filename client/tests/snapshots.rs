@@ -1,0 +1,293 @@
+//! Snapshot tests of the screens, drawn into ratatui's `TestBackend`: the start position of
+//! each game, a highlighted selection, the lobby, the game-over dialog and a terminal too small
+//! for the board. Each picture is compared with `tests/snapshots/<name>.txt`; run with
+//! `KINGME_UPDATE_SNAPSHOTS=1` to write new pictures after an intended change (and read them).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{app_with, state};
+use kingme_client::app::App;
+use kingme_client::event::Event;
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{
+    EndReason, GameId, GameResult, GameStatus, GameSummary, SeatHolder, ServerMessage, TimeControl,
+};
+use kingme_shared::{GameKind, Side};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers};
+use std::path::PathBuf;
+
+/// The screen as text, one line per row, trailing spaces trimmed.
+fn render(app: &App) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    terminal
+        .draw(|frame| kingme_client::ui::draw(frame, app))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..buffer.area.height {
+        let mut line = String::new();
+        for x in 0..buffer.area.width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}
+
+fn check(name: &str, app: &App) -> String {
+    let picture = render(app);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("KINGME_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &picture).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "no snapshot {}; run with KINGME_UPDATE_SNAPSHOTS=1",
+            path.display()
+        )
+    });
+    assert_eq!(picture, expected, "snapshot {name} differs:\n{picture}");
+    picture
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        code,
+        KeyModifiers::NONE,
+    ))));
+}
+
+#[test]
+fn checkers_start_from_blacks_side() {
+    let app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    );
+    let picture = check("checkers_start", &app);
+    // Black plays from the bottom: its men (filled) on the lower rows, numbered moves listed.
+    let lines: Vec<&str> = picture.lines().collect();
+    assert!(
+        lines[2].contains('○') && !lines[2].contains('●'),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[16].contains('●') && !lines[16].contains('○'),
+        "{}",
+        lines[16]
+    );
+    assert!(picture.contains("1:9-13"), "{picture}");
+}
+
+#[test]
+fn pente_start() {
+    let app = app_with(
+        state(GameKind::Pente, None, &["K10", "L11"], Some(Side::Second)),
+        (80, 24),
+    );
+    let picture = check("pente_start", &app);
+    assert!(picture.contains("captured pairs"), "{picture}");
+    assert!(picture.contains('●') && picture.contains('○'), "{picture}");
+}
+
+#[test]
+fn noughts_and_crosses_start() {
+    let app = app_with(
+        state(GameKind::TicTacToe, None, &["5"], Some(Side::Second)),
+        (80, 24),
+    );
+    let picture = check("tictactoe_start", &app);
+    assert!(picture.contains('X'), "{picture}");
+}
+
+#[test]
+fn a_picked_up_piece_shows_its_destinations() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    // White (at the bottom) to move after Black's 11-15? Here Black moves first, so wait for it.
+    app.update(Event::Server(ServerMessage::MovePlayed {
+        game: GameId(7),
+        ply: 1,
+        record: kingme_shared::protocol::MoveRecord {
+            side: Side::First,
+            text: "11-15".to_owned(),
+            path: vec![11, 15],
+            removed: vec![],
+        },
+        position: "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15".to_owned(),
+        side_to_move: Side::Second,
+        clocks: kingme_shared::protocol::ClockState {
+            remaining_ms: [Some(300_000), Some(300_000)],
+            running: Some(Side::Second),
+        },
+    }));
+    // Let the animation finish, then pick up 22 with the keyboard.
+    for _ in 0..20 {
+        app.update(Event::Tick);
+    }
+    let table = app.table.as_mut().unwrap();
+    table.cursor = table.geometry().cell_of(22).unwrap();
+    app.now = app.table.as_ref().unwrap().clocks_at;
+    key(&mut app, KeyCode::Enter);
+    let picture = check("checkers_selection", &app);
+    assert!(picture.contains("picked up the piece on 22"), "{picture}");
+}
+
+#[test]
+fn lobby_lists_games() {
+    let mut app = App::new("ada", (100, 12), std::time::Instant::now());
+    app.update(Event::Link(kingme_client::event::LinkEvent::Connected {
+        resumed: false,
+    }));
+    let human = |name: &str| SeatHolder::Human {
+        name: name.to_owned(),
+        connected: true,
+    };
+    let games = vec![
+        GameSummary {
+            id: GameId(1),
+            kind: GameKind::Checkers,
+            seats: [human("bob"), SeatHolder::Empty],
+            time_control: TimeControl::Incremental {
+                initial_secs: 300,
+                increment_secs: 3,
+            },
+            moves: 0,
+            status: GameStatus::Open,
+            spectators: 0,
+        },
+        GameSummary {
+            id: GameId(2),
+            kind: GameKind::Pente,
+            seats: [
+                human("carol"),
+                SeatHolder::Bot {
+                    level: Level::Expert,
+                },
+            ],
+            time_control: TimeControl::Unlimited,
+            moves: 14,
+            status: GameStatus::Playing,
+            spectators: 2,
+        },
+        GameSummary {
+            id: GameId(3),
+            kind: GameKind::TicTacToe,
+            seats: [human("dan"), human("eve")],
+            time_control: TimeControl::PerMove { secs: 5 },
+            moves: 7,
+            status: GameStatus::Over(GameResult {
+                winner: Some(Side::First),
+                reason: EndReason::Win(kingme_shared::WinReason::ThreeInARow),
+            }),
+            spectators: 0,
+        },
+    ];
+    app.update(Event::Server(ServerMessage::GameList { games }));
+    key(&mut app, KeyCode::Down);
+    let picture = check("lobby", &app);
+    assert!(picture.contains("X wins by three in a row"), "{picture}");
+}
+
+#[test]
+fn game_over_dialog_names_winner_and_reason() {
+    let mut app = app_with(
+        state(
+            GameKind::TicTacToe,
+            None,
+            &["1", "4", "2", "5"],
+            Some(Side::First),
+        ),
+        (80, 24),
+    );
+    app.update(Event::Server(ServerMessage::GameOver {
+        game: GameId(7),
+        result: GameResult {
+            winner: Some(Side::Second),
+            reason: EndReason::Resignation,
+        },
+    }));
+    let picture = check("game_over", &app);
+    assert!(picture.contains("O wins by resignation"), "{picture}");
+    assert!(picture.contains("You lost."), "{picture}");
+}
+
+#[test]
+fn a_small_terminal_gets_a_message_not_a_broken_board() {
+    let app = app_with(
+        state(GameKind::Pente, None, &[], Some(Side::First)),
+        (60, 20),
+    );
+    let picture = check("too_small", &app);
+    assert!(picture.contains("The terminal is too small."), "{picture}");
+    assert!(picture.contains("needs at least 75x23"), "{picture}");
+}
+
+#[test]
+fn help_lists_every_key_and_fits_a_standard_terminal() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    key(&mut app, KeyCode::Char('?'));
+    let in_game = render(&app);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('b'));
+    key(&mut app, KeyCode::Char('?'));
+    let in_lobby = render(&app);
+    for (place, keys, what) in kingme_client::ui::help::KEYS {
+        let picture = if *place == "game" {
+            &in_game
+        } else {
+            &in_lobby
+        };
+        assert!(picture.contains(keys), "{keys} missing:\n{picture}");
+        assert!(picture.contains(what), "{what} missing:\n{picture}");
+    }
+}
+
+#[test]
+fn the_monochrome_theme_shades_dark_squares() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    key(&mut app, KeyCode::Char('t'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(app.theme.monochrome, "{}", app.theme.name);
+    let picture = check("monochrome", &app);
+    assert!(picture.contains("░░░"), "{picture}");
+}
+
+#[test]
+fn the_create_dialog_and_its_setup_board() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Left); // place pieces
+    let picture = check("create_dialog", &app);
+    assert!(
+        picture.contains("place pieces on an empty board"),
+        "{picture}"
+    );
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char(' '));
+    let picture = check("setup_board", &app);
+    assert!(picture.contains('●'), "{picture}");
+    assert!(picture.contains("Black to move"), "{picture}");
+}

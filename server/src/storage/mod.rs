@@ -1,0 +1,23 @@
+//! Everything the server remembers: games from creation to result, accepted moves with their
+//! clocks, identities, resume tokens and ratings.
+//!
+//! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
+//! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
+//! values), `worker` (the storage thread and its async handle [`Storage`]), `ratings` (Elo),
+//! `identity` (name secrets), `location` (the default database path).
+
+pub mod identity;
+pub mod location;
+pub mod ratings;
+pub mod records;
+pub mod schema;
+pub mod sqlite;
+pub mod store;
+pub mod worker;
+
+pub use identity::{Admission, Claim, IdentityError};
+pub use ratings::{Rated, Rating, RatingChange};
+pub use records::{NewGame, Participant, StoredGame, StoredMove};
+pub use sqlite::SqliteStore;
+pub use store::{HistoryQuery, Store, StoreError};
+pub use worker::{Storage, StorageThread};

@@ -1,0 +1,186 @@
+//! Elo ratings, one per game kind for every person and for every bot level, so that a person can
+//! see how strong `advanced` really is.
+//!
+//! Elo with K = 32 and a start of 1500: after a game, each side moves by
+//! `K * (score - expected)`, where `score` is 1 for a win, 1/2 for a draw, 0 for a loss, and
+//! `expected = 1 / (1 + 10^((opponent - own) / 400))`. Elo over Glicko-2 because it needs no rating
+//! periods and every result can be applied the moment a game ends. Guests, empty seats and
+//! aborted games are not rated.
+
+use super::records::Participant;
+use super::store::{Store, StoreError};
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{EndReason, GameResult};
+use kingme_shared::{GameKind, Side};
+
+/// How far one game can move a rating.
+pub const K_FACTOR: f64 = 32.0;
+/// Everyone's rating before their first rated game.
+pub const INITIAL_RATING: f64 = 1500.0;
+
+/// Who a rating belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rated {
+    Person(String),
+    Bot(Level),
+}
+
+impl Rated {
+    /// The rated identity behind a seat: people with an identity and bots; guests and empty
+    /// seats have none.
+    #[must_use]
+    pub fn of(participant: &Participant) -> Option<Rated> {
+        match participant {
+            Participant::Person(name) => Some(Rated::Person(name.clone())),
+            Participant::Bot(level) => Some(Rated::Bot(*level)),
+            Participant::Guest(_) | Participant::Empty => None,
+        }
+    }
+}
+
+/// A rating with the games behind it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rating {
+    pub rating: f64,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Default for Rating {
+    fn default() -> Rating {
+        Rating {
+            rating: INITIAL_RATING,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+        }
+    }
+}
+
+impl Rating {
+    /// This rating after a game with `score` (1 win, 0.5 draw, 0 loss) against `opponent`.
+    #[must_use]
+    pub fn after(self, opponent: f64, score: f64) -> Rating {
+        let expected = 1.0 / (1.0 + 10f64.powf((opponent - self.rating) / 400.0));
+        let won = score > 0.75;
+        let lost = score < 0.25;
+        Rating {
+            rating: self.rating + K_FACTOR * (score - expected),
+            games: self.games + 1,
+            wins: self.wins + u32::from(won),
+            draws: self.draws + u32::from(!won && !lost),
+            losses: self.losses + u32::from(lost),
+        }
+    }
+}
+
+/// How one side's rating moved in a game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChange {
+    pub who: Rated,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// Applies a finished game to both sides' ratings, if it counts: both seats rated identities,
+/// the game rated, and not aborted. Returns the changes, first side first.
+pub fn rate_game(
+    store: &mut dyn Store,
+    kind: GameKind,
+    seats: &[Participant; 2],
+    rated: bool,
+    result: &GameResult,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
+    if !rated || result.reason == EndReason::Aborted {
+        return Ok(None);
+    }
+    let (Some(first), Some(second)) = (Rated::of(&seats[0]), Rated::of(&seats[1])) else {
+        return Ok(None);
+    };
+    let before = [
+        store.rating(kind, &first)?.unwrap_or_default(),
+        store.rating(kind, &second)?.unwrap_or_default(),
+    ];
+    let score = |side: Side| match result.winner {
+        Some(winner) if winner == side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let after = [
+        before[0].after(before[1].rating, score(Side::First)),
+        before[1].after(before[0].rating, score(Side::Second)),
+    ];
+    store.set_rating(kind, &first, &after[0])?;
+    store.set_rating(kind, &second, &after[1])?;
+    Ok(Some([
+        RatingChange {
+            who: first,
+            before: before[0].rating,
+            after: after[0].rating,
+        },
+        RatingChange {
+            who: second,
+            before: before[1].rating,
+            after: after[1].rating,
+        },
+    ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values worked out by hand from the formula in the module documentation.
+    fn check(own: f64, opponent: f64, score: f64, expected: f64) {
+        let start = Rating {
+            rating: own,
+            ..Rating::default()
+        };
+        let got = start.after(opponent, score).rating;
+        assert!(
+            (got - expected).abs() < 0.01,
+            "{own} vs {opponent} scoring {score}: got {got}, expected {expected}"
+        );
+    }
+
+    #[test]
+    fn ratings_move_by_hand_computed_amounts() {
+        // Equal ratings: expected 0.5, so a win is +16, a loss -16, a draw nothing.
+        check(1500.0, 1500.0, 1.0, 1516.0);
+        check(1500.0, 1500.0, 0.0, 1484.0);
+        check(1500.0, 1500.0, 0.5, 1500.0);
+        // 200 points apart: expected 1 / (1 + 10^0.5) = 0.240253 for the weaker side.
+        // Weaker wins: 1400 + 32 * 0.759747 = 1424.31; stronger loses: 1600 - 24.31 = 1575.69.
+        check(1400.0, 1600.0, 1.0, 1424.31);
+        check(1600.0, 1400.0, 0.0, 1575.69);
+        // Draw: 1400 + 32 * (0.5 - 0.240253) = 1408.31.
+        check(1400.0, 1600.0, 0.5, 1408.31);
+        // 400 apart: expected 1/11 = 0.090909; the favourite's win gains 32 * 0.090909 = 2.91.
+        check(1900.0, 1500.0, 1.0, 1902.91);
+    }
+
+    #[test]
+    fn counts_follow_the_score() {
+        let rating = Rating::default()
+            .after(1500.0, 1.0)
+            .after(1500.0, 0.5)
+            .after(1500.0, 0.0);
+        assert_eq!(
+            (rating.games, rating.wins, rating.draws, rating.losses),
+            (3, 1, 1, 1)
+        );
+    }
+
+    #[test]
+    fn guests_and_empty_seats_have_no_rating() {
+        assert_eq!(Rated::of(&Participant::Guest("g".into())), None);
+        assert_eq!(Rated::of(&Participant::Empty), None);
+        assert_eq!(
+            Rated::of(&Participant::Bot(Level::Advanced)),
+            Some(Rated::Bot(Level::Advanced))
+        );
+    }
+}

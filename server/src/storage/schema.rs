@@ -1,0 +1,176 @@
+//! The database schema and its forward-only migrations. The version a database is at is the
+//! highest row of `schema_version`; opening it applies every later migration in order, each in
+//! its own transaction, and refuses a database newer than this build.
+//!
+//! Version 1: games (kind, options, start, seats, result), moves (text and both clocks), identities
+//! and resume tokens. Version 2: ratings, and indexes for the history and for resuming.
+//! A migration once released never changes; a change is a new migration appended here, with a
+//! fixture of the previous version in `fixtures/` to test the step.
+
+use super::store::StoreError;
+use rusqlite::Connection;
+
+/// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
+pub const MIGRATIONS: [&str; 2] = [
+    // Version 1.
+    "CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        time_control TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        pente_tournament_rule INTEGER NOT NULL,
+        start_position TEXT,
+        first_seat TEXT,
+        second_seat TEXT,
+        created_at_ms INTEGER NOT NULL,
+        winner TEXT,
+        end_reason TEXT,
+        finished_at_ms INTEGER
+    );
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        first_clock_ms INTEGER,
+        second_clock_ms INTEGER,
+        played_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID;
+    CREATE TABLE identities (
+        name TEXT PRIMARY KEY,
+        secret_hash BLOB NOT NULL,
+        created_at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE resume_tokens (
+        token_hash BLOB PRIMARY KEY,
+        name TEXT NOT NULL,
+        created_at_ms INTEGER NOT NULL
+    );",
+    // Version 2.
+    "CREATE TABLE ratings (
+        kind TEXT NOT NULL,
+        bot INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        rating REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        PRIMARY KEY (kind, bot, player)
+    );
+    CREATE INDEX ratings_by_rating ON ratings (kind, rating DESC);
+    CREATE INDEX games_finished ON games (finished_at_ms) WHERE finished_at_ms IS NOT NULL;
+    CREATE INDEX games_unfinished ON games (id) WHERE finished_at_ms IS NULL;",
+];
+
+/// The schema version this build writes.
+pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;
+
+fn database(err: rusqlite::Error) -> StoreError {
+    StoreError::Database(err.to_string())
+}
+
+/// The schema version of a database, 0 for an empty one.
+pub fn version(connection: &Connection) -> Result<i64, StoreError> {
+    connection
+        .execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_version (
+                version INTEGER PRIMARY KEY,
+                applied_at_ms INTEGER NOT NULL
+            )",
+        )
+        .map_err(database)?;
+    connection
+        .query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_version",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(database)
+}
+
+/// Brings a database to [`CURRENT_VERSION`], returning the version it was at.
+pub fn migrate(connection: &mut Connection, now_ms: i64) -> Result<i64, StoreError> {
+    let found = version(connection)?;
+    if found > CURRENT_VERSION {
+        return Err(StoreError::Corrupt(format!(
+            "the database is at schema version {found}, newer than this server's \
+             {CURRENT_VERSION}; run a newer kingme-server or use another --db"
+        )));
+    }
+    for (index, migration) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let transaction = connection.transaction().map_err(database)?;
+        transaction.execute_batch(migration).map_err(database)?;
+        transaction
+            .execute(
+                "INSERT INTO schema_version (version, applied_at_ms) VALUES (?1, ?2)",
+                (index as i64 + 1, now_ms),
+            )
+            .map_err(database)?;
+        transaction.commit().map_err(database)?;
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::storage::{SqliteStore, Store};
+    use kingme_shared::protocol::GameId;
+
+    /// A database as version 1 left it.
+    const VERSION_1: &str = include_str!("fixtures/schema_v1.sql");
+
+    #[test]
+    fn a_fresh_database_gets_every_migration() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        assert_eq!(migrate(&mut connection, 7).unwrap(), 0);
+        assert_eq!(version(&connection).unwrap(), CURRENT_VERSION);
+        // Running again changes nothing.
+        assert_eq!(migrate(&mut connection, 8).unwrap(), CURRENT_VERSION);
+        let applied: i64 = connection
+            .query_row("SELECT COUNT(*) FROM schema_version", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(applied, CURRENT_VERSION);
+    }
+
+    #[test]
+    fn a_version_1_database_is_migrated_and_keeps_its_games() {
+        let connection = Connection::open_in_memory().unwrap();
+        connection.execute_batch(VERSION_1).unwrap();
+        assert_eq!(version(&connection).unwrap(), 1);
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        assert_eq!(store.schema_version().unwrap(), 2);
+        let finished = store.game(GameId(1)).unwrap().unwrap();
+        assert_eq!(finished.moves.len(), 5);
+        assert!(finished.to_record().replay().is_ok());
+        let unfinished = store.unfinished_games().unwrap();
+        assert_eq!(unfinished.len(), 1);
+        assert_eq!(
+            unfinished[0].moves[0].clocks_ms,
+            [Some(290_000), Some(300_000)]
+        );
+        assert_eq!(store.identity("alice").unwrap(), Some(vec![0]));
+        assert_eq!(
+            store.resume_token_owner(&[1]).unwrap().as_deref(),
+            Some("alice")
+        );
+        // Version 2's ratings table is there and empty.
+        assert_eq!(store.leaderboard(None, 10).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_newer_database_is_refused() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        migrate(&mut connection, 0).unwrap();
+        connection
+            .execute("INSERT INTO schema_version VALUES (99, 0)", [])
+            .unwrap();
+        let err = migrate(&mut connection, 0).unwrap_err().to_string();
+        assert!(
+            err.contains("schema version 99, newer than this server's 2"),
+            "{err}"
+        );
+    }
+}

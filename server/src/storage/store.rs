@@ -1,0 +1,115 @@
+//! The one interface between the judge and its database. SQLite ([`super::SqliteStore`]) is the
+//! embedded default; a networked database (PostgreSQL, for several servers sharing their games)
+//! would be a second implementation of this trait and nothing else would change.
+//!
+//! The methods are blocking: a store is owned by the storage thread ([`super::Storage`]), never
+//! touched from the async reactor. They are data access only; the rules built on them (ratings,
+//! identities) are written once, against this trait, in their own modules.
+
+use super::ratings::{Rated, Rating};
+use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::{GameKind, Side};
+
+/// A database failure, as text: the storage thread hands it to every waiting caller, so it is
+/// cloneable rather than carrying the driver's own error type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The database could not be opened, read or written.
+    #[error("database error: {0}")]
+    Database(String),
+    /// The database holds something this build cannot read (a newer schema, a bad value).
+    #[error("database content not understood: {0}")]
+    Corrupt(String),
+    /// The request names a game that is not stored (or no longer in the needed state).
+    #[error("{0}")]
+    NotFound(String),
+    /// The storage thread has stopped.
+    #[error("the storage thread has stopped")]
+    Stopped,
+}
+
+/// Which finished games a history request wants.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HistoryQuery {
+    /// Only games this person (or guest of this name) played.
+    pub player: Option<String>,
+    pub kind: Option<GameKind>,
+    /// At most this many, newest first.
+    pub limit: usize,
+}
+
+/// A database of games, identities, resume tokens and ratings.
+pub trait Store: Send {
+    /// Starts a batch: everything until [`Store::commit_batch`] becomes durable together.
+    fn begin_batch(&mut self) -> Result<(), StoreError>;
+    /// Makes the batch durable; only after this returns may a caller be told its work is stored.
+    fn commit_batch(&mut self) -> Result<(), StoreError>;
+    /// Drops the batch.
+    fn rollback_batch(&mut self);
+    /// Marks the start of one request inside a batch, so that a failing request can be undone
+    /// without losing the others.
+    fn begin_request(&mut self) -> Result<(), StoreError>;
+    /// Ends the request begun last, keeping its changes or undoing them.
+    fn end_request(&mut self, keep: bool) -> Result<(), StoreError>;
+
+    /// Stores a new game. Its id must not be stored yet.
+    fn create_game(&mut self, game: &NewGame) -> Result<(), StoreError>;
+    /// Changes who sits on a side of a stored game.
+    fn set_seat(&mut self, game: GameId, side: Side, who: &Participant) -> Result<(), StoreError>;
+    /// Appends an accepted move; its ply must follow the last stored one.
+    fn record_move(&mut self, game: GameId, mv: &StoredMove) -> Result<(), StoreError>;
+    /// Forgets the moves after the first `plies_kept` (a takeback).
+    fn take_back(&mut self, game: GameId, plies_kept: u32) -> Result<(), StoreError>;
+    /// Records how a game ended.
+    fn finish_game(
+        &mut self,
+        game: GameId,
+        result: &GameResult,
+        finished_at_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// One stored game with its moves.
+    fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError>;
+    /// Every game without a result, oldest first: what a restarted server resumes.
+    fn unfinished_games(&mut self) -> Result<Vec<StoredGame>, StoreError>;
+    /// The highest game id ever stored, so a restarted server never reuses one.
+    fn last_game_id(&mut self) -> Result<Option<GameId>, StoreError>;
+    /// Finished games, newest first.
+    fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError>;
+
+    /// A rating, `None` before the first rated game.
+    fn rating(&mut self, kind: GameKind, who: &Rated) -> Result<Option<Rating>, StoreError>;
+    /// Replaces a rating.
+    fn set_rating(
+        &mut self,
+        kind: GameKind,
+        who: &Rated,
+        rating: &Rating,
+    ) -> Result<(), StoreError>;
+    /// The best ratings, highest first, of one game or of every game.
+    fn leaderboard(
+        &mut self,
+        kind: Option<GameKind>,
+        limit: usize,
+    ) -> Result<Vec<LeaderboardEntry>, StoreError>;
+
+    /// The hash of the secret a name was issued, `None` for a name never registered.
+    fn identity(&mut self, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
+    /// Registers a name with its secret's hash; `false` (and no change) if it is taken.
+    fn register_identity(
+        &mut self,
+        name: &str,
+        secret_hash: &[u8],
+        at_ms: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Remembers a resume token (by its hash) and the name it resumes.
+    fn save_resume_token(
+        &mut self,
+        token_hash: &[u8],
+        name: &str,
+        at_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// The name a resume token (by its hash) belongs to.
+    fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError>;
+}

@@ -1,0 +1,414 @@
+//! The storage thread and its handle. The store lives on one dedicated OS thread; async code
+//! holds a [`Storage`] (a cheap clone of a channel sender) and awaits the answer of each request,
+//! so database work never blocks the reactor.
+//!
+//! Requests that arrive while the thread is busy are taken together as one batch: one
+//! transaction and one sync to disk for all of them, each request inside its own savepoint so a
+//! failing one does not undo the others. Answers are sent only after the batch is committed: when
+//! `record_move` returns `Ok`, the move is on disk.
+
+use super::identity::{self, Admission, Claim, IdentityError};
+use super::ratings::{self, RatingChange};
+use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::store::{HistoryQuery, Store, StoreError};
+use kingme_shared::protocol::{
+    GameId, GameResult, HistoryEntry, LeaderboardEntry, MAX_HISTORY_ENTRIES,
+    MAX_LEADERBOARD_ENTRIES,
+};
+use kingme_shared::{GameKind, Side};
+use std::thread::JoinHandle;
+use tokio::sync::{mpsc, oneshot};
+
+/// Requests waiting for the storage thread before senders have to wait.
+const QUEUE: usize = 1024;
+/// Most requests committed together.
+const MAX_BATCH: usize = 256;
+
+/// One request: run against the store, then answered once the batch's fate is known.
+trait Request: Send {
+    fn run(&mut self, store: &mut dyn Store) -> bool;
+    fn answer(self: Box<Self>, committed: Result<(), StoreError>);
+}
+
+/// A request computing a `T`, and where its answer goes.
+struct Pending<F, T> {
+    work: Option<F>,
+    outcome: Option<Result<T, StoreError>>,
+    reply: oneshot::Sender<Result<T, StoreError>>,
+}
+
+impl<F, T> Request for Pending<F, T>
+where
+    F: FnOnce(&mut dyn Store) -> Result<T, StoreError> + Send,
+    T: Send,
+{
+    fn run(&mut self, store: &mut dyn Store) -> bool {
+        let Some(work) = self.work.take() else {
+            return false;
+        };
+        let outcome = work(store);
+        let succeeded = outcome.is_ok();
+        self.outcome = Some(outcome);
+        succeeded
+    }
+
+    fn answer(self: Box<Self>, committed: Result<(), StoreError>) {
+        let answer = match (committed, self.outcome) {
+            (Err(err), _) => Err(err),
+            (Ok(()), Some(outcome)) => outcome,
+            (Ok(()), None) => Err(StoreError::Stopped),
+        };
+        // The caller may have gone away; then nobody needs the answer.
+        let _ = self.reply.send(answer);
+    }
+}
+
+/// The handle to the storage thread. Cloning it is cheap; the thread ends when the last clone
+/// is dropped, after finishing the requests already sent.
+#[derive(Clone)]
+pub struct Storage {
+    requests: mpsc::Sender<Box<dyn Request>>,
+}
+
+/// The storage thread, to wait for when shutting down.
+pub struct StorageThread(JoinHandle<()>);
+
+impl StorageThread {
+    /// Waits until every request sent before the last [`Storage`] was dropped is answered.
+    pub fn join(self) {
+        // A panic on the storage thread has already been reported by the panic hook.
+        let _ = self.0.join();
+    }
+}
+
+/// Answers the requests of one batch with `committed`.
+fn answer_all(batch: Vec<Box<dyn Request>>, committed: &Result<(), StoreError>) {
+    for request in batch {
+        request.answer(committed.clone());
+    }
+}
+
+fn serve(mut store: Box<dyn Store>, mut requests: mpsc::Receiver<Box<dyn Request>>) {
+    while let Some(first) = requests.blocking_recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match requests.try_recv() {
+                Ok(request) => batch.push(request),
+                Err(_) => break,
+            }
+        }
+        if let Err(err) = store.begin_batch() {
+            answer_all(batch, &Err(err));
+            continue;
+        }
+        let mut failure = None;
+        for request in &mut batch {
+            let ran = store.begin_request().map(|()| request.run(store.as_mut()));
+            let ended = match ran {
+                Ok(keep) => store.end_request(keep),
+                Err(err) => Err(err),
+            };
+            if let Err(err) = ended {
+                failure = Some(err);
+                break;
+            }
+        }
+        let committed = match failure {
+            Some(err) => Err(err),
+            None => store.commit_batch(),
+        };
+        if committed.is_err() {
+            store.rollback_batch();
+        }
+        answer_all(batch, &committed);
+    }
+}
+
+impl Storage {
+    /// Starts the storage thread owning `store`.
+    pub fn start(store: impl Store + 'static) -> std::io::Result<(Storage, StorageThread)> {
+        let (sender, receiver) = mpsc::channel(QUEUE);
+        let store: Box<dyn Store> = Box::new(store);
+        let thread = std::thread::Builder::new()
+            .name("kingme-storage".to_owned())
+            .spawn(move || serve(store, receiver))?;
+        Ok((Storage { requests: sender }, StorageThread(thread)))
+    }
+
+    /// Runs `work` on the storage thread inside a batch, and returns its result once committed.
+    pub async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        F: FnOnce(&mut dyn Store) -> Result<T, StoreError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let (reply, answer) = oneshot::channel();
+        let request = Box::new(Pending {
+            work: Some(work),
+            outcome: None,
+            reply,
+        });
+        self.requests
+            .send(request)
+            .await
+            .map_err(|_| StoreError::Stopped)?;
+        answer.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Stores a new game.
+    pub async fn create_game(&self, game: NewGame) -> Result<(), StoreError> {
+        self.run(move |store| store.create_game(&game)).await
+    }
+
+    /// Records who now sits on a side.
+    pub async fn set_seat(
+        &self,
+        game: GameId,
+        side: Side,
+        who: Participant,
+    ) -> Result<(), StoreError> {
+        self.run(move |store| store.set_seat(game, side, &who))
+            .await
+    }
+
+    /// Stores an accepted move; when this returns `Ok` the move is durable and may be announced.
+    pub async fn record_move(&self, game: GameId, mv: StoredMove) -> Result<(), StoreError> {
+        self.run(move |store| store.record_move(game, &mv)).await
+    }
+
+    /// Forgets the moves after the first `plies_kept`.
+    pub async fn take_back(&self, game: GameId, plies_kept: u32) -> Result<(), StoreError> {
+        self.run(move |store| store.take_back(game, plies_kept))
+            .await
+    }
+
+    /// Records the end of a game and, if it was rated, updates both sides' ratings in the same
+    /// transaction. Returns the rating changes of a rated game.
+    pub async fn finish_game(
+        &self,
+        game: GameId,
+        result: GameResult,
+        finished_at_ms: i64,
+    ) -> Result<Option<[RatingChange; 2]>, StoreError> {
+        self.run(move |store| {
+            let stored = store
+                .game(game)?
+                .ok_or_else(|| StoreError::NotFound(format!("no game {game} is stored")))?;
+            store.finish_game(game, &result, finished_at_ms)?;
+            ratings::rate_game(
+                store,
+                stored.game.kind,
+                &stored.game.seats,
+                stored.game.rated,
+                &result,
+            )
+        })
+        .await
+    }
+
+    /// One stored game with its moves.
+    pub async fn game(&self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
+        self.run(move |store| store.game(id)).await
+    }
+
+    /// Every game without a result: what a restarted server resumes.
+    pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+        self.run(|store| store.unfinished_games()).await
+    }
+
+    /// The highest game id ever stored.
+    pub async fn last_game_id(&self) -> Result<Option<GameId>, StoreError> {
+        self.run(|store| store.last_game_id()).await
+    }
+
+    /// Finished games, newest first, at most [`MAX_HISTORY_ENTRIES`] (also when the query's
+    /// limit is 0).
+    pub async fn history(&self, mut query: HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
+        if query.limit == 0 || query.limit > MAX_HISTORY_ENTRIES {
+            query.limit = MAX_HISTORY_ENTRIES;
+        }
+        self.run(move |store| store.history(&query)).await
+    }
+
+    /// The best ratings, at most [`MAX_LEADERBOARD_ENTRIES`].
+    pub async fn leaderboard(
+        &self,
+        kind: Option<GameKind>,
+    ) -> Result<Vec<LeaderboardEntry>, StoreError> {
+        self.run(move |store| store.leaderboard(kind, MAX_LEADERBOARD_ENTRIES))
+            .await
+    }
+
+    /// Lets `name` in with `claim`, registering it on first use (see [`identity::admit`]).
+    pub async fn admit(
+        &self,
+        name: String,
+        claim: Claim,
+        now_ms: i64,
+    ) -> Result<Admission, IdentityError> {
+        self.run(move |store| Ok(identity::admit(store, &name, &claim, now_ms)))
+            .await?
+    }
+
+    /// Remembers a resume token for `name` (only its hash is stored).
+    pub async fn save_resume_token(
+        &self,
+        token: &str,
+        name: String,
+        now_ms: i64,
+    ) -> Result<(), StoreError> {
+        let hash = identity::hash_secret(token);
+        self.run(move |store| store.save_resume_token(&hash, &name, now_ms))
+            .await
+    }
+
+    /// The name a resume token belongs to.
+    pub async fn resume_token_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
+        let hash = identity::hash_secret(token);
+        self.run(move |store| store.resume_token_owner(&hash)).await
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::storage::SqliteStore;
+    use crate::storage::ratings::Rated;
+    use kingme_shared::ai::Level;
+    use kingme_shared::protocol::{EndReason, TimeControl};
+    use kingme_shared::{Side, WinReason};
+    use std::path::Path;
+
+    fn start() -> (Storage, StorageThread) {
+        Storage::start(SqliteStore::open(Path::new(":memory:"), 0).unwrap()).unwrap()
+    }
+
+    fn game(id: u64, seats: [Participant; 2]) -> NewGame {
+        NewGame {
+            id: GameId(id),
+            kind: GameKind::TicTacToe,
+            time_control: TimeControl::Unlimited,
+            rated: true,
+            pente_tournament_rule: true,
+            start_position: None,
+            seats,
+            created_at_ms: 0,
+        }
+    }
+
+    fn move_at(ply: u32, text: &str) -> StoredMove {
+        StoredMove {
+            ply,
+            text: text.to_owned(),
+            clocks_ms: [None, None],
+            played_at_ms: 0,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failing_request_in_a_batch_leaves_the_others_stored() {
+        let (storage, thread) = start();
+        storage
+            .create_game(game(1, [Participant::Empty, Participant::Empty]))
+            .await
+            .unwrap();
+        // Sent together, so the storage thread takes them as one batch.
+        let (good, bad, after) = tokio::join!(
+            storage.record_move(GameId(1), move_at(1, "5")),
+            storage.record_move(GameId(2), move_at(1, "5")),
+            storage.set_seat(GameId(1), Side::First, Participant::Guest("g".into())),
+        );
+        good.unwrap();
+        assert!(matches!(bad, Err(StoreError::NotFound(_))), "{bad:?}");
+        after.unwrap();
+        let stored = storage.game(GameId(1)).await.unwrap().unwrap();
+        assert_eq!(stored.moves.len(), 1);
+        assert_eq!(stored.game.seats[0], Participant::Guest("g".into()));
+        drop(storage);
+        thread.join();
+    }
+
+    #[tokio::test]
+    async fn a_rated_game_moves_both_ratings_and_a_guest_game_none() {
+        let (storage, _thread) = start();
+        let alice = Participant::Person("alice".into());
+        let bot = Participant::Bot(Level::Beginner);
+        storage
+            .create_game(game(1, [alice.clone(), bot.clone()]))
+            .await
+            .unwrap();
+        let win = GameResult {
+            winner: Some(Side::First),
+            reason: EndReason::Win(WinReason::ThreeInARow),
+        };
+        let changes = storage
+            .finish_game(GameId(1), win, 5)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(changes[0].who, Rated::Person("alice".into()));
+        assert_eq!((changes[0].before, changes[0].after), (1500.0, 1516.0));
+        assert_eq!((changes[1].before, changes[1].after), (1500.0, 1484.0));
+        // Alice (1516) beats the bot (1484) again: expected 1 / (1 + 10^(-32/400)) = 0.545922,
+        // so she gains 32 * 0.454078 = 14.53.
+        storage
+            .create_game(game(2, [alice.clone(), bot.clone()]))
+            .await
+            .unwrap();
+        let changes = storage
+            .finish_game(GameId(2), win, 6)
+            .await
+            .unwrap()
+            .unwrap();
+        assert!((changes[0].after - 1530.53).abs() < 0.01, "{changes:?}");
+        storage
+            .create_game(game(3, [Participant::Guest("g".into()), bot]))
+            .await
+            .unwrap();
+        assert_eq!(storage.finish_game(GameId(3), win, 7).await.unwrap(), None);
+        let board = storage
+            .leaderboard(Some(GameKind::TicTacToe))
+            .await
+            .unwrap();
+        let lines: Vec<(&str, i32, u32)> = board
+            .iter()
+            .map(|entry| (entry.player.as_str(), entry.rating, entry.games))
+            .collect();
+        assert_eq!(lines, [("alice", 1531, 2), ("beginner", 1469, 2)]);
+        let history = storage.history(HistoryQuery::default()).await.unwrap();
+        assert_eq!(history.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn identities_and_resume_tokens_go_through_the_thread() {
+        let (storage, _thread) = start();
+        let claim = Claim::Named { secret: None };
+        let Admission::Person {
+            issued_secret: Some(secret),
+        } = storage.admit("ann".into(), claim.clone(), 1).await.unwrap()
+        else {
+            panic!("a new name is registered");
+        };
+        assert!(matches!(
+            storage.admit("ann".into(), claim, 2).await,
+            Err(IdentityError::SecretRequired(_))
+        ));
+        let with_secret = Claim::Named {
+            secret: Some(secret),
+        };
+        assert!(storage.admit("ann".into(), with_secret, 3).await.is_ok());
+        storage
+            .save_resume_token("token-1", "ann".into(), 4)
+            .await
+            .unwrap();
+        assert_eq!(
+            storage
+                .resume_token_owner("token-1")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("ann")
+        );
+        assert_eq!(storage.resume_token_owner("token-2").await.unwrap(), None);
+    }
+}

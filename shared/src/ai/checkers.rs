@@ -1,0 +1,252 @@
+//! Checkers for the search: make/unmake by copying the 16-byte position, the draw rules seen
+//! coming (a position repeated since the last irreversible move scores as a draw, as does the
+//! forty-move rule), captures first in the move order, and a capture extension so that no search
+//! stops in the middle of an exchange.
+//!
+//! The classic levels count material only (a man 100, a king 175, a side without a move has lost);
+//! `expert` uses [`super::checkers_eval`].
+
+use super::checkers_eval::{expert_eval, material};
+use super::classic::{Request, classic, expert};
+use super::level::Level;
+use super::search::{Found, SearchGame};
+use super::zobrist::checkers_key;
+use crate::game::Side;
+use crate::games::checkers::{
+    Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
+};
+use rand::rngs::StdRng;
+
+/// Transposition table size for checkers: 2^18 entries of about 48 bytes.
+const TABLE_BITS: u32 = 18;
+
+/// A checkers position under search, with the keys of the positions before it.
+pub struct CheckersSearch {
+    position: Position,
+    expert: bool,
+    /// Keys of every position from the start of the game's reversible stretch, ending with the
+    /// current one.
+    keys: Vec<u64>,
+    /// Where in `keys` the current reversible stretch (since the last capture or man's move)
+    /// starts.
+    reversible_from: usize,
+}
+
+impl CheckersSearch {
+    /// The game's position and history, evaluated as a classic level or as the expert.
+    #[must_use]
+    pub fn new(game: &Checkers, expert: bool) -> CheckersSearch {
+        let mut keys = Vec::with_capacity(256);
+        keys.extend(game.history().iter().map(checkers_key));
+        CheckersSearch {
+            position: *game.position(),
+            expert,
+            keys,
+            reversible_from: 0,
+        }
+    }
+}
+
+impl SearchGame for CheckersSearch {
+    type Move = Move;
+    type Undo = (Position, usize);
+
+    fn generate(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        for_each_move(&self.position, |mv| out.push(*mv));
+    }
+
+    fn make(&mut self, mv: Move) -> (Position, usize) {
+        let undo = (self.position, self.reversible_from);
+        let irreversible = mv.is_capture() || self.position.moves_a_man(&mv);
+        self.position.play_unchecked(&mv);
+        self.keys.push(checkers_key(&self.position));
+        if irreversible {
+            self.reversible_from = self.keys.len() - 1;
+        }
+        undo
+    }
+
+    fn unmake(&mut self, _mv: Move, (position, reversible_from): (Position, usize)) {
+        self.position = position;
+        self.reversible_from = reversible_from;
+        self.keys.pop();
+    }
+
+    fn terminal(&self) -> Option<i32> {
+        let now = self.keys.len() - 1;
+        if now - self.reversible_from >= FORTY_MOVE_PLIES {
+            return Some(0);
+        }
+        // A position seen before with the same side to move (two, four, ... plies back) can be
+        // repeated again by the side that steered into it: count it a draw at once.
+        let key = self.keys[now];
+        let repeated = (self.reversible_from..now)
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|index| self.keys[index] == key);
+        repeated.then_some(0)
+    }
+
+    fn evaluate(&self) -> i32 {
+        let black = if self.expert {
+            expert_eval(&self.position)
+        } else {
+            material(&self.position)
+        };
+        match self.position.side_to_move() {
+            Side::First => black,
+            Side::Second => -black,
+        }
+    }
+
+    fn key(&self) -> u64 {
+        self.keys[self.keys.len() - 1]
+    }
+
+    fn extend(&self) -> bool {
+        has_capture(&self.position)
+    }
+
+    fn order_hint(&self, mv: &Move) -> i32 {
+        // Captures are compulsory, so they are all or nothing in a list; the bigger first.
+        (mv.capture_count() * 100) as i32
+    }
+
+    fn history_index(&self, mv: &Move) -> usize {
+        usize::from(mv.from().index()) * 32 + usize::from(mv.to().index())
+    }
+}
+
+/// The move for a level.
+pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
+    let mut search = CheckersSearch::new(game, request.level == Level::Expert);
+    if request.level == Level::Expert {
+        expert(&mut search, TABLE_BITS, request, rng)
+    } else {
+        classic(&mut search, request.classic_depth(), request, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ai::search::MATE_BOUND;
+    use crate::ai::{Limits, think};
+    use crate::game::Game;
+    use crate::{AnyGame, GameKind};
+
+    /// Whether the side to move can force a win within `plies`, by the rules alone (the
+    /// [`Game`] trait, none of the search's code): the independent check of every case below.
+    fn can_force_win(game: &Checkers, plies: u32) -> bool {
+        if let Some(outcome) = game.outcome() {
+            return outcome.winner() == Some(game.side_to_move());
+        }
+        plies > 0
+            && game.legal_moves().iter().any(|mv| {
+                let mut next = game.clone();
+                next.play(mv).unwrap();
+                must_lose(&next, plies - 1)
+            })
+    }
+
+    /// Whether the side to move loses within `plies` whatever it does.
+    fn must_lose(game: &Checkers, plies: u32) -> bool {
+        if let Some(outcome) = game.outcome() {
+            return outcome.winner() == Some(game.side_to_move().opponent());
+        }
+        plies > 0
+            && game.legal_moves().iter().all(|mv| {
+                let mut next = game.clone();
+                next.play(mv).unwrap();
+                can_force_win(&next, plies - 1)
+            })
+    }
+
+    /// A forced win: `fen`, the plies within which it is won, and the only winning move. The
+    /// rules confirm that the move wins and that no other does; the expert must find it.
+    fn check_forced_win(fen: &str, plies: u32, expected: &str) {
+        let game = Checkers::from_position_text(fen).unwrap();
+        let winning: Vec<String> = game
+            .legal_moves()
+            .iter()
+            .filter(|mv| {
+                let mut next = game.clone();
+                next.play(mv).unwrap();
+                must_lose(&next, plies - 1)
+            })
+            .map(|mv| game.move_text(mv))
+            .collect();
+        assert_eq!(winning, [expected], "{fen}: the winning moves by the rules");
+        let limits = Limits {
+            depth: Some(plies + 2),
+            ..Limits::default()
+        };
+        let report = think(&AnyGame::Checkers(game), Level::Expert, &limits, 0).unwrap();
+        assert_eq!(report.text, expected, "{fen}: {report:?}");
+        assert!(
+            report.score > MATE_BOUND,
+            "{fen}: a win is announced: {report:?}"
+        );
+    }
+
+    #[test]
+    fn the_expert_finds_forced_wins() {
+        // Each with Black to move and no more material than White.
+        check_forced_win("B:W14,30:B1,22", 5, "1-6");
+        check_forced_win("B:W14,32:B6,26", 7, "26-31");
+        check_forced_win("B:W20,32:B10,11", 7, "10-15");
+        check_forced_win("B:WK3,10:B1,K9", 7, "9-6");
+        check_forced_win("B:WK26,31:B25,27", 7, "25-30");
+        check_forced_win("B:WK4,23:B2,3", 7, "2-7");
+    }
+
+    /// Plays expert against expert from `fen` and returns the plies until the end and the winner.
+    fn play_out(fen: &str, nodes: u64, max_plies: u32) -> (u32, Option<Side>) {
+        let mut game = AnyGame::from_position_text(GameKind::Checkers, fen).unwrap();
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let mut plies = 0;
+        while game.outcome().is_none() && plies < max_plies {
+            let report = think(&game, Level::Expert, &limits, u64::from(plies)).unwrap();
+            game.play(&report.best).unwrap();
+            plies += 1;
+        }
+        (plies, game.outcome().and_then(|outcome| outcome.winner()))
+    }
+
+    #[test]
+    fn two_kings_beat_one_even_from_the_double_corner() {
+        // The lone White king starts in or next to a double corner and defends as well as the
+        // expert can; Black's two kings must still win within 30 moves each.
+        for fen in ["B:WK1:BK14,K23", "W:WK28:BK1,K2", "W:WK5:BK18,K19"] {
+            let (plies, winner) = play_out(fen, 20_000, 60);
+            assert_eq!(winner, Some(Side::First), "{fen}: {plies} plies");
+        }
+    }
+
+    #[test]
+    fn repetitions_in_the_game_history_count_as_draws_in_the_search() {
+        // Shuffle kings so the start position stands twice; a search sees the repeat coming.
+        let mut game = Checkers::from_position_text("B:WK32:BK1").unwrap();
+        for text in ["1-5", "32-28", "5-1", "28-32"] {
+            let mv = game.parse_move(text).unwrap();
+            game.play(&mv).unwrap();
+        }
+        let mut search = CheckersSearch::new(&game, true);
+        assert_eq!(
+            search.terminal(),
+            Some(0),
+            "the start is on the board again"
+        );
+        let mv = game.parse_move("1-6").unwrap();
+        let undo = search.make(mv);
+        assert_eq!(search.terminal(), None);
+        search.unmake(mv, undo);
+        assert_eq!(search.key(), checkers_key(game.position()));
+    }
+}

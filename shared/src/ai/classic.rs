@@ -1,0 +1,277 @@
+//! How each level drives the search, for any game: the classic levels search to their fixed depth
+//! and choose at random among the moves that share the best minimax score; `expert` deepens
+//! iteratively under its time budget with every search feature switched on.
+
+use super::level::Level;
+use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
+use super::{Limits, ThinkOptions};
+use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
+use std::time::Instant;
+
+/// Everything a game's `choose` needs to know besides the position.
+pub struct Request<'a> {
+    pub level: Level,
+    pub limits: &'a Limits,
+    pub options: ThinkOptions,
+    pub started: Instant,
+}
+
+impl Request<'_> {
+    /// The depth of a classic level (1, 3 or 5 plies) unless the limits say otherwise.
+    #[must_use]
+    pub fn classic_depth(&self) -> u32 {
+        let own = match self.level {
+            Level::Random | Level::Beginner => 1,
+            Level::Intermediate => 3,
+            Level::Advanced => 5,
+            Level::Expert => 6,
+        };
+        self.limits.depth.unwrap_or(own).max(1)
+    }
+}
+
+/// Searches every move to `depth` plies with the classic configuration (or plain minimax) and
+/// picks one of the equally best at random.
+pub fn classic<G: SearchGame>(
+    game: &mut G,
+    depth: u32,
+    request: &Request<'_>,
+    rng: &mut StdRng,
+) -> Option<Found<G::Move>> {
+    let config = SearchConfig {
+        pruning: !request.options.minimax,
+        ..SearchConfig::CLASSIC
+    };
+    let mut searcher = Searcher::new(config, request.limits, request.started);
+    let mut found = searcher.exact_root(game, depth)?;
+    found.best = *found.ties.choose(rng)?;
+    found.pv = vec![found.best];
+    found.nodes = searcher.nodes();
+    Some(found)
+}
+
+/// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
+/// extensions, under the limits or one second when none is set. With `--minimax` it searches
+/// the fixed depth like a classic level instead, so node counts can be compared.
+pub fn expert<G: SearchGame>(
+    game: &mut G,
+    table_bits: u32,
+    request: &Request<'_>,
+    rng: &mut StdRng,
+) -> Option<Found<G::Move>> {
+    if request.options.minimax {
+        return classic(game, request.classic_depth(), request, rng);
+    }
+    let mut limits = request.limits.clone();
+    if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
+        limits.time = Some(DEFAULT_TIME);
+    }
+    let config = SearchConfig {
+        pruning: true,
+        extensions: true,
+        table_bits: Some(table_bits),
+    };
+    let mut searcher = Searcher::new(config, &limits, request.started);
+    searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ai::{Report, StopFlag, think, think_with};
+    use crate::{AnyGame, AnyMove, GameKind};
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashSet;
+
+    /// Positions reached by random play from the start of each game, some plies in.
+    fn random_positions(kind: GameKind, count: usize, seed: u64) -> Vec<AnyGame> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut positions = Vec::new();
+        while positions.len() < count {
+            let mut game = AnyGame::start(kind);
+            let longest = match kind {
+                GameKind::TicTacToe => 5,
+                GameKind::Checkers | GameKind::Pente => 16,
+            };
+            let plies = rng.random_range(1..=longest);
+            for _ in 0..plies {
+                let Some(mv) = game.legal_moves().choose(&mut rng).copied() else {
+                    break;
+                };
+                game.play(&mv).unwrap();
+            }
+            if game.outcome().is_none() {
+                positions.push(game);
+            }
+        }
+        positions
+    }
+
+    fn quick(level: Level) -> Limits {
+        Limits {
+            depth: (level == Level::Expert).then_some(3),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn every_level_plays_only_legal_moves() {
+        for kind in GameKind::ALL {
+            for (index, game) in random_positions(kind, 6, 1).iter().enumerate() {
+                for level in Level::ALL {
+                    let report = think(game, level, &quick(level), index as u64).unwrap();
+                    let legal = game.legal_moves();
+                    assert!(legal.contains(&report.best), "{kind} {level}: {report:?}");
+                    assert_eq!(report.text, game.move_text(&report.best));
+                    let mut copy = game.clone();
+                    assert!(copy.play(&report.best).is_ok());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_covers_every_legal_move() {
+        for kind in GameKind::ALL {
+            let game = &random_positions(kind, 1, 9)[0];
+            let legal: HashSet<AnyMove> = game.legal_moves().into_iter().collect();
+            let seen: HashSet<AnyMove> = (0..legal.len() as u64 * 40)
+                .map(|seed| {
+                    think(game, Level::Random, &Limits::default(), seed)
+                        .unwrap()
+                        .best
+                })
+                .collect();
+            assert_eq!(seen, legal, "{kind}");
+        }
+    }
+
+    #[test]
+    fn beginner_takes_the_biggest_capture() {
+        // Black may take one man (2x11) or two (9x18x27... here 9x27): the beginner takes two.
+        let game = AnyGame::from_position_text(GameKind::Checkers, "B:W7,14,23:B2,9").unwrap();
+        for seed in 0..10 {
+            let report = think(&game, Level::Beginner, &Limits::default(), seed).unwrap();
+            assert_eq!(report.text, "9x27", "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_seed_changes_the_choice_among_equal_moves() {
+        // With X in the centre, O's four corners tie at one ply (each blocks three lines).
+        let game = AnyGame::from_position_text(GameKind::TicTacToe, "----X----").unwrap();
+        let choices: HashSet<String> = (0..40)
+            .map(|seed| {
+                think(&game, Level::Beginner, &Limits::default(), seed)
+                    .unwrap()
+                    .text
+            })
+            .collect();
+        assert!(choices.len() > 1, "{choices:?}");
+        // The same seed gives the same move.
+        let again = |seed| {
+            think(&game, Level::Advanced, &Limits::default(), seed)
+                .unwrap()
+                .best
+        };
+        assert_eq!(again(5), again(5));
+        // Checkers from the start: several first moves tie at one ply.
+        let checkers = AnyGame::start(GameKind::Checkers);
+        let firsts: HashSet<String> = (0..40)
+            .map(|seed| {
+                think(&checkers, Level::Beginner, &Limits::default(), seed)
+                    .unwrap()
+                    .text
+            })
+            .collect();
+        assert!(firsts.len() > 1, "{firsts:?}");
+    }
+
+    #[test]
+    fn alpha_beta_scores_equal_plain_minimax() {
+        for kind in GameKind::ALL {
+            let depth = if kind == GameKind::Pente { 2 } else { 4 };
+            // Re-searches can cost a tiny tree a few nodes more; over many positions pruning wins.
+            let (mut pruned_nodes, mut plain_nodes) = (0, 0);
+            for (index, game) in random_positions(kind, 8, 3).iter().enumerate() {
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let seed = index as u64;
+                let level = Level::Intermediate;
+                let pruned = think(game, level, &limits, seed).unwrap();
+                let options = ThinkOptions { minimax: true };
+                let plain = think_with(game, level, &limits, seed, &options).unwrap();
+                assert_eq!(pruned.score, plain.score, "{kind} {}", game.position_text());
+                assert_eq!(pruned.best, plain.best, "same ties, same seed, same choice");
+                pruned_nodes += pruned.nodes;
+                plain_nodes += plain.nodes;
+            }
+            assert!(
+                pruned_nodes <= plain_nodes,
+                "{kind}: {pruned_nodes} > {plain_nodes}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_search_at_once_with_a_legal_move() {
+        for kind in GameKind::ALL {
+            let game = &random_positions(kind, 1, 4)[0];
+            for level in [Level::Advanced, Level::Expert] {
+                let stop = StopFlag::default();
+                stop.stop();
+                let limits = Limits {
+                    time: Some(std::time::Duration::from_secs(3600)),
+                    depth: Some(40),
+                    stop,
+                    ..Limits::default()
+                };
+                let report: Report = think(game, level, &limits, 1).unwrap();
+                assert!(game.legal_moves().contains(&report.best), "{kind} {level}");
+                assert!(
+                    report.nodes < 1_000,
+                    "{kind} {level}: {} nodes",
+                    report.nodes
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_stop_raised_during_the_search_is_honoured() {
+        // Another thread raises the flag once the search has started; the node count shows the
+        // search did not run its hour.
+        let game = AnyGame::start(GameKind::Checkers);
+        let stop = StopFlag::default();
+        let limits = Limits {
+            time: Some(std::time::Duration::from_secs(3600)),
+            stop: stop.clone(),
+            ..Limits::default()
+        };
+        let raiser = std::thread::spawn(move || stop.stop());
+        let report = think(&game, Level::Expert, &limits, 1).unwrap();
+        raiser.join().unwrap();
+        assert!(game.legal_moves().contains(&report.best));
+    }
+
+    #[test]
+    fn a_single_legal_move_is_played_at_once() {
+        // Black must take 14x23; nothing else is legal.
+        let game = AnyGame::from_position_text(GameKind::Checkers, "B:W18,32:B14,1").unwrap();
+        for level in Level::ALL {
+            let report = think(&game, level, &Limits::default(), 0).unwrap();
+            assert_eq!(report.text, "14x23");
+            assert_eq!(report.nodes, 0, "{level}");
+        }
+    }
+
+    #[test]
+    fn a_finished_game_has_no_move() {
+        let game = AnyGame::from_position_text(GameKind::Checkers, "B:W9,14:B5").unwrap();
+        assert!(think(&game, Level::Expert, &Limits::default(), 0).is_none());
+    }
+}

@@ -1,0 +1,245 @@
+//! Pente for the search. Placing and lifting stones uses the game's own make/unmake; the moves
+//! searched are candidates, not all 300-odd empty points: the points within two of a stone,
+//! scored by [`point_score`] (wins, blocks, captures, the windows a stone extends or blocks) and
+//! cut to the best few, so the look-ahead goes deep where the game is. The evaluation is the
+//! pattern count of [`super::pente_patterns`].
+//!
+//! `beginner` is the priority board ([`super::pente_beginner`]); `intermediate` and `advanced`
+//! search 3 and 5 plies over the candidates; `expert` first checks for a forced win
+//! ([`super::pente_threats`]), then deepens iteratively with the transposition table.
+
+use super::classic::{Request, classic, expert};
+use super::level::Level;
+use super::pente_beginner;
+use super::pente_patterns::{WIN_NOW, evaluate, for_each_point, near_stones, point_score};
+use super::pente_threats::{win_in_one, win_in_two};
+use super::search::{Found, MATE, SearchGame};
+use crate::game::{Game, Outcome};
+use crate::games::pente::{Pente, Point, Undo};
+use rand::rngs::StdRng;
+
+/// Candidates searched per node by the classic levels and by the expert.
+const CLASSIC_BREADTH: usize = 8;
+const EXPERT_BREADTH: usize = 12;
+
+/// Transposition table size for Pente: 2^17 entries.
+const TABLE_BITS: u32 = 17;
+
+/// A Pente game under search.
+pub struct PenteSearch {
+    game: Pente,
+    breadth: usize,
+    /// Scored candidates, reused by every node (generation finishes before the next node starts).
+    scored: Vec<(i32, Point)>,
+}
+
+impl PenteSearch {
+    /// A search over `breadth` candidates per node.
+    #[must_use]
+    pub fn new(game: &Pente, breadth: usize) -> PenteSearch {
+        PenteSearch {
+            game: game.clone(),
+            breadth,
+            scored: Vec::with_capacity(128),
+        }
+    }
+}
+
+impl SearchGame for PenteSearch {
+    type Move = Point;
+    type Undo = Undo;
+
+    /// The best `breadth` points near the stones by [`point_score`], best first; when one of
+    /// them wins at once, only that one (nothing else needs searching). When no point near the
+    /// stones is legal (the opening rules), every legal point is a candidate.
+    fn generate(&mut self, out: &mut Vec<Point>) {
+        out.clear();
+        if self.game.outcome().is_some() {
+            return;
+        }
+        let mut scored = std::mem::take(&mut self.scored);
+        scored.clear();
+        for_each_point(&near_stones(self.game.board(), 2), |point| {
+            if self.game.is_legal(point) {
+                scored.push((point_score(&self.game, point), point));
+            }
+        });
+        if scored.is_empty() {
+            self.game.generate_moves(out);
+            for &point in out.iter() {
+                scored.push((point_score(&self.game, point), point));
+            }
+            out.clear();
+        }
+        scored.sort_by_key(|&(score, point)| (std::cmp::Reverse(score), point));
+        match scored.first() {
+            Some(&(score, point)) if score >= WIN_NOW => out.push(point),
+            _ => out.extend(scored.iter().take(self.breadth).map(|&(_, point)| point)),
+        }
+        self.scored = scored;
+    }
+
+    fn make(&mut self, mv: Point) -> Undo {
+        self.game.play_unchecked(mv)
+    }
+
+    fn unmake(&mut self, _mv: Point, undo: Undo) {
+        self.game.undo(undo);
+    }
+
+    fn terminal(&self) -> Option<i32> {
+        match self.game.outcome()? {
+            // Wins are decided by the move just made: the side to move has lost.
+            Outcome::Win { .. } => Some(-MATE),
+            Outcome::Draw { .. } => Some(0),
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        evaluate(&self.game)
+    }
+
+    fn key(&self) -> u64 {
+        self.game.hash()
+    }
+
+    fn order_hint(&self, mv: &Point) -> i32 {
+        // Captures first; the rest keep the candidate order, which already ranks threats.
+        let pairs = self
+            .game
+            .board()
+            .capture_rays(self.game.side_to_move(), *mv)
+            .pairs();
+        (pairs * 1000) as i32
+    }
+
+    /// One slot for every point: history only breaks ties among equally hinted moves, and the
+    /// candidate order is better than history at that.
+    fn history_index(&self, _mv: &Point) -> usize {
+        0
+    }
+}
+
+/// The move for a level.
+pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Point>> {
+    match request.level {
+        Level::Random | Level::Beginner => {
+            let (best, score) = pente_beginner::choose(game, rng)?;
+            Some(Found {
+                best,
+                score: i32::try_from(score >> 24).unwrap_or(i32::MAX),
+                depth: 1,
+                nodes: game.legal_moves().len() as u64,
+                pv: vec![best],
+                ties: vec![best],
+            })
+        }
+        Level::Intermediate | Level::Advanced => {
+            let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
+            classic(&mut search, request.classic_depth(), request, rng)
+        }
+        Level::Expert => {
+            if !request.options.minimax {
+                let forced = win_in_one(game)
+                    .map(|point| (point, MATE - 1))
+                    .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
+                if let Some((best, score)) = forced {
+                    return Some(Found {
+                        best,
+                        score,
+                        depth: if score == MATE - 1 { 1 } else { 3 },
+                        nodes: 0,
+                        pv: vec![best],
+                        ties: vec![best],
+                    });
+                }
+            }
+            let mut search = PenteSearch::new(game, EXPERT_BREADTH);
+            expert(&mut search, TABLE_BITS, request, rng)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::ai::{Limits, think};
+    use crate::{AnyGame, Side};
+    use std::time::Duration;
+
+    fn expert_move(text: &str, limits: &Limits) -> String {
+        let game = AnyGame::Pente(Pente::from_position_text(text).unwrap());
+        think(&game, Level::Expert, limits, 0).unwrap().text
+    }
+
+    fn quick() -> Limits {
+        Limits {
+            depth: Some(4),
+            time: Some(Duration::from_secs(30)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn the_expert_wins_in_one() {
+        let played = expert_move("1:K10,L10,M10,N10,A3:K11,L11,M11,S19:0,0", &quick());
+        assert!(played == "J10" || played == "O10", "{played}");
+        // The fifth pair wins too, even with a four of the opponent's on the board.
+        let played = expert_move("1:K10,F5,A3,B3:G6,H7,C12,D12,E12,F12:8,0", &quick());
+        assert_eq!(played, "J8");
+    }
+
+    #[test]
+    fn the_expert_blocks_a_four() {
+        // The second player's four C3-F3 is closed at B3 (first player's stone): G3 must be
+        // taken, and there is no capture to break the four instead.
+        let played = expert_move("1:K10,B3,K12:C3,D3,E3,F3:0,0", &quick());
+        assert_eq!(played, "G3");
+    }
+
+    #[test]
+    fn the_expert_finds_a_win_in_two() {
+        // An open three on row 10 becomes an open four, which cannot be stopped.
+        let played = expert_move("1:K10,L10,M10,A3:A1,S19,S1:0,0", &quick());
+        assert!(played == "J10" || played == "N10", "{played}");
+    }
+
+    #[test]
+    fn the_expert_and_the_beginner_answer_a_capture_threat() {
+        // The second player threatens the pair K10-L10 from M10 (J10 is theirs). Nothing else is
+        // going on: the pair must be saved (M10 blocks; nothing else stops the capture).
+        let text = "1:K10,L10,A3:J10,A1,S1:0,0";
+        let game = Pente::from_position_text(text).unwrap();
+        for level in [Level::Beginner, Level::Expert] {
+            let report = think(&AnyGame::Pente(game.clone()), level, &quick(), 0).unwrap();
+            let mut after = game.clone();
+            after.play(&after_point(&report.text)).unwrap();
+            let threats = Point::all()
+                .filter(|&p| after.is_legal(p))
+                .filter(|&p| !after.board().capture_rays(Side::Second, p).is_empty())
+                .count();
+            assert_eq!(threats, 0, "{level} played {}", report.text);
+        }
+    }
+
+    fn after_point(text: &str) -> Point {
+        crate::games::pente::parse_point(text).unwrap()
+    }
+
+    #[test]
+    fn candidates_are_legal_and_a_win_is_searched_alone() {
+        let game = Pente::from_position_text("1:K10,L10,M10,N10,A3:K11,L11,M11,S19:0,0").unwrap();
+        let mut search = PenteSearch::new(&game, 8);
+        let mut moves = Vec::new();
+        search.generate(&mut moves);
+        assert_eq!(moves.len(), 1);
+        // The first player's second stone under the tournament rule: nothing near the stones
+        // is legal, so the candidates come from the whole board.
+        let opening = Pente::from_position_text("1:K10:L11:0,0").unwrap();
+        let mut search = PenteSearch::new(&opening, 8);
+        search.generate(&mut moves);
+        assert_eq!(moves.len(), 8);
+        assert!(moves.iter().all(|&p| opening.is_legal(p)));
+    }
+}

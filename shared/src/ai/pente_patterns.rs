@@ -1,0 +1,257 @@
+//! Pente patterns: what a line of stones is worth, read through five-point windows.
+//!
+//! Every run of five consecutive points on a line is a place where a five could still be made. A
+//! window holding only one side's stones is worth more the more stones it holds: one stone a
+//! little, two (a two) more, three (a three: open or split, the windows overlap and so count an
+//! open three more than a closed one) much more, four (a four: one point from five) most. Summing
+//! the windows of the whole board gives the position's shape; the change a stone makes to the
+//! windows through its point gives that point's attacking value for one side and its blocking
+//! value against the other. Captures count by pairs taken, rising steeply towards the fifth.
+
+use super::search::MATE_BOUND;
+use crate::game::{Game, Side};
+use crate::games::pente::{Board, CAPTURES_TO_WIN, Direction, Pente, Point, Window};
+
+/// The worth of a window holding 0..=4 stones of one side and none of the other.
+const WINDOW: [i32; 5] = [0, 1, 8, 60, 500];
+
+/// The worth of captured pairs, 0..=4 (the fifth pair wins).
+const PAIRS: [i32; 5] = [0, 40, 110, 250, 600];
+
+/// A point's score when playing it wins at once.
+pub const WIN_NOW: i32 = 1 << 24;
+
+/// A point's score when the opponent would win there.
+pub const BLOCK_WIN: i32 = 1 << 22;
+
+/// The windows of the whole board for `side`, minus the opponent's.
+#[must_use]
+pub fn board_windows(board: &Board, side: Side) -> i32 {
+    let mut score = 0;
+    for direction in Direction::ALL {
+        let masks = Board::line_masks(direction);
+        let mine = board.lines(side, direction);
+        let theirs = board.lines(side.opponent(), direction);
+        for ((&m, &t), &on_board) in mine.iter().zip(theirs).zip(masks) {
+            if m | t == 0 {
+                continue;
+            }
+            let mut start = on_board.trailing_zeros();
+            while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
+                let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
+                if t5 == 0 {
+                    score += WINDOW[m5.count_ones() as usize];
+                } else if m5 == 0 {
+                    score -= WINDOW[t5.count_ones() as usize];
+                }
+                start += 1;
+            }
+        }
+    }
+    score
+}
+
+/// The static evaluation for the side to move: window shapes, captured pairs, and the tempo
+/// that a four gives (the side to move with a four wins next move; facing two fours it cannot
+/// stop both).
+#[must_use]
+pub fn evaluate(game: &Pente) -> i32 {
+    let us = game.side_to_move();
+    let them = us.opponent();
+    let pairs = |side: Side| usize::from(game.captured_by(side) / 2).min(PAIRS.len() - 1);
+    let score = board_windows(game.board(), us) + PAIRS[pairs(us)] - PAIRS[pairs(them)];
+    score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+}
+
+/// What placing a stone on `point` does for `side`, as counts of the windows through the point it
+/// would complete or extend: `five` when it makes five, `fours` the windows it brings to four,
+/// `threes` to three, and the summed gain in window worth.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Gain {
+    pub five: bool,
+    pub fours: u32,
+    pub threes: u32,
+    pub worth: i32,
+}
+
+/// The windows through `point` for a stone of `side` there (the point itself empty).
+#[must_use]
+pub fn gain(board: &Board, side: Side, point: Point) -> Gain {
+    let mut gain = Gain::default();
+    for direction in Direction::ALL {
+        let window = board.window(side, direction, point);
+        add_window_gain(&mut gain, window);
+    }
+    gain
+}
+
+fn add_window_gain(gain: &mut Gain, window: Window) {
+    let blocked = window.theirs | window.off_board;
+    // The five-point windows containing the centre (bit 4) start at bits 0..=4.
+    for start in 0..=4 {
+        let mask = 0b11111u16 << start;
+        if blocked & mask != 0 {
+            continue;
+        }
+        let stones = (window.mine & mask).count_ones() as usize;
+        match stones {
+            4 => gain.five = true,
+            3 => gain.fours += 1,
+            2 => gain.threes += 1,
+            _ => {}
+        }
+        let after = (stones + 1).min(WINDOW.len() - 1);
+        gain.worth += WINDOW[after] - WINDOW[stones];
+    }
+}
+
+/// Whether `side` wins by placing on `point`: a five through it, or the pairs it captures
+/// bringing `side` to ten captured stones.
+#[must_use]
+pub fn wins_at(game: &Pente, side: Side, point: Point) -> bool {
+    let board = game.board();
+    if !board.is_empty(point) {
+        return false;
+    }
+    let captured = game.captured_by(side) + 2 * board.capture_rays(side, point).pairs() as u16;
+    captured >= CAPTURES_TO_WIN || gain(board, side, point).five
+}
+
+/// How good `point` is for the side to move, for ordering moves and choosing candidates: wins
+/// first, then stopping the opponent's win, then captures and the attacking and blocking worth of
+/// the windows through the point.
+#[must_use]
+pub fn point_score(game: &Pente, point: Point) -> i32 {
+    let board = game.board();
+    let us = game.side_to_move();
+    let them = us.opponent();
+    let attack = gain(board, us, point);
+    let defence = gain(board, them, point);
+    let took = board.capture_rays(us, point).pairs() as u16;
+    let would_take = board.capture_rays(them, point).pairs() as u16;
+    if attack.five || game.captured_by(us) + 2 * took >= CAPTURES_TO_WIN {
+        return WIN_NOW;
+    }
+    let mut score = attack.worth + defence.worth * 9 / 10;
+    if defence.five || game.captured_by(them) + 2 * would_take >= CAPTURES_TO_WIN {
+        score += BLOCK_WIN;
+    }
+    // A capture gains a pair and breaks the opponent's lines; a point the opponent would capture
+    // from is worth taking first.
+    score += i32::from(took) * (300 + 100 * i32::from(game.captured_by(us) / 2));
+    score += i32::from(would_take) * (200 + 100 * i32::from(game.captured_by(them) / 2));
+    // Two fours at once, or a four and an open three, are as good as won.
+    if attack.fours >= 2 || (attack.fours >= 1 && attack.threes >= 2) {
+        score += 5_000;
+    }
+    score
+}
+
+/// The empty points within `radius` (Chebyshev distance) of any stone, as a bit row per board
+/// row (bit = column).
+#[must_use]
+pub fn near_stones(board: &Board, radius: u32) -> [u32; 19] {
+    const FULL: u32 = (1 << 19) - 1;
+    let mut occupied = [0u32; 19];
+    for (row, word) in occupied.iter_mut().enumerate() {
+        *word = FULL & !board.empty_in_row(row as u8);
+    }
+    let mut spread = [0u32; 19];
+    for (row, word) in occupied.iter().enumerate() {
+        let mut wide = *word;
+        for shift in 1..=radius {
+            wide |= (word << shift) | (word >> shift);
+        }
+        let low = row.saturating_sub(radius as usize);
+        let high = (row + radius as usize).min(18);
+        for target in &mut spread[low..=high] {
+            *target |= wide & FULL;
+        }
+    }
+    for (row, word) in spread.iter_mut().enumerate() {
+        *word &= !occupied[row];
+    }
+    spread
+}
+
+/// Calls `visit` with every point set in a per-row mask.
+pub fn for_each_point(rows: &[u32; 19], mut visit: impl FnMut(Point)) {
+    for (row, &word) in rows.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let column = bits.trailing_zeros();
+            bits &= bits - 1;
+            if let Some(point) = Point::new(row as u8, column as u8) {
+                visit(point);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn game(text: &str) -> Pente {
+        Pente::from_position_text(text).unwrap()
+    }
+
+    fn point(text: &str) -> Point {
+        crate::games::pente::parse_point(text).unwrap()
+    }
+
+    #[test]
+    fn more_stones_in_open_lines_score_higher() {
+        let two = game("2:K10,L10:A1:0,0");
+        let three = game("2:K10,L10,M10:A1,A2:0,0");
+        assert!(
+            board_windows(three.board(), Side::First) > board_windows(two.board(), Side::First)
+        );
+        // A three blocked at one end is worth less than an open one.
+        let closed = game("2:K10,L10,M10:J10,A2:0,0");
+        assert!(
+            board_windows(closed.board(), Side::First) < board_windows(three.board(), Side::First)
+        );
+    }
+
+    #[test]
+    fn gains_see_fives_and_fours() {
+        let g = game("1:K10,L10,M10,N10:A1,A3,A5:0,0");
+        assert!(gain(g.board(), Side::First, point("O10")).five);
+        assert!(gain(g.board(), Side::First, point("J10")).five);
+        assert!(!gain(g.board(), Side::First, point("P10")).five);
+        assert!(wins_at(&g, Side::First, point("O10")));
+        assert_eq!(point_score(&g, point("O10")), WIN_NOW);
+        let three = game("1:K10,L10,M10:A1,A3:0,0");
+        assert_eq!(gain(three.board(), Side::First, point("N10")).fours, 2);
+    }
+
+    #[test]
+    fn the_fifth_pair_wins() {
+        // First player has captured eight stones and can take the pair L10-M10 from N10.
+        let g = game("1:K10:L10,M10,A1:8,0");
+        assert!(wins_at(&g, Side::First, point("N10")));
+        assert!(!wins_at(&g, Side::First, point("N11")));
+    }
+
+    #[test]
+    fn near_points_surround_the_stones() {
+        let g = game("2:K10:A1,T19:0,0");
+        let mut near = Vec::new();
+        for_each_point(&near_stones(g.board(), 1), |p| near.push(p));
+        // Eight round K10, three at A1's corner, three at T19's.
+        assert_eq!(near.len(), 14);
+        assert!(near.contains(&point("L11")) && near.contains(&point("B2")));
+        assert!(near.iter().all(|&p| g.board().is_empty(p)));
+    }
+
+    #[test]
+    fn evaluation_is_from_the_side_to_move() {
+        let a = game("1:K10,L10,M10:A1,A2:0,0");
+        let b = game("2:K10,L10,M10:A1,A2:0,0");
+        assert!(evaluate(&a) > 0 && evaluate(&b) < 0);
+        assert_eq!(evaluate(&a), -evaluate(&b));
+        assert!(a.legal_moves().len() > 300);
+    }
+}

@@ -1,0 +1,489 @@
+//! The game-independent search: negamax with alpha-beta (or without, for plain minimax), the
+//! classic levels' exact root with random tie-breaking, and the expert's iterative-deepening
+//! principal-variation search with a transposition table, killer moves and history ordering.
+//!
+//! Each game implements the small [`SearchGame`] trait (make/unmake, evaluation, hash, ordering
+//! hints, whether a node must be searched further even at depth zero) and gets every search here.
+//! Move lists live in per-ply buffers owned by the [`Searcher`], so once they have grown the inner
+//! loop allocates nothing.
+
+use super::tt::{Bound, Table};
+use super::{Limits, StopFlag};
+use std::time::{Duration, Instant};
+
+/// The score of a won game at the root; a win found `ply` plies deep scores `MATE - ply`, so
+/// quicker wins and slower losses are preferred.
+pub const MATE: i32 = 10_000;
+
+/// Scores beyond this are wins or losses, not evaluations.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+
+/// The deepest a search goes, extensions included.
+pub const MAX_PLY: usize = 96;
+
+/// Scores outside every real score, for open windows.
+const INFINITY: i32 = MATE + 1;
+
+/// Nodes between two looks at the clock and the stop flag: few enough that a stop is honoured
+/// within well under a millisecond, many enough that the clock costs nothing.
+const CHECK_EVERY: u64 = 256;
+
+/// What the search needs of a game. Scores are from the side to move's point of view.
+pub trait SearchGame {
+    /// A move: small and `Copy`.
+    type Move: Copy + PartialEq + std::fmt::Debug;
+    /// What [`SearchGame::make`] returns so that [`SearchGame::unmake`] can restore the position.
+    type Undo: Copy;
+
+    /// Fills `out` (cleared first) with the moves to search here. Levels that search fewer
+    /// candidates than the legal moves (Pente) still only offer legal ones.
+    fn generate(&mut self, out: &mut Vec<Self::Move>);
+    /// Plays a generated move.
+    fn make(&mut self, mv: Self::Move) -> Self::Undo;
+    /// Takes back the last move made.
+    fn unmake(&mut self, mv: Self::Move, undo: Self::Undo);
+    /// The score if the game is over here (a loss is `-MATE`, a draw 0), before the ply
+    /// adjustment; `None` while it goes on. No legal move is scored by the search itself.
+    fn terminal(&self) -> Option<i32>;
+    /// The static evaluation, within `-MATE_BOUND..MATE_BOUND`.
+    fn evaluate(&self) -> i32;
+    /// A hash of everything that decides the score (pieces, side to move).
+    fn key(&self) -> u64;
+    /// Whether a node at depth zero must still be searched (a capture pending in checkers), so
+    /// the search never stops in the middle of an exchange.
+    fn extend(&self) -> bool {
+        false
+    }
+    /// A static ordering hint: higher is searched first (captures, threats).
+    fn order_hint(&self, _mv: &Self::Move) -> i32 {
+        0
+    }
+    /// An index below [`HISTORY_SIZE`] for the history heuristic (for example from and to).
+    fn history_index(&self, mv: &Self::Move) -> usize;
+}
+
+/// Slots of the history table; [`SearchGame::history_index`] stays below this.
+pub const HISTORY_SIZE: usize = 1024;
+
+/// How a search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Alpha-beta pruning; off gives plain minimax, to compare node counts.
+    pub pruning: bool,
+    /// Search on at depth zero where [`SearchGame::extend`] asks for it.
+    pub extensions: bool,
+    /// Log2 of the transposition table's entries; `None` for no table.
+    pub table_bits: Option<u32>,
+}
+
+impl SearchConfig {
+    /// The classic levels: plain depth, alpha-beta, nothing else, so scores are minimax's.
+    pub const CLASSIC: SearchConfig = SearchConfig {
+        pruning: true,
+        extensions: false,
+        table_bits: None,
+    };
+}
+
+/// What a search found.
+#[derive(Debug, Clone)]
+pub struct Found<M> {
+    /// The chosen move.
+    pub best: M,
+    /// Its score for the side to move.
+    pub score: i32,
+    /// The last depth completed (or being searched when stopped).
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<M>,
+    /// Every move that shares the best score (the classic levels choose among them).
+    pub ties: Vec<M>,
+}
+
+/// The state of one search: buffers, tables, counters and limits.
+pub struct Searcher<M> {
+    config: SearchConfig,
+    table: Option<Table<M>>,
+    killers: [[Option<M>; 2]; MAX_PLY],
+    history: Vec<u32>,
+    moves: Vec<Vec<M>>,
+    scored: Vec<Vec<(i32, M)>>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: StopFlag,
+    stopped: bool,
+}
+
+impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
+    /// A searcher under these limits (the depth limit is the caller's business).
+    #[must_use]
+    pub fn new(config: SearchConfig, limits: &Limits, started: Instant) -> Self {
+        Searcher {
+            config,
+            table: config.table_bits.map(Table::new),
+            killers: [[None; 2]; MAX_PLY],
+            history: vec![0; HISTORY_SIZE],
+            moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|time| started + time),
+            stop: limits.stop.clone(),
+            stopped: limits.stop.is_stopped(),
+        }
+    }
+
+    /// Nodes visited so far.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether a limit or the stop flag ended the search.
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes >= self.node_limit
+            || self.stop.is_stopped()
+            || self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The classic root: every move's exact minimax score at `depth`, keeping all moves that
+    /// share the best one. With pruning each move is searched with the window just below the
+    /// best so far, so a move that ties is still scored exactly and one that cannot tie is cut.
+    /// `None` if there is no move or the search was stopped before any move was scored.
+    pub fn exact_root<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+    ) -> Option<Found<M>> {
+        let mut moves = std::mem::take(&mut self.moves[0]);
+        game.generate(&mut moves);
+        self.order(game, &mut moves, None, 0);
+        let mut best = -INFINITY;
+        let mut ties: Vec<M> = Vec::new();
+        let depth = i32::try_from(depth).unwrap_or(i32::MAX);
+        for &mv in &moves {
+            let undo = game.make(mv);
+            let alpha = if self.config.pruning && best > -INFINITY {
+                best - 1
+            } else {
+                -INFINITY
+            };
+            let score = -self.negamax(game, depth - 1, -INFINITY, -alpha, 1);
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                ties.clear();
+            }
+            if score == best {
+                ties.push(mv);
+            }
+        }
+        self.moves[0] = moves;
+        let &first = ties.first()?;
+        Some(Found {
+            best: first,
+            score: best,
+            depth: depth as u32,
+            nodes: self.nodes,
+            pv: vec![first],
+            ties,
+        })
+    }
+
+    /// Iterative deepening from depth 1 to `max_depth` until a limit is reached; answers with the
+    /// best move of the deepest iteration (or of the interrupted one, if it already found a
+    /// better move). `None` only when there is no move.
+    pub fn iterate<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        max_depth: u32,
+    ) -> Option<Found<M>> {
+        let mut root = Vec::new();
+        game.generate(&mut root);
+        self.order(game, &mut root, None, 0);
+        let &first = root.first()?;
+        let mut found = Found {
+            best: first,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+            ties: vec![first],
+        };
+        if root.len() == 1 {
+            // One legal move: nothing to think about.
+            found.score = game.evaluate();
+            return Some(found);
+        }
+        let max_depth = max_depth.min(MAX_PLY as u32 - 8);
+        for depth in 1..=max_depth {
+            let (score, best) = self.root_search(game, &mut root, depth as i32);
+            if let Some(best) = best {
+                found.best = best;
+                found.score = score;
+                found.depth = depth;
+            }
+            if self.stopped {
+                break;
+            }
+            if score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32 {
+                // A forced result within the horizon: deeper cannot change it.
+                break;
+            }
+        }
+        found.nodes = self.nodes;
+        found.ties = vec![found.best];
+        found.pv = self.principal_variation(game, found.best, found.depth.max(1));
+        Some(found)
+    }
+
+    /// One iteration at the root: searches `root` (best first from the last iteration) and moves
+    /// the best to the front. Returns the best score and the best move found, the latter `None`
+    /// if stopped before the first move was searched.
+    fn root_search<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        root: &mut [M],
+        depth: i32,
+    ) -> (i32, Option<M>) {
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
+        let mut best: Option<(usize, i32)> = None;
+        for (index, &mv) in root.iter().enumerate() {
+            let undo = game.make(mv);
+            let score = if index == 0 {
+                -self.negamax(game, depth - 1, -beta, -alpha, 1)
+            } else {
+                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && !self.stopped {
+                    -self.negamax(game, depth - 1, -beta, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some((index, score));
+            }
+        }
+        match best {
+            Some((index, score)) => {
+                root[..=index].rotate_right(1);
+                let key = game.key();
+                if let Some(table) = &mut self.table {
+                    table.store(key, depth, score, Bound::Exact, Some(root[0]), 0);
+                }
+                (score, Some(root[0]))
+            }
+            None => (alpha, None),
+        }
+    }
+
+    /// Negamax from the side to move's point of view, fail-soft.
+    fn negamax<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.check_limits();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if let Some(score) = game.terminal() {
+            return mate_at(score, ply);
+        }
+        let extend = self.config.extensions && game.extend();
+        if (depth <= 0 && !extend) || ply >= MAX_PLY - 1 {
+            return game.evaluate();
+        }
+        let key = game.key();
+        let mut hash_move = None;
+        if let Some(table) = &self.table
+            && let Some(entry) = table.probe(key)
+        {
+            hash_move = entry.best;
+            if entry.depth >= depth {
+                let score = entry.score(ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        game.generate(&mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return -MATE + ply as i32;
+        }
+        self.order(game, &mut moves, hash_move, ply);
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (index, &mv) in moves.iter().enumerate() {
+            let undo = game.make(mv);
+            let score = if !self.config.pruning || index == 0 {
+                -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta && self.config.pruning {
+                        self.reward(game, mv, depth, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        if !self.stopped
+            && let Some(table) = &mut self.table
+        {
+            let bound = if best <= original_alpha {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            table.store(key, depth, best, bound, best_move, ply);
+        }
+        best
+    }
+
+    /// Remembers a move that caused a cut-off: a killer at this ply and in the history table.
+    fn reward<G: SearchGame<Move = M>>(&mut self, game: &G, mv: M, depth: i32, ply: usize) {
+        if game.order_hint(&mv) > 0 {
+            return;
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let slot = &mut self.history[game.history_index(&mv) % HISTORY_SIZE];
+        *slot = slot.saturating_add((depth.max(1) * depth.max(1)) as u32);
+    }
+
+    /// Sorts moves best first: the hash move, then by the game's hint (captures, threats), then
+    /// killers, then history. Stable, so equal moves keep the game's order.
+    fn order<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &G,
+        moves: &mut [M],
+        hash_move: Option<M>,
+        ply: usize,
+    ) {
+        let scored = &mut self.scored[ply];
+        scored.clear();
+        let killers = self.killers[ply];
+        for &mv in moves.iter() {
+            let score = if Some(mv) == hash_move {
+                i32::MAX
+            } else {
+                let hint = game.order_hint(&mv);
+                if hint > 0 {
+                    (1 << 28) + hint.min(1 << 26)
+                } else if killers[0] == Some(mv) {
+                    (1 << 27) + 1
+                } else if killers[1] == Some(mv) {
+                    1 << 27
+                } else {
+                    hint + (self.history[game.history_index(&mv) % HISTORY_SIZE] >> 2).min(1 << 26)
+                        as i32
+                }
+            };
+            scored.push((score, mv));
+        }
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        for (slot, &(_, mv)) in moves.iter_mut().zip(scored.iter()) {
+            *slot = mv;
+        }
+    }
+
+    /// The expected line: the best move, then the table's moves as long as they are legal.
+    fn principal_variation<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        best: M,
+        depth: u32,
+    ) -> Vec<M> {
+        let mut line = vec![best];
+        let mut undos = Vec::new();
+        undos.push((best, game.make(best)));
+        let mut legal = Vec::new();
+        while line.len() < depth as usize && game.terminal().is_none() {
+            let Some(table) = &self.table else { break };
+            let Some(mv) = table.probe(game.key()).and_then(|entry| entry.best) else {
+                break;
+            };
+            game.generate(&mut legal);
+            if !legal.contains(&mv) {
+                break;
+            }
+            line.push(mv);
+            undos.push((mv, game.make(mv)));
+        }
+        for (mv, undo) in undos.into_iter().rev() {
+            game.unmake(mv, undo);
+        }
+        line
+    }
+}
+
+/// A terminal score seen `ply` plies from the root: wins sooner and losses later score higher.
+fn mate_at(score: i32, ply: usize) -> i32 {
+    let ply = ply as i32;
+    if score >= MATE_BOUND {
+        score - ply
+    } else if score <= -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// The default time budget of a search that has neither a depth nor a time limit.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(1);

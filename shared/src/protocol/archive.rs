@@ -1,0 +1,42 @@
+//! Wire types for what the server remembers: the history of finished games and the rating
+//! leaderboard. Kept apart from the live-game messages of [`super::message`] because they are
+//! answers about the database, not about a table.
+
+use super::message::{GameId, GameResult};
+use crate::any_game::GameKind;
+use serde::{Deserialize, Serialize};
+
+/// Most games a history answer lists.
+pub const MAX_HISTORY_ENTRIES: usize = 200;
+/// Most entries a leaderboard answer lists.
+pub const MAX_LEADERBOARD_ENTRIES: usize = 100;
+
+/// A finished game in the history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    pub id: GameId,
+    pub kind: GameKind,
+    /// The players as shown to people, first side first: a name, `name (guest)` or
+    /// `advanced (bot)`.
+    pub players: [String; 2],
+    pub moves: u32,
+    pub result: GameResult,
+    pub rated: bool,
+    /// When the game ended, in milliseconds since the Unix epoch.
+    pub finished_at_ms: i64,
+}
+
+/// One line of the leaderboard: a person, or a bot level, in one game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderboardEntry {
+    pub kind: GameKind,
+    /// The person's name, or the bot level's name when `bot` is set.
+    pub player: String,
+    pub bot: bool,
+    /// The Elo rating, rounded.
+    pub rating: i32,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
