@@ -21,10 +21,11 @@ async fn server() -> ServerHandle {
     ServerHandle::start("127.0.0.1:0", config).await.unwrap()
 }
 
-/// Runs kingme with `args`, writes `input` to its standard input and closes it, and waits.
-async fn kingme(args: &[&str], input: &str) -> Output {
+/// Runs kingme with the words of `command_line` as arguments, writes `input` to its standard
+/// input and closes it, and waits.
+async fn kingme(command_line: &str, input: &str) -> Output {
     let mut child = Command::new(KINGME)
-        .args(args)
+        .args(command_line.split_whitespace())
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -46,6 +47,11 @@ fn text(output: &Output) -> String {
     )
 }
 
+/// Whether a noughts-and-crosses game's output shows it ended by the rules.
+fn finished(out: &str) -> bool {
+    out.contains("wins by three in a row") || out.contains("drawn: the board is full")
+}
+
 /// Lines that try every square in turn, after some bad ones: each turn takes the first square
 /// still free, so the game always runs to its end.
 fn noughts_and_crosses_script() -> String {
@@ -61,20 +67,9 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
     let server = server().await;
     let address = server.addr().to_string();
     let output = kingme(
-        &[
-            "--plain",
-            "--server",
-            &address,
-            "--name",
-            "ada",
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-            "--color",
-            "x",
-        ],
+        &format!(
+            "--plain --server {address} --name ada play --game tictactoe --vs random --color x"
+        ),
         &noughts_and_crosses_script(),
     )
     .await;
@@ -96,10 +91,7 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
         "{out}"
     );
     assert!(out.contains("X played 1"), "{out}");
-    assert!(
-        out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
-        "{out}"
-    );
+    assert!(finished(&out), "{out}");
     server.shutdown().await;
 }
 
@@ -111,20 +103,7 @@ async fn plain_mode_plays_a_short_checkers_game_against_a_bot() {
     // (a side without moves, or the forty-move rule) well within the lines given.
     let script = format!("11-99\nresign please\n{}", "1\n".repeat(200));
     let output = kingme(
-        &[
-            "--plain",
-            "--server",
-            &address,
-            "play",
-            "--game",
-            "checkers",
-            "--vs",
-            "random",
-            "--color",
-            "black",
-            "--position",
-            "B:W21,22,25:B5,9,10",
-        ],
+        &format!("--plain --server {address} play --game checkers --vs random --color black --position B:W21,22,25:B5,9,10"),
         &script,
     )
     .await;
@@ -150,16 +129,7 @@ async fn plain_mode_plays_a_short_checkers_game_against_a_bot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_start_position_fails_with_the_reason() {
     let output = kingme(
-        &[
-            "--plain",
-            "--server",
-            "127.0.0.1:9",
-            "play",
-            "--game",
-            "checkers",
-            "--position",
-            "B:W1,1:B5",
-        ],
+        "--plain --server 127.0.0.1:9 play --game checkers --position B:W1,1:B5",
         "",
     )
     .await;
@@ -171,26 +141,14 @@ async fn a_refused_start_position_fails_with_the_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_embedded_server_starts_plays_and_shuts_down() {
     let output = kingme(
-        &[
-            "--plain",
-            "--name",
-            "ada",
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-        ],
+        "--plain --name ada play --game tictactoe --vs random",
         &noughts_and_crosses_script(),
     )
     .await;
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("game 1: tictactoe"), "{out}");
-    assert!(
-        out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
-        "{out}"
-    );
+    assert!(finished(&out), "{out}");
     assert!(!out.contains("panicked"), "{out}");
 }
 
@@ -199,9 +157,7 @@ async fn quitting_mid_game_leaves_cleanly() {
     let server = server().await;
     let address = server.addr().to_string();
     let output = kingme(
-        &[
-            "--plain", "--server", &address, "play", "--game", "pente", "--vs", "random",
-        ],
+        &format!("--plain --server {address} play --game pente --vs random"),
         "K10\nquit\n",
     )
     .await;
@@ -216,27 +172,10 @@ async fn quitting_mid_game_leaves_cleanly() {
 async fn two_bot_clients_find_each_other_and_report_each_game() {
     let server = server().await;
     let address = server.addr().to_string();
-    let bot = |level: &'static str| {
-        let address = address.clone();
-        async move {
-            kingme(
-                &[
-                    "bot",
-                    "--server",
-                    &address,
-                    "--level",
-                    level,
-                    "--game",
-                    "tictactoe",
-                    "--games",
-                    "2",
-                ],
-                "",
-            )
-            .await
-        }
-    };
-    let (first, second) = tokio::join!(bot("random"), bot("beginner"));
+    let bot =
+        |level: &str| format!("bot --server {address} --level {level} --game tictactoe --games 2");
+    let (random, beginner) = (bot("random"), bot("beginner"));
+    let (first, second) = tokio::join!(kingme(&random, ""), kingme(&beginner, ""));
     for output in [&first, &second] {
         let out = text(output);
         assert!(output.status.success(), "{out}");
@@ -254,7 +193,7 @@ async fn two_bot_clients_find_each_other_and_report_each_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_client_needs_a_server() {
-    let output = kingme(&["bot", "--level", "random"], "").await;
+    let output = kingme("bot --level random", "").await;
     assert!(!output.status.success());
     assert!(
         text(&output).contains("--server HOST:PORT"),
@@ -301,17 +240,7 @@ async fn a_spectator_watches_a_bot_client_play_a_built_in_bot() {
         );
     }
     let played = kingme(
-        &[
-            "bot",
-            "--server",
-            &address,
-            "--level",
-            "beginner",
-            "--game",
-            "tictactoe",
-            "--games",
-            "1",
-        ],
+        &format!("bot --server {address} --level beginner --game tictactoe --games 1"),
         "",
     )
     .await;
@@ -319,10 +248,7 @@ async fn a_spectator_watches_a_bot_client_play_a_built_in_bot() {
     assert!(watcher.wait().await.unwrap().success(), "{watched}");
     let played = text(&played);
     assert!(watched.contains("X played"), "{watched}");
-    assert!(
-        watched.contains("wins by three in a row") || watched.contains("drawn: the board is full"),
-        "{watched}"
-    );
+    assert!(finished(&watched), "{watched}");
     assert!(
         played.lines().any(|l| l.starts_with("game 1 tictactoe")),
         "{played}"
@@ -373,7 +299,7 @@ async fn two_people_meet_through_the_plain_lobby() {
     // Bob finds the game in the lobby and joins it.
     let bob_script = format!("list\njoin 1\n{}", noughts_and_crosses_script());
     let bob = kingme(
-        &["--plain", "--server", &address, "--name", "bob"],
+        &format!("--plain --server {address} --name bob"),
         &bob_script,
     )
     .await;
@@ -384,10 +310,7 @@ async fn two_people_meet_through_the_plain_lobby() {
     assert!(bob.contains("you play O"), "{bob}");
     for out in [&ada_text, &bob] {
         assert!(out.contains("O played"), "{out}");
-        assert!(
-            out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
-            "{out}"
-        );
+        assert!(finished(out), "{out}");
     }
     server.shutdown().await;
 }
