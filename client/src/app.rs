@@ -525,6 +525,15 @@ impl App {
                     out.push(ClientMessage::Watch { game });
                 }
             }
+            KeyCode::Char('a') => {
+                if let Some(game) = selected {
+                    out.push(ClientMessage::AttachBot {
+                        game,
+                        level: kingme_shared::ai::Level::Intermediate,
+                    });
+                    self.say(format!("asked for a bot (intermediate) in game {game}"));
+                }
+            }
             KeyCode::Char('g') if self.table.is_some() => self.screen = Screen::Game,
             _ => {}
         }

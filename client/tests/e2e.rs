@@ -21,13 +21,14 @@ async fn server() -> ServerHandle {
     ServerHandle::start("127.0.0.1:0", config).await.unwrap()
 }
 
-/// Runs kingme with `args`, writes `input` to its standard input and closes it, and waits.
-async fn kingme(args: &[&str], input: &str) -> Output {
+/// Runs kingme with the words of `command_line` as arguments, writes `input` to its standard
+/// input and closes it, and waits.
+async fn kingme(command_line: &str, input: &str) -> Output {
     // The embedded server's database and the name secrets go to a directory of this run's own,
     // never the user's.
     let home = tempfile::tempdir().unwrap();
     let mut child = Command::new(KINGME)
-        .args(args)
+        .args(command_line.split_whitespace())
         .env("NO_COLOR", "1")
         .env("KINGME_DATA_DIR", home.path())
         .env("KINGME_CONFIG_DIR", home.path())
@@ -51,6 +52,11 @@ fn text(output: &Output) -> String {
     )
 }
 
+/// Whether a noughts-and-crosses game's output shows it ended by the rules.
+fn finished(out: &str) -> bool {
+    out.contains("wins by three in a row") || out.contains("drawn: the board is full")
+}
+
 /// Lines that try every square in turn, after some bad ones: each turn takes the first square
 /// still free, so the game always runs to its end.
 fn noughts_and_crosses_script() -> String {
@@ -66,20 +72,9 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
     let server = server().await;
     let address = server.addr().to_string();
     let output = kingme(
-        &[
-            "--plain",
-            "--server",
-            &address,
-            "--name",
-            "ada",
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-            "--color",
-            "x",
-        ],
+        &format!(
+            "--plain --server {address} --name ada play --game tictactoe --vs random --color x"
+        ),
         &noughts_and_crosses_script(),
     )
     .await;
@@ -101,23 +96,15 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
         "{out}"
     );
     assert!(out.contains("X played 1"), "{out}");
-    assert!(
-        out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
-        "{out}"
-    );
+    assert!(finished(&out), "{out}");
 
     // The finished game is in the server's history, exports as a text record, and the file
     // replays (printed position by position without a terminal).
-    let ask = |args: Vec<String>| {
-        let mut all = vec!["--server".to_owned(), address.clone(), "--guest".to_owned()];
-        all.extend(["--name".to_owned(), "reader".to_owned()]);
-        all.extend(args);
-        async move {
-            let all: Vec<&str> = all.iter().map(String::as_str).collect();
-            kingme(&all, "").await
-        }
+    let ask = |command: &str| {
+        let line = format!("--server {address} --guest --name reader {command}");
+        async move { kingme(&line, "").await }
     };
-    let history = ask(vec!["history".into(), "--player".into(), "ada".into()]).await;
+    let history = ask("history --player ada").await;
     let listed = text(&history);
     assert!(history.status.success(), "{listed}");
     assert!(
@@ -126,19 +113,13 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
     );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game1.txt");
-    let file_arg = file.to_string_lossy().into_owned();
-    let export = ask(vec![
-        "export".into(),
-        "1".into(),
-        "--output".into(),
-        file_arg.clone(),
-    ])
-    .await;
+    let file = file.to_str().unwrap();
+    let export = ask(&format!("export 1 --output {file}")).await;
     assert!(export.status.success(), "{}", text(&export));
-    let record = std::fs::read_to_string(&file).unwrap();
+    let record = std::fs::read_to_string(file).unwrap();
     assert!(record.starts_with("Game: tictactoe\n"), "{record}");
     assert!(record.contains("First: ada\n"), "{record}");
-    let replay = kingme(&["import", &file_arg], "").await;
+    let replay = kingme(&format!("import {file}"), "").await;
     let shown = text(&replay);
     assert!(replay.status.success(), "{shown}");
     assert!(shown.contains("start position (0 of"), "{shown}");
@@ -154,20 +135,7 @@ async fn plain_mode_plays_a_short_checkers_game_against_a_bot() {
     // (a side without moves, or the forty-move rule) well within the lines given.
     let script = format!("11-99\nresign please\n{}", "1\n".repeat(200));
     let output = kingme(
-        &[
-            "--plain",
-            "--server",
-            &address,
-            "play",
-            "--game",
-            "checkers",
-            "--vs",
-            "random",
-            "--color",
-            "black",
-            "--position",
-            "B:W21,22,25:B5,9,10",
-        ],
+        &format!("--plain --server {address} play --game checkers --vs random --color black --position B:W21,22,25:B5,9,10"),
         &script,
     )
     .await;
@@ -193,16 +161,7 @@ async fn plain_mode_plays_a_short_checkers_game_against_a_bot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_start_position_fails_with_the_reason() {
     let output = kingme(
-        &[
-            "--plain",
-            "--server",
-            "127.0.0.1:9",
-            "play",
-            "--game",
-            "checkers",
-            "--position",
-            "B:W1,1:B5",
-        ],
+        "--plain --server 127.0.0.1:9 play --game checkers --position B:W1,1:B5",
         "",
     )
     .await;
@@ -214,26 +173,14 @@ async fn a_refused_start_position_fails_with_the_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_embedded_server_starts_plays_and_shuts_down() {
     let output = kingme(
-        &[
-            "--plain",
-            "--name",
-            "ada",
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-        ],
+        "--plain --name ada play --game tictactoe --vs random",
         &noughts_and_crosses_script(),
     )
     .await;
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("game 1: tictactoe"), "{out}");
-    assert!(
-        out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
-        "{out}"
-    );
+    assert!(finished(&out), "{out}");
     assert!(!out.contains("panicked"), "{out}");
 }
 
@@ -242,9 +189,7 @@ async fn quitting_mid_game_leaves_cleanly() {
     let server = server().await;
     let address = server.addr().to_string();
     let output = kingme(
-        &[
-            "--plain", "--server", &address, "play", "--game", "pente", "--vs", "random",
-        ],
+        &format!("--plain --server {address} play --game pente --vs random"),
         "K10\nquit\n",
     )
     .await;
@@ -259,27 +204,10 @@ async fn quitting_mid_game_leaves_cleanly() {
 async fn two_bot_clients_find_each_other_and_report_each_game() {
     let server = server().await;
     let address = server.addr().to_string();
-    let bot = |level: &'static str| {
-        let address = address.clone();
-        async move {
-            kingme(
-                &[
-                    "bot",
-                    "--server",
-                    &address,
-                    "--level",
-                    level,
-                    "--game",
-                    "tictactoe",
-                    "--games",
-                    "2",
-                ],
-                "",
-            )
-            .await
-        }
-    };
-    let (first, second) = tokio::join!(bot("random"), bot("beginner"));
+    let bot =
+        |level: &str| format!("bot --server {address} --level {level} --game tictactoe --games 2");
+    let (random, beginner) = (bot("random"), bot("beginner"));
+    let (first, second) = tokio::join!(kingme(&random, ""), kingme(&beginner, ""));
     for output in [&first, &second] {
         let out = text(output);
         assert!(output.status.success(), "{out}");
@@ -297,7 +225,7 @@ async fn two_bot_clients_find_each_other_and_report_each_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_bot_client_needs_a_server() {
-    let output = kingme(&["bot", "--level", "random"], "").await;
+    let output = kingme("bot --level random", "").await;
     assert!(!output.status.success());
     assert!(
         text(&output).contains("--server HOST:PORT"),
@@ -347,17 +275,7 @@ async fn a_spectator_watches_a_bot_client_play_a_built_in_bot() {
         );
     }
     let played = kingme(
-        &[
-            "bot",
-            "--server",
-            &address,
-            "--level",
-            "beginner",
-            "--game",
-            "tictactoe",
-            "--games",
-            "1",
-        ],
+        &format!("bot --server {address} --level beginner --game tictactoe --games 1"),
         "",
     )
     .await;
@@ -365,10 +283,7 @@ async fn a_spectator_watches_a_bot_client_play_a_built_in_bot() {
     assert!(watcher.wait().await.unwrap().success(), "{watched}");
     let played = text(&played);
     assert!(watched.contains("X played"), "{watched}");
-    assert!(
-        watched.contains("wins by three in a row") || watched.contains("drawn: the board is full"),
-        "{watched}"
-    );
+    assert!(finished(&watched), "{watched}");
     assert!(
         played.lines().any(|l| l.starts_with("game 1 tictactoe")),
         "{played}"
@@ -422,7 +337,7 @@ async fn two_people_meet_through_the_plain_lobby() {
     // Bob finds the game in the lobby and joins it.
     let bob_script = format!("list\njoin 1\n{}", noughts_and_crosses_script());
     let bob = kingme(
-        &["--plain", "--server", &address, "--name", "bob"],
+        &format!("--plain --server {address} --name bob"),
         &bob_script,
     )
     .await;
@@ -433,10 +348,7 @@ async fn two_people_meet_through_the_plain_lobby() {
     assert!(bob.contains("you play O"), "{bob}");
     for out in [&ada_text, &bob] {
         assert!(out.contains("O played"), "{out}");
-        assert!(
-            out.contains("wins by three in a row") || out.contains("drawn: the board is full"),
-            "{out}"
-        );
+        assert!(finished(out), "{out}");
     }
     server.shutdown().await;
 }

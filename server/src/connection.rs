@@ -29,6 +29,10 @@ use tokio::time::{Duration, Instant};
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tokio_util::sync::CancellationToken;
 
+/// The starting size of a connection's read and write buffers. Most messages are far smaller
+/// than the codec's default of 8 KiB, and thousands of idle connections would hold it for nothing;
+/// a buffer grows when a larger frame comes.
+const BUFFER_START: usize = 512;
 /// How long a closing connection may take to write what was queued for it.
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long, and how many bytes, a closed connection's input is drained (see [`linger`]).
@@ -44,7 +48,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, shared: Arc<Sha
     let closing = CancellationToken::new();
     let (outbox, queue) = Outbox::channel(shared.config.outbox_capacity, kick.clone());
     let writer = tokio::spawn(write_frames(
-        FramedWrite::new(write, ServerCodec::server()),
+        FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START),
         queue,
         closing.clone(),
         kick.clone(),
@@ -52,7 +56,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, shared: Arc<Sha
     tracing::info!(connection = id, %peer, "connection opened");
     let mut connection = Connection {
         id,
-        frames: FramedRead::new(read, ServerCodec::server()),
+        frames: FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START),
         outbox,
         kick,
         shared,
@@ -430,7 +434,7 @@ impl Connection {
 /// queued (the goodbye) and shuts the socket's write side.
 async fn write_frames(
     mut sink: FramedWrite<OwnedWriteHalf, ServerCodec>,
-    mut queue: mpsc::Receiver<ServerMessage>,
+    mut queue: mpsc::Receiver<Box<ServerMessage>>,
     closing: CancellationToken,
     kick: CancellationToken,
 ) {
@@ -452,7 +456,7 @@ async fn write_frames(
     }
     let finish = async {
         while let Ok(message) = queue.try_recv() {
-            sink.feed(message).await?;
+            sink.feed(*message).await?;
         }
         sink.flush().await?;
         sink.get_mut().shutdown().await?;
@@ -464,12 +468,12 @@ async fn write_frames(
 /// Writes a message and every other one already queued, then flushes once.
 async fn write_batch(
     sink: &mut FramedWrite<OwnedWriteHalf, ServerCodec>,
-    first: ServerMessage,
-    queue: &mut mpsc::Receiver<ServerMessage>,
+    first: Box<ServerMessage>,
+    queue: &mut mpsc::Receiver<Box<ServerMessage>>,
 ) -> Result<(), FrameError> {
-    sink.feed(first).await?;
+    sink.feed(*first).await?;
     while let Ok(message) = queue.try_recv() {
-        sink.feed(message).await?;
+        sink.feed(*message).await?;
     }
     sink.flush().await
 }

@@ -10,9 +10,12 @@ use tokio::sync::mpsc::error::TrySendError;
 use tokio_util::sync::CancellationToken;
 
 /// The sending side of a connection's queue. Cheap to clone.
+///
+/// Messages travel boxed: a channel allocates its slots in blocks, and a block of pointers is
+/// small where a block of whole messages would cost kilobytes on every idle connection.
 #[derive(Debug, Clone)]
 pub struct Outbox {
-    queue: mpsc::Sender<ServerMessage>,
+    queue: mpsc::Sender<Box<ServerMessage>>,
     kick: CancellationToken,
 }
 
@@ -22,7 +25,7 @@ impl Outbox {
     pub fn channel(
         capacity: usize,
         kick: CancellationToken,
-    ) -> (Outbox, mpsc::Receiver<ServerMessage>) {
+    ) -> (Outbox, mpsc::Receiver<Box<ServerMessage>>) {
         let (queue, receiver) = mpsc::channel(capacity.max(1));
         (Outbox { queue, kick }, receiver)
     }
@@ -30,7 +33,7 @@ impl Outbox {
     /// Queues a message without waiting. A full queue drops the connection; a closed one (the
     /// connection is gone) drops the message.
     pub fn send(&self, message: ServerMessage) {
-        match self.queue.try_send(message) {
+        match self.queue.try_send(Box::new(message)) {
             Ok(()) | Err(TrySendError::Closed(_)) => {}
             Err(TrySendError::Full(_)) => {
                 if !self.kick.is_cancelled() {
@@ -56,11 +59,11 @@ mod tests {
         outbox.send(ServerMessage::Ping { nonce: 3 });
         assert!(kick.is_cancelled());
         assert_eq!(
-            receiver.try_recv().ok(),
+            receiver.try_recv().ok().map(|m| *m),
             Some(ServerMessage::Ping { nonce: 1 })
         );
         assert_eq!(
-            receiver.try_recv().ok(),
+            receiver.try_recv().ok().map(|m| *m),
             Some(ServerMessage::Ping { nonce: 2 })
         );
         assert!(receiver.try_recv().is_err());

@@ -103,6 +103,19 @@ impl Seat {
         )
     }
 
+    /// Whether a person who has not left is away (its connection dropped).
+    #[must_use]
+    pub fn is_absent(&self) -> bool {
+        matches!(
+            self,
+            Seat::Human {
+                connected: false,
+                left: false,
+                ..
+            }
+        )
+    }
+
     /// Sends a message to the person in the seat (bots need none).
     pub fn send(&self, message: ServerMessage) {
         if let Some(session) = self.session() {

@@ -615,30 +615,43 @@ impl Table {
     }
 
     fn next_deadline(&self) -> Option<Instant> {
-        let linger = self
+        let config = &self.shared.config;
+        let linger = self.ended_at.map(|ended| ended + config.finished_linger);
+        let absence = self
             .ended_at
-            .map(|ended| ended + self.shared.config.finished_linger);
-        [self.judge.deadline(), self.away[0], self.away[1], linger]
-            .into_iter()
-            .flatten()
-            .min()
+            .filter(|_| self.seats.iter().any(Seat::is_absent))
+            .map(|ended| ended + config.grace);
+        [
+            self.judge.deadline(),
+            self.away[0],
+            self.away[1],
+            linger,
+            absence,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
+    /// Whether the table has nobody left to serve. A finished game stays while a player is
+    /// still there (for a rematch, up to the linger time) or may come back within the grace
+    /// period to see how it ended.
     fn should_close(&self) -> bool {
         let humans = self
             .seats
             .iter()
             .filter(|seat| seat.session().is_some())
             .count();
-        match self.judge.status() {
-            GameStatus::Open => humans == 0 && self.spectators.is_empty(),
-            GameStatus::Playing => false,
-            GameStatus::Over(_) => {
-                !self.seats.iter().any(Seat::has_connected_human)
-                    || self.ended_at.is_some_and(|ended| {
-                        Instant::now() >= ended + self.shared.config.finished_linger
-                    })
+        match (self.judge.status(), self.ended_at) {
+            (GameStatus::Open, _) => humans == 0 && self.spectators.is_empty(),
+            (GameStatus::Over(_), Some(ended)) => {
+                let config = &self.shared.config;
+                let now = Instant::now();
+                let awaited = self.seats.iter().any(Seat::has_connected_human)
+                    || (self.seats.iter().any(Seat::is_absent) && now < ended + config.grace);
+                !awaited || now >= ended + config.finished_linger
             }
+            _ => false,
         }
     }
 

@@ -13,7 +13,7 @@ use std::hint::black_box;
 const CHECKERS: &str = "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15";
 
 /// A Pente middle game with threats on both sides.
-const PENTE: &str = "1:K10,L11,M10,K12,N9,H10:L10,M11,J11,K11,N12:0,0";
+const PENTE: &str = "1:K10,M10,N9,H10,L12:L10,M11,J11,K11,N12:0,0";
 
 fn bench_expert(c: &mut Criterion, name: &str, kind: GameKind, position: &str, depth: u32) {
     let game = AnyGame::from_position_text(kind, position).expect("a bench position");

@@ -176,3 +176,34 @@ async fn a_player_away_longer_than_the_grace_period_forfeits_and_its_token_expir
     assert_eq!(listed.status, GameStatus::Over(result));
     server.shutdown().await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_player_back_within_the_grace_period_sees_how_the_game_ended_meanwhile() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::Checkers, TimeControl::Unlimited),
+    )
+    .await;
+    ada.your_turn(game).await;
+    let token = ada.token.clone();
+    drop(ada);
+    assert!(!seat_connected(&mut bob, Side::First).await);
+    bob.send(ClientMessage::Resign { game }).await;
+    bob.game_over(game).await;
+    bob.send(ClientMessage::Leave { game }).await;
+    bob.until(|m| matches!(m, ServerMessage::Left { .. }).then_some(()))
+        .await;
+    let (mut ada, answer) = Client::resume(server.addr(), &token).await;
+    assert!(
+        matches!(answer, ServerMessage::Welcome { .. }),
+        "{answer:?}"
+    );
+    let state = ada.state().await;
+    let won = GameResult {
+        winner: Some(Side::First),
+        reason: EndReason::Resignation,
+    };
+    assert_eq!((state.id, state.status), (game, GameStatus::Over(won)));
+    server.shutdown().await;
+}

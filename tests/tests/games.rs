@@ -213,3 +213,29 @@ async fn many_bot_games_do_not_stall_a_game_between_people() {
     assert_eq!(result.winner, Some(Side::First));
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_game_starts_from_a_given_fen_or_board_file() {
+    let server = start_server(test_config()).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let board_file = "0000\n0000\n0100\n0000\n0020\n0000\n0000\n0000\n1\n";
+    for text in ["W:WK10,K30:BK1,K3", board_file] {
+        let expected = if text.contains('\n') {
+            let file: kingme_shared::games::checkers::BoardFile = text.parse().unwrap();
+            kingme_shared::games::checkers::fen(&file.position)
+        } else {
+            AnyGame::from_position_text(GameKind::Checkers, text)
+                .unwrap()
+                .position_text()
+        };
+        let mut setup = against_bot(GameKind::Checkers, Level::Random);
+        setup.seat = kingme_shared::protocol::SeatChoice::Side(Side::Second);
+        setup.start_position = Some(text.to_owned());
+        let state = ada.create(setup).await;
+        assert_eq!(state.start_position, expected);
+        assert_eq!(state.your_side, Some(Side::Second));
+        ada.send(ClientMessage::Resign { game: state.id }).await;
+        ada.game_over(state.id).await;
+    }
+    server.shutdown().await;
+}

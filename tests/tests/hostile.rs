@@ -182,3 +182,30 @@ async fn shutdown_aborts_games_and_tells_every_client() {
         "{seen:?}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn beyond_the_connection_limit_a_client_waits_until_a_place_is_free() {
+    let config = kingme_server::Config {
+        max_connections: 1,
+        ..test_config()
+    };
+    let server = start_server(config).await;
+    let first = Client::hello(server.addr(), "first").await;
+    let mut second = Client::connect(server.addr()).await;
+    second
+        .send(ClientMessage::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: "second".to_owned(),
+            resume: None,
+            secret: None,
+            guest: true,
+        })
+        .await;
+    // On the paused clock this wait ends only once nothing else can happen: the server has not
+    // taken the second connection while the first holds the only place.
+    let waited = tokio::time::timeout(std::time::Duration::from_secs(5), second.recv()).await;
+    assert!(waited.is_err(), "{waited:?}");
+    drop(first);
+    assert!(matches!(second.recv().await, ServerMessage::Welcome { .. }));
+    server.shutdown().await;
+}

@@ -34,7 +34,9 @@ fn expected(attack: Attack) -> Option<Reaction> {
 async fn every_attack_is_answered_and_ordinary_games_finish_normally() {
     let config = Config {
         handshake_timeout: Duration::from_millis(300),
-        idle_timeout: Duration::from_millis(500),
+        // Short enough for the silent attacks to be closed within the test, long enough that
+        // an ordinary player waiting for its turn on a loaded machine is never taken for one.
+        idle_timeout: Duration::from_secs(1),
         ..test_config()
     };
     let server = start_server(config).await;

@@ -51,6 +51,7 @@ struct Args {
 #[derive(Debug, Default)]
 struct Tally {
     moves: u64,
+    moves_in_game: u32,
     games: u64,
     latencies: Vec<Duration>,
 }
@@ -90,6 +91,7 @@ async fn play_pair(
         let mut create = options(kind, Side::First, Opponent::OpenSeat);
         create.seat = SeatChoice::Side(Side::First);
         let game = players[0].create(create).await.id;
+        tally.moves_in_game = 0;
         players[1].send(ClientMessage::Join { game }).await;
         let mut turn = 0;
         loop {
@@ -103,9 +105,20 @@ async fn play_pair(
             let text = legal.choose(&mut rng).cloned().unwrap_or_default();
             let sent = Instant::now();
             players[turn].play(game, &text).await;
-            players[1 - turn].move_played(game).await;
+            // The opponent's stream may still hold the echo of its own last move: wait for
+            // this move's ply.
+            let ply = tally.moves_in_game + 1;
+            players[1 - turn]
+                .until(|message| match message {
+                    ServerMessage::MovePlayed {
+                        game: id, ply: p, ..
+                    } if *id == game => (*p == ply).then_some(()),
+                    _ => None,
+                })
+                .await;
             tally.latencies.push(sent.elapsed());
             tally.moves += 1;
+            tally.moves_in_game += 1;
             turn = 1 - turn;
         }
         tally.games += 1;
@@ -121,6 +134,16 @@ fn resident_kib(pid: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time (user and system) a process has used, from /proc.
+fn cpu_time(pid: &str) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // Linux reports in clock ticks of 1/100 s on every common configuration.
+    Some(Duration::from_millis(ticks * 10))
 }
 
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
@@ -174,6 +197,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
         idle.extend(clients);
     }
 
+    let cpu_before = pid.as_deref().and_then(cpu_time);
     let started = Instant::now();
     let until = started + Duration::from_secs(args.secs);
     let think = Duration::from_millis(args.think_ms);
@@ -193,6 +217,11 @@ async fn load(args: Args) -> anyhow::Result<()> {
         total.latencies.extend(tally.latencies);
     }
     let elapsed = started.elapsed();
+    let cpu_used = pid
+        .as_deref()
+        .and_then(cpu_time)
+        .zip(cpu_before)
+        .map(|(after, before)| after.saturating_sub(before));
     total.latencies.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
@@ -221,6 +250,13 @@ async fn load(args: Args) -> anyhow::Result<()> {
     } else {
         "the server process"
     };
+    if let Some(cpu) = cpu_used {
+        println!(
+            "CPU of {scope}: {:.2} s, {:.0} us per move",
+            cpu.as_secs_f64(),
+            cpu.as_secs_f64() * 1e6 / total.moves.max(1) as f64
+        );
+    }
     match (before, during) {
         (Some(before), Some(during)) => println!(
             "memory (RSS) of {scope}: {:.1} MiB before, {:.1} MiB under load",
