@@ -177,6 +177,14 @@ mod tests {
                 .best
         };
         assert_eq!(again(5), again(5));
+        // The expert too, under a depth limit.
+        let position = &random_positions(GameKind::Checkers, 1, 11)[0];
+        let expert = |seed| {
+            think(position, Level::Expert, &quick(Level::Expert), seed)
+                .unwrap()
+                .best
+        };
+        assert_eq!(expert(1), expert(1));
         // Checkers from the start: several first moves tie at one ply.
         let checkers = AnyGame::start(GameKind::Checkers);
         let firsts: HashSet<String> = (0..40)

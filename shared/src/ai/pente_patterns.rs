@@ -104,12 +104,25 @@ pub struct Gain {
 /// The windows through `point` for a stone of `side` there (the point itself empty).
 #[must_use]
 pub fn gain(board: &Board, side: Side, point: Point) -> Gain {
-    let mut gain = Gain::default();
+    gains(board, side, point).0
+}
+
+/// The gains of a stone on `point` for `side` and for its opponent at once: each line window is
+/// read once and seen from both sides, which halves the work of ranking candidates.
+#[must_use]
+pub fn gains(board: &Board, side: Side, point: Point) -> (Gain, Gain) {
+    let (mut mine, mut theirs) = (Gain::default(), Gain::default());
     for direction in Direction::ALL {
         let window = board.window(side, direction, point);
-        add_window_gain(&mut gain, window);
+        add_window_gain(&mut mine, window);
+        let turned = Window {
+            mine: window.theirs,
+            theirs: window.mine,
+            off_board: window.off_board,
+        };
+        add_window_gain(&mut theirs, turned);
     }
-    gain
+    (mine, theirs)
 }
 
 fn add_window_gain(gain: &mut Gain, window: Window) {
@@ -152,8 +165,7 @@ pub fn point_score(game: &Pente, point: Point) -> i32 {
     let board = game.board();
     let us = game.side_to_move();
     let them = us.opponent();
-    let attack = gain(board, us, point);
-    let defence = gain(board, them, point);
+    let (attack, defence) = gains(board, us, point);
     let took = board.capture_rays(us, point).pairs() as u16;
     let would_take = board.capture_rays(them, point).pairs() as u16;
     if attack.five || game.captured_by(us) + 2 * took >= CAPTURES_TO_WIN {
@@ -254,6 +266,16 @@ mod tests {
         assert_eq!(point_score(&g, point("O10")), WIN_NOW);
         let three = game("1:K10,L10,M10:A1,A3:0,0");
         assert_eq!(gain(three.board(), Side::First, point("N10")).fours, 2);
+    }
+
+    #[test]
+    fn both_gains_at_once_equal_each_sides_own() {
+        let g = game("1:K10,L10,M10,L12,N9:K11,L11,M11,J9:0,0");
+        for point in Point::all().filter(|&p| g.board().is_empty(p)) {
+            let (first, second) = gains(g.board(), Side::First, point);
+            assert_eq!(second, gains(g.board(), Side::Second, point).0, "{point}");
+            assert_eq!(first, gains(g.board(), Side::Second, point).1, "{point}");
+        }
     }
 
     #[test]

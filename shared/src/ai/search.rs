@@ -25,8 +25,9 @@ pub const MAX_PLY: usize = 96;
 const INFINITY: i32 = MATE + 1;
 
 /// Nodes between two looks at the clock and the stop flag: few enough that a stop is honoured
-/// within well under a millisecond, many enough that the clock costs nothing.
-const CHECK_EVERY: u64 = 256;
+/// within about a millisecond even where nodes are slow (a Pente node ranks its candidates in
+/// some 15 microseconds), many enough that reading the clock costs nothing.
+const CHECK_EVERY: u64 = 64;
 
 /// What the search needs of a game. Scores are from the side to move's point of view.
 pub trait SearchGame {
