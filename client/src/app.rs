@@ -10,11 +10,11 @@ use crate::setup_board::step;
 use crate::table::{Table, result_text};
 use crate::theme::Theme;
 use crate::ui::layout::GameLayout;
+use kingme_shared::AnyGame;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameStatus, GameSummary, MAX_CHAT_CHARS, MAX_MOVE_TEXT, SeatHolder,
     ServerMessage,
 };
-use kingme_shared::{AnyGame, Side};
 use ratatui::crossterm::event::{
     Event as TerminalEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
     MouseEventKind,
@@ -525,6 +525,15 @@ impl App {
                     out.push(ClientMessage::Watch { game });
                 }
             }
+            KeyCode::Char('a') => {
+                if let Some(game) = selected {
+                    out.push(ClientMessage::AttachBot {
+                        game,
+                        level: kingme_shared::ai::Level::Intermediate,
+                    });
+                    self.say(format!("asked for a bot (intermediate) in game {game}"));
+                }
+            }
             KeyCode::Char('g') if self.table.is_some() => self.screen = Screen::Game,
             _ => {}
         }
@@ -815,12 +824,4 @@ pub fn game_of(message: &ServerMessage) -> Option<GameId> {
         | ServerMessage::Left { game } => Some(*game),
         _ => None,
     }
-}
-
-/// The side a player holds in a summary's seats, by name (for the lobby).
-#[must_use]
-pub fn seat_of(summary: &GameSummary, name: &str) -> Option<Side> {
-    Side::BOTH.into_iter().find(|side| {
-        matches!(&summary.seats[side.index()], SeatHolder::Human { name: n, .. } if n == name)
-    })
 }

@@ -75,12 +75,6 @@ impl BoardGeometry {
             .map(|(row, column)| Cell { row, column })
     }
 
-    /// Whether a cell is a dark square of a checkered board (or any square of other boards).
-    #[must_use]
-    pub fn is_playable(&self, cell: Cell) -> bool {
-        self.square_at(cell).is_some()
-    }
-
     /// Column labels left to right as displayed.
     #[must_use]
     pub fn column_labels(&self) -> Vec<&'static str> {
@@ -201,7 +195,7 @@ mod tests {
         }
         assert_eq!(flipped.column_labels().first(), Some(&"h"));
         assert_eq!(flipped.row_labels().first(), Some(&"1"));
-        assert!(!upright.is_playable(Cell { row: 0, column: 0 }));
+        assert_eq!(upright.square_at(Cell { row: 0, column: 0 }), None);
     }
 
     #[test]

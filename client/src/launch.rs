@@ -24,6 +24,9 @@ pub struct GlobalArgs {
     /// Your display name (default: your user name).
     #[arg(long, global = true)]
     pub name: Option<String>,
+    /// Play as a guest: unrated, under a name nobody registered, and no secret kept.
+    #[arg(long, global = true)]
+    pub guest: bool,
     /// Plain line mode: the board as text, moves typed at a prompt (automatic when input or
     /// output is not a terminal).
     #[arg(long, global = true)]
@@ -205,7 +208,10 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
     };
     let (events_tx, events) = mpsc::channel::<Event>(256);
     let net = Net::spawn(
-        NetConfig::new(address, name.clone()),
+        NetConfig {
+            guest: global.guest,
+            ..NetConfig::new(address, name.clone())
+        },
         events_tx,
         shutdown.clone(),
     );

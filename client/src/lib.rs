@@ -6,10 +6,13 @@
 //! terminal. Around them: [`board_geometry`] and [`selection`] (moving pieces with keys and
 //! mouse), [`animation`], [`theme`], [`create_form`] and [`setup_board`] (the create dialog).
 //! [`launch`] reads the command line, [`net`] is the connection (with reconnection),
-//! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`.
+//! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`,
+//! [`secrets`] the name secrets the servers issued, [`archive`] the commands on stored games
+//! (history, leaderboard, export, import, replay) and [`replay`] the viewer that steps through one.
 
 pub mod animation;
 pub mod app;
+pub mod archive;
 pub mod board_geometry;
 pub mod bot_client;
 pub mod create_form;
@@ -18,6 +21,8 @@ pub mod event;
 pub mod launch;
 pub mod net;
 pub mod plain;
+pub mod replay;
+pub mod secrets;
 pub mod selection;
 pub mod setup_board;
 pub mod table;

@@ -1,9 +1,10 @@
-//! The `kingme` binary: the terminal client and the engine tools (`perft`, later `analyze`,
+//! The `kingme` binary: the terminal client and the engine tools (`perft`, `analyze`,
 //! `match`). This file only declares the command line and hands each subcommand to its module.
 
 mod tools;
 
 use clap::{Parser, Subcommand};
+use kingme_client::archive;
 use kingme_client::launch::{self, Action, GlobalArgs};
 use std::process::ExitCode;
 
@@ -28,12 +29,52 @@ enum Command {
     Bot(kingme_client::bot_client::BotArgs),
     /// Count the move sequences of a given length (perft) and print nodes, time and speed.
     Perft(tools::perft::PerftArgs),
+    /// Search one position and print the best move, score, depth, nodes, speed and line.
+    Analyze(tools::analyze::AnalyzeArgs),
+    /// Play games between two AI levels and print wins, draws, losses and the score.
+    Match(tools::engine_match::MatchArgs),
+    /// List finished games from the server's history, newest first.
+    History(archive::HistoryArgs),
+    /// Show the rating leaderboard (Elo, K = 32) of people and bot levels.
+    Leaderboard(archive::LeaderboardArgs),
+    /// Write a stored game as PDN (checkers) or the kingme text record (Pente, noughts and crosses).
+    Export(archive::ExportArgs),
+    /// Step through a stored game: forward, back, start, end.
+    Replay(archive::ReplayArgs),
+    /// Step through a game from a PDN or kingme text record file.
+    Import(archive::ImportArgs),
+}
+
+/// Runs one of the commands on stored games on a small runtime.
+fn on_runtime(
+    command: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(command)?;
+    runtime.shutdown_background();
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     let action = match cli.command {
         Some(Command::Perft(args)) => return tools::perft::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Analyze(args)) => {
+            return tools::analyze::run(&args).map(|()| ExitCode::SUCCESS);
+        }
+        Some(Command::Match(args)) => {
+            return tools::engine_match::run(&args).map(|()| ExitCode::SUCCESS);
+        }
+        Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::History(args)) => return on_runtime(archive::history(&cli.global, &args)),
+        Some(Command::Leaderboard(args)) => {
+            return on_runtime(archive::leaderboard(&cli.global, &args));
+        }
+        Some(Command::Export(args)) => return on_runtime(archive::export(&cli.global, &args)),
+        Some(Command::Replay(args)) => return on_runtime(archive::replay(&cli.global, &args)),
         Some(Command::Play(args)) => Action::Play(args),
         Some(Command::Watch(args)) => Action::Watch(args),
         Some(Command::Bot(args)) => Action::Bot(args),

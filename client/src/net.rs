@@ -7,10 +7,12 @@
 //! welcomed, a dropped connection is retried with a growing pause until shutdown.
 
 use crate::event::{Event, LinkEvent};
+use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, PROTOCOL_VERSION, ServerMessage,
 };
+use std::path::PathBuf;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -33,6 +35,11 @@ pub struct NetConfig {
     pub name: String,
     /// The first pause before reconnecting; it doubles with each failed attempt.
     pub retry: Duration,
+    /// Play as a guest: unrated, under a name nobody registered, no secret.
+    pub guest: bool,
+    /// The file of name secrets: the secret for this server and name is presented in the
+    /// hello, and a newly issued one is saved there. `None` keeps secrets in memory only.
+    pub secrets: Option<PathBuf>,
 }
 
 impl NetConfig {
@@ -43,6 +50,8 @@ impl NetConfig {
             address,
             name,
             retry: Duration::from_secs(1),
+            guest: false,
+            secrets: crate::secrets::default_path(),
         }
     }
 }
@@ -96,9 +105,11 @@ async fn run(
 ) {
     let mut token: Option<String> = None;
     let mut attempt: u32 = 0;
+    let mut secret = known_secret(&config).await;
     loop {
         let end = session(
             &config,
+            &mut secret,
             &mut token,
             &mut attempt,
             &mut queue,
@@ -135,8 +146,43 @@ async fn run(
     }
 }
 
+/// The secret this client holds for its name on its server, if any.
+async fn known_secret(config: &NetConfig) -> Option<String> {
+    let path = config.secrets.clone().filter(|_| !config.guest)?;
+    let (server, name) = (config.address.clone(), config.name.clone());
+    tokio::task::spawn_blocking(move || match SecretBook::load(&path) {
+        Ok(book) => book.secret(&server, &name).map(str::to_owned),
+        Err(err) => {
+            tracing::warn!(%err, "cannot read the secrets file");
+            None
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Keeps a secret the server issued, in memory and in the secrets file.
+async fn keep_secret(config: &NetConfig, secret: &str) {
+    let Some(path) = config.secrets.clone() else {
+        return;
+    };
+    let (server, name, secret) = (
+        config.address.clone(),
+        config.name.clone(),
+        secret.to_owned(),
+    );
+    let saved =
+        tokio::task::spawn_blocking(move || SecretBook::remember(&path, &server, &name, &secret))
+            .await;
+    if let Ok(Err(err)) = saved {
+        tracing::warn!(%err, "cannot save the name's secret; the name cannot be used again");
+    }
+}
+
 async fn session(
     config: &NetConfig,
+    secret: &mut Option<String>,
     token: &mut Option<String>,
     attempt: &mut u32,
     queue: &mut mpsc::Receiver<ClientMessage>,
@@ -159,12 +205,22 @@ async fn session(
         protocol_version: PROTOCOL_VERSION,
         name: config.name.clone(),
         resume: token.clone(),
+        secret: secret.clone(),
+        guest: config.guest,
     };
     if let Err(err) = frames.send(hello).await {
         return End::Lost(err.to_string());
     }
     match tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await {
-        Ok(Some(Ok(ServerMessage::Welcome { resume_token, .. }))) => {
+        Ok(Some(Ok(ServerMessage::Welcome {
+            resume_token,
+            secret: issued,
+            ..
+        }))) => {
+            if let Some(issued) = issued {
+                keep_secret(config, &issued).await;
+                *secret = Some(issued);
+            }
             *token = Some(resume_token);
             // A good session starts the pauses afresh.
             *attempt = 0;
@@ -175,7 +231,10 @@ async fn session(
         }))) if resuming => {
             // The seats were given up meanwhile (the grace period ran out): start afresh.
             *token = None;
-            return Box::pin(session(config, token, attempt, queue, events, shutdown)).await;
+            return Box::pin(session(
+                config, secret, token, attempt, queue, events, shutdown,
+            ))
+            .await;
         }
         Ok(Some(Ok(ServerMessage::Error { message, .. }))) => return End::Final(message),
         Ok(Some(Ok(other))) => {

@@ -251,6 +251,9 @@ pub struct Session<W: Write> {
     prompting: bool,
     colour: bool,
     started: bool,
+    /// A request was sent whose answer has not come yet: input waits for it, so a script's
+    /// lines are taken one answer at a time.
+    waiting: bool,
     ok: bool,
     out: W,
 }
@@ -268,6 +271,7 @@ impl<W: Write> Session<W> {
             prompting: false,
             colour,
             started: false,
+            waiting: true,
             ok: true,
             out,
         }
@@ -276,7 +280,7 @@ impl<W: Write> Session<W> {
     /// Whether an input line is wanted now.
     #[must_use]
     pub fn wants_input(&self) -> bool {
-        self.prompting || self.reads_anytime()
+        !self.waiting && (self.prompting || self.reads_anytime())
     }
 
     /// Whether everything went well so far (a refused game or a lost server is not).
@@ -391,6 +395,16 @@ impl<W: Write> Session<W> {
 
     fn server(&mut self, message: ServerMessage) -> Step {
         let now = Instant::now();
+        if matches!(
+            message,
+            ServerMessage::GameList { .. }
+                | ServerMessage::State(_)
+                | ServerMessage::Error { .. }
+                | ServerMessage::YourTurn { .. }
+                | ServerMessage::Left { .. }
+        ) {
+            self.waiting = false;
+        }
         match &message {
             ServerMessage::GameList { games } => {
                 if games.is_empty() {
@@ -626,9 +640,18 @@ impl<W: Write> Session<W> {
     fn lobby_line(&mut self, command: Command) -> Step {
         match command {
             Command::Quit => (Vec::new(), true),
-            Command::List => (vec![ClientMessage::ListGames], false),
-            Command::Join(game) => (vec![ClientMessage::Join { game }], false),
-            Command::Watch(game) => (vec![ClientMessage::Watch { game }], false),
+            Command::List => {
+                self.waiting = true;
+                (vec![ClientMessage::ListGames], false)
+            }
+            Command::Join(game) => {
+                self.waiting = true;
+                (vec![ClientMessage::Join { game }], false)
+            }
+            Command::Watch(game) => {
+                self.waiting = true;
+                (vec![ClientMessage::Watch { game }], false)
+            }
             Command::Empty => {
                 self.prompt();
                 (Vec::new(), false)

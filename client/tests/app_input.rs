@@ -356,3 +356,34 @@ fn the_lobby_refreshes_itself_while_shown() {
         assert!(app.update(Event::Tick).is_empty());
     }
 }
+
+#[test]
+fn the_lobby_seats_a_bot_in_the_selected_game() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    assert!(
+        key(&mut app, KeyCode::Char('a')).is_empty(),
+        "no game selected"
+    );
+    let summary = kingme_shared::protocol::GameSummary {
+        id: kingme_shared::protocol::GameId(4),
+        kind: GameKind::Pente,
+        seats: [
+            kingme_shared::protocol::SeatHolder::Empty,
+            kingme_shared::protocol::SeatHolder::Empty,
+        ],
+        time_control: kingme_shared::protocol::TimeControl::Unlimited,
+        moves: 0,
+        status: kingme_shared::protocol::GameStatus::Open,
+        spectators: 1,
+    };
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameList {
+            games: vec![summary],
+        },
+    ));
+    let sent = key(&mut app, KeyCode::Char('a'));
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, .. }] if game.0 == 4),
+        "{sent:?}"
+    );
+}

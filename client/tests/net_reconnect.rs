@@ -22,10 +22,16 @@ async fn accept(listener: &TcpListener) -> Framed<tokio::net::TcpStream, ServerC
 }
 
 async fn welcome(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>) {
+    issue(conn, None).await;
+}
+
+/// A welcome, issuing a name secret if `secret` is given.
+async fn issue(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>, secret: Option<&str>) {
     let welcome = ServerMessage::Welcome {
         protocol_version: PROTOCOL_VERSION,
         player: PlayerId(1),
         resume_token: "secret".to_owned(),
+        secret: secret.map(str::to_owned),
     };
     conn.send(welcome).await.unwrap();
 }
@@ -45,9 +51,12 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
     let address = listener.local_addr().unwrap().to_string();
     let (events_tx, mut events) = mpsc::channel(16);
     let shutdown = CancellationToken::new();
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = dir.path().join("secrets");
     let config = NetConfig {
         retry: Duration::ZERO,
-        ..NetConfig::new(address, "ada".to_owned())
+        secrets: Some(secrets.clone()),
+        ..NetConfig::new(address.clone(), "ada".to_owned())
     };
     let net = Net::spawn(config, events_tx, shutdown.clone());
 
@@ -58,10 +67,13 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
         ClientMessage::Hello {
             protocol_version: PROTOCOL_VERSION,
             name: "ada".to_owned(),
-            resume: None
+            resume: None,
+            secret: None,
+            guest: false,
         }
     );
-    welcome(&mut first).await;
+    // The server registers the name: the client keeps its secret in the secrets file.
+    issue(&mut first, Some("0123abcd")).await;
     assert_eq!(
         next_link(&mut events).await,
         LinkEvent::Connected { resumed: false }
@@ -95,9 +107,12 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
     let mut second = accept(&listener).await;
     let hello = second.next().await.unwrap().unwrap();
     assert!(
-        matches!(&hello, ClientMessage::Hello { resume: Some(token), .. } if token == "secret"),
+        matches!(&hello, ClientMessage::Hello { resume: Some(token), secret: Some(secret), .. }
+            if token == "secret" && secret == "0123abcd"),
         "{hello:?}"
     );
+    let book = kingme_client::secrets::SecretBook::load(&secrets).unwrap();
+    assert_eq!(book.secret(&address, "ada"), Some("0123abcd"));
     welcome(&mut second).await;
     assert_eq!(
         next_link(&mut events).await,
@@ -120,7 +135,10 @@ async fn a_refused_hello_is_final_and_says_why() {
     let address = listener.local_addr().unwrap().to_string();
     let (events_tx, mut events) = mpsc::channel(16);
     let net = Net::spawn(
-        NetConfig::new(address, "ada".to_owned()),
+        NetConfig {
+            secrets: None,
+            ..NetConfig::new(address, "ada".to_owned())
+        },
         events_tx,
         CancellationToken::new(),
     );
@@ -151,7 +169,10 @@ async fn an_unreachable_server_is_reported_at_once() {
     };
     let (events_tx, mut events) = mpsc::channel(16);
     let net = Net::spawn(
-        NetConfig::new(address.clone(), "ada".to_owned()),
+        NetConfig {
+            secrets: None,
+            ..NetConfig::new(address.clone(), "ada".to_owned())
+        },
         events_tx,
         CancellationToken::new(),
     );

@@ -291,3 +291,32 @@ fn the_create_dialog_and_its_setup_board() {
     assert!(picture.contains('●'), "{picture}");
     assert!(picture.contains("Black to move"), "{picture}");
 }
+
+#[test]
+fn history_starting_with_the_second_side_is_numbered_from_dots() {
+    let app = app_with(
+        state(
+            GameKind::Checkers,
+            Some("W:W22:B9"),
+            &["22-18", "9-14"],
+            Some(Side::First),
+        ),
+        (80, 30),
+    );
+    let lines = kingme_client::ui::panel::history_lines(app.table.as_ref().unwrap());
+    assert_eq!(lines, vec!["  1. ...       22-18", "  2. 9-14      "]);
+}
+
+#[test]
+fn the_running_clock_ticks_down_between_messages() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    );
+    let since = app.table.as_ref().unwrap().clocks_at;
+    app.now = since + std::time::Duration::from_millis(61_000);
+    let picture = render(&app);
+    // Black (to move) had 5:00 and runs; White's 4:47 stands still.
+    assert!(picture.contains("3:59"), "{picture}");
+    assert!(picture.contains("4:47"), "{picture}");
+}

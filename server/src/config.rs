@@ -1,6 +1,7 @@
 //! The server's tunable limits and timings in one struct, so the binary's flags, the tests and
 //! an embedding client all configure the same server the same way.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Everything an operator may tune. `Default` gives the documented values (see PROTOCOL.md).
@@ -29,6 +30,39 @@ pub struct Config {
     pub bot_think_time: Duration,
     /// Most bot searches running at once (each takes a blocking thread).
     pub bot_searches: usize,
+    /// Where games, identities and ratings are kept.
+    pub database: Database,
+}
+
+/// Where the server keeps its database.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Database {
+    /// A private database that lives as long as the server (tests, throwaway servers).
+    #[default]
+    InMemory,
+    /// An SQLite file, created on first use.
+    File(PathBuf),
+}
+
+impl Database {
+    /// Reads a `--db` value: `:memory:` or a path.
+    #[must_use]
+    pub fn from_arg(arg: &str) -> Database {
+        if arg == crate::storage::location::IN_MEMORY {
+            Database::InMemory
+        } else {
+            Database::File(PathBuf::from(arg))
+        }
+    }
+
+    /// The path SQLite opens.
+    #[must_use]
+    pub fn path(&self) -> PathBuf {
+        match self {
+            Database::InMemory => PathBuf::from(crate::storage::location::IN_MEMORY),
+            Database::File(path) => path.clone(),
+        }
+    }
 }
 
 impl Default for Config {
@@ -45,6 +79,7 @@ impl Default for Config {
             finished_linger: Duration::from_secs(300),
             bot_think_time: Duration::from_secs(1),
             bot_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            database: Database::InMemory,
         }
     }
 }

@@ -11,11 +11,13 @@ use crate::outbox::Outbox;
 use crate::rate_limit::RateLimiter;
 use crate::server::Shared;
 use crate::session::{Attachment, Session};
+use crate::storage::records::unix_ms;
+use crate::storage::{Admission, Claim, HistoryQuery, IdentityError};
 use crate::table::TableCommand;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{
-    ClientMessage, ErrorKind, FrameError, MAX_NAME_CHARS, PROTOCOL_VERSION, ServerCodec,
-    ServerMessage,
+    ClientMessage, ErrorKind, FrameError, MAX_HISTORY_ENTRIES, MAX_NAME_CHARS, PROTOCOL_VERSION,
+    ServerCodec, ServerMessage,
 };
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -98,6 +100,14 @@ struct Connection {
     shared: Arc<Shared>,
 }
 
+/// A database failure as a refusal the client can show.
+fn storage_refusal(err: &crate::storage::StoreError) -> Refusal {
+    tracing::error!(%err, "storage request failed");
+    Refusal::not_allowed(format!(
+        "the server could not read its database ({err}); try again"
+    ))
+}
+
 /// Checks a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
 fn check_name(name: &str) -> Result<String, Refusal> {
     let name = name.trim();
@@ -170,6 +180,8 @@ impl Connection {
             protocol_version,
             name,
             resume,
+            secret,
+            guest,
         } = message
         else {
             return Err(self.fatal(&Refusal::new(
@@ -187,17 +199,17 @@ impl Connection {
             )));
         }
         let resuming = resume.is_some();
-        let session = match resume {
-            Some(token) => self.shared.sessions.resume(&token).ok_or_else(|| {
-                self.fatal(&Refusal::new(
-                    ErrorKind::Unauthorized,
-                    "unknown or expired resume token; connect without one for a new session",
-                ))
-            })?,
-            None => {
-                let name = check_name(&name).map_err(|refusal| self.fatal(&refusal))?;
-                self.shared.sessions.create(name)
+        let (session, token, issued_secret) = match resume {
+            Some(token) => {
+                let session = self.shared.sessions.resume(&token).ok_or_else(|| {
+                    self.fatal(&Refusal::new(
+                        ErrorKind::Unauthorized,
+                        "unknown or expired resume token; connect without one for a new session",
+                    ))
+                })?;
+                (session, token, None)
             }
+            None => self.admit(&name, secret, guest).await?,
         };
         let replaced = CancellationToken::new();
         let previous = session.attach(Attachment {
@@ -212,7 +224,8 @@ impl Connection {
         self.outbox.send(ServerMessage::Welcome {
             protocol_version: PROTOCOL_VERSION,
             player: session.id,
-            resume_token: session.token().to_owned(),
+            resume_token: token,
+            secret: issued_secret,
         });
         if resuming {
             for table in session.games() {
@@ -224,6 +237,44 @@ impl Connection {
             }
         }
         Ok((session, replaced))
+    }
+
+    /// Checks a new player's name against the stored identities (registering a new name and
+    /// issuing its secret), then opens a session whose resume token is stored, so that it still
+    /// works after a restart. Returns the session, its token and a newly issued secret.
+    async fn admit(
+        &self,
+        name: &str,
+        secret: Option<String>,
+        guest: bool,
+    ) -> Result<(Arc<Session>, String, Option<String>), String> {
+        let name = check_name(name).map_err(|refusal| self.fatal(&refusal))?;
+        let claim = if guest {
+            Claim::Guest
+        } else {
+            Claim::Named { secret }
+        };
+        let storage = &self.shared.storage;
+        let admission = storage
+            .admit(name.clone(), claim, unix_ms())
+            .await
+            .map_err(|err| {
+                let kind = match err {
+                    IdentityError::Store(_) => ErrorKind::NotAllowed,
+                    _ => ErrorKind::Unauthorized,
+                };
+                self.fatal(&Refusal::new(kind, err.to_string()))
+            })?;
+        let issued = match admission {
+            Admission::Person { issued_secret } => issued_secret,
+            Admission::Guest => None,
+        };
+        let (session, token) = self.shared.sessions.create(name.clone(), guest);
+        if let Err(err) = storage.save_resume_token(&token, name, unix_ms()).await {
+            // The session still works until a restart; only resuming after one is lost.
+            tracing::error!(%err, "could not store a resume token");
+        }
+        Ok((session, token, issued))
     }
 
     async fn serve_session(
@@ -299,6 +350,43 @@ impl Connection {
             ClientMessage::CreateGame(options) => {
                 lobby::create_game(&self.shared, session, &options).err()
             }
+            ClientMessage::History { player, kind } => {
+                let query = HistoryQuery {
+                    player,
+                    kind,
+                    limit: MAX_HISTORY_ENTRIES,
+                };
+                match self.shared.storage.history(query).await {
+                    Ok(games) => {
+                        self.outbox.send(ServerMessage::History { games });
+                        None
+                    }
+                    Err(err) => Some(storage_refusal(&err)),
+                }
+            }
+            ClientMessage::Leaderboard { kind } => {
+                match self.shared.storage.leaderboard(kind).await {
+                    Ok(entries) => {
+                        self.outbox.send(ServerMessage::Leaderboard { entries });
+                        None
+                    }
+                    Err(err) => Some(storage_refusal(&err)),
+                }
+            }
+            ClientMessage::Export { game } => match self.shared.storage.game(game).await {
+                Ok(Some(stored)) => {
+                    self.outbox.send(ServerMessage::Record {
+                        game,
+                        record: stored.to_record(),
+                    });
+                    None
+                }
+                Ok(None) => Some(Refusal::new(
+                    ErrorKind::NoSuchGame,
+                    format!("no game {game} is stored; History lists the finished games"),
+                )),
+                Err(err) => Some(storage_refusal(&err)),
+            },
             message => match message.game().map(|game| self.shared.lobby.table(game)) {
                 Some(Ok(table)) => {
                     let game = table.id;

@@ -7,11 +7,12 @@
 
 use crate::clock::{Clock, ClockReading};
 use crate::options::GameSetup;
+use crate::storage::StoredMove;
 use kingme_shared::protocol::{
     ClockState, EndReason, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord,
 };
 use kingme_shared::{AnyGame, Outcome, Side};
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 /// A move the judge accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -217,7 +218,21 @@ impl Judge {
         if !self.is_playing() || plies == 0 || plies > self.moves.len() {
             return false;
         }
-        let keep = self.moves.len() - plies;
+        self.rewind(self.moves.len() - plies, now)
+    }
+
+    /// Undoes the last move, even one that ended the game: the table calls this when the move
+    /// could not be stored, so that a move nobody was told of never counts.
+    pub fn retract(&mut self, now: Instant) -> bool {
+        let Some(keep) = self.moves.len().checked_sub(1) else {
+            return false;
+        };
+        self.status = GameStatus::Playing;
+        self.rewind(keep, now)
+    }
+
+    /// Keeps the first `keep` moves and restarts the side to move's clock at `now`.
+    fn rewind(&mut self, keep: usize, now: Instant) -> bool {
         // Replaying from the start rebuilds the rules' own history (repetitions, move counters)
         // exactly, and keeps no snapshot of every position in memory.
         let mut game = self.start.clone();
@@ -232,6 +247,40 @@ impl Judge {
         self.clock_history.truncate(keep);
         self.clock.start(self.game.side_to_move(), now);
         true
+    }
+
+    /// A game in progress rebuilt after a restart: every stored move replayed through the rules,
+    /// the clocks as they stood after the last one, and the side to move's clock started at
+    /// `now`, so the time the server was down is charged to nobody.
+    pub fn resume(setup: &GameSetup, moves: &[StoredMove], now: Instant) -> Result<Judge, String> {
+        let mut judge = Judge::new(setup);
+        judge.status = GameStatus::Playing;
+        for stored in moves {
+            let side = judge.game.side_to_move();
+            let (text, effect) = judge.game.play_text(&stored.text).map_err(|err| {
+                format!(
+                    "stored move {} ({:?}) does not replay: {err}",
+                    stored.ply, stored.text
+                )
+            })?;
+            judge.clock_history.push(judge.clock.reading());
+            judge.clock.restore(
+                stored
+                    .clocks_ms
+                    .map(|ms| Duration::from_millis(ms.unwrap_or(0))),
+            );
+            judge.moves.push(MoveRecord {
+                side,
+                text,
+                path: effect.path,
+                removed: effect.removed,
+            });
+        }
+        match judge.game.outcome() {
+            Some(outcome) => judge.finish(result_of(outcome), now),
+            None => judge.clock.start(judge.game.side_to_move(), now),
+        }
+        Ok(judge)
     }
 }
 
@@ -339,5 +388,68 @@ mod tests {
         assert_eq!(judge.clocks(Instant::now()).remaining_ms, [full, full]);
         assert_eq!(judge.takeback_plies(Side::First), None);
         assert!(!judge.take_back(1, Instant::now()));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_resumed_game_has_its_moves_and_clocks_and_charges_no_downtime() {
+        let control = TimeControl::Incremental {
+            initial_secs: 60,
+            increment_secs: 0,
+        };
+        let setup = GameSetup {
+            kind: GameKind::TicTacToe,
+            start: AnyGame::start(GameKind::TicTacToe),
+            time_control: control,
+            pente_tournament_rule: true,
+            rated: false,
+        };
+        let stored = |ply: u32, text: &str, clocks_ms: [Option<u64>; 2]| StoredMove {
+            ply,
+            text: text.to_owned(),
+            clocks_ms,
+            played_at_ms: 0,
+        };
+        let moves = [
+            stored(1, "5", [Some(50_000), Some(60_000)]),
+            stored(2, "1", [Some(50_000), Some(45_000)]),
+        ];
+        // The server was down for an hour: nobody's clock moved meanwhile.
+        tokio::time::advance(Duration::from_secs(3600)).await;
+        let now = Instant::now();
+        let mut judge = Judge::resume(&setup, &moves, now).expect("the stored moves replay");
+        assert_eq!(judge.status(), GameStatus::Playing);
+        assert_eq!(judge.moves().len(), 2);
+        assert_eq!(judge.moves()[1].side, Side::Second);
+        let clocks = judge.clocks(now);
+        assert_eq!(clocks.remaining_ms, [Some(50_000), Some(45_000)]);
+        assert_eq!(clocks.running, Some(Side::First));
+        // A takeback after the resume restores the stored clocks of before the move.
+        assert!(judge.take_back(1, now));
+        assert_eq!(judge.clocks(now).remaining_ms, [Some(50_000), Some(60_000)]);
+        // A move that no longer replays is reported, not guessed around.
+        let bad = [stored(1, "5", [None, None]), stored(2, "5", [None, None])];
+        let err = Judge::resume(&setup, &bad, now).expect_err("5 twice is illegal");
+        assert!(err.contains("stored move 2 (\"5\")"), "{err}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_retracted_move_is_gone_even_when_it_ended_the_game() {
+        let mut judge = judge(GameKind::TicTacToe, TimeControl::Unlimited);
+        let now = Instant::now();
+        for (side, text) in [
+            (Side::First, "1"),
+            (Side::Second, "4"),
+            (Side::First, "2"),
+            (Side::Second, "5"),
+            (Side::First, "3"),
+        ] {
+            judge.play(side, text, now).expect("legal");
+        }
+        assert!(matches!(judge.status(), GameStatus::Over(_)));
+        assert!(judge.retract(now));
+        assert_eq!(judge.status(), GameStatus::Playing);
+        assert_eq!(judge.moves().len(), 4);
+        assert_eq!(judge.side_to_move(), Side::First);
+        assert_eq!(judge.game().position_text(), "XX-OO----");
     }
 }

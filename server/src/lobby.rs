@@ -39,6 +39,12 @@ impl Lobby {
         GameId(self.last_id.fetch_add(1, Ordering::Relaxed) + 1)
     }
 
+    /// Makes the ids handed out from now on follow `last` (the highest id the database holds),
+    /// so a restarted server never reuses a game's id.
+    pub fn continue_after(&self, last: GameId) {
+        self.last_id.fetch_max(last.0, Ordering::Relaxed);
+    }
+
     /// Lists a new table.
     pub fn insert(&self, table: TableHandle) {
         lock(&self.tables).insert(table.id, table);

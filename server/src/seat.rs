@@ -4,6 +4,7 @@
 
 use crate::bot::{Bot, MoveRequest};
 use crate::session::Session;
+use crate::storage::Participant;
 use kingme_shared::protocol::{PlayerId, SeatHolder, ServerMessage};
 use std::sync::Arc;
 
@@ -47,6 +48,16 @@ impl Seat {
                 connected: *connected,
             },
             Seat::Bot(bot) => SeatHolder::Bot { level: bot.level },
+        }
+    }
+
+    /// Who holds the seat, for the database.
+    #[must_use]
+    pub fn participant(&self) -> Participant {
+        match self {
+            Seat::Empty => Participant::Empty,
+            Seat::Human { session, .. } => session.participant(),
+            Seat::Bot(bot) => Participant::Bot(bot.level),
         }
     }
 

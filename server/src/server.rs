@@ -2,10 +2,13 @@
 //! connection runs in its own task, and shutdown happens in order: stop accepting, end every
 //! game (players hear `GameOver(Aborted)`), then tell every connection and close it.
 
-use crate::config::Config;
+use crate::config::{Config, Database};
 use crate::connection;
 use crate::lobby::Lobby;
+use crate::resume;
 use crate::session::Sessions;
+use crate::storage::records::unix_ms;
+use crate::storage::{SqliteStore, Storage, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -32,11 +35,38 @@ pub struct Shared {
     pub tables: TaskTracker,
     /// Timers that outlive a connection (session expiry).
     pub timers: TaskTracker,
+    /// The database: games, moves, identities, resume tokens, ratings.
+    pub storage: Storage,
 }
 
-/// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly.
+/// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
+/// and hands it to a storage worker.
+pub async fn open_storage(database: &Database) -> Result<Storage, StoreError> {
+    let path = database.path();
+    tokio::task::spawn_blocking(move || SqliteStore::open(&path, unix_ms()).map(Storage::start))
+        .await
+        .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
+}
+
+/// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly. The
+/// database is the one `config` names; a server that cannot open it logs why and does not serve.
 pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
+    match open_storage(&config.database).await {
+        Ok(storage) => run_with_storage(listener, shutdown, config, storage).await,
+        Err(err) => tracing::error!(%err, "cannot open the database; not serving"),
+    }
+}
+
+/// Runs the server with an open database: first the games that were in progress when it last
+/// stopped are resumed, then connections are accepted.
+pub async fn run_with_storage(
+    listener: TcpListener,
+    shutdown: impl Future,
+    config: Config,
+    storage: Storage,
+) {
     let shared = Arc::new(Shared {
+        storage,
         bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
         lobby: Lobby::default(),
         sessions: Sessions::default(),
@@ -46,6 +76,11 @@ pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
         timers: TaskTracker::new(),
         config,
     });
+    match resume::resume_games(&shared).await {
+        Ok(0) => {}
+        Ok(count) => tracing::info!(count, "resumed the games in progress"),
+        Err(err) => tracing::error!(%err, "could not resume the games in progress"),
+    }
     let permits = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
     let connections = TaskTracker::new();
     if let Ok(addr) = listener.local_addr() {
@@ -108,13 +143,18 @@ pub struct ServerHandle {
 }
 
 impl ServerHandle {
-    /// Binds `addr` (use port 0 for any free port) and starts a server there.
+    /// Opens the database `config` names, binds `addr` (use port 0 for any free port) and
+    /// starts a server there. A database that cannot be opened is an error here, before anyone
+    /// connects.
     pub async fn start(addr: impl ToSocketAddrs, config: Config) -> std::io::Result<ServerHandle> {
+        let storage = open_storage(&config.database)
+            .await
+            .map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let stop = CancellationToken::new();
         let shutdown = stop.clone().cancelled_owned();
-        let task = tokio::spawn(run(listener, shutdown, config));
+        let task = tokio::spawn(run_with_storage(listener, shutdown, config, storage));
         Ok(ServerHandle { addr, stop, task })
     }
 

@@ -1,11 +1,15 @@
-//! A player's identity across connections: its id, name, secret resume token, the connection
-//! it is currently reached through (if any) and the games it is in.
+//! A player's identity across connections: its id, name, whether it is a guest, the connection
+//! it is currently reached through (if any) and the games it is in. Sessions are found by the
+//! SHA-256 of their resume token, the same hash the database keeps, so a session rebuilt after a
+//! restart is found by the token its player still holds.
 //!
 //! A session outlives its connection by the grace period, so a player who reconnects with the
 //! token gets its seats back. The small lock here guards who the player is reached through,
 //! never a game: games live in their table tasks.
 
 use crate::outbox::Outbox;
+use crate::storage::Participant;
+use crate::storage::identity::hash_secret;
 use crate::table::TableHandle;
 use kingme_shared::protocol::{GameId, GameStatus, PlayerId, ServerMessage};
 use rand::Rng;
@@ -37,7 +41,8 @@ struct Reach {
 pub struct Session {
     pub id: PlayerId,
     pub name: String,
-    token: String,
+    /// A guest has no stored identity and is never rated.
+    pub guest: bool,
     reach: Mutex<Reach>,
 }
 
@@ -47,10 +52,14 @@ impl Session {
         self.reach.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The secret that resumes this session.
+    /// Who this player is for the database.
     #[must_use]
-    pub fn token(&self) -> &str {
-        &self.token
+    pub fn participant(&self) -> Participant {
+        if self.guest {
+            Participant::Guest(self.name.clone())
+        } else {
+            Participant::Person(self.name.clone())
+        }
     }
 
     /// Sends a message to the player if it is connected; an absent player catches up with the
@@ -119,45 +128,62 @@ impl Session {
     }
 }
 
-/// Every session, by resume token.
+/// Every session, by the hash of its resume token (a session rebuilt after a restart may answer
+/// to several tokens its player was issued).
 #[derive(Debug, Default)]
 pub struct Sessions {
-    by_token: Mutex<HashMap<String, Arc<Session>>>,
+    by_token: Mutex<HashMap<Vec<u8>, Arc<Session>>>,
     last_player: AtomicU64,
 }
 
 impl Sessions {
-    fn by_token(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+    fn by_token(&self) -> MutexGuard<'_, HashMap<Vec<u8>, Arc<Session>>> {
         self.by_token.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A new session with a fresh id and an unguessable token (128 random bits from the
-    /// operating system's seeded CSPRNG).
-    pub fn create(&self, name: String) -> Arc<Session> {
+    fn new_session(&self, name: String, guest: bool) -> Arc<Session> {
         let id = PlayerId(self.last_player.fetch_add(1, Ordering::Relaxed) + 1);
-        let token = format!("{:032x}", rand::rng().random::<u128>());
-        let session = Arc::new(Session {
+        Arc::new(Session {
             id,
             name,
-            token: token.clone(),
+            guest,
             reach: Mutex::new(Reach::default()),
-        });
-        self.by_token().insert(token, Arc::clone(&session));
+        })
+    }
+
+    /// A new session with a fresh id and an unguessable token (128 random bits from the
+    /// operating system's seeded CSPRNG); the token goes to the player and is not kept here.
+    pub fn create(&self, name: String, guest: bool) -> (Arc<Session>, String) {
+        let session = self.new_session(name, guest);
+        let token = format!("{:032x}", rand::rng().random::<u128>());
+        self.by_token()
+            .insert(hash_secret(&token), Arc::clone(&session));
+        (session, token)
+    }
+
+    /// A session rebuilt after a restart for a player seated in a resumed game, found by any of
+    /// the stored token hashes; it starts disconnected.
+    pub fn restore(&self, name: String, guest: bool, token_hashes: Vec<Vec<u8>>) -> Arc<Session> {
+        let session = self.new_session(name, guest);
+        let mut by_token = self.by_token();
+        for hash in token_hashes {
+            by_token.insert(hash, Arc::clone(&session));
+        }
         session
     }
 
     /// The session a token resumes.
     #[must_use]
     pub fn resume(&self, token: &str) -> Option<Arc<Session>> {
-        self.by_token().get(token).cloned()
+        self.by_token().get(&hash_secret(token)).cloned()
     }
 
-    /// Forgets a session whose player stayed away since absence number `absence`: its token
-    /// stops working.
+    /// Forgets a session whose player stayed away since absence number `absence`: its tokens
+    /// stop working.
     pub fn expire(&self, session: &Session, absence: u64) {
         let mut by_token = self.by_token();
         if session.absent_since(absence) {
-            by_token.remove(session.token());
+            by_token.retain(|_, held| held.id != session.id);
         }
     }
 

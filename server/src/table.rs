@@ -2,6 +2,12 @@
 //! spectators, runs the clocks' deadlines and the absent players' grace periods, and is the only
 //! place the game changes: connections and bots send it commands through a bounded channel and
 //! it answers through their outboxes, so no lock is ever held around a game.
+//!
+//! The table also keeps its game in the database: the game is stored before the table handles
+//! its first command, each accepted move is stored before anyone hears of it (a move that cannot
+//! be stored is undone and refused), and seat changes, takebacks and the result are stored, in
+//! order, after the command that made them. [`resume`] rebuilds a table from its stored game
+//! after a restart.
 
 use crate::bot::{self, Bot, MoveRequest};
 use crate::error::Refusal;
@@ -10,12 +16,15 @@ use crate::options::GameSetup;
 use crate::seat::Seat;
 use crate::server::Shared;
 use crate::session::Session;
-use kingme_shared::Side;
+use crate::storage::records::unix_ms;
+use crate::storage::{NewGame, Participant, StoredGame, StoredMove};
 use kingme_shared::ai::Level;
+use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
-    ClientMessage, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus, GameSummary,
-    MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
+    ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus,
+    GameSummary, MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
 };
+use kingme_shared::{AnyGame, GameKind, Side};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -112,12 +121,107 @@ pub fn open(
         away: [None, None],
         epoch: 0,
         ended_at: None,
+        stored: Stored::NotYet,
+        unsaved: Vec::new(),
     };
     shared.lobby.insert(handle.clone());
     tracing::info!(game = %id, kind = %table.setup.kind, "game created");
     table.welcome_members();
     shared.tables.spawn(table.run(receiver));
     handle
+}
+
+/// Reopens a stored game that was in progress when the server stopped: the moves replayed
+/// through the rules, the clocks as after the last move (the downtime charged to nobody), bots
+/// seated again and thinking if it is their turn, and people's seats held for them for the
+/// grace period, waiting for them to come back with their resume tokens.
+pub fn resume(
+    shared: &Arc<Shared>,
+    stored: &StoredGame,
+    seats: [Seat; 2],
+) -> Result<TableHandle, String> {
+    let game = &stored.game;
+    let setup = GameSetup {
+        kind: game.kind,
+        start: stored
+            .to_record()
+            .start_game()
+            .map_err(|err| err.to_string())?,
+        time_control: game.time_control,
+        pente_tournament_rule: game.pente_tournament_rule,
+        rated: game.rated,
+    };
+    let now = Instant::now();
+    let judge = Judge::resume(&setup, &stored.moves, now)?;
+    let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
+    let blank = GameSummary {
+        id: game.id,
+        kind: game.kind,
+        seats: [seats[0].holder(), seats[1].holder()],
+        time_control: game.time_control,
+        moves: 0,
+        status: judge.status(),
+        spectators: 0,
+    };
+    let (summary_tx, summary) = watch::channel(blank);
+    let handle = TableHandle {
+        id: game.id,
+        commands,
+        summary,
+    };
+    let grace = now + shared.config.grace;
+    let away = [0, 1].map(|index| seats[index].session().map(|_| grace));
+    let mut table = Table {
+        id: game.id,
+        setup,
+        judge,
+        seats,
+        spectators: Vec::new(),
+        handle: handle.clone(),
+        summary: summary_tx,
+        shared: Arc::clone(shared),
+        draw_offer: None,
+        takeback_request: None,
+        rematch_offer: None,
+        away,
+        epoch: 0,
+        ended_at: None,
+        stored: Stored::Yes,
+        unsaved: Vec::new(),
+    };
+    shared.lobby.insert(handle.clone());
+    for seat in &table.seats {
+        if let Some(session) = seat.session() {
+            session.add_game(handle.clone());
+        }
+    }
+    tracing::info!(game = %game.id, moves = stored.moves.len(), "game resumed");
+    table.publish();
+    match table.judge.status() {
+        GameStatus::Over(result) => table.announce_end(result),
+        _ => table.ask_to_move(),
+    }
+    shared.tables.spawn(table.run(receiver));
+    Ok(handle)
+}
+
+/// Whether the table's game is in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stored {
+    /// Not yet: the table stores it before its first command.
+    NotYet,
+    Yes,
+    /// Storing it failed; the game was aborted and nothing more is written.
+    Failed,
+}
+
+/// A change to store once the command that made it is handled (moves are stored at once).
+#[derive(Debug)]
+enum Unsaved {
+    Seat(Side, Participant),
+    /// The moves after the first this many were taken back.
+    TakeBack(u32),
+    Finish(GameResult),
 }
 
 struct Table {
@@ -137,6 +241,9 @@ struct Table {
     /// Numbers the positions, so a bot's answer for an older one is ignored.
     epoch: u64,
     ended_at: Option<Instant>,
+    stored: Stored,
+    /// Changes made by the command being handled, stored in order once it is done.
+    unsaved: Vec<Unsaved>,
 }
 
 async fn until(deadline: Option<Instant>) {
@@ -149,6 +256,9 @@ async fn until(deadline: Option<Instant>) {
 impl Table {
     async fn run(mut self, mut commands: mpsc::Receiver<TableCommand>) {
         let shutdown = self.shared.games.clone();
+        if self.stored == Stored::NotYet {
+            self.store_creation().await;
+        }
         loop {
             if self.should_close() {
                 break;
@@ -157,16 +267,117 @@ impl Table {
             tokio::select! {
                 () = shutdown.cancelled() => {
                     self.end(None, EndReason::Aborted);
+                    // A game cut short by a shutdown stays unfinished in the database, so the
+                    // next start resumes it.
+                    self.unsaved.clear();
                     break;
                 }
                 command = commands.recv() => match command {
-                    Some(command) => self.handle(command),
+                    Some(command) => self.handle(command).await,
                     None => break,
                 },
                 () = until(wake) => self.on_time(Instant::now()),
             }
+            self.save().await;
         }
         self.close();
+    }
+
+    // ---- the database ----
+
+    /// The game as it is created: the options, the start (when not the standard one) and who
+    /// sits where.
+    async fn store_creation(&mut self) {
+        let standard = match self.setup.kind {
+            GameKind::Pente => AnyGame::pente_with_rules(PenteRules {
+                tournament: self.setup.pente_tournament_rule,
+            }),
+            kind => AnyGame::start(kind),
+        };
+        let start_position =
+            (self.setup.start != standard).then(|| self.setup.start.position_text());
+        let game = NewGame {
+            id: self.id,
+            kind: self.setup.kind,
+            time_control: self.setup.time_control,
+            rated: self.setup.rated,
+            pente_tournament_rule: self.setup.pente_tournament_rule,
+            start_position,
+            seats: [self.seats[0].participant(), self.seats[1].participant()],
+            created_at_ms: unix_ms(),
+        };
+        match self.shared.storage.create_game(game).await {
+            Ok(()) => self.stored = Stored::Yes,
+            Err(err) => {
+                tracing::error!(game = %self.id, %err, "could not store a new game");
+                self.stored = Stored::Failed;
+                self.broadcast(&ServerMessage::Error {
+                    kind: ErrorKind::NotAllowed,
+                    message: format!(
+                        "the server could not store game {} ({err}), so it is aborted",
+                        self.id
+                    ),
+                    fatal: false,
+                });
+                self.end(None, EndReason::Aborted);
+            }
+        }
+        self.unsaved.clear();
+    }
+
+    /// Stores the changes of the command just handled, in the order they were made.
+    async fn save(&mut self) {
+        if self.stored != Stored::Yes {
+            self.unsaved.clear();
+            return;
+        }
+        let storage = &self.shared.storage;
+        for change in std::mem::take(&mut self.unsaved) {
+            let saved = match change {
+                Unsaved::Seat(side, who) => storage.set_seat(self.id, side, who).await,
+                Unsaved::TakeBack(kept) => storage.take_back(self.id, kept).await,
+                Unsaved::Finish(result) => storage
+                    .finish_game(self.id, result, unix_ms())
+                    .await
+                    .map(|changes| {
+                        for change in changes.into_iter().flatten() {
+                            tracing::info!(
+                                game = %self.id,
+                                who = ?change.who,
+                                before = change.before,
+                                after = change.after,
+                                "rating changed"
+                            );
+                        }
+                    }),
+            };
+            if let Err(err) = saved {
+                tracing::error!(game = %self.id, %err, "could not store a change to the game");
+            }
+        }
+    }
+
+    /// Stores an accepted move before anyone hears of it.
+    async fn store_move(&mut self, ply: u32, text: &str, clocks: ClockState) -> Result<(), String> {
+        if self.stored != Stored::Yes {
+            return Ok(());
+        }
+        // Changes made earlier in this command (a seat) go first, in order.
+        self.save().await;
+        let stored = StoredMove {
+            ply,
+            text: text.to_owned(),
+            clocks_ms: clocks.remaining_ms,
+            played_at_ms: unix_ms(),
+        };
+        self.shared
+            .storage
+            .record_move(self.id, stored)
+            .await
+            .map_err(|err| {
+                tracing::error!(game = %self.id, %err, "could not store a move");
+                format!("the server could not store the move ({err}); nothing changed, try again")
+            })
     }
 
     // ---- membership and messages ----
@@ -314,9 +525,18 @@ impl Table {
     }
 
     /// Plays a move for `side`; the reason if it was refused.
-    fn play(&mut self, side: Side, text: &str) -> Result<(), String> {
+    async fn play(&mut self, side: Side, text: &str) -> Result<(), String> {
         match self.judge.play(side, text, Instant::now()) {
             Ok(played) => {
+                // The clocks as of the move: stored, and announced, the same.
+                let clocks = self.judge.clocks(Instant::now());
+                if let Err(reason) = self
+                    .store_move(played.ply, &played.record.text, clocks)
+                    .await
+                {
+                    self.judge.retract(Instant::now());
+                    return Err(reason);
+                }
                 self.epoch += 1;
                 self.draw_offer = None;
                 self.takeback_request = None;
@@ -327,7 +547,7 @@ impl Table {
                     record: played.record,
                     position: game.position_text(),
                     side_to_move: game.side_to_move(),
-                    clocks: self.judge.clocks(Instant::now()),
+                    clocks,
                 });
                 match played.result {
                     Some(result) => self.announce_end(result),
@@ -357,6 +577,7 @@ impl Table {
     }
 
     fn announce_end(&mut self, result: GameResult) {
+        self.unsaved.push(Unsaved::Finish(result));
         self.epoch += 1;
         for seat in &mut self.seats {
             seat.stop();
@@ -458,10 +679,10 @@ impl Table {
 
     // ---- commands ----
 
-    fn handle(&mut self, command: TableCommand) {
+    async fn handle(&mut self, command: TableCommand) {
         match command {
             TableCommand::Request { session, message } => {
-                if let Err(refusal) = self.request(&session, message) {
+                if let Err(refusal) = self.request(&session, message).await {
                     self.refuse(&session, &refusal);
                 }
             }
@@ -472,7 +693,7 @@ impl Table {
                     return;
                 }
                 let played = match text {
-                    Some(text) => self.play(side, &text),
+                    Some(text) => self.play(side, &text).await,
                     None => Err("the bot found no move".to_owned()),
                 };
                 if let Err(reason) = played {
@@ -515,7 +736,11 @@ impl Table {
         }
     }
 
-    fn request(&mut self, session: &Arc<Session>, message: ClientMessage) -> Result<(), Refusal> {
+    async fn request(
+        &mut self,
+        session: &Arc<Session>,
+        message: ClientMessage,
+    ) -> Result<(), Refusal> {
         match message {
             ClientMessage::Join { .. } => self.join(session),
             ClientMessage::AttachBot { level, .. } => self.attach_bot(session, level),
@@ -533,7 +758,7 @@ impl Table {
                         return Ok(());
                     }
                 };
-                if let Err(reason) = self.play(side, &text) {
+                if let Err(reason) = self.play(side, &text).await {
                     session.send(ServerMessage::MoveRejected {
                         game: self.id,
                         text,
@@ -580,6 +805,8 @@ impl Table {
         };
         self.spectators.retain(|s| s.id != session.id);
         self.seats[side.index()] = Seat::human(Arc::clone(session));
+        self.unsaved
+            .push(Unsaved::Seat(side, session.participant()));
         session.add_game(self.handle.clone());
         self.seated(side);
         Ok(())
@@ -610,6 +837,8 @@ impl Table {
             )));
         };
         self.seats[side.index()] = Seat::Bot(Bot::new(level, Arc::clone(&self.shared.bots)));
+        self.unsaved
+            .push(Unsaved::Seat(side, Participant::Bot(level)));
         if self.side_of(session.id).is_none() && !self.is_spectator(session.id) {
             session.send(ServerMessage::SeatChanged {
                 game: self.id,
@@ -637,6 +866,7 @@ impl Table {
                 GameStatus::Playing => self.end(Some(side.opponent()), EndReason::Abandoned),
                 GameStatus::Open => {
                     self.seats[side.index()] = Seat::Empty;
+                    self.unsaved.push(Unsaved::Seat(side, Participant::Empty));
                     self.seat_changed(side);
                 }
                 GameStatus::Over(_) => {}
@@ -748,6 +978,8 @@ impl Table {
         if !self.judge.take_back(plies, Instant::now()) {
             return;
         }
+        let kept = u32::try_from(self.judge.moves().len()).unwrap_or(u32::MAX);
+        self.unsaved.push(Unsaved::TakeBack(kept));
         self.epoch += 1;
         self.draw_offer = None;
         self.takeback_request = None;

@@ -39,7 +39,8 @@ impl Client {
         }
     }
 
-    /// Connects and says hello as `name`.
+    /// Connects and says hello as a guest named `name` (guests may share a name, so tests need
+    /// not invent unique ones).
     pub async fn hello(addr: SocketAddr, name: &str) -> Client {
         let mut client = Client::connect(addr).await;
         client
@@ -47,6 +48,8 @@ impl Client {
                 protocol_version: PROTOCOL_VERSION,
                 name: name.to_owned(),
                 resume: None,
+                secret: None,
+                guest: true,
             })
             .await;
         client.expect_welcome().await;
@@ -61,6 +64,8 @@ impl Client {
                 protocol_version: PROTOCOL_VERSION,
                 name: "ignored".to_owned(),
                 resume: Some(token.to_owned()),
+                secret: None,
+                guest: false,
             })
             .await;
         let answer = client.recv().await;

@@ -1,11 +1,14 @@
 //! Helpers for the end-to-end tests in `tests/tests/` and the load generator: start the real
 //! server on a free port, connect real clients over TCP ([`client`]). Also the plain reference
 //! rules ([`reference`]) and the differential comparison against the fast rules
-//! ([`differential`]).
+//! ([`differential`]); the hostile clients ([`hostile`]) and soak cycles ([`soak`]) of
+//! `kingme-hostile`.
 
 pub mod client;
 pub mod differential;
+pub mod hostile;
 pub mod reference;
+pub mod soak;
 
 pub use client::Client;
 

@@ -25,6 +25,8 @@ async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name()
         protocol_version: PROTOCOL_VERSION + 98,
         name: "old".to_owned(),
         resume: None,
+        secret: None,
+        guest: false,
     })
     .await;
     let (kind, message) = old.fatal_error().await;
@@ -43,6 +45,8 @@ async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name()
                 protocol_version: PROTOCOL_VERSION,
                 name: name.to_owned(),
                 resume: None,
+                secret: None,
+                guest: false,
             })
             .await;
         let (kind, message) = client.fatal_error().await;
@@ -193,6 +197,8 @@ async fn beyond_the_connection_limit_a_client_waits_until_a_place_is_free() {
             protocol_version: PROTOCOL_VERSION,
             name: "second".to_owned(),
             resume: None,
+            secret: None,
+            guest: true,
         })
         .await;
     // On the paused clock this wait ends only once nothing else can happen: the server has not

@@ -1,4 +1,7 @@
 //! The engine tools of the `kingme` binary, one subcommand per file: each file owns its clap
 //! arguments struct and a `run` function that `main.rs` calls.
 
+pub mod analyze;
+pub mod ballots;
+pub mod engine_match;
 pub mod perft;

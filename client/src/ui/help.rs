@@ -20,6 +20,11 @@ pub const KEYS: &[(&str, &str, &str)] = &[
         "join the selected game's open seat, or watch it",
     ),
     ("lobby", "w", "watch the selected game"),
+    (
+        "lobby",
+        "a",
+        "seat a bot (intermediate) in the game's open seat",
+    ),
     ("lobby", "c  n", "create a game (dialog below)"),
     ("lobby", "r", "refresh the list"),
     ("lobby", "g", "back to your current game"),

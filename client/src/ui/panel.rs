@@ -148,10 +148,15 @@ fn status_line(table: &Table) -> String {
 #[must_use]
 pub fn history_lines(table: &Table) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for (ply, record) in table.moves.iter().enumerate() {
-        let number = ply / 2 + 1;
+    // A game set up with the second side to move starts its first line with "...".
+    let offset = usize::from(table.moves.first().is_some_and(|m| m.side == Side::Second));
+    if offset == 1 {
+        lines.push(format!("{:>3}. {:<10}", 1, "..."));
+    }
+    for (index, record) in table.moves.iter().enumerate() {
+        let ply = index + offset;
         if ply % 2 == 0 {
-            lines.push(format!("{number:>3}. {:<10}", record.text));
+            lines.push(format!("{:>3}. {:<10}", ply / 2 + 1, record.text));
         } else if let Some(line) = lines.last_mut() {
             line.push_str(&record.text);
         }

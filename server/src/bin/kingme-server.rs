@@ -3,7 +3,8 @@
 
 use anyhow::Context;
 use clap::Parser;
-use kingme_server::Config;
+use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
+use kingme_server::{Config, Database};
 use std::time::Duration;
 use tokio::net::TcpListener;
 
@@ -41,12 +42,26 @@ struct Args {
     /// Bot searches running at once (default: one per core).
     #[arg(long)]
     bot_searches: Option<usize>,
+    /// The database file for games, identities and ratings (created on first run), or
+    /// `:memory:` for a throwaway one. Default: kingme.db in the platform's data directory.
+    #[arg(long)]
+    db: Option<String>,
 }
 
 impl Args {
-    fn config(&self) -> Config {
+    fn database(&self) -> anyhow::Result<Database> {
+        match &self.db {
+            Some(arg) => Ok(Database::from_arg(arg)),
+            None => default_db_path(SERVER_DB_FILE).map(Database::File).context(
+                "this system has no data directory for the database; pass --db PATH or \
+                 --db :memory:",
+            ),
+        }
+    }
+
+    fn config(&self) -> anyhow::Result<Config> {
         let defaults = Config::default();
-        Config {
+        Ok(Config {
             max_connections: self.max_connections,
             handshake_timeout: Duration::from_secs(self.handshake_timeout_secs),
             idle_timeout: Duration::from_secs(self.idle_timeout_secs),
@@ -56,8 +71,9 @@ impl Args {
             rate_per_second: self.rate_per_second,
             bot_think_time: Duration::from_millis(self.bot_think_ms),
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
+            database: self.database()?,
             ..defaults
-        }
+        })
     }
 }
 
@@ -93,9 +109,21 @@ async fn main() -> anyhow::Result<()> {
         )
         .init();
     let args = Args::parse();
+    let config = args.config()?;
+    // The database first: a server that cannot keep its games should say so before anyone
+    // connects.
+    let storage = kingme_server::open_storage(&config.database)
+        .await
+        .with_context(|| {
+            format!(
+                "cannot open the database {}",
+                config.database.path().display()
+            )
+        })?;
+    tracing::info!(db = %config.database.path().display(), "database open");
     let listener = TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    kingme_server::run(listener, shutdown_signal(), args.config()).await;
+    kingme_server::run_with_storage(listener, shutdown_signal(), config, storage).await;
     Ok(())
 }

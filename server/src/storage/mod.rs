@@ -3,7 +3,7 @@
 //!
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
-//! values), `worker` (the storage thread and its async handle [`Storage`]), `ratings` (Elo),
+//! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
 //! `identity` (name secrets), `location` (the default database path).
 
 pub mod identity;
@@ -20,4 +20,4 @@ pub use ratings::{Rated, Rating, RatingChange};
 pub use records::{NewGame, Participant, StoredGame, StoredMove};
 pub use sqlite::SqliteStore;
 pub use store::{HistoryQuery, Store, StoreError};
-pub use worker::{Storage, StorageThread};
+pub use worker::Storage;

@@ -8,7 +8,7 @@ use kingme_shared::record::{GameRecord, RecordResult};
 use kingme_shared::{GameKind, Side};
 
 /// Who holds a seat, as the store sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Participant {
     /// Nobody yet.
     Empty,
@@ -122,6 +122,16 @@ impl StoredGame {
     pub fn seat(&self, side: Side) -> &Participant {
         &self.game.seats[side.index()]
     }
+}
+
+/// The wall-clock time in milliseconds since the Unix epoch, as stored.
+#[must_use]
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+        })
 }
 
 /// `YYYY.MM.DD` of a Unix time in milliseconds, in UTC (the PDN date form).

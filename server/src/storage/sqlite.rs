@@ -559,6 +559,17 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare_cached("SELECT token_hash FROM resume_tokens WHERE name = ?1")
+            .map_err(database)?;
+        let rows = statement
+            .query_map([name], |row| row.get(0))
+            .map_err(database)?;
+        rows.collect::<rusqlite::Result<_>>().map_err(database)
+    }
+
     fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError> {
         self.connection
             .prepare_cached("SELECT name FROM resume_tokens WHERE token_hash = ?1")

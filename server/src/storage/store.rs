@@ -2,7 +2,7 @@
 //! embedded default; a networked database (PostgreSQL, for several servers sharing their games)
 //! would be a second implementation of this trait and nothing else would change.
 //!
-//! The methods are blocking: a store is owned by the storage thread ([`super::Storage`]), never
+//! The methods are blocking: a store is used by one storage worker at a time ([`super::Storage`]), never
 //! touched from the async reactor. They are data access only; the rules built on them (ratings,
 //! identities) are written once, against this trait, in their own modules.
 
@@ -11,7 +11,7 @@ use super::records::{NewGame, Participant, StoredGame, StoredMove};
 use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 
-/// A database failure, as text: the storage thread hands it to every waiting caller, so it is
+/// A database failure, as text: the storage worker hands it to every waiting caller, so it is
 /// cloneable rather than carrying the driver's own error type.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
@@ -24,8 +24,8 @@ pub enum StoreError {
     /// The request names a game that is not stored (or no longer in the needed state).
     #[error("{0}")]
     NotFound(String),
-    /// The storage thread has stopped.
-    #[error("the storage thread has stopped")]
+    /// The storage worker went away before answering.
+    #[error("the storage worker stopped before answering")]
     Stopped,
 }
 
@@ -112,4 +112,6 @@ pub trait Store: Send {
     ) -> Result<(), StoreError>;
     /// The name a resume token (by its hash) belongs to.
     fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError>;
+    /// The hashes of every resume token issued to a name.
+    fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError>;
 }

@@ -1,11 +1,16 @@
-//! The storage thread and its handle. The store lives on one dedicated OS thread; async code
-//! holds a [`Storage`] (a cheap clone of a channel sender) and awaits the answer of each request,
-//! so database work never blocks the reactor.
+//! The storage worker and its handle. The store is used only by one blocking task at a time, on
+//! tokio's blocking pool, never on the reactor: async code holds a [`Storage`] (a cheap clone of
+//! an `Arc`), queues a request and awaits its answer.
 //!
-//! Requests that arrive while the thread is busy are taken together as one batch: one
+//! Requests that queue up while the worker is busy are taken together as one batch: one
 //! transaction and one sync to disk for all of them, each request inside its own savepoint so a
-//! failing one does not undo the others. Answers are sent only after the batch is committed: when
-//! `record_move` returns `Ok`, the move is on disk.
+//! failing one does not undo the others. Answers are sent only after the batch is committed:
+//! when `record_move` returns `Ok`, the move is on disk. The queue needs no bound of its own:
+//! every request has a caller awaiting its answer, so it never holds more requests than there
+//! are tasks waiting on the database (tables, connections).
+//!
+//! The blocking pool rather than a thread of its own because tokio knows about the pool: under a
+//! paused test clock, time does not jump ahead while the database is working.
 
 use super::identity::{self, Admission, Claim, IdentityError};
 use super::ratings::{self, RatingChange};
@@ -16,11 +21,10 @@ use kingme_shared::protocol::{
     MAX_LEADERBOARD_ENTRIES,
 };
 use kingme_shared::{GameKind, Side};
-use std::thread::JoinHandle;
-use tokio::sync::{mpsc, oneshot};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio::sync::oneshot;
 
-/// Requests waiting for the storage thread before senders have to wait.
-const QUEUE: usize = 1024;
 /// Most requests committed together.
 const MAX_BATCH: usize = 256;
 
@@ -63,21 +67,34 @@ where
     }
 }
 
-/// The handle to the storage thread. Cloning it is cheap; the thread ends when the last clone
-/// is dropped, after finishing the requests already sent.
-#[derive(Clone)]
-pub struct Storage {
-    requests: mpsc::Sender<Box<dyn Request>>,
+/// The requests waiting, and whether a worker is draining them.
+#[derive(Default)]
+struct Queue {
+    requests: VecDeque<Box<dyn Request>>,
+    draining: bool,
 }
 
-/// The storage thread, to wait for when shutting down.
-pub struct StorageThread(JoinHandle<()>);
+struct Inner {
+    queue: Mutex<Queue>,
+    store: Mutex<Box<dyn Store>>,
+}
 
-impl StorageThread {
-    /// Waits until every request sent before the last [`Storage`] was dropped is answered.
-    pub fn join(self) {
-        // A panic on the storage thread has already been reported by the panic hook.
-        let _ = self.0.join();
+fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic inside a request leaves the store as SQLite left it, which is consistent.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The handle to the storage worker. Cloning it is cheap.
+#[derive(Clone)]
+pub struct Storage {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Storage")
+            .field("queued", &lock(&self.inner.queue).requests.len())
+            .finish()
     }
 }
 
@@ -88,54 +105,67 @@ fn answer_all(batch: Vec<Box<dyn Request>>, committed: &Result<(), StoreError>) 
     }
 }
 
-fn serve(mut store: Box<dyn Store>, mut requests: mpsc::Receiver<Box<dyn Request>>) {
-    while let Some(first) = requests.blocking_recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match requests.try_recv() {
-                Ok(request) => batch.push(request),
-                Err(_) => break,
-            }
-        }
-        if let Err(err) = store.begin_batch() {
-            answer_all(batch, &Err(err));
-            continue;
-        }
-        let mut failure = None;
-        for request in &mut batch {
-            let ran = store.begin_request().map(|()| request.run(store.as_mut()));
-            let ended = match ran {
-                Ok(keep) => store.end_request(keep),
-                Err(err) => Err(err),
-            };
-            if let Err(err) = ended {
-                failure = Some(err);
-                break;
-            }
-        }
-        let committed = match failure {
-            Some(err) => Err(err),
-            None => store.commit_batch(),
+/// Runs one batch in one transaction and answers its requests.
+fn serve_batch(store: &mut dyn Store, mut batch: Vec<Box<dyn Request>>) {
+    if let Err(err) = store.begin_batch() {
+        answer_all(batch, &Err(err));
+        return;
+    }
+    let mut failure = None;
+    for request in &mut batch {
+        let ran = store.begin_request().map(|()| request.run(store));
+        let ended = match ran {
+            Ok(keep) => store.end_request(keep),
+            Err(err) => Err(err),
         };
-        if committed.is_err() {
-            store.rollback_batch();
+        if let Err(err) = ended {
+            failure = Some(err);
+            break;
         }
-        answer_all(batch, &committed);
+    }
+    let committed = match failure {
+        Some(err) => Err(err),
+        None => store.commit_batch(),
+    };
+    if committed.is_err() {
+        store.rollback_batch();
+    }
+    answer_all(batch, &committed);
+}
+
+impl Inner {
+    /// Serves batches until the queue is empty (on the blocking pool).
+    fn drain(&self) {
+        let mut store = lock(&self.store);
+        loop {
+            let batch: Vec<Box<dyn Request>> = {
+                let mut queue = lock(&self.queue);
+                if queue.requests.is_empty() {
+                    queue.draining = false;
+                    return;
+                }
+                let take = queue.requests.len().min(MAX_BATCH);
+                queue.requests.drain(..take).collect()
+            };
+            serve_batch(store.as_mut(), batch);
+        }
     }
 }
 
 impl Storage {
-    /// Starts the storage thread owning `store`.
-    pub fn start(store: impl Store + 'static) -> std::io::Result<(Storage, StorageThread)> {
-        let (sender, receiver) = mpsc::channel(QUEUE);
-        let store: Box<dyn Store> = Box::new(store);
-        let thread = std::thread::Builder::new()
-            .name("kingme-storage".to_owned())
-            .spawn(move || serve(store, receiver))?;
-        Ok((Storage { requests: sender }, StorageThread(thread)))
+    /// A handle serving requests against `store`.
+    #[must_use]
+    pub fn start(store: impl Store + 'static) -> Storage {
+        Storage {
+            inner: Arc::new(Inner {
+                queue: Mutex::new(Queue::default()),
+                store: Mutex::new(Box::new(store)),
+            }),
+        }
     }
 
-    /// Runs `work` on the storage thread inside a batch, and returns its result once committed.
+    /// Runs `work` on the storage worker inside a batch, and returns its result once committed.
+    /// Must be called within a tokio runtime.
     pub async fn run<T, F>(&self, work: F) -> Result<T, StoreError>
     where
         F: FnOnce(&mut dyn Store) -> Result<T, StoreError> + Send + 'static,
@@ -147,10 +177,15 @@ impl Storage {
             outcome: None,
             reply,
         });
-        self.requests
-            .send(request)
-            .await
-            .map_err(|_| StoreError::Stopped)?;
+        let start_worker = {
+            let mut queue = lock(&self.inner.queue);
+            queue.requests.push_back(request);
+            !std::mem::replace(&mut queue.draining, true)
+        };
+        if start_worker {
+            let inner = Arc::clone(&self.inner);
+            tokio::task::spawn_blocking(move || inner.drain());
+        }
         answer.await.map_err(|_| StoreError::Stopped)?
     }
 
@@ -261,6 +296,11 @@ impl Storage {
             .await
     }
 
+    /// The hashes of every resume token issued to a name.
+    pub async fn resume_tokens_of(&self, name: String) -> Result<Vec<Vec<u8>>, StoreError> {
+        self.run(move |store| store.resume_tokens_of(&name)).await
+    }
+
     /// The name a resume token belongs to.
     pub async fn resume_token_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
         let hash = identity::hash_secret(token);
@@ -279,8 +319,8 @@ mod tests {
     use kingme_shared::{Side, WinReason};
     use std::path::Path;
 
-    fn start() -> (Storage, StorageThread) {
-        Storage::start(SqliteStore::open(Path::new(":memory:"), 0).unwrap()).unwrap()
+    fn start() -> Storage {
+        Storage::start(SqliteStore::open(Path::new(":memory:"), 0).unwrap())
     }
 
     fn game(id: u64, seats: [Participant; 2]) -> NewGame {
@@ -307,12 +347,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_failing_request_in_a_batch_leaves_the_others_stored() {
-        let (storage, thread) = start();
+        let storage = start();
         storage
             .create_game(game(1, [Participant::Empty, Participant::Empty]))
             .await
             .unwrap();
-        // Sent together, so the storage thread takes them as one batch.
+        // Sent together, so the storage worker takes them as one batch.
         let (good, bad, after) = tokio::join!(
             storage.record_move(GameId(1), move_at(1, "5")),
             storage.record_move(GameId(2), move_at(1, "5")),
@@ -324,13 +364,11 @@ mod tests {
         let stored = storage.game(GameId(1)).await.unwrap().unwrap();
         assert_eq!(stored.moves.len(), 1);
         assert_eq!(stored.game.seats[0], Participant::Guest("g".into()));
-        drop(storage);
-        thread.join();
     }
 
     #[tokio::test]
     async fn a_rated_game_moves_both_ratings_and_a_guest_game_none() {
-        let (storage, _thread) = start();
+        let storage = start();
         let alice = Participant::Person("alice".into());
         let bot = Participant::Bot(Level::Beginner);
         storage
@@ -381,7 +419,7 @@ mod tests {
 
     #[tokio::test]
     async fn identities_and_resume_tokens_go_through_the_thread() {
-        let (storage, _thread) = start();
+        let storage = start();
         let claim = Claim::Named { secret: None };
         let Admission::Person {
             issued_secret: Some(secret),

@@ -52,15 +52,15 @@ pub fn classic<G: SearchGame>(
 }
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
-/// extensions, under the limits or one second when none is set. With `--minimax` it searches
-/// the fixed depth like a classic level instead, so node counts can be compared.
+/// extensions, under the limits or one second when none is set. With `minimax` or `fixed_depth`
+/// it searches the fixed depth like a classic level instead, so node counts can be compared.
 pub fn expert<G: SearchGame>(
     game: &mut G,
     table_bits: u32,
     request: &Request<'_>,
     rng: &mut StdRng,
 ) -> Option<Found<G::Move>> {
-    if request.options.minimax {
+    if request.options.minimax || request.options.fixed_depth {
         return classic(game, request.classic_depth(), request, rng);
     }
     let mut limits = request.limits.clone();
@@ -203,7 +203,10 @@ mod tests {
                 let seed = index as u64;
                 let level = Level::Intermediate;
                 let pruned = think(game, level, &limits, seed).unwrap();
-                let options = ThinkOptions { minimax: true };
+                let options = ThinkOptions {
+                    minimax: true,
+                    ..ThinkOptions::default()
+                };
                 let plain = think_with(game, level, &limits, seed, &options).unwrap();
                 assert_eq!(pruned.score, plain.score, "{kind} {}", game.position_text());
                 assert_eq!(pruned.best, plain.best, "same ties, same seed, same choice");

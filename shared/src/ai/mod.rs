@@ -74,6 +74,9 @@ pub struct ThinkOptions {
     /// Search without alpha-beta pruning (plain minimax) to a fixed depth, to show how many more
     /// nodes that takes; the chosen move's score is the same.
     pub minimax: bool,
+    /// Search exactly the depth limit with alpha-beta, as the classic levels do, even for
+    /// `expert`: the other half of a minimax comparison.
+    pub fixed_depth: bool,
 }
 
 /// What a search chose and found.

@@ -11,16 +11,19 @@
 use super::classic::{Request, classic, expert};
 use super::level::Level;
 use super::pente_beginner;
-use super::pente_patterns::{WIN_NOW, evaluate, for_each_point, near_stones, point_score};
+use super::pente_patterns::{
+    WIN_NOW, evaluate, faces_a_four, for_each_point, near_stones, point_score,
+};
 use super::pente_threats::{win_in_one, win_in_two};
 use super::search::{Found, MATE, SearchGame};
 use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
 use rand::rngs::StdRng;
 
-/// Candidates searched per node by the classic levels and by the expert.
+/// Candidates searched per node by the classic levels and by the expert. The expert's ranking is
+/// the same, so it spends its time going deeper rather than wider.
 const CLASSIC_BREADTH: usize = 8;
-const EXPERT_BREADTH: usize = 12;
+const EXPERT_BREADTH: usize = 8;
 
 /// Transposition table size for Pente: 2^17 entries.
 const TABLE_BITS: u32 = 17;
@@ -103,6 +106,10 @@ impl SearchGame for PenteSearch {
         self.game.hash()
     }
 
+    fn extend(&self) -> bool {
+        faces_a_four(&self.game)
+    }
+
     fn order_hint(&self, mv: &Point) -> i32 {
         // Captures first; the rest keep the candidate order, which already ranks threats.
         let pairs = self
@@ -139,7 +146,7 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
             classic(&mut search, request.classic_depth(), request, rng)
         }
         Level::Expert => {
-            if !request.options.minimax {
+            if !request.options.minimax && !request.options.fixed_depth {
                 let forced = win_in_one(game)
                     .map(|point| (point, MATE - 1))
                     .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));

@@ -24,10 +24,19 @@ pub const WIN_NOW: i32 = 1 << 24;
 /// A point's score when the opponent would win there.
 pub const BLOCK_WIN: i32 = 1 << 22;
 
-/// The windows of the whole board for `side`, minus the opponent's.
+/// The shape of the board from one side: the summed window worth (the side's minus the
+/// opponent's) and how many fours (windows one stone from five) each side has.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shape {
+    pub worth: i32,
+    pub my_fours: u32,
+    pub their_fours: u32,
+}
+
+/// The windows of the whole board seen from `side`.
 #[must_use]
-pub fn board_windows(board: &Board, side: Side) -> i32 {
-    let mut score = 0;
+pub fn board_shape(board: &Board, side: Side) -> Shape {
+    let mut shape = Shape::default();
     for direction in Direction::ALL {
         let masks = Board::line_masks(direction);
         let mine = board.lines(side, direction);
@@ -40,27 +49,45 @@ pub fn board_windows(board: &Board, side: Side) -> i32 {
             while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
                 let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
                 if t5 == 0 {
-                    score += WINDOW[m5.count_ones() as usize];
+                    let stones = m5.count_ones() as usize;
+                    shape.worth += WINDOW[stones.min(4)];
+                    shape.my_fours += u32::from(stones == 4);
                 } else if m5 == 0 {
-                    score -= WINDOW[t5.count_ones() as usize];
+                    let stones = t5.count_ones() as usize;
+                    shape.worth -= WINDOW[stones.min(4)];
+                    shape.their_fours += u32::from(stones == 4);
                 }
                 start += 1;
             }
         }
     }
-    score
+    shape
 }
 
-/// The static evaluation for the side to move: window shapes, captured pairs, and the tempo
-/// that a four gives (the side to move with a four wins next move; facing two fours it cannot
-/// stop both).
+/// The static evaluation for the side to move: window shapes, captured pairs, and the tempo a
+/// four gives: the side to move with a four wins next move, and facing two fours it can stop
+/// only one (unless a capture breaks them, which the search will see).
 #[must_use]
 pub fn evaluate(game: &Pente) -> i32 {
     let us = game.side_to_move();
     let them = us.opponent();
+    let shape = board_shape(game.board(), us);
+    if shape.my_fours > 0 {
+        return MATE_BOUND - 10;
+    }
     let pairs = |side: Side| usize::from(game.captured_by(side) / 2).min(PAIRS.len() - 1);
-    let score = board_windows(game.board(), us) + PAIRS[pairs(us)] - PAIRS[pairs(them)];
-    score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    let mut score = shape.worth + PAIRS[pairs(us)] - PAIRS[pairs(them)];
+    if shape.their_fours >= 2 {
+        score -= 3_000;
+    }
+    score.clamp(-MATE_BOUND + 20, MATE_BOUND - 20)
+}
+
+/// Whether the side to move must answer a four (the opponent would win next move): the search
+/// then looks one ply further, so it never stops just after a four is made.
+#[must_use]
+pub fn faces_a_four(game: &Pente) -> bool {
+    board_shape(game.board(), game.side_to_move()).their_fours > 0
 }
 
 /// What placing a stone on `point` does for `side`, as counts of the windows through the point it
@@ -206,12 +233,14 @@ mod tests {
         let two = game("2:K10,L10:A1:0,0");
         let three = game("2:K10,L10,M10:A1,A2:0,0");
         assert!(
-            board_windows(three.board(), Side::First) > board_windows(two.board(), Side::First)
+            board_shape(three.board(), Side::First).worth
+                > board_shape(two.board(), Side::First).worth
         );
         // A three blocked at one end is worth less than an open one.
         let closed = game("2:K10,L10,M10:J10,A2:0,0");
         assert!(
-            board_windows(closed.board(), Side::First) < board_windows(three.board(), Side::First)
+            board_shape(closed.board(), Side::First).worth
+                < board_shape(three.board(), Side::First).worth
         );
     }
 
@@ -252,6 +281,11 @@ mod tests {
         let b = game("2:K10,L10,M10:A1,A2:0,0");
         assert!(evaluate(&a) > 0 && evaluate(&b) < 0);
         assert_eq!(evaluate(&a), -evaluate(&b));
+        // A four for the side to move is a win next move; facing one, the search looks further.
+        let four = game("1:K10,L10,M10,N10:A1,A2,A3:0,0");
+        assert!(evaluate(&four) >= MATE_BOUND - 10);
+        let facing = game("2:K10,L10,M10,N10:A1,A2,A3:0,0");
+        assert!(faces_a_four(&facing) && !faces_a_four(&four));
         assert!(a.legal_moves().len() > 300);
     }
 }

@@ -110,6 +110,9 @@ pub struct Searcher<M> {
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
     scored: Vec<Vec<(i32, M)>>,
+    /// The triangular principal-variation table: `lines[ply]` is the best line found from the
+    /// node at `ply`, rebuilt from the child's line whenever a move raises alpha.
+    lines: Vec<Vec<M>>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -128,6 +131,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             history: vec![0; HISTORY_SIZE],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.map(|time| started + time),
@@ -176,12 +180,11 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let depth = i32::try_from(depth).unwrap_or(i32::MAX);
         for &mv in &moves {
             let undo = game.make(mv);
-            let alpha = if self.config.pruning && best > -INFINITY {
-                best - 1
+            let score = if !self.config.pruning || best == -INFINITY {
+                -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1)
             } else {
-                -INFINITY
+                self.tie_or_better(game, depth - 1, best)
             };
-            let score = -self.negamax(game, depth - 1, -INFINITY, -alpha, 1);
             game.unmake(mv, undo);
             if self.stopped {
                 break;
@@ -204,6 +207,26 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             pv: vec![first],
             ties,
         })
+    }
+
+    /// The exact score of a root move (already made) if it reaches `best`, or something below
+    /// `best` if it does not: two null-window probes decide "below", "equal" or "above", and only
+    /// a move that beats `best` is searched with an open window.
+    fn tie_or_better<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        depth: i32,
+        best: i32,
+    ) -> i32 {
+        let reaches = -self.negamax(game, depth, -best, -best + 1, 1);
+        if reaches < best || self.stopped {
+            return reaches.min(best - 1);
+        }
+        let beats = -self.negamax(game, depth, -best - 1, -best, 1);
+        if beats <= best || self.stopped {
+            return best;
+        }
+        -self.negamax(game, depth, -INFINITY, -best, 1)
     }
 
     /// Iterative deepening from depth 1 to `max_depth` until a limit is reached; answers with the
@@ -238,6 +261,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 found.best = best;
                 found.score = score;
                 found.depth = depth;
+                found.pv.clone_from(&self.lines[0]);
             }
             if self.stopped {
                 break;
@@ -249,7 +273,12 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         }
         found.nodes = self.nodes;
         found.ties = vec![found.best];
-        found.pv = self.principal_variation(game, found.best, found.depth.max(1));
+        // A cut-off from the table can shorten the triangular line; the table's own line is the
+        // other witness, and the longer of the two is shown.
+        let from_table = self.principal_variation(game, found.best, found.depth.max(1));
+        if from_table.len() > found.pv.len() || found.pv.first() != Some(&found.best) {
+            found.pv = from_table;
+        }
         Some(found)
     }
 
@@ -264,6 +293,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     ) -> (i32, Option<M>) {
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best: Option<(usize, i32)> = None;
+        self.lines[0].clear();
         for (index, &mv) in root.iter().enumerate() {
             let undo = game.make(mv);
             let score = if index == 0 {
@@ -283,6 +313,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             if score > alpha {
                 alpha = score;
                 best = Some((index, score));
+                self.extend_line(0, mv);
             }
         }
         match best {
@@ -308,6 +339,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
+        self.lines[ply].clear();
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check_limits();
         }
@@ -370,6 +402,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
+                    self.extend_line(ply, mv);
                     if alpha >= beta && self.config.pruning {
                         self.reward(game, mv, depth, ply);
                         break;
@@ -391,6 +424,17 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             table.store(key, depth, best, bound, best_move, ply);
         }
         best
+    }
+
+    /// The line from `ply` becomes `mv` followed by the line from the child just searched.
+    fn extend_line(&mut self, ply: usize, mv: M) {
+        let (head, tail) = self.lines.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        if let Some(child) = tail.first() {
+            line.extend_from_slice(child);
+        }
     }
 
     /// Remembers a move that caused a cut-off: a killer at this ply and in the history table.

@@ -6,7 +6,7 @@
 use super::classic::{Request, classic};
 use super::level::Level;
 use super::search::{Found, MATE, SearchGame};
-use crate::game::{Game, Outcome};
+use crate::game::Game;
 use crate::games::tictactoe::{Square, TicTacToe, WIN_LINES};
 use rand::rngs::StdRng;
 
@@ -17,9 +17,11 @@ impl SearchGame for TicTacToeSearch {
     type Move = Square;
     type Undo = ();
 
+    /// Called only where [`SearchGame::terminal`] found the game going on, so every empty
+    /// square is legal.
     fn generate(&mut self, out: &mut Vec<Square>) {
         out.clear();
-        let mut mask = self.0.legal_mask();
+        let mut mask = self.0.board().empty();
         while mask != 0 {
             out.push(mask.trailing_zeros() as Square);
             mask &= mask - 1;
@@ -34,11 +36,15 @@ impl SearchGame for TicTacToeSearch {
         self.0.undo_unchecked(mv);
     }
 
+    /// Only the side that just moved can have made a line, so only its lines are looked at.
     fn terminal(&self) -> Option<i32> {
-        match self.0.outcome()? {
-            // The side that just moved made the line: the side to move has lost.
-            Outcome::Win { .. } => Some(-MATE),
-            Outcome::Draw { .. } => Some(0),
+        let board = self.0.board();
+        if board.has_line(self.0.side_to_move().opponent().index()) {
+            Some(-MATE)
+        } else if board.empty() == 0 {
+            Some(0)
+        } else {
+            None
         }
     }
 
@@ -172,7 +178,10 @@ mod tests {
             Level::Expert,
             &limits,
             3,
-            &ThinkOptions { minimax: true },
+            &ThinkOptions {
+                minimax: true,
+                ..ThinkOptions::default()
+            },
         )
         .unwrap();
         assert_eq!(pruned.score, plain.score);

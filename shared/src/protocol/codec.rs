@@ -47,11 +47,31 @@ pub fn encode_payload<T: Serialize>(message: &T) -> Result<Vec<u8>, FrameError> 
         .map_err(|err| FrameError::Malformed(err.to_string()))
 }
 
+/// The most bytes bincode may claim while decoding a client's frame: a string or list claims its
+/// declared length before it is read, so a tiny frame that declares a long name is refused here
+/// instead of making the server allocate for it. Twice the frame limit leaves room for in-memory
+/// sizes larger than the wire's (varint integers).
+const CLIENT_DECODE_LIMIT: usize = 2 * MAX_CLIENT_FRAME;
+
 /// Decodes one message's payload (without the length prefix); every byte must be used.
 pub fn decode_payload<T: DeserializeOwned>(payload: &[u8]) -> Result<T, FrameError> {
-    let (message, used) =
-        bincode::serde::decode_from_slice(payload, bincode_config::<MAX_SERVER_FRAME>())
-            .map_err(|err| FrameError::Malformed(err.to_string()))?;
+    let decoded = bincode::serde::decode_from_slice(payload, bincode_config::<MAX_SERVER_FRAME>());
+    check_whole(payload, decoded)
+}
+
+/// Decodes a payload read under the client frame limit (the server's side of a connection), with
+/// bincode's claims bounded by that limit too.
+pub fn decode_client_payload<T: DeserializeOwned>(payload: &[u8]) -> Result<T, FrameError> {
+    let decoded =
+        bincode::serde::decode_from_slice(payload, bincode_config::<CLIENT_DECODE_LIMIT>());
+    check_whole(payload, decoded)
+}
+
+fn check_whole<T>(
+    payload: &[u8],
+    decoded: Result<(T, usize), bincode::error::DecodeError>,
+) -> Result<T, FrameError> {
+    let (message, used) = decoded.map_err(|err| FrameError::Malformed(err.to_string()))?;
     if used != payload.len() {
         return Err(FrameError::Malformed(format!(
             "{} trailing bytes after the message",
@@ -132,7 +152,11 @@ impl<In: DeserializeOwned, Out> Decoder for FrameCodec<In, Out> {
         match self.frames.decode(src)? {
             Some(frame) => {
                 self.reading_payload = false;
-                decode_payload(&frame).map(Some)
+                if self.limit <= MAX_CLIENT_FRAME {
+                    decode_client_payload(&frame).map(Some)
+                } else {
+                    decode_payload(&frame).map(Some)
+                }
             }
             None => {
                 // A prefix was there, so `frames` consumed it and now waits for the payload.
@@ -178,6 +202,8 @@ mod tests {
             protocol_version: PROTOCOL_VERSION,
             name: "ada".to_owned(),
             resume: None,
+            secret: Some("0123abcd".to_owned()),
+            guest: false,
         });
         round_trip(ClientMessage::Move {
             game: GameId(7),
@@ -257,11 +283,16 @@ mod tests {
                     protocol_version: PROTOCOL_VERSION,
                     name: "ada".to_owned(),
                     resume: None,
+                    secret: None,
+                    guest: false,
                 },
                 &mut frame,
             )
             .expect("encode");
-        assert_eq!(&frame[..], &[0, 0, 0, 7, 0, 1, 3, b'a', b'd', b'a', 0]);
+        assert_eq!(
+            &frame[..],
+            &[0, 0, 0, 9, 0, 2, 3, b'a', b'd', b'a', 0, 0, 0]
+        );
     }
 
     #[test]
@@ -291,6 +322,25 @@ mod tests {
             let err = server.decode(&mut buffer).expect_err("garbage");
             assert!(matches!(err, FrameError::Malformed(_)), "{err}");
         }
+    }
+
+    #[test]
+    fn a_client_frame_cannot_claim_more_than_the_client_limit() {
+        // A hello whose name declares 39,000 bytes in a 7-byte frame: refused by the claim limit
+        // before anything is read or reserved for it, not by running out of bytes afterwards.
+        let [low, high] = 39_000_u16.to_le_bytes();
+        let payload = [0, 1, 0xfb, low, high, b'a', b'b'];
+        let mut buffer = BytesMut::new();
+        buffer.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        buffer.extend_from_slice(&payload);
+        let err = ServerCodec::server()
+            .decode(&mut buffer)
+            .expect_err("claim");
+        assert!(err.to_string().contains("Limit"), "{err}");
+        // The same bytes read by a client (server messages may be large) fail only for want of
+        // bytes: the limit really is per direction.
+        let err = decode_payload::<ClientMessage>(&payload).expect_err("short");
+        assert!(!err.to_string().contains("Limit"), "{err}");
     }
 
     #[test]

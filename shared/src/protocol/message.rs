@@ -7,11 +7,13 @@
 use crate::ai::Level;
 use crate::any_game::GameKind;
 use crate::game::{DrawReason, Side, WinReason};
+use crate::protocol::archive::{HistoryEntry, LeaderboardEntry};
+use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The protocol version spoken by this build. A server refuses a hello with another version.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -92,11 +94,15 @@ pub struct GameOptions {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientMessage {
     /// Must be the first message. `resume` carries the token of an earlier session to take its
-    /// seats back after a disconnect.
+    /// seats back after a disconnect. `secret` is the one the server issued for `name` when the
+    /// name was first used (none the first time); a `guest` plays unrated under a name nobody
+    /// registered, with no secret.
     Hello {
         protocol_version: u32,
         name: String,
         resume: Option<String>,
+        secret: Option<String>,
+        guest: bool,
     },
     /// Keep-alive; the server answers `Pong` with the same nonce.
     Ping {
@@ -160,6 +166,20 @@ pub enum ClientMessage {
         game: GameId,
         text: String,
     },
+    /// Ask for finished games from the server's history, newest first (at most
+    /// `MAX_HISTORY_ENTRIES`), optionally only one player's or one game's.
+    History {
+        player: Option<String>,
+        kind: Option<GameKind>,
+    },
+    /// Ask for the rating leaderboard, of one game or of all.
+    Leaderboard {
+        kind: Option<GameKind>,
+    },
+    /// Ask for the record of a stored game (finished or in progress), for export or replay.
+    Export {
+        game: GameId,
+    },
 }
 
 impl ClientMessage {
@@ -183,7 +203,10 @@ impl ClientMessage {
             | ClientMessage::Ping { .. }
             | ClientMessage::Pong { .. }
             | ClientMessage::ListGames
-            | ClientMessage::CreateGame(_) => None,
+            | ClientMessage::CreateGame(_)
+            | ClientMessage::History { .. }
+            | ClientMessage::Leaderboard { .. }
+            | ClientMessage::Export { .. } => None,
         }
     }
 }
@@ -323,11 +346,13 @@ pub enum ErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMessage {
     /// The answer to a good hello: the player's id and the secret token that resumes this
-    /// session's seats after a disconnect.
+    /// session's seats after a disconnect. `secret` is set when the name was registered by this
+    /// hello: the client must keep it and present it in every later hello with this name.
     Welcome {
         protocol_version: u32,
         player: PlayerId,
         resume_token: String,
+        secret: Option<String>,
     },
     /// Something went wrong; `fatal` errors are followed by the server closing the connection.
     Error {
@@ -428,5 +453,18 @@ pub enum ServerMessage {
     /// The receiver is no longer in the game (after its `Leave`, or the game was closed).
     Left {
         game: GameId,
+    },
+    /// The answer to `History`.
+    History {
+        games: Vec<HistoryEntry>,
+    },
+    /// The answer to `Leaderboard`.
+    Leaderboard {
+        entries: Vec<LeaderboardEntry>,
+    },
+    /// The answer to `Export`: the game as a record (moves in standard notation).
+    Record {
+        game: GameId,
+        record: GameRecord,
     },
 }

@@ -1,0 +1,185 @@
+//! `kingme analyze`: searches one position and prints what the engine found: best move, score,
+//! depth, nodes, nodes per second and the principal variation. With `--minimax` it searches the
+//! same fixed depth twice, with and without alpha-beta pruning, and prints both node counts.
+
+use anyhow::Context;
+use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
+use kingme_shared::{AnyGame, GameKind};
+use std::time::Duration;
+
+/// Arguments of `kingme analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// The game: checkers, pente or tictactoe.
+    #[arg(long, default_value = "checkers")]
+    pub game: GameKind,
+    /// The position in the game's position text (checkers: a PDN FEN such as "B:W18:B14"); the
+    /// start position if left out.
+    #[arg(long, value_name = "POS")]
+    pub position: Option<String>,
+    /// The level that searches: random, beginner, intermediate, advanced or expert.
+    #[arg(long, default_value = "expert")]
+    pub level: Level,
+    /// Search this many plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Search for this many seconds (the expert's budget; default 1).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Seed for the random choice among equally good moves.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Also search the same depth without alpha-beta pruning and print both node counts.
+    #[arg(long)]
+    pub minimax: bool,
+}
+
+/// Runs `kingme analyze` and prints the report.
+pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    let game = match &args.position {
+        Some(text) => AnyGame::from_position_text(args.game, text)
+            .with_context(|| format!("cannot read the {} position {text:?}", args.game))?,
+        None => AnyGame::start(args.game),
+    };
+    let limits = Limits {
+        depth: args.depth,
+        time: args.time.map(seconds).transpose()?,
+        ..Limits::default()
+    };
+    println!("game      {}", args.game);
+    println!("position  {}", game.position_text());
+    if !args.minimax {
+        let report = search(&game, args, &limits, ThinkOptions::default())?;
+        print!("{}", describe(&report));
+        return Ok(());
+    }
+    let limits = Limits {
+        depth: Some(
+            args.depth
+                .unwrap_or_else(|| default_minimax_depth(args.game, &game)),
+        ),
+        time: None,
+        ..limits
+    };
+    let pruned = ThinkOptions {
+        fixed_depth: true,
+        ..ThinkOptions::default()
+    };
+    let plain = ThinkOptions {
+        minimax: true,
+        ..ThinkOptions::default()
+    };
+    let with = search(&game, args, &limits, pruned)?;
+    let without = search(&game, args, &limits, plain)?;
+    println!("alpha-beta, {} plies:", with.depth);
+    print!("{}", describe(&with));
+    println!("plain minimax, {} plies:", without.depth);
+    print!("{}", describe(&without));
+    if with.nodes > 0 {
+        println!(
+            "minimax needs {:.1} times the nodes of alpha-beta for the same score",
+            without.nodes as f64 / with.nodes as f64
+        );
+    }
+    Ok(())
+}
+
+/// A depth a plain minimax finishes in seconds: the whole game for noughts and crosses.
+fn default_minimax_depth(kind: GameKind, game: &AnyGame) -> u32 {
+    match kind {
+        GameKind::TicTacToe => game.legal_moves().len().max(1) as u32,
+        GameKind::Checkers => 6,
+        GameKind::Pente => 3,
+    }
+}
+
+fn search(
+    game: &AnyGame,
+    args: &AnalyzeArgs,
+    limits: &Limits,
+    options: ThinkOptions,
+) -> anyhow::Result<Report> {
+    think_with(game, args.level, limits, args.seed, &options).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the game is over in this position ({:?}): there is no move to find",
+            game.outcome()
+        )
+    })
+}
+
+/// Seconds from the command line as a duration, refusing what is not a positive finite number.
+pub fn seconds(value: f64) -> anyhow::Result<Duration> {
+    if value.is_finite() && value > 0.0 && value < 1e6 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        anyhow::bail!("expected a time in seconds like 0.5 or 2, got {value}")
+    }
+}
+
+/// The report as the tool prints it.
+#[must_use]
+pub fn describe(report: &Report) -> String {
+    let seconds = report.elapsed.as_secs_f64();
+    let speed = if seconds > 0.0 {
+        format!("{:.0}", report.nodes as f64 / seconds)
+    } else {
+        "too fast to measure".to_owned()
+    };
+    format!(
+        "best      {}\nscore     {}\ndepth     {}\nnodes     {}\ntime      {:.3} s\nnodes/s   {speed}\npv        {}\n",
+        report.text,
+        report.score,
+        report.depth,
+        report.nodes,
+        seconds,
+        report.pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimax_and_alpha_beta_agree_on_noughts_and_crosses() {
+        let args = AnalyzeArgs {
+            game: GameKind::TicTacToe,
+            position: None,
+            level: Level::Expert,
+            depth: None,
+            time: None,
+            seed: 0,
+            minimax: true,
+        };
+        let game = AnyGame::start(GameKind::TicTacToe);
+        let limits = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        let pruned = ThinkOptions {
+            fixed_depth: true,
+            ..ThinkOptions::default()
+        };
+        let plain = ThinkOptions {
+            minimax: true,
+            ..ThinkOptions::default()
+        };
+        let with = search(&game, &args, &limits, pruned).expect("a move");
+        let without = search(&game, &args, &limits, plain).expect("a move");
+        assert_eq!(with.score, without.score);
+        assert!(with.nodes * 10 < without.nodes);
+        assert!(describe(&with).contains("nodes/s"));
+        assert!(run(&args).is_ok());
+    }
+
+    #[test]
+    fn bad_times_are_refused_with_the_reason() {
+        assert!(seconds(0.5).is_ok());
+        let err = seconds(-1.0).expect_err("negative");
+        assert!(
+            err.to_string().contains("expected a time in seconds"),
+            "{err}"
+        );
+        assert!(seconds(f64::NAN).is_err());
+    }
+}

@@ -1,0 +1,254 @@
+//! `kingme match`: plays games between two levels and prints wins, draws and losses for each and
+//! the score. Colours alternate; checkers games start from the ACF three-move ballots, each
+//! played twice with colours reversed. Each game's result is printed as it ends, with the
+//! running score, and at the end the search speed of each side.
+
+use super::analyze::seconds;
+use super::ballots;
+use kingme_shared::ai::{Level, Limits, think};
+use kingme_shared::{AnyGame, GameKind, Side};
+use std::time::Duration;
+
+/// Arguments of `kingme match`.
+#[derive(Debug, clap::Args)]
+pub struct MatchArgs {
+    /// The game: checkers, pente or tictactoe.
+    #[arg(long, default_value = "checkers")]
+    pub game: GameKind,
+    /// The first side's level.
+    #[arg(long)]
+    pub a: Level,
+    /// The second side's level.
+    #[arg(long)]
+    pub b: Level,
+    /// How many games.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+    /// Seconds per move for the expert (default 1).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Seed for the levels' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Plies after which an unfinished game is scored a draw.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+}
+
+/// A tally from one side's point of view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub nodes: u64,
+    pub thinking: Duration,
+}
+
+impl Tally {
+    /// Points: a win 1, a draw one half.
+    #[must_use]
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// Nodes per second over the whole match.
+    #[must_use]
+    pub fn speed(&self) -> f64 {
+        let seconds = self.thinking.as_secs_f64();
+        if seconds > 0.0 {
+            self.nodes as f64 / seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Runs `kingme match`, printing each game as it ends and the totals.
+pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    let time = args.time.map(seconds).transpose()?;
+    let openings = match args.game {
+        GameKind::Checkers => ballots::playable()?,
+        GameKind::Pente | GameKind::TicTacToe => Vec::new(),
+    };
+    println!(
+        "{} vs {} at {}, {} games{}",
+        args.a,
+        args.b,
+        args.game,
+        args.games,
+        time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64()))
+    );
+    let (mut a, mut b) = (Tally::default(), Tally::default());
+    for index in 0..args.games {
+        // Game 2k and 2k+1 share an opening; a has the first side in even games.
+        let a_side = if index % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let (start, opening) = match openings.get((index / 2) as usize % openings.len().max(1)) {
+            Some(ballot) => (
+                ballot.game.clone(),
+                format!(" ballot {} ({})", ballot.number, ballot.moves),
+            ),
+            None => (AnyGame::start(args.game), String::new()),
+        };
+        let seed = args
+            .seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(u64::from(index));
+        let played = play_game(start, [args.a, args.b], a_side, time, seed, args.max_plies)?;
+        a.nodes += played.nodes[0];
+        a.thinking += played.thinking[0];
+        b.nodes += played.nodes[1];
+        b.thinking += played.thinking[1];
+        let result = match played.winner {
+            Some(side) if side == a_side => {
+                a.wins += 1;
+                b.losses += 1;
+                format!("{} wins", args.a)
+            }
+            Some(_) => {
+                b.wins += 1;
+                a.losses += 1;
+                format!("{} wins", args.b)
+            }
+            None => {
+                a.draws += 1;
+                b.draws += 1;
+                "draw".to_owned()
+            }
+        };
+        println!(
+            "game {:>3}/{}: {} has {}{opening}: {result} after {} plies ({}) | {} {} - {} {}",
+            index + 1,
+            args.games,
+            args.a,
+            AnyGame::kind_side_name(args.game, a_side),
+            played.plies,
+            played.how,
+            args.a,
+            a.points(),
+            b.points(),
+            args.b
+        );
+    }
+    println!();
+    for (level, tally) in [(args.a, a), (args.b, b)] {
+        println!(
+            "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            tally.points(),
+            args.games,
+            100.0 * tally.points() / f64::from(args.games),
+            tally.speed()
+        );
+    }
+    Ok(())
+}
+
+/// One finished game.
+struct Played {
+    winner: Option<Side>,
+    plies: u32,
+    how: String,
+    /// Nodes and thinking time of levels[0] and levels[1].
+    nodes: [u64; 2],
+    thinking: [Duration; 2],
+}
+
+/// Plays `levels[0]` (on `first_side`) against `levels[1]` from `start`.
+fn play_game(
+    start: AnyGame,
+    levels: [Level; 2],
+    first_side: Side,
+    time: Option<Duration>,
+    seed: u64,
+    max_plies: u32,
+) -> anyhow::Result<Played> {
+    let mut game = start;
+    let mut played = Played {
+        winner: None,
+        plies: 0,
+        how: String::new(),
+        nodes: [0; 2],
+        thinking: [Duration::ZERO; 2],
+    };
+    let limits = Limits {
+        time,
+        ..Limits::default()
+    };
+    while game.outcome().is_none() && played.plies < max_plies {
+        let who = usize::from(game.side_to_move() != first_side);
+        let report = think(&game, levels[who], &limits, seed ^ u64::from(played.plies))
+            .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
+        played.nodes[who] += report.nodes;
+        played.thinking[who] += report.elapsed;
+        game.play(&report.best).map_err(|err| {
+            anyhow::anyhow!("the {} level played an illegal move: {err}", levels[who])
+        })?;
+        played.plies += 1;
+    }
+    match game.outcome() {
+        Some(outcome) => {
+            played.winner = outcome.winner();
+            played.how = match outcome {
+                kingme_shared::Outcome::Win { reason, .. } => reason.to_string(),
+                kingme_shared::Outcome::Draw { reason } => reason.to_string(),
+            };
+        }
+        None => played.how = format!("stopped at {max_plies} plies"),
+    }
+    Ok(played)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_match_counts_every_game_once() {
+        let (mut wins, mut draws) = (0, 0);
+        for index in 0..4u32 {
+            let a_side = if index % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let played = play_game(
+                AnyGame::start(GameKind::TicTacToe),
+                [Level::Expert, Level::Random],
+                a_side,
+                None,
+                u64::from(index),
+                400,
+            )
+            .expect("a game");
+            match played.winner {
+                Some(side) => {
+                    assert_eq!(side, a_side, "the perfect player never loses");
+                    wins += 1;
+                }
+                None => draws += 1,
+            }
+            assert!(played.plies <= 9);
+        }
+        assert_eq!(wins + draws, 4);
+    }
+
+    #[test]
+    fn points_and_speed() {
+        let tally = Tally {
+            wins: 3,
+            draws: 1,
+            losses: 2,
+            nodes: 1000,
+            thinking: Duration::from_millis(500),
+        };
+        assert!((tally.points() - 3.5).abs() < 1e-9);
+        assert!((tally.speed() - 2000.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,70 @@
+//! Bringing back the games that were in progress when the server last stopped, however it
+//! stopped (even killed outright): each is rebuilt from the database by replaying its moves
+//! through the rules ([`crate::table::resume`]), bots take their seats again, and every person
+//! seated in one gets a session that answers to the resume tokens that person was issued, so
+//! the client reconnects with its token and plays on.
+//!
+//! A game that never started (a seat still open) is closed as aborted: nobody was playing it.
+//! A game whose stored moves no longer replay is closed as aborted too, with the reason logged.
+
+use crate::seat::Seat;
+use crate::server::Shared;
+use crate::session::Session;
+use crate::storage::records::unix_ms;
+use crate::storage::{Participant, StoreError};
+use crate::table;
+use kingme_shared::protocol::{EndReason, GameResult};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Resumes every unfinished stored game; returns how many are running again.
+pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
+    let storage = &shared.storage;
+    if let Some(last) = storage.last_game_id().await? {
+        shared.lobby.continue_after(last);
+    }
+    let aborted = GameResult {
+        winner: None,
+        reason: EndReason::Aborted,
+    };
+    // One session per person across all resumed games, found by any token they were issued.
+    let mut sessions: HashMap<Participant, Arc<Session>> = HashMap::new();
+    let mut resumed = 0;
+    for stored in storage.unfinished_games().await? {
+        let id = stored.game.id;
+        if stored.game.seats.contains(&Participant::Empty) {
+            storage.finish_game(id, aborted, unix_ms()).await?;
+            continue;
+        }
+        let mut seats = [Seat::Empty, Seat::Empty];
+        for (seat, participant) in seats.iter_mut().zip(&stored.game.seats) {
+            *seat = match participant {
+                Participant::Empty => Seat::Empty,
+                Participant::Bot(level) => {
+                    Seat::Bot(crate::bot::Bot::new(*level, Arc::clone(&shared.bots)))
+                }
+                Participant::Person(name) | Participant::Guest(name) => {
+                    let session = match sessions.get(participant) {
+                        Some(session) => Arc::clone(session),
+                        None => {
+                            let tokens = storage.resume_tokens_of(name.clone()).await?;
+                            let guest = matches!(participant, Participant::Guest(_));
+                            let session = shared.sessions.restore(name.clone(), guest, tokens);
+                            sessions.insert(participant.clone(), Arc::clone(&session));
+                            session
+                        }
+                    };
+                    Seat::human(session)
+                }
+            };
+        }
+        match table::resume(shared, &stored, seats) {
+            Ok(_) => resumed += 1,
+            Err(err) => {
+                tracing::error!(game = %id, %err, "a stored game does not replay; aborting it");
+                storage.finish_game(id, aborted, unix_ms()).await?;
+            }
+        }
+    }
+    Ok(resumed)
+}
