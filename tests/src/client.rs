@@ -134,14 +134,20 @@ impl Client {
             .map(|message| message.expect("a well-formed message"))
     }
 
-    /// Skips messages until `pick` accepts one.
+    /// Skips messages until `pick` accepts one. The wait is bounded as a whole, so answered
+    /// pings cannot keep a test waiting forever for a message that never comes.
     pub async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
-        loop {
-            let message = self.recv().await;
-            if let Some(picked) = pick(&message) {
-                return picked;
+        let wait = async {
+            loop {
+                let message = self.recv().await;
+                if let Some(picked) = pick(&message) {
+                    return picked;
+                }
             }
-        }
+        };
+        tokio::time::timeout(PATIENCE, wait)
+            .await
+            .expect("the awaited message in time")
     }
 
     /// Reads until the server closes the connection; every message read on the way.

@@ -209,3 +209,64 @@ async fn beyond_the_connection_limit_a_client_waits_until_a_place_is_free() {
     assert!(matches!(second.recv().await, ServerMessage::Welcome { .. }));
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_spectator_that_stops_reading_is_dropped_and_the_game_goes_on() {
+    let config = kingme_server::Config {
+        rate_burst: 1_000_000,
+        rate_per_second: 1_000_000,
+        ..test_config()
+    };
+    let server = start_server(config).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let game = ada
+        .create(kingme_tests::against_bot(
+            GameKind::TicTacToe,
+            kingme_shared::ai::Level::Random,
+        ))
+        .await
+        .id;
+    let legal = ada.your_turn(game).await;
+    let mut cy = Client::hello(server.addr(), "cy").await;
+    cy.send(ClientMessage::Watch { game }).await;
+    cy.state().await;
+    // Cy reads nothing more. Ada chats in batches and reads her own lines back, until the
+    // lobby shows the game without its spectator.
+    let line = "x".repeat(300);
+    let mut codec = ClientCodec::client();
+    let chat_seen = |m: &ServerMessage| matches!(m, ServerMessage::Chat { .. }).then_some(());
+    let mut batches = 0;
+    loop {
+        let mut bytes = BytesMut::new();
+        for _ in 0..500 {
+            let chat = ClientMessage::Chat {
+                game,
+                text: line.clone(),
+            };
+            codec.encode(chat, &mut bytes).unwrap();
+        }
+        ada.send_raw(&bytes).await;
+        for _ in 0..500 {
+            ada.until(chat_seen).await;
+        }
+        batches += 1;
+        ada.send(ClientMessage::ListGames).await;
+        let spectators = ada
+            .until(|m| match m {
+                ServerMessage::GameList { games } => {
+                    games.iter().find(|g| g.id == game).map(|g| g.spectators)
+                }
+                _ => None,
+            })
+            .await;
+        if spectators == 0 {
+            break;
+        }
+        assert!(batches < 400, "the silent spectator was never dropped");
+    }
+    assert!(cy.is_closed().await);
+    // Ada's game was never held up: she plays on against the bot.
+    ada.play(game, &legal[0]).await;
+    assert_eq!(ada.move_played(game).await.0, 1);
+    server.shutdown().await;
+}
