@@ -278,8 +278,10 @@ pub struct MoveRecord {
     pub side: Side,
     pub text: String,
     /// Squares the piece visited, in order (a placement: the one point).
+    #[serde(deserialize_with = "super::grown_list::deserialize")]
     pub path: Vec<u16>,
     /// Squares emptied by the move (captures).
+    #[serde(deserialize_with = "super::grown_list::deserialize")]
     pub removed: Vec<u16>,
 }
 
@@ -309,6 +311,7 @@ pub struct GameState {
     /// The start position's text in the game's own notation.
     pub start_position: String,
     /// Every move since the start.
+    #[serde(deserialize_with = "super::grown_list::deserialize")]
     pub moves: Vec<MoveRecord>,
     /// The current position's text.
     pub position: String,
@@ -368,6 +371,7 @@ pub enum ServerMessage {
     },
     /// The lobby: open seats, games in progress, recently finished games.
     GameList {
+        #[serde(deserialize_with = "super::grown_list::deserialize")]
         games: Vec<GameSummary>,
     },
     /// The full state of a game the receiver plays in or watches.
@@ -376,6 +380,7 @@ pub enum ServerMessage {
     /// fixed order a simple client can number.
     YourTurn {
         game: GameId,
+        #[serde(deserialize_with = "super::grown_list::deserialize")]
         legal_moves: Vec<String>,
         clocks: ClockState,
     },
@@ -456,10 +461,12 @@ pub enum ServerMessage {
     },
     /// The answer to `History`.
     History {
+        #[serde(deserialize_with = "super::grown_list::deserialize")]
         games: Vec<HistoryEntry>,
     },
     /// The answer to `Leaderboard`.
     Leaderboard {
+        #[serde(deserialize_with = "super::grown_list::deserialize")]
         entries: Vec<LeaderboardEntry>,
     },
     /// The answer to `Export`: the game as a record (moves in standard notation).

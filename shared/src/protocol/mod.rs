@@ -4,6 +4,7 @@
 
 pub mod archive;
 pub mod codec;
+pub mod grown_list;
 pub mod message;
 
 pub use archive::*;

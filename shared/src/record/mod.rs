@@ -35,6 +35,7 @@ pub struct GameRecord {
     /// Pente's tournament rule; ignored by other games.
     pub pente_tournament_rule: bool,
     /// Every move in the game's standard notation, in order.
+    #[serde(deserialize_with = "crate::protocol::grown_list::deserialize")]
     pub moves: Vec<String>,
     /// How the game ended, `None` while it goes on.
     pub result: Option<RecordResult>,
