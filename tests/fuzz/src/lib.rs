@@ -5,7 +5,7 @@
 //! lives here, outside the workspace (whose crates forbid `unsafe`).
 
 use kingme_shared::fuzzing;
-use kingme_shared::protocol::{MAX_CLIENT_FRAME, MAX_SERVER_FRAME};
+use kingme_shared::protocol::{ClientMessage, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, ServerMessage};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -75,7 +75,11 @@ pub fn run(name: &str, data: &[u8]) {
         let limit = allocation_limit().unwrap_or(frame_limit);
         // The input is buffered (a buffer may double as it grows), and a decoded message can
         // take as much again as its frame; nothing may depend on what a length field claims.
-        let allowed = 2 * data.len() + 2 * limit + 1024;
+        // The target also keeps every decoded message to compare whole and split reads: at most
+        // one per five input bytes (a prefix and a byte), in a list that may double as it grows.
+        let message_size = size_of::<ClientMessage>().max(size_of::<ServerMessage>());
+        let kept_messages = 2 * (data.len() / 5 + 1) * message_size;
+        let allowed = 2 * data.len() + 2 * limit + kept_messages + 1024;
         let largest = LARGEST.load(Ordering::Relaxed);
         assert!(
             largest <= allowed,
