@@ -43,9 +43,15 @@ fn pente(c: &mut Criterion) {
 
 fn tictactoe(c: &mut Criterion) {
     let game = AnyGame::start(GameKind::TicTacToe);
-    c.bench_function("tictactoe perfect solve of the empty board", |b| {
+    let nodes = think(&game, Level::Expert, &Limits::default(), 0)
+        .expect("a move")
+        .nodes;
+    let mut group = c.benchmark_group("expert");
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function("tictactoe perfect solve of the empty board", |b| {
         b.iter(|| think(black_box(&game), Level::Expert, &Limits::default(), 0));
     });
+    group.finish();
 }
 
 criterion_group!(benches, checkers, pente, tictactoe);

@@ -7,7 +7,7 @@
 //!
 //! Files: `level` (the names), `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
-//! drives the search), and one file per game: `tictactoe`, `checkers` with `checkers_eval`, and
+//! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
 //! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats`.
 
 mod checkers;
@@ -20,6 +20,7 @@ mod pente_patterns;
 mod pente_threats;
 pub mod search;
 mod tictactoe;
+mod tictactoe_solver;
 mod tt;
 mod zobrist;
 

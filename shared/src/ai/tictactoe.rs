@@ -6,9 +6,11 @@
 use super::classic::{Request, classic};
 use super::level::Level;
 use super::search::{Found, MATE, SearchGame};
+use super::tictactoe_solver::solve;
 use crate::game::Game;
 use crate::games::tictactoe::{Square, TicTacToe, WIN_LINES};
 use rand::rngs::StdRng;
+use rand::seq::IndexedRandom;
 
 /// A noughts-and-crosses position under search.
 pub struct TicTacToeSearch(pub TicTacToe);
@@ -79,17 +81,42 @@ impl SearchGame for TicTacToeSearch {
 }
 
 /// The move for a level: `expert` searches every remaining ply, the others their classic depth.
+/// A search to the end of the game goes to the dedicated solver, unless plain minimax is asked
+/// for (to count its nodes) or a node limit or a raised stop flag must be honoured, which the
+/// generic search does.
 pub fn choose(game: &TicTacToe, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Square>> {
-    let mut search = TicTacToeSearch(*game);
+    let remaining = game.legal_mask().count_ones();
     let depth = if request.level == Level::Expert {
-        request
-            .limits
-            .depth
-            .unwrap_or_else(|| game.legal_mask().count_ones())
+        request.limits.depth.unwrap_or(remaining)
     } else {
         request.classic_depth()
     };
-    classic(&mut search, depth.max(1), request, rng)
+    let limits = request.limits;
+    if depth >= remaining
+        && remaining > 0
+        && !request.options.minimax
+        && limits.nodes.is_none()
+        && !limits.stop.is_stopped()
+    {
+        return solved(game, depth, rng);
+    }
+    classic(&mut TicTacToeSearch(*game), depth.max(1), request, rng)
+}
+
+/// The solver's answer as the search's: one of the equally best moves at random.
+fn solved(game: &TicTacToe, depth: u32, rng: &mut StdRng) -> Option<Found<Square>> {
+    let stones = game.board().stones;
+    let us = game.side_to_move().index();
+    let solved = solve(stones[us], stones[1 - us]);
+    let &best = solved.ties.choose(rng)?;
+    Some(Found {
+        best,
+        score: solved.score,
+        depth,
+        nodes: solved.nodes,
+        pv: vec![best],
+        ties: solved.ties,
+    })
 }
 
 #[cfg(test)]
