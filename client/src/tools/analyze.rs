@@ -61,16 +61,7 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         time: None,
         ..limits
     };
-    let pruned = ThinkOptions {
-        fixed_depth: true,
-        ..ThinkOptions::default()
-    };
-    let plain = ThinkOptions {
-        minimax: true,
-        ..ThinkOptions::default()
-    };
-    let with = search(&game, args, &limits, pruned)?;
-    let without = search(&game, args, &limits, plain)?;
+    let (with, without) = compare_with_minimax(&game, args, &limits)?;
     println!("alpha-beta, {} plies:", with.depth);
     print!("{}", describe(&with));
     println!("plain minimax, {} plies:", without.depth);
@@ -82,6 +73,26 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The same fixed-depth search twice: with alpha-beta pruning, then as plain minimax.
+fn compare_with_minimax(
+    game: &AnyGame,
+    args: &AnalyzeArgs,
+    limits: &Limits,
+) -> anyhow::Result<(Report, Report)> {
+    let pruned = ThinkOptions {
+        fixed_depth: true,
+        ..ThinkOptions::default()
+    };
+    let plain = ThinkOptions {
+        minimax: true,
+        ..ThinkOptions::default()
+    };
+    Ok((
+        search(game, args, limits, pruned)?,
+        search(game, args, limits, plain)?,
+    ))
 }
 
 /// A depth a plain minimax finishes in seconds: the whole game for noughts and crosses.
@@ -156,16 +167,7 @@ mod tests {
             depth: Some(9),
             ..Limits::default()
         };
-        let pruned = ThinkOptions {
-            fixed_depth: true,
-            ..ThinkOptions::default()
-        };
-        let plain = ThinkOptions {
-            minimax: true,
-            ..ThinkOptions::default()
-        };
-        let with = search(&game, &args, &limits, pruned).expect("a move");
-        let without = search(&game, &args, &limits, plain).expect("a move");
+        let (with, without) = compare_with_minimax(&game, &args, &limits).expect("a move");
         assert_eq!(with.score, without.score);
         assert!(with.nodes * 10 < without.nodes);
         assert!(describe(&with).contains("nodes/s"));
