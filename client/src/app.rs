@@ -41,7 +41,7 @@ pub enum Overlay {
 /// What a yes/no question is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {
-    /// Quit the client during a game (resigns it).
+    /// Quit the client during a game (the game waits for the player's return).
     Quit,
     /// Resign the game.
     Resign,
@@ -54,7 +54,10 @@ impl Confirm {
     #[must_use]
     pub fn question(self) -> &'static str {
         match self {
-            Confirm::Quit => "Quit kingme? Your game in progress is resigned.",
+            Confirm::Quit => {
+                "Quit kingme? Your game waits for you: start kingme again within the grace \
+                 period to go on (r resigns)."
+            }
             Confirm::Resign => "Resign this game?",
             Confirm::Leave => "Leave this game for the lobby? A game in progress is resigned.",
         }
@@ -406,10 +409,9 @@ impl App {
             },
             Overlay::Confirm(what) => match key.code {
                 KeyCode::Char('y') | KeyCode::Enter => match what {
-                    Confirm::Quit => {
-                        self.leave(out);
-                        self.quit = true;
-                    }
+                    // Closing the client is not resigning: the seat waits, as after a
+                    // dropped connection, and the next start goes back to the game.
+                    Confirm::Quit => self.quit = true,
                     Confirm::Resign => {
                         if let Some(table) = &self.table {
                             out.push(ClientMessage::Resign { game: table.id });

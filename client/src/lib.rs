@@ -8,7 +8,8 @@
 //! [`launch`] reads the command line, [`net`] is the connection (with reconnection),
 //! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`,
 //! [`identity`] the key pairs and names this machine plays under, [`paths`] and [`private_file`]
-//! where and how the client keeps its files, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
+//! where and how the client keeps its files, [`resume_tokens`]
+//! the guests' resume tokens, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
 //! (history, leaderboard, export, import, replay) and [`replay`] the viewer that steps through one.
 
 pub mod animation;
@@ -26,6 +27,7 @@ pub mod paths;
 pub mod plain;
 pub mod private_file;
 pub mod replay;
+pub mod resume_tokens;
 pub mod secrets;
 pub mod selection;
 pub mod setup_board;

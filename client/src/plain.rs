@@ -55,6 +55,9 @@ pub enum Command {
 /// The commands, for `help` and for errors.
 pub const COMMANDS: &str =
     "a move's number, a move's text (like 11-15, K10 or 5), resign, draw, quit, help";
+/// What quitting in the middle of a game says.
+pub const QUIT_MID_GAME: &str = "quitting; the game waits for you: run kingme again within the \
+                                 grace period to go on (resign gives it up)";
 /// The lobby's commands.
 pub const LOBBY_COMMANDS: &str = "list, join ID, watch ID, quit, help";
 
@@ -581,6 +584,12 @@ impl<W: Write> Session<W> {
                 self.prompt();
                 (Vec::new(), false)
             }
+            Command::Quit if table.your_side.is_some() && table.result().is_none() => {
+                // Closing the client is not resigning: the seat waits for the player's return.
+                self.say(QUIT_MID_GAME);
+                self.prompting = false;
+                (Vec::new(), true)
+            }
             Command::Quit => {
                 self.say("leaving the game");
                 self.prompting = false;
@@ -675,9 +684,9 @@ impl<W: Write> Session<W> {
             .filter(|t| t.result().is_none())
             .map(|t| t.id)
         {
-            Some(game) => {
-                self.say("end of input: leaving the game");
-                (vec![ClientMessage::Leave { game }], true)
+            Some(_) => {
+                self.say(&format!("end of input: {QUIT_MID_GAME}"));
+                (Vec::new(), true)
             }
             None => (Vec::new(), true),
         }
