@@ -9,7 +9,7 @@
 //! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`,
 //! [`identity`] the key pairs and names this machine plays under, [`paths`] and [`private_file`]
 //! where and how the client keeps its files, [`resume_tokens`]
-//! the guests' resume tokens, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
+//! the guests' resume tokens, [`fuzzing`] the client's fuzz target bodies, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
 //! (history, leaderboard, export, import, replay) and [`replay`] the viewer that steps through one.
 
 pub mod animation;
@@ -20,6 +20,7 @@ pub mod bot_client;
 pub mod create_form;
 pub mod embedded;
 pub mod event;
+pub mod fuzzing;
 pub mod identity;
 pub mod launch;
 pub mod net;
