@@ -7,7 +7,8 @@
 //! mouse), [`animation`], [`theme`], [`create_form`] and [`setup_board`] (the create dialog).
 //! [`launch`] reads the command line, [`net`] is the connection (with reconnection),
 //! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`,
-//! [`identity`] the key pairs and names this machine plays under, [`paths`] and [`private_file`]
+//! [`identity`] the key pairs and names this machine plays under ([`name_prompt`] asks for a
+//! name on a first start without one), [`paths`] and [`private_file`]
 //! where and how the client keeps its files, [`resume_tokens`]
 //! the guests' resume tokens, [`fuzzing`] the client's fuzz target bodies, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
 //! (history, leaderboard, export, import, replay) and [`replay`] the viewer that steps through one.
@@ -23,6 +24,7 @@ pub mod event;
 pub mod fuzzing;
 pub mod identity;
 pub mod launch;
+pub mod name_prompt;
 pub mod net;
 pub mod paths;
 pub mod plain;
