@@ -5,7 +5,7 @@
 
 use crate::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig};
-use crate::table::{Table, result_text, seat_text};
+use crate::table::{Table, result_text};
 use kingme_shared::GameKind;
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::protocol::{
@@ -165,7 +165,7 @@ impl Bot {
                     .map_or("watching", |side| table.game.side_name(side));
                 let opponent = table
                     .your_side
-                    .map(|side| seat_text(&table.seats[side.opponent().index()]))
+                    .map(|side| table.seat_text(side.opponent(), std::time::Instant::now()))
                     .unwrap_or_default();
                 println!(
                     "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {} moves: {verdict}",
