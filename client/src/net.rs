@@ -18,7 +18,7 @@ use crate::identity::KeyStore;
 use crate::resume_tokens::ResumeTokens;
 use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
-use kingme_shared::identity::{SigningKey, generate_key, sign_proof};
+use kingme_shared::identity::{self, SigningKey, sign_proof};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, PROTOCOL_VERSION, ServerMessage,
 };
@@ -197,16 +197,23 @@ async fn load_key(config: &NetConfig) -> Result<Option<SigningKey>, String> {
         return Ok(None);
     }
     let Some(store) = config.keys.clone() else {
-        return Ok(Some(generate_key()));
+        return Ok(Some(session_key()));
     };
     let name = config.name.clone();
-    let loaded = tokio::task::spawn_blocking(move || store.load_or_create(&name, generate_key))
+    let loaded = tokio::task::spawn_blocking(move || store.load_or_create(&name, session_key))
         .await
         .map_err(|err| err.to_string())?;
     match loaded {
         Ok((key, _created)) => Ok(Some(key)),
         Err(err) => Err(format!("cannot use the key of {:?}: {err}", config.name)),
     }
+}
+
+/// A new key; a broken random source falls back to a key from the thread generator, which the
+/// operating system seeds.
+#[must_use]
+pub fn session_key() -> SigningKey {
+    identity::generate_key().unwrap_or_else(|_| SigningKey::from_bytes(&rand::random()))
 }
 
 /// A guest's kept resume token.
@@ -254,7 +261,8 @@ async fn handshake(
         name: config.name.clone(),
         public_key: key.map(|key| key.verifying_key().to_bytes()),
         legacy_secret: secret,
-        resume: token,
+        // A person's seats follow the key; only a guest needs its token.
+        resume: token.filter(|_| config.guest),
         guest: config.guest,
     };
     if let Err(err) = frames.send(hello).await {
