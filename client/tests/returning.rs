@@ -116,3 +116,35 @@ fn the_app_opens_the_game_in_progress_and_asks_before_a_new_one() {
         vec![ClientMessage::CreateGame(options())]
     );
 }
+
+#[test]
+fn a_refusal_wraps_in_the_status_line_and_nothing_is_cut() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let reason = "the name \"ann\" belongs to another key (fingerprint \
+                  ab12cd34ef56ab12cd34ef56ab12cd34); use --name to choose another, or import \
+                  ann's key";
+    for width in [120, 80, 50] {
+        let mut app = App::new("ann", (width, 24), Instant::now());
+        app.update(Event::Link(LinkEvent::Closed {
+            reason: reason.to_owned(),
+        }));
+        let mut terminal = Terminal::new(TestBackend::new(width, 24)).unwrap();
+        terminal
+            .draw(|frame| kingme_client::ui::draw(frame, &app))
+            .unwrap();
+        let buffer = terminal.backend().buffer();
+        let screen: Vec<String> = buffer
+            .content()
+            .chunks(usize::from(width))
+            .map(|row| row.iter().map(|cell| cell.symbol()).collect::<String>())
+            .collect();
+        let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let all = words(&screen.join(" "));
+        assert!(
+            all.contains(&words(&format!("disconnected: {reason}"))),
+            "{width} columns:\n{}",
+            screen.join("\n")
+        );
+    }
+}
