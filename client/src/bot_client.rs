@@ -39,11 +39,25 @@ const LOOK_AGAIN: Duration = Duration::from_secs(1);
 const MAX_THINK: Duration = Duration::from_secs(5);
 
 /// Plays `args.games` games on the server at `address` as `name`; returns how many finished.
-pub async fn run(args: BotArgs, address: String, name: String) -> anyhow::Result<u32> {
+/// With `keep_key` the name's key is kept in the config directory like a person's; without,
+/// the key lives for this run only.
+pub async fn run(
+    args: BotArgs,
+    address: String,
+    name: String,
+    keep_key: bool,
+) -> anyhow::Result<u32> {
     let shutdown = CancellationToken::new();
     let (events_tx, mut events) = mpsc::channel(256);
     let net = Net::spawn(
-        NetConfig::new(address, name.clone()),
+        NetConfig {
+            keys: if keep_key {
+                crate::identity::KeyStore::default_store()
+            } else {
+                None
+            },
+            ..NetConfig::new(address, name.clone())
+        },
         events_tx,
         shutdown.clone(),
     );

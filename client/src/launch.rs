@@ -187,11 +187,16 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             let Some(address) = global.server.clone() else {
                 bail!("kingme bot plays on a server: give its address with --server HOST:PORT");
             };
+            // A bot under a name of its own keeps a key like a person; one under the made-up
+            // name of this run (`bot-LEVEL-PID`) gets a key for this run only, so no key
+            // files pile up.
+            let keep_key = global.name.is_some();
             let name = global
                 .name
                 .clone()
                 .unwrap_or_else(|| crate::bot_client::default_bot_name(args.level));
-            let finished = crate::bot_client::run(args.clone(), address, name).await?;
+            let finished =
+                crate::bot_client::run(args.clone(), address, name, keep_key).await?;
             return Ok(finished == args.games);
         }
         Action::Lobby => Start::Lobby,
