@@ -385,6 +385,42 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_absent_person_is_counted_down() {
+        let away = SeatHolder::Human {
+            name: "ann".to_owned(),
+            connected: false,
+            grace_left_ms: Some(42_000),
+        };
+        assert_eq!(
+            seat_text(&away, Duration::ZERO),
+            "ann disconnected: 0:42 to return"
+        );
+        assert_eq!(
+            seat_text(&away, Duration::from_millis(41_500)),
+            "ann disconnected: 0:01 to return"
+        );
+        assert_eq!(
+            seat_text(&away, Duration::from_secs(60)),
+            "ann disconnected: 0:00 to return"
+        );
+        let long = SeatHolder::Human {
+            name: "ann".to_owned(),
+            connected: false,
+            grace_left_ms: Some(90_000),
+        };
+        assert_eq!(
+            seat_text(&long, Duration::ZERO),
+            "ann disconnected: 1:30 to return"
+        );
+        let back = SeatHolder::Human {
+            name: "ann".to_owned(),
+            connected: true,
+            grace_left_ms: None,
+        };
+        assert_eq!(seat_text(&back, Duration::from_secs(5)), "ann");
+    }
+
+    #[test]
     fn clocks_read_like_clocks() {
         assert_eq!(clock_text(300_000), "5:00");
         assert_eq!(clock_text(61_900), "1:01");
