@@ -197,10 +197,7 @@ impl KeyStore {
 /// The fingerprint people compare: the one the server names in a refusal.
 #[must_use]
 pub fn fingerprint(key: &SigningKey) -> String {
-    // Until kingme_shared::identity lands: hex of the first 16 bytes of the key's SHA-256.
-    use sha2::Digest as _;
-    let digest = sha2::Sha256::digest(key.verifying_key().to_bytes());
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    kingme_shared::identity::fingerprint(&key.verifying_key().to_bytes())
 }
 
 fn read_key(path: &Path, private: bool) -> Result<Option<SigningKey>, IdentityError> {
