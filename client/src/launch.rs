@@ -4,7 +4,8 @@
 //! what to do first.
 
 use crate::event::Event;
-use crate::net::{Net, NetConfig, default_name};
+use crate::identity::name::{NO_NAME, default_name};
+use crate::net::{Net, NetConfig};
 use crate::plain::Start;
 use anyhow::{Context, bail};
 use kingme_shared::ai::Level;
@@ -21,10 +22,11 @@ pub struct GlobalArgs {
     /// Connect to this server (HOST:PORT) instead of starting one inside kingme.
     #[arg(long, global = true, value_name = "HOST:PORT")]
     pub server: Option<String>,
-    /// Your display name (default: your user name).
+    /// Your name (default: the name you chose before, else your user name). Each name has its
+    /// own key pair on this machine, made the first time the name is used.
     #[arg(long, global = true)]
     pub name: Option<String>,
-    /// Play as a guest: unrated, under a name nobody registered, and no secret kept.
+    /// Play as a guest: unrated, under a name nobody registered, and no key.
     #[arg(long, global = true)]
     pub guest: bool,
     /// Plain line mode: the board as text, moves typed at a prompt (automatic when input or
@@ -185,19 +187,38 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             let Some(address) = global.server.clone() else {
                 bail!("kingme bot plays on a server: give its address with --server HOST:PORT");
             };
+            // A bot under a name of its own keeps a key like a person; one under the made-up
+            // name of this run (`bot-LEVEL-PID`) gets a key for this run only, so no key
+            // files pile up.
+            let keep_key = global.name.is_some();
             let name = global
                 .name
                 .clone()
                 .unwrap_or_else(|| crate::bot_client::default_bot_name(args.level));
-            let finished = crate::bot_client::run(args.clone(), address, name).await?;
+            let finished =
+                crate::bot_client::run(args.clone(), address, name, keep_key).await?;
             return Ok(finished == args.games);
         }
         Action::Lobby => Start::Lobby,
         Action::Play(args) => Start::Create(Box::new(args.options()?)),
         Action::Watch(args) => Start::Watch(GameId(args.game)),
     };
-    let name = global.name.clone().unwrap_or_else(default_name);
     let plain = global.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
+    let name = match global.name.clone().or_else(default_name) {
+        Some(name) => name,
+        None if plain => bail!(NO_NAME),
+        None => match crate::name_prompt::ask()? {
+            Some(name) => {
+                if let Some(path) = crate::identity::name::remembered_path()
+                    && let Err(err) = crate::identity::name::remember(&path, &name)
+                {
+                    eprintln!("kingme: cannot remember the name for next time: {err}");
+                }
+                name
+            }
+            None => return Ok(true),
+        },
+    };
     let shutdown = CancellationToken::new();
     let (address, embedded) = match &global.server {
         Some(address) => (address.clone(), None),

@@ -43,6 +43,8 @@ enum Command {
     Replay(archive::ReplayArgs),
     /// Step through a game from a PDN or kingme text record file.
     Import(archive::ImportArgs),
+    /// Your identity (a key pair per name): show it, export it, import it on another machine.
+    Identity(kingme_client::identity::command::IdentityArgs),
 }
 
 /// Runs one of the commands on stored games on a small runtime.
@@ -69,6 +71,11 @@ fn main() -> anyhow::Result<ExitCode> {
             return tools::engine_match::run(&args).map(|()| ExitCode::SUCCESS);
         }
         Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Identity(args)) => {
+            let text = kingme_client::identity::command::run(&args, cli.global.name.as_deref())?;
+            print!("{text}");
+            return Ok(ExitCode::SUCCESS);
+        }
         Some(Command::History(args)) => return on_runtime(archive::history(&cli.global, &args)),
         Some(Command::Leaderboard(args)) => {
             return on_runtime(archive::leaderboard(&cli.global, &args));
