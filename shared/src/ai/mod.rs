@@ -8,7 +8,8 @@
 //! Files: `level` (the names), `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
-//! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats`.
+//! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats` (and, for tests,
+//! `pente_oracle`: facts from the rules alone).
 
 mod checkers;
 mod checkers_eval;
@@ -16,6 +17,8 @@ mod classic;
 pub mod level;
 mod pente;
 mod pente_beginner;
+#[cfg(test)]
+mod pente_oracle;
 mod pente_patterns;
 mod pente_threats;
 pub mod search;

@@ -55,6 +55,10 @@ pub trait SearchGame {
     fn extend(&self) -> bool {
         false
     }
+    /// Appends to `moves` the legal moves that [`SearchGame::generate`] left out, for a node
+    /// where every generated move loses: a forced loss is only believed once they lose too.
+    /// Games that generate every move add nothing.
+    fn widen(&mut self, _moves: &mut Vec<Self::Move>) {}
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0
@@ -256,7 +260,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             return Some(found);
         }
         let max_depth = max_depth.min(MAX_PLY as u32 - 8);
-        for depth in 1..=max_depth {
+        let (mut depth, mut widened) = (1, false);
+        while depth <= max_depth {
             let (score, best) = self.root_search(game, &mut root, depth as i32);
             if let Some(best) = best {
                 found.best = best;
@@ -267,10 +272,20 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             if self.stopped {
                 break;
             }
+            if score <= -MATE_BOUND && !widened {
+                // Every root move loses: search the ones the cut list left out, at this depth.
+                widened = true;
+                let before = root.len();
+                game.widen(&mut root);
+                if root.len() > before {
+                    continue;
+                }
+            }
             if score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32 {
                 // A forced result within the horizon: deeper cannot change it.
                 break;
             }
+            depth += 1;
         }
         found.nodes = self.nodes;
         found.ties = vec![found.best];
@@ -382,9 +397,24 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (index, &mv) in moves.iter().enumerate() {
+        let (mut index, mut widened) = (0, false);
+        'moves: loop {
+            let Some(&mv) = moves.get(index) else {
+                // Every move searched loses: before the loss is believed, the moves a cut list
+                // left out are searched too (once).
+                if widened || self.stopped || best > -MATE_BOUND {
+                    break;
+                }
+                widened = true;
+                game.widen(&mut moves);
+                if index == moves.len() {
+                    break;
+                }
+                continue;
+            };
+            index += 1;
             let undo = game.make(mv);
-            let score = if !self.config.pruning || index == 0 {
+            let score = if !self.config.pruning || index == 1 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -406,7 +436,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                     self.extend_line(ply, mv);
                     if alpha >= beta && self.config.pruning {
                         self.reward(game, mv, depth, ply);
-                        break;
+                        break 'moves;
                     }
                 }
             }
