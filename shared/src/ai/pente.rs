@@ -133,6 +133,11 @@ impl SearchGame for PenteSearch {
         });
     }
 
+    /// A three's window: the warm levels stray among moves a three apart.
+    fn temperature_unit(&self) -> i32 {
+        60
+    }
+
     fn make(&mut self, mv: Point) -> Undo {
         self.game.play_unchecked(mv)
     }
@@ -180,44 +185,43 @@ impl SearchGame for PenteSearch {
     }
 }
 
+/// The nodes a move `strong` searches in Pente.
+const STRONG_NODES: u64 = 1_000;
+
 /// The move for a level.
 pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Point>> {
-    match request.level {
-        Level::Random | Level::Beginner => {
-            let (best, score) = pente_beginner::choose(game, rng)?;
-            Some(Found {
+    if request.level == Level::Beginner {
+        let (best, score) = pente_beginner::choose(game, rng)?;
+        return Some(Found {
+            best,
+            score: i32::try_from(score >> 24).unwrap_or(i32::MAX),
+            depth: 1,
+            nodes: game.legal_moves().len() as u64,
+            pv: vec![best],
+            ties: vec![best],
+        });
+    }
+    if !request.deepens() {
+        let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
+        return classic(&mut search, request.classic_depth(), request, rng);
+    }
+    if !request.options.minimax && !request.options.fixed_depth {
+        let forced = win_in_one(game)
+            .map(|point| (point, MATE - 1))
+            .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
+        if let Some((best, score)) = forced {
+            return Some(Found {
                 best,
-                score: i32::try_from(score >> 24).unwrap_or(i32::MAX),
-                depth: 1,
-                nodes: game.legal_moves().len() as u64,
+                score,
+                depth: if score == MATE - 1 { 1 } else { 3 },
+                nodes: 0,
                 pv: vec![best],
                 ties: vec![best],
-            })
-        }
-        Level::Intermediate | Level::Advanced => {
-            let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
-            classic(&mut search, request.classic_depth(), request, rng)
-        }
-        Level::Expert => {
-            if !request.options.minimax && !request.options.fixed_depth {
-                let forced = win_in_one(game)
-                    .map(|point| (point, MATE - 1))
-                    .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
-                if let Some((best, score)) = forced {
-                    return Some(Found {
-                        best,
-                        score,
-                        depth: if score == MATE - 1 { 1 } else { 3 },
-                        nodes: 0,
-                        pv: vec![best],
-                        ties: vec![best],
-                    });
-                }
-            }
-            let mut search = PenteSearch::new(game, EXPERT_BREADTH);
-            expert(&mut search, TABLE_BITS, request, rng)
+            });
         }
     }
+    let mut search = PenteSearch::new(game, EXPERT_BREADTH);
+    expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
 }
 
 #[cfg(test)]

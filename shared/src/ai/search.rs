@@ -59,6 +59,11 @@ pub trait SearchGame {
     /// where every generated move loses: a forced loss is only believed once they lose too.
     /// Games that generate every move add nothing.
     fn widen(&mut self, _moves: &mut Vec<Self::Move>) {}
+    /// The evaluation's natural unit (a man in checkers), which the warm levels' temperature is
+    /// counted in.
+    fn temperature_unit(&self) -> i32 {
+        100
+    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0
@@ -212,6 +217,32 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             pv: vec![first],
             ties,
         })
+    }
+
+    /// Every root move with its exact score at `depth` (each searched with an open window, with
+    /// alpha-beta below it), for the levels that choose among near-best moves. Moves not scored
+    /// before a stop are left out.
+    pub fn root_scores<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+    ) -> Vec<(i32, M)> {
+        let mut moves = std::mem::take(&mut self.moves[0]);
+        game.generate(&mut moves);
+        self.order(game, &mut moves, None, 0);
+        let depth = i32::try_from(depth).unwrap_or(i32::MAX);
+        let mut scored = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let undo = game.make(mv);
+            let score = -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1);
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            scored.push((score, mv));
+        }
+        self.moves[0] = moves;
+        scored
     }
 
     /// The exact score of a root move (already made) if it reaches `best`, or something below
