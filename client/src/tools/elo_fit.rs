@@ -126,20 +126,18 @@ fn solve(matrix: &[Vec<f64>], right: &[f64]) -> Option<Vec<f64>> {
         })
         .collect();
     for column in 0..n {
-        let pivot = (column..n).max_by(|&x, &y| {
-            rows[x][column]
-                .abs()
-                .total_cmp(&rows[y][column].abs())
-        })?;
+        let pivot =
+            (column..n).max_by(|&x, &y| rows[x][column].abs().total_cmp(&rows[y][column].abs()))?;
         if rows[pivot][column].abs() < 1e-15 {
             return None;
         }
         rows.swap(column, pivot);
-        for row in 0..n {
-            if row != column {
-                let factor = rows[row][column] / rows[column][column];
-                for k in column..=n {
-                    rows[row][k] -= factor * rows[column][k];
+        let pivot_row = rows[column].clone();
+        for (index, row) in rows.iter_mut().enumerate() {
+            if index != column {
+                let factor = row[column] / pivot_row[column];
+                for (value, &above) in row.iter_mut().zip(&pivot_row).skip(column) {
+                    *value -= factor * above;
                 }
             }
         }

@@ -172,7 +172,7 @@ fn play_fixture(
         .get((fixture.index / 2) as usize)
         .cloned()
         .unwrap_or_else(|| AnyGame::start(args.game));
-    let a_side = if fixture.index % 2 == 0 {
+    let a_side = if fixture.index.is_multiple_of(2) {
         Side::First
     } else {
         Side::Second
@@ -391,8 +391,8 @@ mod tests {
                 b: Level::Expert,
                 index,
             };
-            let score = play_fixture(&args, fixture, &openings, Duration::from_millis(10))
-                .expect("a game");
+            let score =
+                play_fixture(&args, fixture, &openings, Duration::from_millis(10)).expect("a game");
             assert!(score <= 0.5, "random never beats the perfect player");
             done.insert(fixture, score);
         }

@@ -7,8 +7,8 @@
 use super::level::Level;
 use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
 use super::{Limits, ThinkOptions};
-use rand::rngs::StdRng;
 use rand::Rng;
+use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use std::time::Instant;
 
@@ -188,6 +188,48 @@ mod tests {
         Limits {
             depth: (level == Level::Expert).then_some(3),
             ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_temperature_strays_only_among_near_best_moves() {
+        let scored = [
+            (100, 'a'),
+            (90, 'b'),
+            (-200, 'c'),
+            (-crate::ai::MATE + 3, 'd'),
+        ];
+        let mut rng = StdRng::seed_from_u64(5);
+        let picks: Vec<char> = (0..400)
+            .map(|_| pick_warm(&scored, 20.0, &mut rng).unwrap().1)
+            .collect();
+        // 'c' is fifteen temperatures behind and 'd' loses: never chosen.
+        assert!(picks.iter().all(|&p| p == 'a' || p == 'b'), "{picks:?}");
+        let a = picks.iter().filter(|&&p| p == 'a').count() as f64;
+        // 'b' is half a temperature behind: weights 1 and e^-0.5, so 'a' about 62% of the time.
+        assert!(
+            (a / 400.0 - 1.0 / (1.0 + (-0.5f64).exp())).abs() < 0.08,
+            "{a}"
+        );
+        // A cold choice is always the best.
+        assert!((0..50).all(|_| pick_warm(&scored, 0.01, &mut rng).unwrap().1 == 'a'));
+    }
+
+    #[test]
+    fn the_warm_levels_never_miss_a_win_in_one() {
+        // X to move wins at C (top right); every other square scores far below a win.
+        let game = AnyGame::from_position_text(GameKind::TicTacToe, "XX-OO----").unwrap();
+        for level in [Level::Easy, Level::Casual] {
+            for seed in 0..30 {
+                let report = think(&game, level, &Limits::default(), seed).unwrap();
+                let mut after = game.clone();
+                after.play(&report.best).unwrap();
+                assert!(
+                    after.outcome().is_some(),
+                    "{level} seed {seed}: {}",
+                    report.text
+                );
+            }
         }
     }
 
