@@ -22,7 +22,7 @@ use kingme_shared::ai::Level;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
     ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus,
-    GameSummary, MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
+    GameSummary, MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl, quoted_move,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::sync::Arc;
@@ -752,7 +752,7 @@ impl Table {
                     Err(refusal) => {
                         session.send(ServerMessage::MoveRejected {
                             game: self.id,
-                            text,
+                            text: quoted_move(&text),
                             reason: refusal.message,
                         });
                         return Ok(());
@@ -761,7 +761,7 @@ impl Table {
                 if let Err(reason) = self.play(side, &text).await {
                     session.send(ServerMessage::MoveRejected {
                         game: self.id,
-                        text,
+                        text: quoted_move(&text),
                         reason,
                     });
                 }
