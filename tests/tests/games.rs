@@ -82,8 +82,8 @@ async fn illegal_out_of_turn_and_foreign_moves_are_refused_and_change_nothing() 
     ada.play(game, "22-18").await;
     let reason = rejected(&mut ada).await;
     assert!(reason.contains("22-18"), "{reason}");
-    // A 4 KiB move text is refused, and only a short prefix of it is quoted back.
-    ada.play(game, &"9".repeat(4096)).await;
+    // A 3,000-byte move text (near the frame limit) is refused, and only a short prefix of it is quoted back.
+    ada.play(game, &"9".repeat(3_000)).await;
     let (text, reason) = ada
         .until(|message| match message {
             ServerMessage::MoveRejected { text, reason, .. } => {
