@@ -150,6 +150,16 @@ impl ServerHandle {
         let storage = open_storage(&config.database)
             .await
             .map_err(std::io::Error::other)?;
+        ServerHandle::start_with_storage(addr, config, storage).await
+    }
+
+    /// Starts a server on `addr` with a storage of the caller's (`config.database` is not
+    /// opened): tests hand it a store that fails on demand.
+    pub async fn start_with_storage(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        storage: Storage,
+    ) -> std::io::Result<ServerHandle> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let stop = CancellationToken::new();

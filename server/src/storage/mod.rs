@@ -4,8 +4,10 @@
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
-//! `identity` (name secrets), `location` (the default database path).
+//! `identity` (name secrets), `location` (the default database path), `faulty` (a store that
+//! fails on demand, for tests of the failure paths).
 
+pub mod faulty;
 pub mod identity;
 pub mod location;
 pub mod ratings;
@@ -15,6 +17,7 @@ pub mod sqlite;
 pub mod store;
 pub mod worker;
 
+pub use faulty::{Faults, FaultyStore};
 pub use identity::{Admission, Claim, IdentityError};
 pub use ratings::{Rated, Rating, RatingChange};
 pub use records::{NewGame, Participant, StoredGame, StoredMove};
