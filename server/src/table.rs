@@ -362,6 +362,7 @@ impl Table {
                 {
                     self.paused = None;
                     tracing::warn!(game = %self.id, "storage works again; the game goes on");
+                    self.judge.release_clock(Instant::now());
                     self.deliver();
                     // A bot's answer was dropped while the game waited: ask it again.
                     if self.seats[self.judge.side_to_move().index()].is_bot() {
@@ -398,6 +399,8 @@ impl Table {
             reason: reason.to_owned(),
         });
         if first {
+            // The wait is nobody's time.
+            self.judge.hold_clock(Instant::now());
             let notice = ServerMessage::Error {
                 kind: ErrorKind::NotAllowed,
                 message: format!(
