@@ -80,6 +80,9 @@ impl<S: Store> Store for FaultyStore<S> {
             ))
         }
     }
+    fn verify(&mut self) -> Result<(), StoreError> {
+        self.inner.verify()
+    }
     fn rollback_batch(&mut self) {
         self.inner.rollback_batch();
     }

@@ -5,9 +5,11 @@
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
 //! `identity` (name secrets), `location` (the default database path), `faulty` (a store that
-//! fails on demand, for tests of the failure paths).
+//! fails on demand, for tests of the failure paths), `file_identity` (the database file must stay
+//! the one opened; the seal that tells it at start).
 
 pub mod faulty;
+pub mod file_identity;
 pub mod identity;
 pub mod location;
 pub mod ratings;
