@@ -2,6 +2,14 @@
 //! bots to a remote server. It joins an open game (of the chosen kind) or opens one and waits
 //! for an opponent, thinks with [`kingme_shared::ai::think`] on the blocking pool (never on the
 //! async reactor), and prints one line per finished game.
+//!
+//! It survives what a server does to it: a refused move makes it read the game again and think
+//! again (resigning is for lost positions, not for errors); an open game that vanished (closed at
+//! a restart, or left behind with a session the server no longer knows) or a seat another bot
+//! took first sends it looking again; it plays every game it sits in; and it paces what it sends
+//! ([`pace`]) well inside the server's message limit.
+
+pub mod pace;
 
 use crate::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig};
@@ -12,6 +20,8 @@ use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, GameStatus, GameSummary, Opponent, SeatChoice, SeatHolder,
     ServerMessage, TimeControl,
 };
+use pace::{BOT_BURST, BOT_PER_SECOND, Pace};
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -31,12 +41,19 @@ pub struct BotArgs {
     pub games: u32,
 }
 
-/// How often a bot waiting in its own open game looks for an older open game to join instead,
-/// so two bots that opened games at the same moment still meet.
+/// How often a bot looks at the lobby again: while it waits in its own open game (for an older
+/// open game to join instead, so two bots that opened games at the same moment still meet, and
+/// to notice that its game is gone), and while it sits in no game.
 const LOOK_AGAIN: Duration = Duration::from_secs(1);
+
+/// How long a join or a new game may go unanswered before the bot stops waiting for it.
+const SEEK_PATIENCE: Duration = Duration::from_secs(5);
 
 /// The longest a bot thinks about one move.
 const MAX_THINK: Duration = Duration::from_secs(5);
+
+/// A finished search: the game, the number of moves it was played at, the move found.
+type Thought = (GameId, usize, Option<String>);
 
 /// Plays `args.games` games on the server at `address` as `name`; returns how many finished.
 /// With `keep_key` the name's key is kept in the config directory like a person's; without,
@@ -61,21 +78,16 @@ pub async fn run(
         events_tx,
         shutdown.clone(),
     );
-    let mut bot = Bot {
-        args,
-        name,
-        table: None,
-        finished: 0,
-        seed: u64::from(std::process::id()),
-    };
-    let (moves_tx, mut moves) = mpsc::channel::<(GameId, usize, Option<String>)>(4);
+    let mut bot = Bot::new(args, name);
+    let (moves_tx, mut moves) = mpsc::channel::<Thought>(16);
     let mut look_again = tokio::time::interval(LOOK_AGAIN);
+    let mut pace = Pace::new(BOT_BURST, BOT_PER_SECOND, Instant::now());
     loop {
         let outgoing = tokio::select! {
-            _ = look_again.tick() => bot.look_again(),
+            _ = look_again.tick() => bot.look_again(Instant::now()),
             event = events.recv() => {
                 let Some(event) = event else { break };
-                match bot.event(event, &moves_tx) {
+                match bot.event(event, Instant::now()) {
                     Ok(messages) => messages,
                     Err(reason) => {
                         eprintln!("kingme bot: {reason}");
@@ -85,7 +97,19 @@ pub async fn run(
             }
             Some((game, ply, text)) = moves.recv() => bot.thought(game, ply, text),
         };
+        for search in bot.searches.drain(..) {
+            let moves = moves_tx.clone();
+            // Searching is CPU work: it runs on the blocking pool, never on the reactor.
+            tokio::task::spawn_blocking(move || {
+                let report = think(&search.position, search.level, &search.limits, search.seed);
+                let _ = moves.blocking_send((search.game, search.ply, report.map(|r| r.text)));
+            });
+        }
         for message in outgoing {
+            let wait = pace.take(Instant::now());
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
+            }
             let _ = net.outgoing.send(message).await;
         }
         if bot.finished >= bot.args.games {
@@ -97,43 +121,140 @@ pub async fn run(
     Ok(bot.finished)
 }
 
+/// A search to start: the position as the bot's table has it.
+struct Search {
+    game: GameId,
+    ply: usize,
+    position: kingme_shared::AnyGame,
+    level: Level,
+    limits: Limits,
+    seed: u64,
+}
+
+/// A request for a seat that the server has not answered yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seeking {
+    /// `Join` sent for this game.
+    Join(GameId),
+    /// `CreateGame` sent.
+    Create,
+}
+
+/// Where the bot stands in one game's turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Turn {
+    /// A search for the position after this many moves runs.
+    Thinking(usize),
+    /// Its move was sent.
+    Sent(usize),
+}
+
+/// The bot's state: its games and what it is waiting for. Pure: it turns events into messages
+/// (and searches to start), so tests drive it without a server.
 struct Bot {
     args: BotArgs,
     name: String,
-    table: Option<Table>,
+    /// Every game the bot sits in; it plays each of them.
+    tables: HashMap<GameId, Table>,
+    /// The seat request on its way, and when it was sent.
+    seeking: Option<(Seeking, Instant)>,
+    /// Games whose seat was refused to this bot: not tried again.
+    refused: HashSet<GameId>,
+    /// Per game, the number of moves at which a search runs or a move was sent, so one turn
+    /// gets one move (a search started before a reconnect and another after it would otherwise
+    /// both send one).
+    asked: HashMap<GameId, Turn>,
+    /// Searches to start (the run loop hands them to the blocking pool).
+    searches: Vec<Search>,
     finished: u32,
     seed: u64,
 }
 
 impl Bot {
-    fn event(
-        &mut self,
-        event: Event,
-        moves: &mpsc::Sender<(GameId, usize, Option<String>)>,
-    ) -> Result<Vec<ClientMessage>, String> {
-        let now = Instant::now();
+    fn new(args: BotArgs, name: String) -> Bot {
+        Bot {
+            args,
+            name,
+            tables: HashMap::new(),
+            seeking: None,
+            refused: HashSet::new(),
+            asked: HashMap::new(),
+            searches: Vec::new(),
+            finished: 0,
+            seed: u64::from(std::process::id()),
+        }
+    }
+
+    fn event(&mut self, event: Event, now: Instant) -> Result<Vec<ClientMessage>, String> {
         match event {
-            Event::Link(LinkEvent::Connected { .. }) => Ok(vec![ClientMessage::ListGames]),
+            Event::Link(LinkEvent::Connected { resumed }) => {
+                if !resumed {
+                    // A new session sits in no game: whatever the old one sat in is not ours.
+                    self.tables.clear();
+                    self.asked.clear();
+                }
+                self.seeking = None;
+                Ok(vec![ClientMessage::ListGames])
+            }
             Event::Link(LinkEvent::Closed { reason }) => Err(reason),
             Event::Link(LinkEvent::Lost { .. }) | Event::Tick | Event::Terminal(_) => {
                 Ok(Vec::new())
             }
-            Event::Server(ServerMessage::GameList { games }) => Ok(self.find_game(&games)),
+            Event::Server(ServerMessage::GameList { games }) => Ok(self.find_game(&games, now)),
             Event::Server(ServerMessage::State(state)) => {
-                self.table = Some(Table::from_state(&state, now)?);
-                Ok(Vec::new())
+                let mut next = Vec::new();
+                match self.seeking {
+                    Some((Seeking::Create, _)) => {
+                        eprintln!(
+                            "kingme bot: opened game {}; waiting for an opponent",
+                            state.id
+                        );
+                        self.seeking = None;
+                        // Another bot may have opened a game at the same moment: look at once
+                        // rather than wait for the timer, so the two meet quickly.
+                        next.push(ClientMessage::ListGames);
+                    }
+                    Some((Seeking::Join(game), _)) if game == state.id => {
+                        eprintln!("kingme bot: joined game {game}");
+                        self.seeking = None;
+                    }
+                    _ => {}
+                }
+                if state.your_side.is_none() || matches!(state.status, GameStatus::Over(_)) {
+                    return Ok(next);
+                }
+                self.asked.remove(&state.id);
+                self.tables
+                    .insert(state.id, Table::from_state(&state, now)?);
+                Ok(next)
             }
             Event::Server(ServerMessage::Error { message, fatal, .. }) => {
                 if fatal {
                     return Err(message);
                 }
                 eprintln!("kingme bot: the server refused a request: {message}");
-                Ok(Vec::new())
+                // Errors name no game; the seat request on its way is the one to give up on (two
+                // bots racing for one seat: the loser looks again).
+                match self.seeking.take() {
+                    Some((seeking, _)) => {
+                        if let Seeking::Join(game) = seeking {
+                            self.refused.insert(game);
+                        }
+                        Ok(vec![ClientMessage::ListGames])
+                    }
+                    None => Ok(Vec::new()),
+                }
             }
             Event::Server(ServerMessage::YourTurn { game, clocks, .. }) => {
-                let Some(table) = self.table.as_mut().filter(|t| t.id == game) else {
+                let Some(table) = self.tables.get(&game) else {
                     return Ok(Vec::new());
                 };
+                let ply = table.moves.len();
+                if matches!(self.asked.get(&game), Some(Turn::Thinking(p) | Turn::Sent(p)) if *p == ply)
+                {
+                    // Already thinking about this turn, or its move is on its way.
+                    return Ok(Vec::new());
+                }
                 let mut limits = Limits::default();
                 let mine = table
                     .your_side
@@ -146,28 +267,36 @@ impl Bot {
                     .seed
                     .wrapping_mul(6_364_136_223_846_793_005)
                     .wrapping_add(1);
-                let (position, level, seed, ply) = (
-                    table.game.clone(),
-                    self.args.level,
-                    self.seed,
-                    table.moves.len(),
-                );
-                let moves = moves.clone();
-                // Searching is CPU work: it runs on the blocking pool, never on the reactor.
-                tokio::task::spawn_blocking(move || {
-                    let report = think(&position, level, &limits, seed);
-                    let _ = moves.blocking_send((game, ply, report.map(|r| r.text)));
+                self.searches.push(Search {
+                    game,
+                    ply,
+                    position: table.game.clone(),
+                    level: self.args.level,
+                    limits,
+                    seed: self.seed,
                 });
+                self.asked.insert(game, Turn::Thinking(ply));
                 Ok(Vec::new())
             }
             Event::Server(ServerMessage::MoveRejected { game, text, reason }) => {
-                eprintln!("kingme bot: game {game}: {text} was refused: {reason}; resigning");
-                Ok(vec![ClientMessage::Resign { game }])
+                // The bot's view of the game may be stale (a reconnect, a move sent twice): read
+                // the game again; the server answers with its state, and `YourTurn` if it is the
+                // bot's move, and the bot thinks again.
+                eprintln!(
+                    "kingme bot: game {game}: {text} was refused: {reason}; reading the game again"
+                );
+                self.asked.remove(&game);
+                Ok(if self.tables.contains_key(&game) {
+                    vec![ClientMessage::Watch { game }]
+                } else {
+                    Vec::new()
+                })
             }
             Event::Server(ServerMessage::GameOver { game, result }) => {
-                let Some(table) = self.table.take().filter(|t| t.id == game) else {
+                let Some(table) = self.tables.remove(&game) else {
                     return Ok(Vec::new());
                 };
+                self.asked.remove(&game);
                 self.finished += 1;
                 let verdict = match (result.winner, table.your_side) {
                     (Some(winner), Some(me)) if winner == me => "won",
@@ -190,16 +319,21 @@ impl Bot {
                     table.moves.len()
                 );
                 let mut next = vec![ClientMessage::Leave { game }];
-                if self.finished < self.args.games {
-                    next.push(ClientMessage::ListGames);
-                }
+                next.extend(self.want_more());
                 Ok(next)
             }
+            Event::Server(ServerMessage::Left { game }) => {
+                // The server closed a game the bot still sat in (or confirmed its leaving).
+                self.asked.remove(&game);
+                Ok(if self.tables.remove(&game).is_some() {
+                    self.want_more()
+                } else {
+                    Vec::new()
+                })
+            }
             Event::Server(message) => {
-                if let Some(table) = self
-                    .table
-                    .as_mut()
-                    .filter(|t| Some(t.id) == crate::app::game_of(&message))
+                if let Some(table) =
+                    crate::app::game_of(&message).and_then(|game| self.tables.get_mut(&game))
                 {
                     table.apply(&message, now);
                 }
@@ -208,28 +342,52 @@ impl Bot {
         }
     }
 
+    /// A list request when the bot sits in no game, waits for no seat and wants more games.
+    fn want_more(&self) -> Vec<ClientMessage> {
+        if self.finished < self.args.games && self.tables.is_empty() && self.seeking.is_none() {
+            vec![ClientMessage::ListGames]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// A search finished: send its move if the game is still where it was.
     fn thought(&mut self, game: GameId, ply: usize, text: Option<String>) -> Vec<ClientMessage> {
         let current = self
-            .table
-            .as_ref()
-            .is_some_and(|t| t.id == game && t.moves.len() == ply && t.is_my_turn());
+            .tables
+            .get(&game)
+            .is_some_and(|t| t.moves.len() == ply && t.is_my_turn())
+            && self.asked.get(&game) == Some(&Turn::Thinking(ply));
         match text {
-            Some(text) if current => vec![ClientMessage::Move { game, text }],
+            Some(text) if current => {
+                self.asked.insert(game, Turn::Sent(ply));
+                vec![ClientMessage::Move { game, text }]
+            }
             _ => Vec::new(),
         }
     }
 
-    /// Whether the bot waits alone in the open game it created.
+    /// The open game the bot created and waits in alone, if any.
     fn waiting_alone(&self) -> Option<GameId> {
-        self.table
-            .as_ref()
-            .filter(|t| matches!(t.status, GameStatus::Open))
+        self.tables
+            .values()
+            .find(|t| matches!(t.status, GameStatus::Open))
             .map(|t| t.id)
     }
 
-    fn look_again(&self) -> Vec<ClientMessage> {
-        if self.waiting_alone().is_some() {
+    /// What the timer asks for: the lobby again while the bot waits alone or sits nowhere, and
+    /// giving up a seat request the server never answered.
+    fn look_again(&mut self, now: Instant) -> Vec<ClientMessage> {
+        if self
+            .seeking
+            .is_some_and(|(_, sent)| now.duration_since(sent) > SEEK_PATIENCE)
+        {
+            self.seeking = None;
+        }
+        if self.seeking.is_some() || self.finished >= self.args.games {
+            return Vec::new();
+        }
+        if self.waiting_alone().is_some() || self.tables.is_empty() {
             vec![ClientMessage::ListGames]
         } else {
             Vec::new()
@@ -237,13 +395,34 @@ impl Bot {
     }
 
     /// Joins an open game that fits, or opens one. A bot waiting in its own open game moves to
-    /// an older one that fits (older only, so two waiting bots do not swap past each other).
-    fn find_game(&mut self, games: &[GameSummary]) -> Vec<ClientMessage> {
+    /// an older one that fits (older only, so two waiting bots do not swap past each other), and
+    /// forgets its open game when the lobby no longer lists it as open (it was closed).
+    fn find_game(&mut self, games: &[GameSummary], now: Instant) -> Vec<ClientMessage> {
+        let vanished: Vec<GameId> = self
+            .tables
+            .values()
+            .filter(|t| matches!(t.status, GameStatus::Open))
+            .filter(|t| {
+                !games
+                    .iter()
+                    .any(|g| g.id == t.id && matches!(g.status, GameStatus::Open))
+            })
+            .map(|t| t.id)
+            .collect();
+        for game in vanished {
+            eprintln!("kingme bot: game {game} is no longer open; looking for another");
+            self.tables.remove(&game);
+            self.asked.remove(&game);
+        }
+        if self.seeking.is_some() || self.finished >= self.args.games {
+            return Vec::new();
+        }
         if let Some(mine) = self.waiting_alone() {
             let older = games.iter().filter(|g| g.id < mine).find(|g| self.fits(g));
             return match older {
                 Some(game) => {
-                    self.table = None;
+                    self.tables.remove(&mine);
+                    self.seeking = Some((Seeking::Join(game.id), now));
                     vec![
                         ClientMessage::Leave { game: mine },
                         ClientMessage::Join { game: game.id },
@@ -252,12 +431,14 @@ impl Bot {
                 None => Vec::new(),
             };
         }
-        if self.table.is_some() {
+        if !self.tables.is_empty() {
             return Vec::new();
         }
         if let Some(open) = games.iter().find(|g| self.fits(g)) {
+            self.seeking = Some((Seeking::Join(open.id), now));
             return vec![ClientMessage::Join { game: open.id }];
         }
+        self.seeking = Some((Seeking::Create, now));
         vec![ClientMessage::CreateGame(GameOptions {
             kind: self.args.game.unwrap_or(GameKind::Checkers),
             seat: SeatChoice::Random,
@@ -268,12 +449,11 @@ impl Bot {
             rated: false,
         })]
     }
-}
 
-impl Bot {
     /// Whether a listed game is one this bot may join.
     fn fits(&self, summary: &GameSummary) -> bool {
         matches!(summary.status, GameStatus::Open)
+            && !self.refused.contains(&summary.id)
             && self.args.game.is_none_or(|kind| kind == summary.kind)
             && summary.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
             && !summary
@@ -288,3 +468,6 @@ impl Bot {
 pub fn default_bot_name(level: Level) -> String {
     format!("bot-{level}-{}", std::process::id() % 10_000)
 }
+
+#[cfg(test)]
+mod tests;

@@ -32,6 +32,9 @@ pub struct Config {
     pub bot_searches: usize,
     /// Where games, identities and ratings are kept.
     pub database: Database,
+    /// Start even when the database file is missing, empty or another than the one this server
+    /// used before (its seal names another): the operator's `--new-database`.
+    pub new_database: bool,
 }
 
 /// Where the server keeps its database.
@@ -80,6 +83,7 @@ impl Default for Config {
             bot_think_time: Duration::from_secs(1),
             bot_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
             database: Database::InMemory,
+            new_database: false,
         }
     }
 }

@@ -419,7 +419,10 @@ impl Connection {
                     Some(Ok(message)) => {
                         heard = Instant::now();
                         pinged = false;
-                        if !limiter.allow(heard) {
+                        // The limit counts requests; a pong only answers the server's own
+                        // ping and costs it nothing.
+                        let counted = !matches!(message, ClientMessage::Pong { .. });
+                        if counted && !limiter.allow(heard) {
                             return self.fatal(&Refusal::new(
                                 ErrorKind::LimitExceeded,
                                 format!(

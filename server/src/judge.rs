@@ -74,6 +74,21 @@ impl Judge {
         }
     }
 
+    /// Stops the running clock at `now`, charging the time used so far and nothing after: the
+    /// game waits for the database, which is nobody's time.
+    pub fn hold_clock(&mut self, now: Instant) {
+        if self.is_playing() {
+            self.clock.halt(now);
+        }
+    }
+
+    /// Starts the side to move's clock again at `now` after [`Judge::hold_clock`].
+    pub fn release_clock(&mut self, now: Instant) {
+        if self.is_playing() {
+            self.clock.start(self.game.side_to_move(), now);
+        }
+    }
+
     /// Starts play at `now`: the side to move's clock runs.
     pub fn begin(&mut self, now: Instant) {
         if self.status == GameStatus::Open {

@@ -52,6 +52,12 @@ pub fn validate(options: &GameOptions) -> Result<GameSetup, OptionsError> {
     } else {
         PenteRules::FREE
     };
+    // The limit holds for the bytes received, before any trimming.
+    if let Some(text) = &options.start_position
+        && text.len() > MAX_POSITION_TEXT
+    {
+        return Err(OptionsError::PositionTooLong { length: text.len() });
+    }
     let start = match options.start_position.as_deref().map(str::trim) {
         None | Some("") => match options.kind {
             GameKind::Pente => AnyGame::pente_with_rules(rules),
@@ -99,9 +105,6 @@ fn check_time(control: TimeControl) -> Result<(), OptionsError> {
 
 /// Reads a start position: checkers takes a FEN or the classic board file's text.
 fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<AnyGame, OptionsError> {
-    if text.len() > MAX_POSITION_TEXT {
-        return Err(OptionsError::PositionTooLong { length: text.len() });
-    }
     let read = match kind {
         GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
         GameKind::Checkers if text.contains('\n') => text
@@ -203,5 +206,9 @@ mod tests {
         }
         let long = "-".repeat(MAX_POSITION_TEXT + 1);
         assert!(check(GameKind::Pente, NONE, Some(&long)).contains("at most 2048"));
+        // A valid position padded with spaces is measured as received, not after trimming.
+        let padded = format!("W:WK32:BK1{}", " ".repeat(4_000));
+        let got = check(GameKind::Checkers, NONE, Some(&padded));
+        assert!(got.contains("4010 bytes long; at most 2048"), "{got}");
     }
 }

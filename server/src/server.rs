@@ -3,7 +3,7 @@
 //! table (its game stays stored, unfinished, and resumes at the next start), then tell every
 //! connection and close it.
 
-use crate::config::{Config, Database};
+use crate::config::Config;
 use crate::connection;
 use crate::lobby::Lobby;
 use crate::resume;
@@ -44,17 +44,20 @@ pub struct Shared {
 
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
 /// and hands it to a storage worker.
-pub async fn open_storage(database: &Database) -> Result<Storage, StoreError> {
-    let path = database.path();
-    tokio::task::spawn_blocking(move || SqliteStore::open(&path, unix_ms()).map(Storage::start))
-        .await
-        .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
+pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
+    let path = config.database.path();
+    let new_database = config.new_database;
+    tokio::task::spawn_blocking(move || {
+        SqliteStore::open_sealed(&path, unix_ms(), new_database).map(Storage::start)
+    })
+    .await
+    .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
 }
 
 /// Runs the server on `listener` until `shutdown` completes, then shuts down cleanly. The
 /// database is the one `config` names; a server that cannot open it logs why and does not serve.
 pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
-    match open_storage(&config.database).await {
+    match open_storage(&config).await {
         Ok(storage) => run_with_storage(listener, shutdown, config, storage).await,
         Err(err) => tracing::error!(%err, "cannot open the database; not serving"),
     }
@@ -93,6 +96,7 @@ pub async fn run_with_storage(
         Ok(count) => tracing::info!(count, "resumed the games in progress"),
         Err(err) => tracing::error!(%err, "could not resume the games in progress"),
     }
+    shared.timers.spawn(watch_database(Arc::clone(&shared)));
     let permits = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
     let connections = TaskTracker::new();
     if let Ok(addr) = listener.local_addr() {
@@ -146,6 +150,25 @@ pub async fn run_with_storage(
     tracing::info!("shut down");
 }
 
+/// How often an idle server checks that its database file is still the one it opened (every
+/// commit checks it too).
+const DATABASE_CHECK: Duration = Duration::from_secs(10);
+
+/// Checks the database file periodically until the connections close, so that a removed or
+/// replaced file is reported loudly even while nothing is written.
+async fn watch_database(shared: Arc<Shared>) {
+    let mut every = tokio::time::interval(DATABASE_CHECK);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = shared.connections.cancelled() => return,
+            _ = every.tick() => {}
+        }
+        // The store logs the error itself; every write fails from now on.
+        let _ = shared.storage.verify().await;
+    }
+}
+
 /// A server running in the background, for tests and the client's embedded mode.
 #[derive(Debug)]
 pub struct ServerHandle {
@@ -159,9 +182,17 @@ impl ServerHandle {
     /// starts a server there. A database that cannot be opened is an error here, before anyone
     /// connects.
     pub async fn start(addr: impl ToSocketAddrs, config: Config) -> std::io::Result<ServerHandle> {
-        let storage = open_storage(&config.database)
-            .await
-            .map_err(std::io::Error::other)?;
+        let storage = open_storage(&config).await.map_err(std::io::Error::other)?;
+        ServerHandle::start_with_storage(addr, config, storage).await
+    }
+
+    /// Starts a server on `addr` with a storage of the caller's (`config.database` is not
+    /// opened): tests hand it a store that fails on demand.
+    pub async fn start_with_storage(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        storage: Storage,
+    ) -> std::io::Result<ServerHandle> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let stop = CancellationToken::new();

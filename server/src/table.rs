@@ -6,8 +6,11 @@
 //! The table also keeps its game in the database: the game is stored before the table handles
 //! its first command, each accepted move is stored before anyone hears of it (a move that cannot
 //! be stored is undone and refused), and seat changes, takebacks and the result are stored, in
-//! order, after the command that made them. [`resume`] rebuilds a table from its stored game
-//! after a restart.
+//! order, after the command that made them and before anyone hears of them: every message a
+//! command produces is held in the table's mail until its changes are stored. When the database
+//! fails, the game pauses: its members are told so, requests are refused with the reason, and
+//! the table tries again until the changes are stored, then delivers what it held and goes on.
+//! [`resume`] rebuilds a table from its stored game after a restart.
 
 use crate::bot::{self, Bot, MoveRequest};
 use crate::error::Refusal;
@@ -17,20 +20,24 @@ use crate::seat::Seat;
 use crate::server::Shared;
 use crate::session::Session;
 use crate::storage::records::unix_ms;
-use crate::storage::{NewGame, Participant, StoredGame, StoredMove};
+use crate::storage::{NewGame, Participant, StoreError, StoredGame, StoredMove};
 use kingme_shared::ai::Level;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
     ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus,
-    GameSummary, MAX_CHAT_CHARS, PlayerId, SeatHolder, ServerMessage, TimeControl,
+    GameSummary, MAX_CHAT_CHARS, PlayerId, SeatHolder, ServerMessage, TimeControl, quoted_move,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 /// Commands queued for a table before senders wait.
 const COMMAND_QUEUE: usize = 64;
+
+/// How often a game paused by a storage failure tries to store again.
+const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// What a table is asked to do.
 #[derive(Debug)]
@@ -123,6 +130,9 @@ pub fn open(
         ended_at: None,
         stored: Stored::NotYet,
         unsaved: Vec::new(),
+        mail: RefCell::new(Vec::new()),
+        publish_due: Cell::new(false),
+        paused: None,
     };
     shared.lobby.insert(handle.clone());
     tracing::info!(game = %id, kind = %table.setup.kind, "game created");
@@ -188,6 +198,9 @@ pub fn resume(
         ended_at: None,
         stored: Stored::Yes,
         unsaved: Vec::new(),
+        mail: RefCell::new(Vec::new()),
+        publish_due: Cell::new(false),
+        paused: None,
     };
     shared.lobby.insert(handle.clone());
     for seat in &table.seats {
@@ -244,6 +257,46 @@ struct Table {
     stored: Stored,
     /// Changes made by the command being handled, stored in order once it is done.
     unsaved: Vec<Unsaved>,
+    /// Messages to members, held until the changes they announce are stored.
+    mail: RefCell<Vec<(Arc<Session>, ServerMessage)>>,
+    /// Whether the lobby's summary is to be refreshed when the mail goes out.
+    publish_due: Cell<bool>,
+    /// Set while the game waits for the database.
+    paused: Option<Paused>,
+}
+
+/// What a game paused by a storage failure waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Waiting {
+    /// Changes in `unsaved` (and the mail announcing them).
+    Changes,
+    /// A bot's move, undone because it could not be stored: the bot is asked again.
+    BotMove,
+}
+
+/// A game paused because the database failed.
+#[derive(Debug)]
+struct Paused {
+    waiting: Waiting,
+    retry_at: Instant,
+    reason: String,
+}
+
+/// Why a move was not played.
+#[derive(Debug)]
+enum PlayError {
+    /// The judge refused it: the rules, the turn or the clock.
+    Refused(String),
+    /// It was legal but could not be stored, so it was undone.
+    NotStored(String),
+}
+
+impl PlayError {
+    fn into_reason(self) -> String {
+        match self {
+            PlayError::Refused(reason) | PlayError::NotStored(reason) => reason,
+        }
+    }
 }
 
 async fn until(deadline: Option<Instant>) {
@@ -259,28 +312,164 @@ impl Table {
         if self.stored == Stored::NotYet {
             self.store_creation().await;
         }
+        self.settle().await;
         loop {
-            if self.should_close() {
+            if self.paused.is_none() && self.should_close() {
                 break;
             }
-            let wake = self.next_deadline();
+            let wake = match &self.paused {
+                Some(paused) => Some(paused.retry_at),
+                None => self.next_deadline(),
+            };
             tokio::select! {
                 () = shutdown.cancelled() => {
+                    if self.paused.is_some() {
+                        // Nothing held back was stored: none of it is announced.
+                        self.mail.get_mut().clear();
+                    }
                     // A game cut short by a shutdown stays as stored, unfinished, and the next
                     // start resumes it: nothing is announced (the players' connections say the
                     // server is going down and that their games are kept).
                     self.suspend();
+                    self.deliver();
                     return;
                 }
                 command = commands.recv() => match command {
+                    Some(command) if self.paused.is_some() => self.while_paused(command).await,
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                () = until(wake) => self.on_time(Instant::now()),
+                () = until(wake) => match self.paused.as_ref().map(|p| p.waiting) {
+                    Some(Waiting::BotMove) => self.ask_bot_again(),
+                    Some(Waiting::Changes) => {}
+                    None => self.on_time(Instant::now()),
+                },
             }
-            self.save().await;
+            self.settle().await;
         }
         self.close();
+    }
+
+    /// After each command: stores its changes, then delivers what it said; if storing fails,
+    /// the game pauses and nothing of it is announced.
+    async fn settle(&mut self) {
+        match self.save().await {
+            Ok(()) => {
+                if self
+                    .paused
+                    .as_ref()
+                    .is_some_and(|p| p.waiting == Waiting::Changes)
+                {
+                    self.paused = None;
+                    tracing::warn!(game = %self.id, "storage works again; the game goes on");
+                    self.judge.release_clock(Instant::now());
+                    self.deliver();
+                    // A bot's answer was dropped while the game waited: ask it again.
+                    if self.seats[self.judge.side_to_move().index()].is_bot() {
+                        self.ask_bot_again();
+                    }
+                }
+                if self.paused.is_none() {
+                    self.deliver();
+                }
+            }
+            Err(err) => self.pause(Waiting::Changes, &err.to_string()),
+        }
+    }
+
+    /// Sends the held mail and refreshes the lobby's summary.
+    fn deliver(&self) {
+        for (session, message) in self.mail.borrow_mut().drain(..) {
+            session.send(message);
+        }
+        if self.publish_due.replace(false) {
+            self.publish_now();
+        }
+    }
+
+    /// Pauses the game because the database failed, telling every member (at once: this is
+    /// the truth about the game, not an unstored change) the first time.
+    fn pause(&mut self, waiting: Waiting, reason: &str) {
+        let retry_at = Instant::now() + STORE_RETRY;
+        let first = self.paused.is_none();
+        tracing::error!(game = %self.id, %reason, ?waiting, "the game is paused: storage failed");
+        self.paused = Some(Paused {
+            waiting,
+            retry_at,
+            reason: reason.to_owned(),
+        });
+        if first {
+            // The wait is nobody's time.
+            self.judge.hold_clock(Instant::now());
+            let notice = ServerMessage::Error {
+                kind: ErrorKind::NotAllowed,
+                message: format!(
+                    "game {} is paused: the server could not store its last change ({reason}); \
+                     nothing is lost, and it goes on by itself once the database works again",
+                    self.id
+                ),
+                fatal: false,
+            };
+            for session in self.members() {
+                session.send(notice.clone());
+            }
+        }
+    }
+
+    /// Asks the bot to move again (its earlier answer could not be stored or was dropped).
+    fn ask_bot_again(&mut self) {
+        if let Some(paused) = &mut self.paused {
+            paused.retry_at = Instant::now() + STORE_RETRY;
+        }
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        self.epoch += 1;
+        self.ask_to_move();
+    }
+
+    /// A command while the game waits for the database: requests are refused with the reason
+    /// (nothing may change that cannot be stored), connections coming and going are noted, and
+    /// a bot's answer is tried when a bot's move is what the game waits for.
+    async fn while_paused(&mut self, command: TableCommand) {
+        let Some(paused) = &self.paused else {
+            return;
+        };
+        let reason = format!(
+            "game {} is paused: the server cannot store it right now ({}); try again in a moment",
+            self.id, paused.reason
+        );
+        match command {
+            TableCommand::Request { session, message } => match message {
+                ClientMessage::Move { text, .. } => session.send(ServerMessage::MoveRejected {
+                    game: self.id,
+                    text: quoted_move(&text),
+                    reason,
+                }),
+                _ => session.send(Refusal::not_allowed(reason).to_message(false)),
+            },
+            TableCommand::BotMoved { .. } if paused.waiting == Waiting::BotMove => {
+                self.handle(command).await;
+            }
+            TableCommand::BotMoved { .. } => {}
+            command @ (TableCommand::Disconnected { .. } | TableCommand::Reconnected { .. }) => {
+                self.handle(command).await;
+            }
+        }
+    }
+
+    /// Everyone who hears of the game: the seated people and the spectators.
+    fn members(&self) -> Vec<Arc<Session>> {
+        self.seats
+            .iter()
+            .filter_map(|seat| seat.session().cloned())
+            .chain(self.spectators.iter().cloned())
+            .collect()
+    }
+
+    /// Holds a message for a member until the command's changes are stored.
+    fn post(&self, session: &Arc<Session>, message: ServerMessage) {
+        self.mail.borrow_mut().push((Arc::clone(session), message));
     }
 
     // ---- the database ----
@@ -325,19 +514,21 @@ impl Table {
         self.unsaved.clear();
     }
 
-    /// Stores the changes of the command just handled, in the order they were made.
-    async fn save(&mut self) {
+    /// Stores the changes of the command just handled, in the order they were made. On a
+    /// failure the change that failed and those after it stay queued for the next try.
+    async fn save(&mut self) -> Result<(), StoreError> {
         if self.stored != Stored::Yes {
             self.unsaved.clear();
-            return;
+            return Ok(());
         }
-        let storage = &self.shared.storage;
-        for change in std::mem::take(&mut self.unsaved) {
-            let saved = match change {
-                Unsaved::Seat(side, who) => storage.set_seat(self.id, side, who).await,
-                Unsaved::TakeBack(kept) => storage.take_back(self.id, kept).await,
+        let storage = self.shared.storage.clone();
+        let mut queue = std::mem::take(&mut self.unsaved).into_iter();
+        while let Some(change) = queue.next() {
+            let saved = match &change {
+                Unsaved::Seat(side, who) => storage.set_seat(self.id, *side, who.clone()).await,
+                Unsaved::TakeBack(kept) => storage.take_back(self.id, *kept).await,
                 Unsaved::Finish(result) => storage
-                    .finish_game(self.id, result, unix_ms())
+                    .finish_game(self.id, *result, unix_ms())
                     .await
                     .map(|changes| {
                         for change in changes.into_iter().flatten() {
@@ -353,8 +544,11 @@ impl Table {
             };
             if let Err(err) = saved {
                 tracing::error!(game = %self.id, %err, "could not store a change to the game");
+                self.unsaved = std::iter::once(change).chain(queue).collect();
+                return Err(err);
             }
         }
+        Ok(())
     }
 
     /// Stores an accepted move before anyone hears of it.
@@ -363,7 +557,9 @@ impl Table {
             return Ok(());
         }
         // Changes made earlier in this command (a seat) go first, in order.
-        self.save().await;
+        self.save().await.map_err(|err| {
+            format!("the server could not store the game ({err}); nothing changed, try again")
+        })?;
         let stored = StoredMove {
             ply,
             text: text.to_owned(),
@@ -394,16 +590,13 @@ impl Table {
 
     /// Sends to both players and every spectator.
     fn broadcast(&self, message: &ServerMessage) {
-        for seat in &self.seats {
-            seat.send(message.clone());
-        }
-        for spectator in &self.spectators {
-            spectator.send(message.clone());
+        for session in self.members() {
+            self.post(&session, message.clone());
         }
     }
 
-    fn refuse(&self, session: &Session, refusal: &Refusal) {
-        session.send(refusal.to_message(false));
+    fn refuse(&self, session: &Arc<Session>, refusal: &Refusal) {
+        self.post(session, refusal.to_message(false));
     }
 
     fn state_for(&self, your_side: Option<Side>) -> GameState {
@@ -426,11 +619,11 @@ impl Table {
     }
 
     /// Sends the full state to one member, and `YourTurn` if it is its move.
-    fn send_state(&self, session: &Session) {
+    fn send_state(&self, session: &Arc<Session>) {
         let side = self.side_of(session.id);
-        session.send(ServerMessage::State(self.state_for(side)));
+        self.post(session, ServerMessage::State(self.state_for(side)));
         if self.judge.is_playing() && side == Some(self.judge.side_to_move()) {
-            session.send(self.your_turn());
+            self.post(session, self.your_turn());
         }
     }
 
@@ -446,11 +639,11 @@ impl Table {
     fn send_state_to_all(&self) {
         for side in Side::BOTH {
             if let Some(session) = self.seats[side.index()].session() {
-                session.send(ServerMessage::State(self.state_for(Some(side))));
+                self.post(session, ServerMessage::State(self.state_for(Some(side))));
             }
         }
         for spectator in &self.spectators {
-            spectator.send(ServerMessage::State(self.state_for(None)));
+            self.post(spectator, ServerMessage::State(self.state_for(None)));
         }
     }
 
@@ -471,7 +664,12 @@ impl Table {
         }
     }
 
+    /// Refreshes the lobby's summary once the command's changes are stored.
     fn publish(&self) {
+        self.publish_due.set(true);
+    }
+
+    fn publish_now(&self) {
         let status = self.judge.status();
         self.summary.send_replace(GameSummary {
             id: self.id,
@@ -521,11 +719,14 @@ impl Table {
             reply: self.handle.commands.clone(),
         };
         let your_turn = self.your_turn();
-        self.seats[side.index()].ask_to_move(|| your_turn, request);
+        match self.seats[side.index()].session() {
+            Some(session) => self.post(session, your_turn),
+            None => self.seats[side.index()].ask_to_move(|| your_turn, request),
+        }
     }
 
-    /// Plays a move for `side`; the reason if it was refused.
-    async fn play(&mut self, side: Side, text: &str) -> Result<(), String> {
+    /// Plays a move for `side`; why not if it was refused or could not be stored.
+    async fn play(&mut self, side: Side, text: &str) -> Result<(), PlayError> {
         match self.judge.play(side, text, Instant::now()) {
             Ok(played) => {
                 // The clocks as of the move: stored, and announced, the same.
@@ -535,7 +736,7 @@ impl Table {
                     .await
                 {
                     self.judge.retract(Instant::now());
-                    return Err(reason);
+                    return Err(PlayError::NotStored(reason));
                 }
                 self.epoch += 1;
                 self.draw_offer = None;
@@ -560,9 +761,9 @@ impl Table {
             }
             Err(Refused::Flagged) => {
                 self.end(Some(side.opponent()), EndReason::TimeForfeit);
-                Err(Refused::Flagged.to_string())
+                Err(PlayError::Refused(Refused::Flagged.to_string()))
             }
-            Err(Refused::Move(reason)) => Err(reason),
+            Err(Refused::Move(reason)) => Err(PlayError::Refused(reason)),
         }
     }
 
@@ -681,17 +882,12 @@ impl Table {
             seat.stop();
         }
         let left = ServerMessage::Left { game: self.id };
-        for seat in &self.seats {
-            if let Some(session) = seat.session() {
-                session.remove_game(self.id);
-                session.send(left.clone());
-            }
+        for session in self.members() {
+            session.remove_game(self.id);
+            self.post(&session, left.clone());
         }
-        for spectator in &self.spectators {
-            spectator.remove_game(self.id);
-            spectator.send(left.clone());
-        }
-        self.publish();
+        self.deliver();
+        self.publish_now();
         self.shared
             .lobby
             .remove(self.id, self.summary.borrow().clone());
@@ -715,11 +911,24 @@ impl Table {
                 }
                 let played = match text {
                     Some(text) => self.play(side, &text).await,
-                    None => Err("the bot found no move".to_owned()),
+                    None => Err(PlayError::Refused("the bot found no move".to_owned())),
                 };
-                if let Err(reason) = played {
-                    tracing::error!(game = %self.id, %reason, "a bot's move was refused");
-                    self.end(Some(side.opponent()), EndReason::Abandoned);
+                match played {
+                    Ok(()) => {
+                        if self
+                            .paused
+                            .take_if(|p| p.waiting == Waiting::BotMove)
+                            .is_some()
+                        {
+                            tracing::warn!(game = %self.id, "storage works again; the game goes on");
+                        }
+                    }
+                    // Not the bot's fault: the game waits for the database, then asks again.
+                    Err(PlayError::NotStored(reason)) => self.pause(Waiting::BotMove, &reason),
+                    Err(PlayError::Refused(reason)) => {
+                        tracing::error!(game = %self.id, %reason, "a bot's move was refused");
+                        self.end(Some(side.opponent()), EndReason::Abandoned);
+                    }
                 }
             }
         }
@@ -771,20 +980,26 @@ impl Table {
                 let side = match self.player_side(session) {
                     Ok(side) => side,
                     Err(refusal) => {
-                        session.send(ServerMessage::MoveRejected {
-                            game: self.id,
-                            text,
-                            reason: refusal.message,
-                        });
+                        self.post(
+                            session,
+                            ServerMessage::MoveRejected {
+                                game: self.id,
+                                text: quoted_move(&text),
+                                reason: refusal.message,
+                            },
+                        );
                         return Ok(());
                     }
                 };
-                if let Err(reason) = self.play(side, &text).await {
-                    session.send(ServerMessage::MoveRejected {
-                        game: self.id,
-                        text,
-                        reason,
-                    });
+                if let Err(err) = self.play(side, &text).await {
+                    self.post(
+                        session,
+                        ServerMessage::MoveRejected {
+                            game: self.id,
+                            text: quoted_move(&text),
+                            reason: err.into_reason(),
+                        },
+                    );
                 }
                 Ok(())
             }
@@ -861,11 +1076,14 @@ impl Table {
         self.unsaved
             .push(Unsaved::Seat(side, Participant::Bot(level)));
         if self.side_of(session.id).is_none() && !self.is_spectator(session.id) {
-            session.send(ServerMessage::SeatChanged {
-                game: self.id,
-                side,
-                holder: self.holder(side),
-            });
+            self.post(
+                session,
+                ServerMessage::SeatChanged {
+                    game: self.id,
+                    side,
+                    holder: self.holder(side),
+                },
+            );
         }
         self.seated(side);
         Ok(())
@@ -903,7 +1121,7 @@ impl Table {
             ));
         }
         session.remove_game(self.id);
-        session.send(ServerMessage::Left { game: self.id });
+        self.post(session, ServerMessage::Left { game: self.id });
         self.publish();
         Ok(())
     }

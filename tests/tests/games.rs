@@ -82,6 +82,18 @@ async fn illegal_out_of_turn_and_foreign_moves_are_refused_and_change_nothing() 
     ada.play(game, "22-18").await;
     let reason = rejected(&mut ada).await;
     assert!(reason.contains("22-18"), "{reason}");
+    // A 3,000-byte move text (near the frame limit) is refused, and only a short prefix of it is quoted back.
+    ada.play(game, &"9".repeat(3_000)).await;
+    let (text, reason) = ada
+        .until(|message| match message {
+            ServerMessage::MoveRejected { text, reason, .. } => {
+                Some((text.clone(), reason.clone()))
+            }
+            _ => None,
+        })
+        .await;
+    assert!(text.len() <= 70 && text.ends_with("..."), "{text}");
+    assert!(reason.len() < 200, "{reason}");
     // A stranger cannot move for either seat; a spectator neither.
     eve.play(game, "11-15").await;
     let reason = rejected(&mut eve).await;

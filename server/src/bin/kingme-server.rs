@@ -46,6 +46,10 @@ struct Args {
     /// `:memory:` for a throwaway one. Default: kingme.db in the platform's data directory.
     #[arg(long)]
     db: Option<String>,
+    /// Start even when the database file is missing, empty or another than the one this server
+    /// used before (the seal beside it, `<db>-seal`, names the database that held the games).
+    #[arg(long)]
+    new_database: bool,
 }
 
 impl Args {
@@ -72,6 +76,7 @@ impl Args {
             bot_think_time: Duration::from_millis(self.bot_think_ms),
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
             database: self.database()?,
+            new_database: self.new_database,
             ..defaults
         })
     }
@@ -112,7 +117,7 @@ async fn main() -> anyhow::Result<()> {
     let config = args.config()?;
     // The database first: a server that cannot keep its games should say so before anyone
     // connects.
-    let storage = kingme_server::open_storage(&config.database)
+    let storage = kingme_server::open_storage(&config)
         .await
         .with_context(|| {
             format!(

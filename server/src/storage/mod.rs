@@ -4,8 +4,12 @@
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
-//! `identity` (names bound to public keys), `location` (the default database path).
+//! `identity` (names bound to public keys), `location` (the default database path), `faulty` (a
+//! store that fails on demand, for tests of the failure paths), `file_identity` (the database file
+//! must stay the one opened; the seal that tells it at start).
 
+pub mod faulty;
+pub mod file_identity;
 pub mod identity;
 pub mod location;
 pub mod ratings;
@@ -15,6 +19,7 @@ pub mod sqlite;
 pub mod store;
 pub mod worker;
 
+pub use faulty::{Faults, FaultyStore};
 pub use identity::{Admission, Claim, IdentityError};
 pub use ratings::{Rated, Rating, RatingChange};
 pub use records::{NewGame, Participant, StoredGame, StoredMove};

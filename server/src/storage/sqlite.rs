@@ -1,6 +1,7 @@
 //! The SQLite store: one database file (or memory, for throwaway servers), in WAL mode with full
 //! sync so that a committed batch survives a crash of the process or the machine.
 
+use super::file_identity::{self, FileIdentity};
 use super::ratings::{Rated, Rating};
 use super::records::{
     NewGame, Participant, StoredGame, StoredMove, parse_time_control_code, time_control_code,
@@ -17,6 +18,8 @@ use std::time::Duration;
 /// A store in an SQLite database.
 pub struct SqliteStore {
     connection: Connection,
+    /// The file opened, checked before every commit; `None` in memory.
+    file: Option<FileIdentity>,
 }
 
 fn database(err: rusqlite::Error) -> StoreError {
@@ -127,7 +130,55 @@ impl SqliteStore {
         let connection = Connection::open(path).map_err(|err| {
             StoreError::Database(format!("cannot open {}: {err}", path.display()))
         })?;
-        SqliteStore::from_connection(connection, now_ms)
+        let mut store = SqliteStore::from_connection(connection, now_ms)?;
+        if path != Path::new(super::location::IN_MEMORY) {
+            store.file = Some(FileIdentity::of(path)?);
+        }
+        Ok(store)
+    }
+
+    /// Opens the database at `path` as [`SqliteStore::open`] does, refusing one that is not
+    /// the database this server used before (see [`super::file_identity`]): a missing file, or
+    /// an empty or foreign one, where the seal beside it names another. `new_database` accepts
+    /// it anyway (the operator's `--new-database`); the seal then names the new database.
+    pub fn open_sealed(
+        path: &Path,
+        now_ms: i64,
+        new_database: bool,
+    ) -> Result<SqliteStore, StoreError> {
+        if path == Path::new(super::location::IN_MEMORY) {
+            return SqliteStore::open(path, now_ms);
+        }
+        let seal = file_identity::read_seal(path)?;
+        if seal.is_some() && !new_database && !path.exists() {
+            return Err(file_identity::not_the_sealed_database(path, "is missing"));
+        }
+        let store = SqliteStore::open(path, now_ms)?;
+        let current: i32 = store
+            .connection
+            .pragma_query_value(None, "application_id", |row| row.get(0))
+            .map_err(database)?;
+        if let Some(sealed) = seal
+            && sealed != current
+            && !new_database
+        {
+            return Err(file_identity::not_the_sealed_database(
+                path,
+                "is another database (an empty or foreign one)",
+            ));
+        }
+        let id = if current == 0 {
+            let id = rand::random::<i32>().max(1);
+            store
+                .connection
+                .pragma_update(None, "application_id", id)
+                .map_err(database)?;
+            id
+        } else {
+            current
+        };
+        file_identity::write_seal(path, id)?;
+        Ok(store)
     }
 
     /// Takes an open connection, sets it up (WAL, full sync, foreign keys) and migrates it.
@@ -150,7 +201,10 @@ impl SqliteStore {
             .busy_timeout(Duration::from_secs(5))
             .map_err(database)?;
         schema::migrate(&mut connection, now_ms)?;
-        Ok(SqliteStore { connection })
+        Ok(SqliteStore {
+            connection,
+            file: None,
+        })
     }
 
     /// The schema version of the open database.
@@ -236,7 +290,13 @@ impl Store for SqliteStore {
     }
 
     fn commit_batch(&mut self) -> Result<(), StoreError> {
+        // Committing into a file nobody can open again would promise what is not kept.
+        self.verify()?;
         self.connection.execute_batch("COMMIT").map_err(database)
+    }
+
+    fn verify(&mut self) -> Result<(), StoreError> {
+        self.file.as_ref().map_or(Ok(()), FileIdentity::check)
     }
 
     fn rollback_batch(&mut self) {

@@ -53,6 +53,10 @@ pub trait Store: Send {
     fn begin_batch(&mut self) -> Result<(), StoreError>;
     /// Makes the batch durable; only after this returns may a caller be told its work is stored.
     fn commit_batch(&mut self) -> Result<(), StoreError>;
+    /// Checks that the database is still the one opened (its file not removed or replaced).
+    fn verify(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
     /// Drops the batch.
     fn rollback_batch(&mut self);
     /// Marks the start of one request inside a batch, so that a failing request can be undone

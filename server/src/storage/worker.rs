@@ -189,6 +189,11 @@ impl Storage {
         answer.await.map_err(|_| StoreError::Stopped)?
     }
 
+    /// Checks that the database is still the one opened (see [`Store::verify`]).
+    pub async fn verify(&self) -> Result<(), StoreError> {
+        self.run(|store| store.verify()).await
+    }
+
     /// Stores a new game.
     pub async fn create_game(&self, game: NewGame) -> Result<(), StoreError> {
         self.run(move |store| store.create_game(&game)).await

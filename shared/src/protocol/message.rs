@@ -21,6 +21,25 @@ pub const MAX_NAME_CHARS: usize = 32;
 pub const MAX_CHAT_CHARS: usize = 300;
 /// Longest move text, in bytes (a checkers multi-jump of 9 landings is 29).
 pub const MAX_MOVE_TEXT: usize = 64;
+/// The most of a refused move's text that `MoveRejected` quotes back, in bytes: any move the
+/// rules could accept fits whole.
+pub const MAX_QUOTED_MOVE: usize = MAX_MOVE_TEXT;
+
+/// A refused move's text as `MoveRejected` quotes it: whole when short, else its first
+/// [`MAX_QUOTED_MOVE`] bytes (cut at a character boundary) followed by `...`, so a client that
+/// sends kilobytes does not get them echoed back.
+#[must_use]
+pub fn quoted_move(text: &str) -> String {
+    if text.len() <= MAX_QUOTED_MOVE {
+        return text.to_owned();
+    }
+    let mut end = MAX_QUOTED_MOVE;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
 /// Longest start position (FEN or board file text), in bytes.
 pub const MAX_POSITION_TEXT: usize = 2048;
 /// Most entries a game list carries.
@@ -498,4 +517,23 @@ pub enum ServerMessage {
         server_id: String,
         nonce: [u8; 32],
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_move_is_quoted_whole_when_short_and_cut_when_long() {
+        assert_eq!(quoted_move("11-15"), "11-15");
+        let long = "9".repeat(4096);
+        let quoted = quoted_move(&long);
+        assert_eq!(quoted.len(), MAX_QUOTED_MOVE + 3);
+        assert!(quoted.ends_with("..."));
+        // Cut at a character boundary, never inside one.
+        let wide = "é".repeat(MAX_QUOTED_MOVE);
+        let quoted = quoted_move(&wide);
+        assert!(quoted.len() <= MAX_QUOTED_MOVE + 3);
+        assert!(quoted.starts_with("éé"));
+    }
 }

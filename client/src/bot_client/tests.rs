@@ -1,0 +1,276 @@
+//! The bot's state machine driven by hand: what it sends for each thing the server says.
+
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use kingme_shared::protocol::{ClockState, ErrorKind, GameState, MoveRecord};
+use kingme_shared::{AnyGame, Side};
+
+fn args(games: u32) -> BotArgs {
+    BotArgs {
+        level: Level::Random,
+        game: Some(GameKind::TicTacToe),
+        games,
+    }
+}
+
+fn bot() -> Bot {
+    Bot::new(args(3), "robo".to_owned())
+}
+
+/// Game `id` of noughts and crosses after `moves`, with the bot ("robo") on the first seat.
+fn state(id: u64, moves: &[&str], status: GameStatus) -> GameState {
+    let mut game = AnyGame::start(GameKind::TicTacToe);
+    let mut records = Vec::new();
+    for text in moves {
+        let side = game.side_to_move();
+        let (text, effect) = game.play_text(text).unwrap();
+        records.push(MoveRecord {
+            side,
+            text,
+            path: effect.path,
+            removed: effect.removed,
+        });
+    }
+    GameState {
+        id: GameId(id),
+        kind: GameKind::TicTacToe,
+        seats: [
+            SeatHolder::Human {
+                name: "robo".to_owned(),
+                connected: true,
+                grace_left_ms: None,
+            },
+            SeatHolder::Bot {
+                level: Level::Random,
+            },
+        ],
+        your_side: Some(Side::First),
+        time_control: TimeControl::Unlimited,
+        pente_tournament_rule: true,
+        rated: false,
+        start_position: AnyGame::start(GameKind::TicTacToe).position_text(),
+        moves: records,
+        position: game.position_text(),
+        side_to_move: game.side_to_move(),
+        clocks: ClockState {
+            remaining_ms: [None, None],
+            running: None,
+        },
+        status,
+    }
+}
+
+fn your_turn(id: u64) -> Event {
+    Event::Server(ServerMessage::YourTurn {
+        game: GameId(id),
+        legal_moves: Vec::new(),
+        clocks: ClockState {
+            remaining_ms: [None, None],
+            running: None,
+        },
+    })
+}
+
+fn summary(id: u64, status: GameStatus) -> GameSummary {
+    GameSummary {
+        id: GameId(id),
+        kind: GameKind::TicTacToe,
+        seats: [
+            SeatHolder::Human {
+                name: "someone".to_owned(),
+                connected: true,
+                grace_left_ms: None,
+            },
+            SeatHolder::Empty,
+        ],
+        time_control: TimeControl::Unlimited,
+        moves: 0,
+        status,
+        spectators: 0,
+    }
+}
+
+fn says(bot: &mut Bot, message: ServerMessage) -> Vec<ClientMessage> {
+    bot.event(Event::Server(message), Instant::now()).unwrap()
+}
+
+/// The move a finished search would send; the bot's own search result stands in for `think`.
+fn search_answer(bot: &mut Bot) -> (GameId, usize, String) {
+    let search = bot.searches.pop().expect("a search was started");
+    let report = think(&search.position, search.level, &search.limits, search.seed).unwrap();
+    (search.game, search.ply, report.text)
+}
+
+#[test]
+fn a_refused_move_makes_the_bot_read_the_game_again_and_think_again_never_resign() {
+    let mut bot = bot();
+    says(
+        &mut bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    let (game, ply, text) = search_answer(&mut bot);
+    let sent = bot.thought(game, ply, Some(text.clone()));
+    assert_eq!(
+        sent,
+        vec![ClientMessage::Move {
+            game,
+            text: text.clone()
+        }]
+    );
+
+    let answer = says(
+        &mut bot,
+        ServerMessage::MoveRejected {
+            game,
+            text,
+            reason: "it is not your turn".to_owned(),
+        },
+    );
+    assert_eq!(answer, vec![ClientMessage::Watch { game }]);
+    // The server answers with the state and, as it is the bot's move, YourTurn: a new search.
+    says(
+        &mut bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    assert_eq!(bot.searches.len(), 1, "the bot thinks again");
+}
+
+#[test]
+fn two_searches_for_one_turn_send_one_move() {
+    // A search runs when the connection drops; after the reconnect the server's state and
+    // YourTurn start a second one for the same turn. Only the first answer is sent.
+    let mut bot = bot();
+    says(
+        &mut bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    let before = search_answer(&mut bot);
+    bot.event(
+        Event::Link(LinkEvent::Connected { resumed: true }),
+        Instant::now(),
+    )
+    .unwrap();
+    says(
+        &mut bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    let after = search_answer(&mut bot);
+    let first = bot.thought(before.0, before.1, Some(before.2));
+    let second = bot.thought(after.0, after.1, Some(after.2));
+    assert_eq!(first.len() + second.len(), 1, "{first:?} {second:?}");
+    // A repeated YourTurn for a turn already answered starts nothing.
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    assert!(bot.searches.is_empty());
+}
+
+#[test]
+fn a_bot_whose_open_game_vanished_opens_or_joins_another() {
+    let mut bot = bot();
+    let create = says(&mut bot, ServerMessage::GameList { games: Vec::new() });
+    assert!(matches!(create[..], [ClientMessage::CreateGame(_)]));
+    says(
+        &mut bot,
+        ServerMessage::State(state(4, &[], GameStatus::Open)),
+    );
+    assert_eq!(bot.waiting_alone(), Some(GameId(4)));
+    // The server restarted and closed game 4; the bot's new session lists the lobby.
+    let list = bot
+        .event(
+            Event::Link(LinkEvent::Connected { resumed: false }),
+            Instant::now(),
+        )
+        .unwrap();
+    assert_eq!(list, vec![ClientMessage::ListGames]);
+    let next = says(
+        &mut bot,
+        ServerMessage::GameList {
+            games: vec![summary(9, GameStatus::Open)],
+        },
+    );
+    assert_eq!(next, vec![ClientMessage::Join { game: GameId(9) }]);
+
+    // Even without a reconnect: the lobby no longer lists the open game, so it is gone.
+    let mut bot = self::bot();
+    says(&mut bot, ServerMessage::GameList { games: Vec::new() });
+    says(
+        &mut bot,
+        ServerMessage::State(state(4, &[], GameStatus::Open)),
+    );
+    assert_eq!(
+        bot.look_again(Instant::now()),
+        vec![ClientMessage::ListGames]
+    );
+    let next = says(&mut bot, ServerMessage::GameList { games: Vec::new() });
+    assert!(
+        matches!(next[..], [ClientMessage::CreateGame(_)]),
+        "{next:?}"
+    );
+    assert_eq!(bot.waiting_alone(), None);
+}
+
+#[test]
+fn a_bot_that_lost_a_race_for_a_seat_looks_again() {
+    let mut bot = bot();
+    let join = says(
+        &mut bot,
+        ServerMessage::GameList {
+            games: vec![summary(5, GameStatus::Open)],
+        },
+    );
+    assert_eq!(join, vec![ClientMessage::Join { game: GameId(5) }]);
+    // While the join is on its way, another list asks for nothing more.
+    let quiet = says(
+        &mut bot,
+        ServerMessage::GameList {
+            games: vec![summary(5, GameStatus::Open)],
+        },
+    );
+    assert!(quiet.is_empty());
+    let again = says(
+        &mut bot,
+        ServerMessage::Error {
+            kind: ErrorKind::NotAllowed,
+            message: "game 5 has no open seat; Watch it instead".to_owned(),
+            fatal: false,
+        },
+    );
+    assert_eq!(again, vec![ClientMessage::ListGames]);
+    // The lobby may still show game 5 open for a moment: the bot does not try it again.
+    let next = says(
+        &mut bot,
+        ServerMessage::GameList {
+            games: vec![summary(5, GameStatus::Open)],
+        },
+    );
+    assert!(
+        matches!(next[..], [ClientMessage::CreateGame(_)]),
+        "{next:?}"
+    );
+}
+
+#[test]
+fn a_bot_plays_every_game_it_sits_in() {
+    let mut bot = bot();
+    says(
+        &mut bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    says(
+        &mut bot,
+        ServerMessage::State(state(2, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    bot.event(your_turn(2), Instant::now()).unwrap();
+    let mut moved = Vec::new();
+    while !bot.searches.is_empty() {
+        let (game, ply, text) = search_answer(&mut bot);
+        moved.extend(bot.thought(game, ply, Some(text)));
+    }
+    let games: HashSet<GameId> = moved.iter().filter_map(ClientMessage::game).collect();
+    assert_eq!(games, HashSet::from([GameId(1), GameId(2)]));
+}

@@ -1,0 +1,140 @@
+//! The database file's identity, so the server never writes into nothing. While it runs, the
+//! server compares the file at its path with the one it opened (device and inode on Unix; on
+//! other systems only that a file is there) before every commit and periodically: a file that
+//! was removed or replaced stops every write with a loud error instead of carrying on into an
+//! unlinked file. At start, a seal beside the database (`<file>-seal`, holding the database's
+//! random id, also kept in SQLite's `application_id`) tells a database this server used before
+//! from one that is missing, empty or foreign: such a start is refused unless the operator says
+//! `--new-database`.
+
+use super::store::StoreError;
+use std::path::{Path, PathBuf};
+
+/// Which file a path named when the database was opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileIdentity {
+    path: PathBuf,
+    key: (u64, u64),
+}
+
+#[cfg(unix)]
+fn key_of(metadata: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (metadata.dev(), metadata.ino())
+}
+
+#[cfg(not(unix))]
+fn key_of(_metadata: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
+}
+
+impl FileIdentity {
+    /// The identity of the file at `path` now.
+    pub fn of(path: &Path) -> Result<FileIdentity, StoreError> {
+        let metadata = std::fs::metadata(path).map_err(|err| {
+            StoreError::Database(format!("cannot read {}: {err}", path.display()))
+        })?;
+        Ok(FileIdentity {
+            path: path.to_owned(),
+            key: key_of(&metadata),
+        })
+    }
+
+    /// Whether the path still names the same file; a loud error saying what to do if not.
+    pub fn check(&self) -> Result<(), StoreError> {
+        let what = match std::fs::metadata(&self.path) {
+            Ok(metadata) if key_of(&metadata) == self.key => return Ok(()),
+            Ok(_) => "was replaced by another file",
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => "was removed",
+            Err(_) => "cannot be read",
+        };
+        let err = StoreError::Database(format!(
+            "the database file {} {what} while the server ran; nothing more is written: stop \
+             the server, put the file back (or restore a backup) and start it again",
+            self.path.display()
+        ));
+        tracing::error!(%err, "THE DATABASE FILE IS GONE");
+        Err(err)
+    }
+}
+
+/// The seal file of the database at `path`.
+#[must_use]
+pub fn seal_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-seal");
+    PathBuf::from(name)
+}
+
+/// The database id a seal holds, `None` without a seal.
+pub fn read_seal(path: &Path) -> Result<Option<i32>, StoreError> {
+    let seal = seal_path(path);
+    match std::fs::read_to_string(&seal) {
+        Ok(text) => text.trim().parse().map(Some).map_err(|_| {
+            StoreError::Corrupt(format!(
+                "{} does not hold a database id; remove it to start afresh",
+                seal.display()
+            ))
+        }),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(StoreError::Database(format!(
+            "cannot read {}: {err}",
+            seal.display()
+        ))),
+    }
+}
+
+/// Writes the seal of the database at `path` with its id.
+pub fn write_seal(path: &Path, id: i32) -> Result<(), StoreError> {
+    let seal = seal_path(path);
+    std::fs::write(&seal, format!("{id}\n"))
+        .map_err(|err| StoreError::Database(format!("cannot write {}: {err}", seal.display())))
+}
+
+/// The refusal to start on a database that is not the one the seal names.
+#[must_use]
+pub fn not_the_sealed_database(path: &Path, what: &str) -> StoreError {
+    StoreError::Database(format!(
+        "{} {what}, but {} says this server kept its games there: restore the database file, \
+         or start with --new-database to begin again with an empty one",
+        path.display(),
+        seal_path(path).display()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_removed_or_replaced_file_is_noticed() {
+        let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
+        let path = dir.path().join("games.db");
+        std::fs::write(&path, b"one").unwrap_or_else(|err| panic!("{err}"));
+        let identity = FileIdentity::of(&path).unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(identity.check(), Ok(()));
+        // Held open, as the server's database is: its inode is not reused while removed.
+        let _held = std::fs::File::open(&path).unwrap_or_else(|err| panic!("{err}"));
+        std::fs::remove_file(&path).unwrap_or_else(|err| panic!("{err}"));
+        let err = identity.check().expect_err("a removed file");
+        assert!(err.to_string().contains("was removed"), "{err}");
+        // A new file at the same path (a new inode) is another database.
+        let other = dir.path().join("other.db");
+        std::fs::write(&other, b"two").unwrap_or_else(|err| panic!("{err}"));
+        std::fs::rename(&other, &path).unwrap_or_else(|err| panic!("{err}"));
+        #[cfg(unix)]
+        {
+            let err = identity.check().expect_err("a replaced file");
+            assert!(err.to_string().contains("replaced"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_seal_is_written_and_read_back() {
+        let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
+        let path = dir.path().join("games.db");
+        assert_eq!(read_seal(&path), Ok(None));
+        write_seal(&path, 12345).unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(read_seal(&path), Ok(Some(12345)));
+    }
+}
