@@ -33,9 +33,13 @@ pub enum Screen {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     Help,
-    Themes { selected: usize },
+    Themes {
+        selected: usize,
+    },
     Create(Box<CreateForm>),
     Confirm(Confirm),
+    /// The whole status message (`s`), for one too long for the status line.
+    Message,
 }
 
 /// What a yes/no question is about.
@@ -349,6 +353,7 @@ impl App {
                 self.overlay = Some(Overlay::Themes { selected });
             }
             KeyCode::Char('q') if !self.typing() => self.ask_quit(out),
+            KeyCode::Char('s') if !self.typing() => self.overlay = Some(Overlay::Message),
             _ => match self.screen {
                 Screen::Lobby => self.lobby_key(key, out),
                 Screen::Game => self.game_key(key, out),
@@ -385,7 +390,7 @@ impl App {
 
     fn overlay_key(&mut self, overlay: Overlay, key: KeyEvent, out: &mut Vec<ClientMessage>) {
         match overlay {
-            Overlay::Help => {}
+            Overlay::Help | Overlay::Message => {}
             Overlay::Themes { selected } => match key.code {
                 KeyCode::Up | KeyCode::Char('k') => {
                     self.overlay = Some(Overlay::Themes {
@@ -477,7 +482,7 @@ impl App {
                         self.say("creating the game…");
                         return false;
                     }
-                    Err(err) => form.error = Some(err),
+                    Err(err) => form.fail(err),
                 },
                 _ => form.move_field(1),
             },

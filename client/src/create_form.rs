@@ -198,6 +198,17 @@ impl CreateForm {
         }
     }
 
+    /// Shows what is wrong with the form and moves to the row that needs changing (the only
+    /// rows that can be wrong are the text and the placed setup), so the next keys edit it.
+    pub fn fail(&mut self, error: String) {
+        self.error = Some(error);
+        self.field = match self.setup {
+            SetupSource::Typed | SetupSource::BoardFile => Field::Text,
+            SetupSource::Placed => Field::Setup,
+            SetupSource::Standard => self.field,
+        };
+    }
+
     /// Opens the placing board (kept if it already holds pieces of this game).
     pub fn open_board(&mut self) {
         if self.board.as_ref().is_none_or(|b| b.kind != self.kind) {
@@ -258,15 +269,23 @@ pub fn check_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<S
     };
     match game {
         Ok(game) => Ok(game.position_text()),
-        Err(err) if kind == GameKind::Checkers && text.lines().count() >= 9 => text
+        Err(_) if kind == GameKind::Checkers && looks_like_board_file(text) => text
             .parse::<BoardFile>()
             .map(|file| {
                 kingme_shared::games::checkers::Checkers::from_position(file.position)
                     .position_text()
             })
-            .map_err(|file_err| format!("not a FEN ({err}) nor a board file ({file_err})")),
+            // Neither form: the error of the one it resembles (lines of squares) is the one
+            // that helps; the FEN's complaint about it would only mislead.
+            .map_err(|file_err| format!("not a valid board file: {file_err}")),
         Err(err) => Err(err.to_string()),
     }
+}
+
+/// Whether a checkers text looks like a board file (several lines of squares) rather than a
+/// FEN (one line, like `W:W21,22:B1,2`).
+fn looks_like_board_file(text: &str) -> bool {
+    text.trim().lines().count() > 1
 }
 
 /// Reads a position from a file: a board file or a position text.
@@ -339,6 +358,34 @@ mod tests {
             form.options().expect("valid").start_position.as_deref(),
             Some("W:WK22:B9,10,17,18")
         );
+    }
+
+    #[test]
+    fn a_broken_board_file_reports_the_board_file_error_not_the_fen_one() {
+        let text = "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n";
+        let err = check_position(GameKind::Checkers, text, PenteRules::default())
+            .expect_err("bad character");
+        assert!(
+            err.contains("board file") && err.contains("line 8"),
+            "{err}"
+        );
+        assert!(!err.contains("FEN"), "{err}");
+        let err = check_position(GameKind::Checkers, "W:W9:B1,1", PenteRules::default())
+            .expect_err("square twice");
+        assert!(!err.contains("board file"), "{err}");
+    }
+
+    #[test]
+    fn an_error_keeps_the_focus_on_the_row_to_fix() {
+        let mut form = CreateForm {
+            setup: SetupSource::Typed,
+            field: Field::Create,
+            text: "W:W9:B1,1".to_owned(),
+            ..CreateForm::default()
+        };
+        let err = form.options().expect_err("square twice");
+        form.fail(err);
+        assert_eq!(form.field, Field::Text);
     }
 
     #[test]

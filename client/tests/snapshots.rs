@@ -320,3 +320,104 @@ fn the_running_clock_ticks_down_between_messages() {
     assert!(picture.contains("3:59"), "{picture}");
     assert!(picture.contains("4:47"), "{picture}");
 }
+
+/// The rows of a picture between `from` and `to` (the status lines, a panel) joined into one
+/// text with single spaces, to find a wrapped message in it.
+fn joined(picture: &str) -> String {
+    picture.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_long_refusal_wraps_onto_the_second_status_line() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    let reason = "expected a move like 11-15 or 11x18x25, got \"12-16-20\": a step has exactly two \
+                  squares; write a multi-jump with x";
+    app.update(Event::Server(ServerMessage::MoveRejected {
+        game: GameId(7),
+        text: "12-16-20".to_owned(),
+        reason: reason.to_owned(),
+    }));
+    let picture = check("long_status", &app);
+    let bottom: Vec<&str> = picture.lines().rev().take(2).collect();
+    let status = joined(&format!("{} {}", bottom[1], bottom[0]));
+    assert!(status.ends_with("write a multi-jump with x"), "{picture}");
+    // Longer still: the end is replaced by a pointer to `s`, which shows it all.
+    let long = "word ".repeat(60);
+    app.update(Event::Server(ServerMessage::MoveRejected {
+        game: GameId(7),
+        text: "1".to_owned(),
+        reason: long.clone(),
+    }));
+    let picture = render(&app);
+    assert!(picture.contains("s: read all"), "{picture}");
+    key(&mut app, KeyCode::Char('s'));
+    let picture = render(&app);
+    // The status lines hold at most 32 of the 60 words; the dialog holds them all.
+    assert!(picture.matches("word").count() >= 60, "{picture}");
+    assert!(picture.contains("any key closes"), "{picture}");
+}
+
+#[test]
+fn the_panel_wraps_the_result_and_chat() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    );
+    let chat = "this is a long line of chat that cannot fit in the side panel at all";
+    app.update(Event::Server(ServerMessage::Chat {
+        game: GameId(7),
+        from: "bob".to_owned(),
+        text: chat.to_owned(),
+    }));
+    app.update(Event::Server(ServerMessage::GameOver {
+        game: GameId(7),
+        result: GameResult {
+            winner: Some(Side::Second),
+            reason: EndReason::Win(kingme_shared::WinReason::NoLegalMoves),
+        },
+    }));
+    key(&mut app, KeyCode::Esc); // close the game-over dialog
+    let picture = check("panel_wraps", &app);
+    let panel: String = picture
+        .lines()
+        .map(|line| line.chars().skip(46).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let panel = joined(&panel.replace('│', " "));
+    assert!(panel.contains(&format!("bob: {chat}")), "{picture}");
+    assert!(panel.contains("has no legal move"), "{picture}");
+}
+
+#[test]
+fn a_board_file_error_shows_whole_in_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.txt");
+    std::fs::write(&path, "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n").unwrap();
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Right); // load a board file
+    key(&mut app, KeyCode::Down);
+    for c in path.display().to_string().chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    let picture = render(&app);
+    let text = joined(&picture.replace('│', " "));
+    assert!(text.contains("line 8"), "{picture}");
+    assert!(!text.contains("FEN"), "{picture}");
+    // The focus stayed on the file row: Backspace edits the path.
+    let before = path.display().to_string();
+    key(&mut app, KeyCode::Backspace);
+    let Some(kingme_client::app::Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    assert_eq!(form.text, before[..before.len() - 1]);
+}

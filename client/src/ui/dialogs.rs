@@ -7,6 +7,7 @@ use crate::table::{Table, result_text, time_control_text};
 use crate::theme::Theme;
 use crate::ui::board::{self, BoardPicture};
 use crate::ui::help::KEYS;
+use crate::ui::layout::STATUS_HEIGHT;
 use kingme_shared::AnyGame;
 use kingme_shared::protocol::SeatChoice;
 use ratatui::Frame;
@@ -122,8 +123,6 @@ pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
     let Some(result) = table.result() else {
         return;
     };
-    let area = centred(frame.area(), 46, 6);
-    let inner = boxed(frame, area, "Game over", theme);
     let verdict = match (result.winner, table.your_side) {
         (Some(winner), Some(me)) if winner == me => "You won!",
         (Some(_), Some(_)) => "You lost.",
@@ -134,7 +133,11 @@ pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
         Line::from(verdict),
         Line::from("m: rematch · any other key: close"),
     ];
-    frame.render_widget(Paragraph::new(lines), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let height = text.line_count(44) as u16 + 2;
+    let area = centred(frame.area(), 46, height);
+    let inner = boxed(frame, area, "Game over", theme);
+    frame.render_widget(text, inner);
 }
 
 /// The create dialog, or its setup board while placing pieces.
@@ -143,11 +146,32 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         && let Some(setup) = &form.board
     {
         let geometry = setup.geometry();
-        // As large as the screen allows, so the board gets the largest cells that fit.
-        let area = centred(frame.area(), 96, frame.area().height);
+        // As large as the screen above the status lines allows, so the board gets the largest
+        // cells that fit; the keys and any error below it, wrapped.
+        let screen = frame.area();
+        let above_status = Rect {
+            height: screen.height.saturating_sub(STATUS_HEIGHT),
+            ..screen
+        };
+        let area = centred(above_status, 96, above_status.height);
         let inner = boxed(frame, area, "Setup: place pieces", theme);
+        let mut lines = vec![
+            Line::from(format!(
+                "{} to move · Space: next piece · s: side · x: clear · Enter: done",
+                AnyGame::kind_side_name(setup.kind, setup.side_to_move)
+            )),
+            Line::styled(
+                form.error.clone().unwrap_or_default(),
+                Style::default().fg(ratatui::style::Color::Red),
+            ),
+        ];
+        if form.error.is_none() {
+            lines.pop();
+        }
+        let footer_text = Paragraph::new(lines).wrap(Wrap { trim: false });
+        let footer_height = (footer_text.line_count(inner.width) as u16).min(inner.height);
         let board_frame = Rect {
-            height: inner.height.saturating_sub(3),
+            height: inner.height.saturating_sub(footer_height),
             ..inner
         };
         if let Some(board_area) = geometry.fit(board_frame) {
@@ -161,26 +185,13 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
             board::draw(frame.buffer_mut(), board_area, &picture, theme);
         }
         let footer = Rect {
-            y: inner.y + inner.height.saturating_sub(3),
-            height: 3.min(inner.height),
+            y: inner.y + inner.height.saturating_sub(footer_height),
+            height: footer_height,
             ..inner
         };
-        let lines = vec![
-            Line::from(format!(
-                "{} to move · Space: cycle piece · s: side · x: clear",
-                AnyGame::kind_side_name(setup.kind, setup.side_to_move)
-            )),
-            Line::from("Enter: done"),
-            Line::styled(
-                form.error.clone().unwrap_or_default(),
-                Style::default().fg(ratatui::style::Color::Red),
-            ),
-        ];
-        frame.render_widget(Paragraph::new(lines), footer);
+        frame.render_widget(footer_text, footer);
         return;
     }
-    let area = centred(frame.area(), 62, 14);
-    let inner = boxed(frame, area, "Create a game", theme);
     let colour = match form.seat {
         SeatChoice::Side(side) => AnyGame::kind_side_name(form.kind, side).to_owned(),
         SeatChoice::Random => "random".to_owned(),
@@ -247,5 +258,26 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
             Style::default().add_modifier(Modifier::DIM),
         ));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    // As tall as its rows and the wrapped error need, so the whole error shows.
+    const WIDTH: u16 = 62;
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let height = text.line_count(WIDTH.min(frame.area().width).saturating_sub(2)) as u16 + 2;
+    let area = centred(frame.area(), WIDTH, height);
+    let inner = boxed(frame, area, "Create a game", theme);
+    frame.render_widget(text, inner);
+}
+
+/// The whole status message, wrapped (the status line shows only what fits).
+pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
+    let width = 70.min(frame.area().width);
+    let lines = vec![
+        Line::from(text.to_owned()),
+        Line::from(""),
+        Line::from("any key closes"),
+    ];
+    let text = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let height = text.line_count(width.saturating_sub(2)) as u16 + 2;
+    let area = centred(frame.area(), width, height);
+    let inner = boxed(frame, area, "Message", theme);
+    frame.render_widget(text, inner);
 }

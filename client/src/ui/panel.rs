@@ -66,6 +66,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         )));
     }
     header.push(Line::styled(status_line(table), theme.accent_style()));
+    let header = Paragraph::new(header).wrap(Wrap { trim: false });
+    let header_lines = header.line_count(inner.width) as u16;
 
     let legal: Vec<Span<'_>> = table
         .candidates
@@ -80,15 +82,27 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         let chars: usize = legal.iter().map(|s| s.content.chars().count()).sum();
         (chars / usize::from(inner.width.max(1)) + 2).min(6) as u16
     };
-    let chat_lines = if table.chat.is_empty() { 0 } else { 4 };
+    let chat = Paragraph::new(
+        table
+            .chat
+            .iter()
+            .map(|(from, text)| Line::from(format!("{from}: {text}")))
+            .collect::<Vec<_>>(),
+    )
+    .wrap(Wrap { trim: false });
+    let chat_lines = if table.chat.is_empty() {
+        0
+    } else {
+        (chat.line_count(inner.width) as u16 + 1).min(6)
+    };
     let [header_area, legal_area, history_area, chat_area] = Layout::vertical([
-        Constraint::Length(header.len() as u16),
+        Constraint::Length(header_lines),
         Constraint::Length(legal_lines),
         Constraint::Min(2),
         Constraint::Length(chat_lines),
     ])
     .areas(inner);
-    frame.render_widget(Paragraph::new(header), header_area);
+    frame.render_widget(header, header_area);
     if !legal.is_empty() {
         let mut lines = vec![Line::styled(
             "Legal moves (type the number):",
@@ -106,20 +120,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
     )];
     lines.extend(history.into_iter().skip(skip).map(Line::from));
     frame.render_widget(Paragraph::new(lines), history_area);
-    if !table.chat.is_empty() {
-        let skip = table.chat.len().saturating_sub(usize::from(chat_lines) - 1);
-        let mut lines = vec![Line::styled(
-            "Chat:",
-            Style::default().add_modifier(Modifier::UNDERLINED),
-        )];
-        lines.extend(
-            table
-                .chat
-                .iter()
-                .skip(skip)
-                .map(|(from, text)| Line::from(format!("{from}: {text}"))),
+    if chat_lines > 0 {
+        // The newest lines, wrapped to the panel's width, under their heading.
+        frame.render_widget(
+            Line::styled("Chat:", Style::default().add_modifier(Modifier::UNDERLINED)),
+            chat_area,
         );
-        frame.render_widget(Paragraph::new(lines), chat_area);
+        let body = Rect {
+            y: chat_area.y + 1,
+            height: chat_area.height.saturating_sub(1),
+            ..chat_area
+        };
+        let total = chat.line_count(body.width) as u16;
+        let chat = chat.scroll((total.saturating_sub(body.height), 0));
+        frame.render_widget(chat, body);
     }
 }
 
