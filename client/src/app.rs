@@ -7,9 +7,10 @@ use crate::create_form::{CreateForm, Field, SetupSource};
 use crate::event::{Event, LinkEvent};
 use crate::selection::Choice;
 use crate::setup_board::step;
-use crate::table::{Table, result_text};
+use crate::table::Table;
 use crate::theme::Theme;
 use crate::ui::layout::GameLayout;
+use crate::words::result_sentence;
 use kingme_shared::AnyGame;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameStatus, GameSummary, MAX_CHAT_CHARS, MAX_MOVE_TEXT, SeatHolder,
@@ -101,6 +102,8 @@ pub struct App {
     /// Sent once, when first connected (`kingme play` creates its game, `kingme watch` asks
     /// to watch).
     pub first_request: Option<ClientMessage>,
+    /// Whether every square shows its number (the `#` key).
+    pub square_numbers: bool,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
     /// Ticks seen, for things done every so many ticks.
@@ -131,6 +134,7 @@ impl App {
             now,
             quit: false,
             first_request: None,
+            square_numbers: false,
             drag_from: None,
             ticks: 0,
         }
@@ -285,7 +289,7 @@ impl App {
             return String::new();
         };
         if let Some(result) = table.result() {
-            return result_text(table.kind, result);
+            return result_sentence(table.kind, result);
         }
         if matches!(table.status, GameStatus::Open) {
             return "waiting for an opponent to join".to_owned();
@@ -560,7 +564,7 @@ impl App {
                 out.push(ClientMessage::Rematch { game });
                 self.say("rematch offered");
             } else {
-                self.say(result_text(kind, result));
+                self.say(result_sentence(kind, result));
             }
             return;
         }
@@ -610,6 +614,14 @@ impl App {
                 table.input = Some(c.to_string());
             }
             KeyCode::Char(':') | KeyCode::Char('/') => table.input = Some(String::new()),
+            KeyCode::Char('#') => {
+                self.square_numbers = !self.square_numbers;
+                self.say(if self.square_numbers {
+                    "square numbers on every square (# hides them under pieces)"
+                } else {
+                    "square numbers on empty squares only"
+                });
+            }
             KeyCode::Char('f') => {
                 table.flipped = !table.flipped;
                 let (rows, columns) = (layout.rows, layout.columns);
@@ -736,7 +748,7 @@ impl App {
         } else if let Some(result) = table.result() {
             Some(format!(
                 "the game is over: {}",
-                result_text(table.kind, result)
+                result_sentence(table.kind, result)
             ))
         } else if !table.is_my_turn() {
             Some(format!(

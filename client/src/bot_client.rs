@@ -5,7 +5,8 @@
 
 use crate::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig};
-use crate::table::{Table, result_text, seat_text};
+use crate::table::{Table, seat_text};
+use crate::words::result_sentence;
 use kingme_shared::GameKind;
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::protocol::{
@@ -168,12 +169,12 @@ impl Bot {
                     .map(|side| seat_text(&table.seats[side.opponent().index()]))
                     .unwrap_or_default();
                 println!(
-                    "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {} moves: {verdict}",
+                    "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {}: {verdict}",
                     table.kind,
                     self.name,
                     self.args.level,
-                    result_text(table.kind, result),
-                    table.moves.len()
+                    result_sentence(table.kind, result),
+                    crate::words::game_length(table.moves.len())
                 );
                 let mut next = vec![ClientMessage::Leave { game }];
                 if self.finished < self.args.games {

@@ -29,3 +29,4 @@ pub mod table;
 pub mod theme;
 pub mod tui;
 pub mod ui;
+pub mod words;

@@ -10,10 +10,11 @@
 use crate::board_geometry::{BoardGeometry, Cell};
 use crate::event::{Event, LinkEvent};
 use crate::net::Net;
-use crate::table::{Table, result_text, seat_text, time_control_text};
+use crate::table::{Table, seat_text, time_control_text};
+use crate::words::result_sentence;
 use kingme_shared::board_view::Surface;
 use kingme_shared::protocol::{
-    ClientMessage, GameId, GameOptions, GameStatus, MAX_MOVE_TEXT, ServerMessage,
+    ClientMessage, ErrorKind, GameId, GameOptions, GameStatus, MAX_MOVE_TEXT, ServerMessage,
 };
 use kingme_shared::{AnyGame, Side};
 use std::io::{BufRead, Write};
@@ -414,16 +415,16 @@ impl<W: Write> Session<W> {
                     let status = match game.status {
                         GameStatus::Open => "open seat".to_owned(),
                         GameStatus::Playing => "playing".to_owned(),
-                        GameStatus::Over(result) => result_text(game.kind, result),
+                        GameStatus::Over(result) => result_sentence(game.kind, result),
                     };
                     self.say(&format!(
-                        "{:>4}  {:<10} {} vs {}  {}  {} moves  {status}",
+                        "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                         game.id,
                         game.kind.name(),
                         seat_text(&game.seats[0]),
                         seat_text(&game.seats[1]),
                         time_control_text(game.time_control),
-                        game.moves
+                        crate::words::count(game.moves as usize, "ply", "plies")
                     ));
                 }
                 if self.table.is_none() {
@@ -494,8 +495,15 @@ impl<W: Write> Session<W> {
                 self.prompt();
                 (Vec::new(), false)
             }
-            ServerMessage::Error { message, fatal, .. } => {
+            ServerMessage::Error {
+                message,
+                fatal,
+                kind,
+            } => {
                 self.say(&format!("error: {message}"));
+                if *kind == ErrorKind::NoSuchGame && self.table.is_none() {
+                    self.say("type list to see the games, then join ID or watch ID");
+                }
                 if self.table.is_none() && matches!(self.start, Start::Create(_)) || *fatal {
                     self.ok = false;
                     return (Vec::new(), true);

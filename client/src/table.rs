@@ -212,7 +212,7 @@ impl Table {
                 self.status = GameStatus::Over(*result);
                 self.clocks.running = None;
                 self.refresh_candidates();
-                Some(result_text(self.kind, *result))
+                Some(crate::words::result_sentence(self.kind, *result))
             }
             ServerMessage::DrawOffered { by, .. } => {
                 self.draw_offer = Some(*by);
@@ -238,9 +238,9 @@ impl Table {
                     .then(|| format!("{} offers a rematch: m accepts", name(*by)))
             }
             ServerMessage::TookBack { by, plies, .. } => Some(format!(
-                "{} took back {plies} move{}",
+                "{} took back {}",
                 name(*by),
-                if *plies == 1 { "" } else { "s" }
+                crate::words::count(*plies as usize, "move", "moves")
             )),
             ServerMessage::Chat { from, text, .. } => {
                 self.chat.push((from.clone(), text.clone()));
@@ -285,19 +285,6 @@ pub fn seat_text(holder: &SeatHolder) -> String {
             }
         }
         SeatHolder::Bot { level } => format!("bot ({level})"),
-    }
-}
-
-/// A result in words, naming the winner and the reason.
-#[must_use]
-pub fn result_text(kind: GameKind, result: GameResult) -> String {
-    match result.winner {
-        Some(side) => format!(
-            "{} wins by {}",
-            AnyGame::kind_side_name(kind, side),
-            result.reason
-        ),
-        None => format!("drawn: {}", result.reason),
     }
 }
 

@@ -107,7 +107,7 @@ fn a_game_is_played_from_the_prompt() {
         },
     }));
     assert!(sent.is_empty() && done);
-    assert!(text(&session).contains("X wins by resignation"));
+    assert!(text(&session).contains("X wins: O resigned"));
     assert!(session.is_ok());
 }
 
@@ -141,4 +141,21 @@ fn quitting_and_end_of_input_leave_the_game() {
     let (sent, done) = session.line("quit");
     assert!(done);
     assert_eq!(sent, vec![ClientMessage::Leave { game: GameId(7) }]);
+}
+
+#[test]
+fn a_lobby_error_speaks_of_commands_the_person_can_type() {
+    let mut session = Session::new(Start::Lobby, false, Vec::new());
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    session.event(Event::Server(ServerMessage::GameList { games: vec![] }));
+    let (sent, _) = session.line("join 9");
+    assert_eq!(sent, vec![ClientMessage::Join { game: GameId(9) }]);
+    session.event(Event::Server(ServerMessage::Error {
+        kind: kingme_shared::protocol::ErrorKind::NoSuchGame,
+        message: "there is no game 9; the lobby lists the games there are".to_owned(),
+        fatal: false,
+    }));
+    let out = text(&session);
+    assert!(out.contains("type list to see the games"), "{out}");
+    assert!(!out.contains("ListGames"), "{out}");
 }

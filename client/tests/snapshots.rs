@@ -195,7 +195,7 @@ fn lobby_lists_games() {
     app.update(Event::Server(ServerMessage::GameList { games }));
     key(&mut app, KeyCode::Down);
     let picture = check("lobby", &app);
-    assert!(picture.contains("X wins by three in a row"), "{picture}");
+    assert!(picture.contains("X wins with three in a row"), "{picture}");
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn game_over_dialog_names_winner_and_reason() {
         },
     }));
     let picture = check("game_over", &app);
-    assert!(picture.contains("O wins by resignation"), "{picture}");
+    assert!(picture.contains("O wins: X resigned"), "{picture}");
     assert!(picture.contains("You lost."), "{picture}");
 }
 
@@ -258,7 +258,7 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
 #[test]
 fn the_monochrome_theme_shades_dark_squares() {
     let mut app = app_with(
-        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        state(GameKind::Checkers, None, &["11-15"], Some(Side::Second)),
         (80, 30),
     );
     key(&mut app, KeyCode::Char('t'));
@@ -269,6 +269,11 @@ fn the_monochrome_theme_shades_dark_squares() {
     assert!(app.theme.monochrome, "{}", app.theme.name);
     let picture = check("monochrome", &app);
     assert!(picture.contains("░░░"), "{picture}");
+    // The last move (11-15) is marked by characters, not italics: both its squares.
+    assert_eq!(picture.matches("(░░░)").count(), 1, "{picture}");
+    assert_eq!(picture.matches("( ● )").count(), 1, "{picture}");
+    // The cursor by its brackets.
+    assert!(picture.contains('[') && picture.contains(']'), "{picture}");
 }
 
 #[test]
@@ -420,4 +425,42 @@ fn a_board_file_error_shows_whole_in_the_dialog() {
         panic!("the dialog closed");
     };
     assert_eq!(form.text, before[..before.len() - 1]);
+}
+
+#[test]
+fn the_number_key_shows_square_numbers_under_pieces() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    );
+    let before = render(&app);
+    // Black's men stand on 1-12: their numbers hide until # is pressed.
+    assert!(!before.contains("11 "), "{before}");
+    key(&mut app, KeyCode::Char('#'));
+    let picture = check("square_numbers", &app);
+    for number in ["1 ", "11", "12", "21", "32"] {
+        assert!(picture.contains(number), "{number}: {picture}");
+    }
+    key(&mut app, KeyCode::Char('#'));
+    let board = |picture: &str| picture.lines().take(20).collect::<Vec<_>>().join("\n");
+    assert_eq!(board(&render(&app)), board(&before));
+}
+
+#[test]
+fn pente_history_marks_captures() {
+    let app = app_with(
+        state(
+            GameKind::Pente,
+            None,
+            &["K10", "L10", "O10", "M10", "N10"],
+            Some(Side::First),
+        ),
+        (80, 24),
+    );
+    let lines = kingme_client::ui::panel::history_lines(app.table.as_ref().unwrap());
+    assert_eq!(
+        lines.last().map(|l| l.trim()),
+        Some("3. N10x2"),
+        "{lines:?}"
+    );
 }

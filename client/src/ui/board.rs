@@ -28,6 +28,9 @@ pub struct BoardPicture<'a> {
     pub piece: &'a dyn Fn(u16) -> Option<BoardPiece>,
     pub highlights: HashMap<u16, Highlight>,
     pub cursor: Option<Cell>,
+    /// Whether every square shows its number, pieces or not (the `#` key); otherwise only
+    /// empty squares do.
+    pub numbers: bool,
 }
 
 /// The glyph of a piece: the first side's filled, the second's hollow, so the sides differ
@@ -131,14 +134,18 @@ fn draw_cell(
                     buf.set_string(mid_x - 1, mid_y, "   ", style);
                 }
             }
-            if checkered
-                && let Some(square) = square
+            if let Some(square) = square
                 && rect.height >= 2
-                && piece.is_none()
+                && ((checkered && piece.is_none()) || picture.numbers)
             {
-                let number_style = Style::default()
-                    .fg(theme.light_square)
-                    .add_modifier(Modifier::DIM);
+                let mut number_style = Style::default().fg(if dark {
+                    theme.light_square
+                } else {
+                    theme.dark_square
+                });
+                if !picture.numbers {
+                    number_style = number_style.add_modifier(Modifier::DIM);
+                }
                 buf.set_string(rect.x, rect.y, square.to_string(), number_style);
             }
             if let Some(piece) = piece {
@@ -196,7 +203,12 @@ fn draw_cell(
             }
         }
     }
+    if theme.monochrome && highlight == Some(Highlight::LastMove) && !is_cursor {
+        // Italics may not show: the last move's squares get marks of their own.
+        last_move_marks(buf, rect, geometry.layout.surface, mid_y);
+    }
     if is_cursor {
+        // The brackets mark the cursor without colour; blink is only an extra where it works.
         let cursor_style = theme.highlight(theme.cursor, Modifier::SLOW_BLINK);
         let marker = Style::default().fg(theme.text).add_modifier(Modifier::BOLD);
         if rect.width >= 3 {
@@ -216,6 +228,25 @@ fn draw_cell(
                 cell.set_style(
                     cursor_style.patch(Style::default().add_modifier(Modifier::REVERSED)),
                 );
+            }
+        }
+    }
+}
+
+/// The last move's marks without colour or italics: `(` and `)` around a square's middle, or a
+/// `*` beside a point (where the cursor's `◂` would go).
+fn last_move_marks(buf: &mut Buffer, rect: ratatui::layout::Rect, surface: Surface, mid_y: u16) {
+    let style = Style::default().add_modifier(Modifier::BOLD);
+    match surface {
+        Surface::Squares { .. } if rect.width >= 3 => {
+            buf.set_string(rect.x, mid_y, "(", style);
+            buf.set_string(rect.x + rect.width - 1, mid_y, ")", style);
+        }
+        Surface::Squares { .. } => {}
+        Surface::Intersections => {
+            let x = rect.x + (rect.width - 1) / 2 + 1;
+            if x < rect.x + rect.width {
+                buf.set_string(x, mid_y, "*", style);
             }
         }
     }

@@ -3,11 +3,12 @@
 
 use crate::app::Confirm;
 use crate::create_form::{CreateForm, Field, TIME_CONTROLS};
-use crate::table::{Table, result_text, time_control_text};
+use crate::table::{Table, time_control_text};
 use crate::theme::Theme;
 use crate::ui::board::{self, BoardPicture};
 use crate::ui::help::KEYS;
 use crate::ui::layout::STATUS_HEIGHT;
+use crate::words::result_sentence;
 use kingme_shared::AnyGame;
 use kingme_shared::protocol::SeatChoice;
 use ratatui::Frame;
@@ -129,7 +130,7 @@ pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
         _ => "",
     };
     let lines = vec![
-        Line::styled(result_text(table.kind, result), theme.accent_style()),
+        Line::styled(result_sentence(table.kind, result), theme.accent_style()),
         Line::from(verdict),
         Line::from("m: rematch · any other key: close"),
     ];
@@ -181,6 +182,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
                 piece: &lookup,
                 highlights: HashMap::new(),
                 cursor: Some(setup.cursor),
+                numbers: true,
             };
             board::draw(frame.buffer_mut(), board_area, &picture, theme);
         }
@@ -203,7 +205,11 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
     };
     let setup = match (form.setup, &form.board) {
         (crate::create_form::SetupSource::Placed, Some(board)) if board.kind == form.kind => {
-            format!("{} ({} pieces)", form.setup.label(), board.pieces.len())
+            format!(
+                "{} ({})",
+                form.setup.label(),
+                crate::words::count(board.pieces.len(), "piece", "pieces")
+            )
         }
         _ => form.setup.label().to_owned(),
     };

@@ -42,6 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool
         piece: &lookup,
         highlights,
         cursor: (table.your_side.is_some() && table.result().is_none()).then_some(table.cursor),
+        numbers: app.square_numbers,
     };
     board::draw(frame.buffer_mut(), board_area, &picture, &app.theme);
     panel::draw(frame, layout.panel, app, table);

@@ -24,13 +24,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     }
-    let header = Row::new(["#", "game", "first", "second", "clock", "moves", "state"])
+    let header = Row::new(["#", "game", "first", "second", "clock", "plies", "state"])
         .style(Style::default().add_modifier(Modifier::UNDERLINED));
     let rows = app.games.iter().enumerate().map(|(i, game)| {
         let state = match game.status {
             GameStatus::Open => "open seat".to_owned(),
             GameStatus::Playing => "playing".to_owned(),
-            GameStatus::Over(result) => crate::table::result_text(game.kind, result),
+            GameStatus::Over(result) => crate::words::result_sentence(game.kind, result),
         };
         let watching = if game.spectators > 0 {
             format!(" ({} watching)", game.spectators)

@@ -3,8 +3,8 @@
 
 use crate::app::App;
 use crate::table::{Table, clock_text, seat_text, time_control_text};
-use kingme_shared::Side;
 use kingme_shared::protocol::GameStatus;
+use kingme_shared::{GameKind, Side};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -141,7 +141,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
 fn status_line(table: &Table) -> String {
     match table.status {
         GameStatus::Open => "  waiting for an opponent".to_owned(),
-        GameStatus::Over(result) => format!("  {}", crate::table::result_text(table.kind, result)),
+        GameStatus::Over(result) => {
+            format!("  {}", crate::words::result_sentence(table.kind, result))
+        }
         GameStatus::Playing => {
             let mut text = format!(
                 "  {} to move",
@@ -169,10 +171,16 @@ pub fn history_lines(table: &Table) -> Vec<String> {
     }
     for (index, record) in table.moves.iter().enumerate() {
         let ply = index + offset;
+        // Pente's placements do not show their captures: `M11x2` took two stones.
+        let text = if table.kind == GameKind::Pente && !record.removed.is_empty() {
+            format!("{}x{}", record.text, record.removed.len())
+        } else {
+            record.text.clone()
+        };
         if ply % 2 == 0 {
-            lines.push(format!("{:>3}. {:<10}", ply / 2 + 1, record.text));
+            lines.push(format!("{:>3}. {:<10}", ply / 2 + 1, text));
         } else if let Some(line) = lines.last_mut() {
-            line.push_str(&record.text);
+            line.push_str(&text);
         }
     }
     lines
