@@ -5,6 +5,7 @@
 use crate::board_geometry::Cell;
 use crate::create_form::{CreateForm, Field, SetupSource};
 use crate::event::{Event, LinkEvent};
+use crate::move_list::MoveList;
 use crate::selection::Choice;
 use crate::setup_board::step;
 use crate::table::Table;
@@ -694,27 +695,8 @@ impl App {
             self.complain(format!("{text:?} not sent: it is not your turn"));
             return;
         }
-        let chosen = if text.bytes().all(|b| b.is_ascii_digit())
-            && !crate::plain::moves_are_numbers(&table.game)
-        {
-            let count = table.candidates.len();
-            match text
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=count).contains(n))
-            {
-                Some(n) => Ok(table.candidates[n - 1].text.clone()),
-                None => Err(format!(
-                    "there is no move number {text}: choose 1 to {count}"
-                )),
-            }
-        } else {
-            table
-                .game
-                .parse_move(&text)
-                .map(|mv| table.game.move_text(&mv))
-                .map_err(|err| err.to_string())
-        };
+        let texts: Vec<String> = table.candidates.iter().map(|c| c.text.clone()).collect();
+        let chosen = MoveList::new(&table.game, &texts).choose(&table.game, &text);
         match chosen {
             Ok(text) => self.send_move(text, out),
             Err(err) => self.complain(err),

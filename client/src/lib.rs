@@ -19,6 +19,7 @@ pub mod create_form;
 pub mod embedded;
 pub mod event;
 pub mod launch;
+pub mod move_list;
 pub mod net;
 pub mod plain;
 pub mod replay;

@@ -107,7 +107,10 @@ mod tests {
         let err = setup.build().expect_err("a White man on its crowning row");
         assert!(err.contains("1"), "{err}");
         // In the person's terms: the key to press, not the FEN to write.
-        assert!(err.contains("press Space") && !err.contains("write"), "{err}");
+        assert!(
+            err.contains("press Space") && !err.contains("write"),
+            "{err}"
+        );
         setup.cycle().expect("white king");
         let game = setup.build().expect("a White king on 1");
         assert_eq!(game.position_text(), "B:WK1:B");

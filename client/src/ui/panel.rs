@@ -2,6 +2,7 @@
 //! numbered legal moves, the move history and the chat.
 
 use crate::app::App;
+use crate::move_list::MoveList;
 use crate::table::{Table, clock_text, seat_text, time_control_text};
 use kingme_shared::protocol::GameStatus;
 use kingme_shared::{GameKind, Side};
@@ -69,19 +70,25 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
     let header = Paragraph::new(header).wrap(Wrap { trim: false });
     let header_lines = header.line_count(inner.width) as u16;
 
-    let legal: Vec<Span<'_>> = table
-        .candidates
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Span::raw(format!("{}:{}  ", i + 1, c.text)))
-        .collect();
-    let legal_lines = if legal.is_empty() {
-        0
+    let texts: Vec<String> = table.candidates.iter().map(|c| c.text.clone()).collect();
+    let list = MoveList::new(&table.game, &texts);
+    let legal = if texts.is_empty() {
+        None
     } else {
-        // Enough lines for the list, within reason (Pente has hundreds of moves).
-        let chars: usize = legal.iter().map(|s| s.content.chars().count()).sum();
-        (chars / usize::from(inner.width.max(1)) + 2).min(6) as u16
+        Some(
+            Paragraph::new(vec![
+                Line::styled(
+                    list.heading(),
+                    Style::default().add_modifier(Modifier::UNDERLINED),
+                ),
+                Line::from(list.items().join("  ")),
+            ])
+            .wrap(Wrap { trim: true }),
+        )
     };
+    let legal_lines = legal
+        .as_ref()
+        .map_or(0, |text| (text.line_count(inner.width) as u16).min(8));
     let chat = Paragraph::new(
         table
             .chat
@@ -103,13 +110,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
     ])
     .areas(inner);
     frame.render_widget(header, header_area);
-    if !legal.is_empty() {
-        let mut lines = vec![Line::styled(
-            "Legal moves (type the number):",
-            Style::default().add_modifier(Modifier::UNDERLINED),
-        )];
-        lines.push(Line::from(legal));
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), legal_area);
+    if let Some(legal) = legal {
+        frame.render_widget(legal, legal_area);
     }
     let history = history_lines(table);
     let room = usize::from(history_area.height.saturating_sub(1));
