@@ -5,6 +5,7 @@
 use crate::board_geometry::Cell;
 use crate::create_form::{CreateForm, Field, SetupSource};
 use crate::event::{Event, LinkEvent};
+use crate::keys::{self, Action};
 use crate::move_list::MoveList;
 use crate::selection::Choice;
 use crate::setup_board::step;
@@ -13,6 +14,7 @@ use crate::theme::Theme;
 use crate::ui::layout::GameLayout;
 use crate::words::result_sentence;
 use kingme_shared::AnyGame;
+use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameStatus, GameSummary, MAX_CHAT_CHARS, MAX_MOVE_TEXT, SeatHolder,
     ServerMessage,
@@ -42,6 +44,11 @@ pub enum Overlay {
     Confirm(Confirm),
     /// The whole status message (`s`), for one too long for the status line.
     Message,
+    /// The level of a bot to seat in a game's open seat (`a` in the lobby).
+    BotLevel {
+        game: GameId,
+        selected: usize,
+    },
 }
 
 /// What a yes/no question is about.
@@ -213,8 +220,13 @@ impl App {
     fn server(&mut self, message: ServerMessage, out: &mut Vec<ClientMessage>) {
         match &message {
             ServerMessage::GameList { games } => {
+                // The selection stays on the same game wherever the list puts it.
+                let selected = self.selected_game().map(|g| g.id);
                 self.games = games.clone();
-                self.lobby_selected = self.lobby_selected.min(self.games.len().saturating_sub(1));
+                self.lobby_selected = selected
+                    .and_then(|id| self.games.iter().position(|g| g.id == id))
+                    .unwrap_or(self.lobby_selected)
+                    .min(self.games.len().saturating_sub(1));
             }
             ServerMessage::State(state) => {
                 let result = match &mut self.table {
@@ -348,20 +360,25 @@ impl App {
             }
             return;
         }
-        match key.code {
-            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help),
-            KeyCode::Char('t') if !self.typing() => {
+        if self.screen == Screen::Game && self.typing() {
+            self.game_key(key, None, out);
+            return;
+        }
+        let action = keys::action(self, key.code);
+        match action {
+            Some(Action::Help) => self.overlay = Some(Overlay::Help),
+            Some(Action::Themes) => {
                 let selected = Theme::ALL
                     .iter()
                     .position(|t| t.name == self.theme.name)
                     .unwrap_or(0);
                 self.overlay = Some(Overlay::Themes { selected });
             }
-            KeyCode::Char('q') if !self.typing() => self.ask_quit(out),
-            KeyCode::Char('s') if !self.typing() => self.overlay = Some(Overlay::Message),
+            Some(Action::Quit) => self.ask_quit(out),
+            Some(Action::WholeMessage) => self.overlay = Some(Overlay::Message),
             _ => match self.screen {
-                Screen::Lobby => self.lobby_key(key, out),
-                Screen::Game => self.game_key(key, out),
+                Screen::Lobby => self.lobby_key(action, out),
+                Screen::Game => self.game_key(key, action, out),
             },
         }
     }
@@ -396,6 +413,30 @@ impl App {
     fn overlay_key(&mut self, overlay: Overlay, key: KeyEvent, out: &mut Vec<ClientMessage>) {
         match overlay {
             Overlay::Help | Overlay::Message => {}
+            Overlay::BotLevel { game, selected } => {
+                let count = Level::ALL.len();
+                match key.code {
+                    KeyCode::Up | KeyCode::Char('k') => {
+                        self.overlay = Some(Overlay::BotLevel {
+                            game,
+                            selected: (selected + count - 1) % count,
+                        });
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        self.overlay = Some(Overlay::BotLevel {
+                            game,
+                            selected: (selected + 1) % count,
+                        });
+                    }
+                    KeyCode::Enter | KeyCode::Char(' ') => {
+                        let level = Level::ALL[selected % count];
+                        out.push(ClientMessage::AttachBot { game, level });
+                        self.say(format!("asked for a bot ({level}) in game {game}"));
+                    }
+                    KeyCode::Esc => {}
+                    _ => self.overlay = Some(Overlay::BotLevel { game, selected }),
+                }
+            }
             Overlay::Themes { selected } => match key.code {
                 KeyCode::Up | KeyCode::Char('k') => {
                     self.overlay = Some(Overlay::Themes {
@@ -501,24 +542,30 @@ impl App {
         true
     }
 
-    fn lobby_key(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
-        let selected = self.games.get(self.lobby_selected).map(|g| g.id);
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') => {
+    /// The game selected in the lobby.
+    #[must_use]
+    pub fn selected_game(&self) -> Option<&GameSummary> {
+        self.games.get(self.lobby_selected)
+    }
+
+    fn lobby_key(&mut self, action: Option<Action>, out: &mut Vec<ClientMessage>) {
+        let selected = self.selected_game().map(|g| g.id);
+        match action {
+            Some(Action::SelectUp) => {
                 self.lobby_selected = self.lobby_selected.saturating_sub(1);
             }
-            KeyCode::Down | KeyCode::Char('j') if self.lobby_selected + 1 < self.games.len() => {
+            Some(Action::SelectDown) if self.lobby_selected + 1 < self.games.len() => {
                 self.lobby_selected += 1;
             }
-            KeyCode::Char('c') | KeyCode::Char('n') => {
+            Some(Action::Create) => {
                 self.overlay = Some(Overlay::Create(Box::default()));
             }
-            KeyCode::Char('r') => {
+            Some(Action::Refresh) => {
                 out.push(ClientMessage::ListGames);
                 self.say("refreshing the list of games");
             }
-            KeyCode::Enter => {
-                let Some(summary) = self.games.get(self.lobby_selected) else {
+            Some(Action::JoinOrWatch) => {
+                let Some(summary) = self.selected_game() else {
                     self.complain("no game selected: press c to create one");
                     return;
                 };
@@ -530,26 +577,26 @@ impl App {
                     ClientMessage::Watch { game: summary.id }
                 });
             }
-            KeyCode::Char('w') => {
+            Some(Action::Watch) => {
                 if let Some(game) = selected {
                     out.push(ClientMessage::Watch { game });
                 }
             }
-            KeyCode::Char('a') => {
+            Some(Action::AttachBot) => {
                 if let Some(game) = selected {
-                    out.push(ClientMessage::AttachBot {
-                        game,
-                        level: kingme_shared::ai::Level::Intermediate,
-                    });
-                    self.say(format!("asked for a bot (intermediate) in game {game}"));
+                    let selected = Level::ALL
+                        .iter()
+                        .position(|l| *l == Level::Intermediate)
+                        .unwrap_or(0);
+                    self.overlay = Some(Overlay::BotLevel { game, selected });
                 }
             }
-            KeyCode::Char('g') if self.table.is_some() => self.screen = Screen::Game,
+            Some(Action::BackToGame) => self.screen = Screen::Game,
             _ => {}
         }
     }
 
-    fn game_key(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
+    fn game_key(&mut self, key: KeyEvent, action: Option<Action>, out: &mut Vec<ClientMessage>) {
         let Some(table) = self.table.as_mut() else {
             self.screen = Screen::Lobby;
             return;
@@ -590,32 +637,37 @@ impl App {
             return;
         }
         let layout = table.geometry().layout;
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') => {
+        let Some(action) = action else {
+            return;
+        };
+        match action {
+            Action::CursorUp => {
                 table.cursor = step(table.cursor, -1, 0, layout.rows, layout.columns);
             }
-            KeyCode::Down | KeyCode::Char('j') => {
+            Action::CursorDown => {
                 table.cursor = step(table.cursor, 1, 0, layout.rows, layout.columns);
             }
-            KeyCode::Left | KeyCode::Char('h') => {
+            Action::CursorLeft => {
                 table.cursor = step(table.cursor, 0, -1, layout.rows, layout.columns);
             }
-            KeyCode::Right | KeyCode::Char('l') => {
+            Action::CursorRight => {
                 table.cursor = step(table.cursor, 0, 1, layout.rows, layout.columns);
             }
-            KeyCode::Enter | KeyCode::Char(' ') => {
+            Action::Choose => {
                 let cell = table.cursor;
                 self.choose_cell(cell, out);
             }
-            KeyCode::Esc => {
+            Action::LetGo => {
                 table.selection.clear();
                 self.say("let go of the piece");
             }
-            KeyCode::Char(c) if c.is_ascii_digit() || c.is_ascii_uppercase() => {
-                table.input = Some(c.to_string());
+            Action::TypeMove => {
+                if let KeyCode::Char(c) = key.code {
+                    table.input = Some(c.to_string());
+                }
             }
-            KeyCode::Char(':') | KeyCode::Char('/') => table.input = Some(String::new()),
-            KeyCode::Char('#') => {
+            Action::TypeText => table.input = Some(String::new()),
+            Action::Numbers => {
                 self.square_numbers = !self.square_numbers;
                 self.say(if self.square_numbers {
                     "square numbers on every square (# hides them under pieces)"
@@ -623,7 +675,7 @@ impl App {
                     "square numbers on empty squares only"
                 });
             }
-            KeyCode::Char('f') => {
+            Action::Flip => {
                 table.flipped = !table.flipped;
                 let (rows, columns) = (layout.rows, layout.columns);
                 table.cursor = Cell {
@@ -631,10 +683,8 @@ impl App {
                     column: columns - 1 - table.cursor.column,
                 };
             }
-            KeyCode::Char('r') if table.your_side.is_some() && table.result().is_none() => {
-                self.overlay = Some(Overlay::Confirm(Confirm::Resign));
-            }
-            KeyCode::Char('d') if table.your_side.is_some() => {
+            Action::Resign => self.overlay = Some(Overlay::Confirm(Confirm::Resign)),
+            Action::Draw => {
                 let offered_to_me = table
                     .draw_offer
                     .is_some_and(|by| Some(by) != table.your_side);
@@ -649,7 +699,7 @@ impl App {
                     "draw offered"
                 });
             }
-            KeyCode::Char('a') | KeyCode::Char('n') => {
+            Action::Answer => {
                 let accept = key.code == KeyCode::Char('a');
                 let mine = table.your_side;
                 if table.draw_offer.is_some_and(|by| Some(by) != mine) {
@@ -658,21 +708,19 @@ impl App {
                 } else if table.takeback_request.is_some_and(|by| Some(by) != mine) {
                     table.takeback_request = None;
                     out.push(ClientMessage::AnswerTakeback { game, accept });
-                } else {
-                    self.complain("nothing to answer: no draw offer or takeback request");
                 }
             }
-            KeyCode::Char('u') if table.your_side.is_some() => {
+            Action::Takeback => {
                 out.push(ClientMessage::RequestTakeback { game });
                 self.say("takeback requested");
             }
-            KeyCode::Char('m') if table.your_side.is_some() => {
+            Action::Rematch => {
                 out.push(ClientMessage::Rematch { game });
                 self.say("rematch offered");
             }
-            KeyCode::Char('c') => self.chat_input = Some(String::new()),
-            KeyCode::Char('b') => self.screen = Screen::Lobby,
-            KeyCode::Char('x') => {
+            Action::Chat => self.chat_input = Some(String::new()),
+            Action::Lobby => self.screen = Screen::Lobby,
+            Action::Leave => {
                 if self.in_live_game() {
                     self.overlay = Some(Overlay::Confirm(Confirm::Leave));
                 } else {

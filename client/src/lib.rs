@@ -18,6 +18,7 @@ pub mod bot_client;
 pub mod create_form;
 pub mod embedded;
 pub mod event;
+pub mod keys;
 pub mod launch;
 pub mod move_list;
 pub mod net;

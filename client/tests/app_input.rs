@@ -261,9 +261,14 @@ fn draw_offers_are_answered_with_keys() {
         ),
         "{sent:?}"
     );
+    // Answered: the key no longer applies, and the footer no longer offers it.
     let sent = key(&mut app, KeyCode::Char('n'));
     assert!(sent.is_empty());
-    assert!(app.status.contains("nothing to answer"), "{}", app.status);
+    assert!(
+        !kingme_client::keys::footer(&app, 200).contains("answer"),
+        "{}",
+        kingme_client::keys::footer(&app, 200)
+    );
 }
 
 #[test]
@@ -381,9 +386,102 @@ fn the_lobby_seats_a_bot_in_the_selected_game() {
             games: vec![summary],
         },
     ));
-    let sent = key(&mut app, KeyCode::Char('a'));
+    // a asks for the level (intermediate first), Down picks the next one, Enter seats it.
+    assert!(key(&mut app, KeyCode::Char('a')).is_empty());
+    assert!(key(&mut app, KeyCode::Down).is_empty());
+    let sent = key(&mut app, KeyCode::Enter);
     assert!(
-        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, .. }] if game.0 == 4),
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, level }]
+            if game.0 == 4 && *level == kingme_shared::ai::Level::Advanced),
         "{sent:?}"
     );
+}
+
+fn summary(
+    id: u64,
+    status: kingme_shared::protocol::GameStatus,
+) -> kingme_shared::protocol::GameSummary {
+    kingme_shared::protocol::GameSummary {
+        id: kingme_shared::protocol::GameId(id),
+        kind: GameKind::Checkers,
+        seats: [
+            kingme_shared::protocol::SeatHolder::Empty,
+            kingme_shared::protocol::SeatHolder::Empty,
+        ],
+        time_control: kingme_shared::protocol::TimeControl::Unlimited,
+        moves: 0,
+        status,
+        spectators: 0,
+    }
+}
+
+#[test]
+fn the_lobby_selection_follows_the_game_not_the_row() {
+    use kingme_shared::protocol::{GameStatus, ServerMessage};
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    let list = |ids: &[u64]| {
+        Event::Server(ServerMessage::GameList {
+            games: ids
+                .iter()
+                .map(|&id| summary(id, GameStatus::Open))
+                .collect(),
+        })
+    };
+    app.update(list(&[10, 11]));
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.selected_game().map(|g| g.id.0), Some(11));
+    // A new game arrives above it: the selection stays on game 11.
+    app.update(list(&[12, 10, 11]));
+    assert_eq!(app.selected_game().map(|g| g.id.0), Some(11));
+    assert!(key(&mut app, KeyCode::Char('a')).is_empty());
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, .. }] if game.0 == 11),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_footer_offers_only_the_keys_that_apply() {
+    use kingme_client::keys::footer;
+    let mut app = checkers_as_black();
+    let playing = footer(&app, 200);
+    for wanted in ["r resign", "d draw", "f flip", "? help"] {
+        assert!(playing.contains(wanted), "{wanted}: {playing}");
+    }
+    assert!(
+        !playing.contains("u undo"),
+        "no move to take back: {playing}"
+    );
+    assert!(!playing.contains("m rematch"), "{playing}");
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameOver {
+            game: kingme_shared::protocol::GameId(7),
+            result: kingme_shared::protocol::GameResult {
+                winner: Some(Side::First),
+                reason: kingme_shared::protocol::EndReason::Resignation,
+            },
+        },
+    ));
+    let over = footer(&app, 200);
+    for gone in ["r resign", "d draw", "u undo"] {
+        assert!(!over.contains(gone), "{gone}: {over}");
+    }
+    assert!(over.contains("m rematch"), "{over}");
+    // r does nothing once the game is over: no resign question.
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.overlay.is_none(), "{:?}", app.overlay);
+    // A spectator is offered none of a player's keys.
+    let watching = common::app_with(common::state(GameKind::Checkers, None, &[], None), (80, 24));
+    let keys = footer(&watching, 200);
+    // Narrow: fewer keys, but always the way to help, and never wider than the screen.
+    let narrow = footer(&app, 40);
+    assert!(
+        narrow.ends_with("? help") && narrow.chars().count() <= 40,
+        "{narrow}"
+    );
+    for gone in ["r resign", "d draw", "u undo", "m rematch", "type a move"] {
+        assert!(!keys.contains(gone), "{gone}: {keys}");
+    }
 }

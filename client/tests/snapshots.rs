@@ -189,13 +189,18 @@ fn lobby_lists_games() {
                 winner: Some(Side::First),
                 reason: EndReason::Win(kingme_shared::WinReason::ThreeInARow),
             }),
-            spectators: 0,
+            spectators: 3,
         },
     ];
     app.update(Event::Server(ServerMessage::GameList { games }));
     key(&mut app, KeyCode::Down);
     let picture = check("lobby", &app);
     assert!(picture.contains("X wins with three in a row"), "{picture}");
+    assert!(picture.contains("(2 watching)"), "{picture}");
+    assert!(
+        !picture.contains("(3 watching)"),
+        "a finished game: {picture}"
+    );
 }
 
 #[test]
@@ -244,12 +249,8 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
     key(&mut app, KeyCode::Char('b'));
     key(&mut app, KeyCode::Char('?'));
     let in_lobby = render(&app);
-    for (place, keys, what) in kingme_client::ui::help::KEYS {
-        let picture = if *place == "game" {
-            &in_game
-        } else {
-            &in_lobby
-        };
+    for (place, keys, what) in kingme_client::ui::help::help_rows() {
+        let picture = if place == "game" { &in_game } else { &in_lobby };
         assert!(picture.contains(keys), "{keys} missing:\n{picture}");
         assert!(picture.contains(what), "{what} missing:\n{picture}");
     }

@@ -6,11 +6,11 @@ use crate::create_form::{CreateForm, Field, TIME_CONTROLS};
 use crate::table::{Table, time_control_text};
 use crate::theme::Theme;
 use crate::ui::board::{self, BoardPicture};
-use crate::ui::help::KEYS;
 use crate::ui::layout::STATUS_HEIGHT;
 use crate::words::result_sentence;
 use kingme_shared::AnyGame;
-use kingme_shared::protocol::SeatChoice;
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{GameId, SeatChoice};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -50,7 +50,9 @@ pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
         "game" => in_game,
         _ => !in_game,
     };
-    let keys: Vec<_> = KEYS.iter().filter(|(place, _, _)| wanted(place)).collect();
+    let keys: Vec<_> = crate::keys::help_rows()
+        .filter(|(place, _, _)| wanted(place))
+        .collect();
     let area = centred(frame.area(), 92, keys.len() as u16 + 2);
     let title = if in_game {
         "Keys in a game (the lobby's ? lists the lobby's) — any key closes"
@@ -70,7 +72,7 @@ pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
                     format!("{keys:<14}"),
                     Style::default().add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(*what),
+                Span::raw(what),
             ])
         })
         .collect();
@@ -286,4 +288,26 @@ pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
     let area = centred(frame.area(), width, height);
     let inner = boxed(frame, area, "Message", theme);
     frame.render_widget(text, inner);
+}
+
+/// The bot level dialog of the lobby's `a`.
+pub fn bot_level(frame: &mut Frame<'_>, game: GameId, selected: usize, theme: &Theme) {
+    let area = centred(frame.area(), 44, Level::ALL.len() as u16 + 4);
+    let inner = boxed(frame, area, &format!("A bot for game {game}"), theme);
+    let mut lines: Vec<Line<'_>> = Level::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, level)| {
+            if i == selected {
+                Line::styled(
+                    format!("▶ {level}"),
+                    Style::default().add_modifier(Modifier::REVERSED),
+                )
+            } else {
+                Line::from(format!("  {level}"))
+            }
+        })
+        .collect();
+    lines.push(Line::from("↑↓ choose · Enter seat it · Esc cancel"));
+    frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -32,7 +32,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             GameStatus::Playing => "playing".to_owned(),
             GameStatus::Over(result) => crate::words::result_sentence(game.kind, result),
         };
-        let watching = if game.spectators > 0 {
+        // Only games going on are watched; a finished game's count is stale.
+        let finished = matches!(game.status, GameStatus::Over(_));
+        let watching = if game.spectators > 0 && !finished {
             format!(" ({} watching)", game.spectators)
         } else {
             String::new()

@@ -61,6 +61,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Some(Overlay::Create(form)) => dialogs::create(frame, form, &app.theme),
         Some(Overlay::Confirm(what)) => dialogs::confirm(frame, *what, &app.theme),
         Some(Overlay::Message) => dialogs::message(frame, &app.status, &app.theme),
+        Some(Overlay::BotLevel { game, selected }) => {
+            dialogs::bot_level(frame, *game, *selected, &app.theme);
+        }
         None => {
             if app.screen == Screen::Game
                 && let Some(table) = &app.table
@@ -144,7 +147,10 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .collect();
     if status_lines < 2 {
         let footer = hint.unwrap_or_else(|| {
-            Line::styled(footer(app), Style::default().add_modifier(Modifier::DIM))
+            Line::styled(
+                crate::keys::footer(app, area.width),
+                Style::default().add_modifier(Modifier::DIM),
+            )
         });
         lines.push(footer);
     }
@@ -185,16 +191,4 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         .into_iter()
         .map(std::borrow::Cow::into_owned)
         .collect()
-}
-
-/// The keys that apply now, for the footer.
-fn footer(app: &App) -> &'static str {
-    match app.screen {
-        Screen::Lobby => {
-            "c create · Enter join/watch · w watch · r refresh · t theme · ? help · q quit"
-        }
-        Screen::Game => {
-            "hjkl/arrows+Enter or mouse · 1-9 type move · f flip · r resign · d draw · u undo · ? help"
-        }
-    }
 }
