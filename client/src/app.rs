@@ -10,6 +10,7 @@ use crate::move_list::MoveList;
 use crate::selection::Choice;
 use crate::setup_board::step;
 use crate::table::Table;
+use crate::text_field::TextField;
 use crate::theme::Theme;
 use crate::ui::layout::GameLayout;
 use crate::words::result_sentence;
@@ -99,7 +100,7 @@ pub struct App {
     /// Whether the status line reports a problem.
     pub status_is_error: bool,
     /// A chat line being typed.
-    pub chat_input: Option<String>,
+    pub chat_input: Option<TextField>,
     /// Whether the game-over dialog was closed.
     pub game_over_dismissed: bool,
     /// The terminal size, for mouse hit-testing.
@@ -337,26 +338,19 @@ impl App {
             match key.code {
                 KeyCode::Enter => {
                     if let Some(table) = &self.table
-                        && !line.trim().is_empty()
+                        && !line.value().trim().is_empty()
                     {
                         out.push(ClientMessage::Chat {
                             game: table.id,
-                            text: line,
+                            text: line.value().to_owned(),
                         });
                     }
                 }
                 KeyCode::Esc => {}
-                KeyCode::Backspace => {
-                    line.pop();
+                _ => {
+                    line.key(key);
                     self.chat_input = Some(line);
                 }
-                KeyCode::Char(c) => {
-                    if line.chars().count() < MAX_CHAT_CHARS {
-                        line.push(c);
-                    }
-                    self.chat_input = Some(line);
-                }
-                _ => self.chat_input = Some(line),
             }
             return;
         }
@@ -516,9 +510,9 @@ impl App {
             KeyCode::Esc => return false,
             KeyCode::Up => form.move_field(-1),
             KeyCode::Down | KeyCode::Tab => form.move_field(1),
+            _ if form.edit(key) => {}
             KeyCode::Left => form.change(-1),
             KeyCode::Right => form.change(1),
-            KeyCode::Backspace => form.backspace(),
             KeyCode::Enter => match form.field {
                 Field::Setup if form.setup == SetupSource::Placed => form.open_board(),
                 Field::Text => form.move_field(1),
@@ -532,7 +526,6 @@ impl App {
                 },
                 _ => form.move_field(1),
             },
-            KeyCode::Char(c) if form.field == Field::Text => form.type_char(c),
             KeyCode::Char('k') => form.move_field(-1),
             KeyCode::Char('j') => form.move_field(1),
             KeyCode::Char('h') => form.change(-1),
@@ -618,21 +611,14 @@ impl App {
         }
         if let Some(mut input) = table.input.take() {
             match key.code {
-                KeyCode::Enter => self.submit(input.trim().to_owned(), out),
+                KeyCode::Enter => self.submit(input.value().trim().to_owned(), out),
                 KeyCode::Esc => {}
-                KeyCode::Backspace => {
-                    input.pop();
-                    if !input.is_empty() {
-                        table.input = Some(input);
-                    }
-                }
-                KeyCode::Char(c) => {
-                    if input.len() < MAX_MOVE_TEXT {
-                        input.push(c);
-                    }
+                // Backspace on an empty line stops typing.
+                KeyCode::Backspace if input.is_empty() => {}
+                _ => {
+                    input.key(key);
                     table.input = Some(input);
                 }
-                _ => table.input = Some(input),
             }
             return;
         }
@@ -663,10 +649,10 @@ impl App {
             }
             Action::TypeMove => {
                 if let KeyCode::Char(c) = key.code {
-                    table.input = Some(c.to_string());
+                    table.input = Some(TextField::new(MAX_MOVE_TEXT).with_value(&c.to_string()));
                 }
             }
-            Action::TypeText => table.input = Some(String::new()),
+            Action::TypeText => table.input = Some(TextField::new(MAX_MOVE_TEXT)),
             Action::Numbers => {
                 self.square_numbers = !self.square_numbers;
                 self.say(if self.square_numbers {
@@ -718,7 +704,7 @@ impl App {
                 out.push(ClientMessage::Rematch { game });
                 self.say("rematch offered");
             }
-            Action::Chat => self.chat_input = Some(String::new()),
+            Action::Chat => self.chat_input = Some(TextField::new(MAX_CHAT_CHARS)),
             Action::Lobby => self.screen = Screen::Lobby,
             Action::Leave => {
                 if self.in_live_game() {

@@ -4,11 +4,13 @@
 //! so mistakes are explained before anything is sent.
 
 use crate::setup_board::SetupBoard;
+use crate::text_field::TextField;
 use kingme_shared::ai::Level;
 use kingme_shared::games::checkers::BoardFile;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{GameOptions, MAX_POSITION_TEXT, Opponent, SeatChoice, TimeControl};
 use kingme_shared::{AnyGame, Game, GameKind, Side};
+use ratatui::crossterm::event::KeyEvent;
 
 /// The time controls offered, quickest first.
 pub const TIME_CONTROLS: [TimeControl; 7] = [
@@ -101,7 +103,7 @@ pub struct CreateForm {
     pub time: usize,
     pub setup: SetupSource,
     /// The FEN or the board file path.
-    pub text: String,
+    pub text: TextField,
     /// The placed pieces, while or after placing them.
     pub board: Option<SetupBoard>,
     /// Whether the placing board is open (it takes the keys).
@@ -118,7 +120,7 @@ impl Default for CreateForm {
             opponent: Some(Level::Intermediate),
             time: 0,
             setup: SetupSource::Standard,
-            text: String::new(),
+            text: TextField::new(MAX_POSITION_TEXT),
             board: None,
             placing: false,
             error: None,
@@ -183,19 +185,18 @@ impl CreateForm {
         }
     }
 
-    /// A character typed on the text row.
-    pub fn type_char(&mut self, c: char) {
-        if self.field == Field::Text && self.text.len() < MAX_POSITION_TEXT {
-            self.text.push(c);
+    /// An editing key on the text row (characters, Backspace, Left/Right, Home/End, Ctrl-U,
+    /// Ctrl-W...); returns whether it was one.
+    pub fn edit(&mut self, key: KeyEvent) -> bool {
+        if self.field != Field::Text {
+            return false;
+        }
+        let before = self.text.clone();
+        let used = self.text.key(key);
+        if self.text != before {
             self.error = None;
         }
-    }
-
-    /// Backspace on the text row.
-    pub fn backspace(&mut self) {
-        if self.field == Field::Text {
-            self.text.pop();
-        }
+        used
     }
 
     /// Shows what is wrong with the form and moves to the row that needs changing (the only
@@ -223,7 +224,7 @@ impl CreateForm {
         let start_position = match self.setup {
             SetupSource::Standard => None,
             SetupSource::Typed => {
-                let text = self.text.trim();
+                let text = self.text.value().trim();
                 if text.is_empty() {
                     return Err(format!(
                         "type a {} position on the position row, or choose the standard start",
@@ -233,7 +234,7 @@ impl CreateForm {
                 Some(check_position(self.kind, text, rules)?)
             }
             SetupSource::BoardFile => {
-                let path = self.text.trim();
+                let path = self.text.value().trim();
                 if path.is_empty() {
                     return Err("type the board file's path on the position row".to_owned());
                 }
@@ -349,11 +350,11 @@ mod tests {
         let err = form.options().expect_err("empty");
         assert!(err.contains("type a checkers position"), "{err}");
         for c in "W:W9:B1,1".chars() {
-            form.type_char(c);
+            form.edit(KeyEvent::from(ratatui::crossterm::event::KeyCode::Char(c)));
         }
         let err = form.options().expect_err("square twice");
         assert!(err.contains("listed twice"), "{err}");
-        form.text = "W:WK22:B9,10,17,18".to_owned();
+        form.text = TextField::new(0).with_value("W:WK22:B9,10,17,18");
         assert_eq!(
             form.options().expect("valid").start_position.as_deref(),
             Some("W:WK22:B9,10,17,18")
@@ -380,7 +381,7 @@ mod tests {
         let mut form = CreateForm {
             setup: SetupSource::Typed,
             field: Field::Create,
-            text: "W:W9:B1,1".to_owned(),
+            text: TextField::new(0).with_value("W:W9:B1,1"),
             ..CreateForm::default()
         };
         let err = form.options().expect_err("square twice");
@@ -397,7 +398,7 @@ mod tests {
             .expect("write");
         let form = CreateForm {
             setup: SetupSource::BoardFile,
-            text: path.display().to_string(),
+            text: TextField::new(0).with_value(&path.display().to_string()),
             ..CreateForm::default()
         };
         let fen = form
@@ -407,7 +408,7 @@ mod tests {
             .expect("a position");
         assert!(fen.starts_with("W:"), "{fen}");
         let missing = CreateForm {
-            text: dir.join("missing.txt").display().to_string(),
+            text: TextField::new(0).with_value(&dir.join("missing.txt").display().to_string()),
             ..form
         };
         let err = missing.options().expect_err("no file");

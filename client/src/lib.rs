@@ -28,6 +28,7 @@ pub mod secrets;
 pub mod selection;
 pub mod setup_board;
 pub mod table;
+pub mod text_field;
 pub mod theme;
 pub mod tui;
 pub mod ui;

@@ -42,7 +42,7 @@ pub struct Table {
     pub cursor: Cell,
     pub flipped: bool,
     /// A move being typed (a number or a move's text), `None` when not typing.
-    pub input: Option<String>,
+    pub input: Option<crate::text_field::TextField>,
     pub animation: Option<Animation>,
     pub draw_offer: Option<Side>,
     pub takeback_request: Option<Side>,

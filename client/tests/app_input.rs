@@ -485,3 +485,50 @@ fn the_footer_offers_only_the_keys_that_apply() {
         assert!(!keys.contains(gone), "{gone}: {keys}");
     }
 }
+
+#[test]
+fn text_fields_take_the_usual_editing_keys() {
+    use kingme_client::create_form::Field;
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right); // type a position
+    key(&mut app, KeyCode::Down);
+    for c in "W:W9:B1,1".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    // Left moves the cursor inside the text (not the row's value); Ctrl-W deletes a word,
+    // Ctrl-U the line, and no 'u' or 'w' is typed.
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Char('2'));
+    let form = |app: &App| match &app.overlay {
+        Some(Overlay::Create(form)) => form.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(form(&app).text.value(), "W:W9:B1,21");
+    assert_eq!(form(&app).field, Field::Text);
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('u'),
+        KeyModifiers::CONTROL,
+    ))));
+    assert_eq!(form(&app).text.value(), "");
+    // The chat line too.
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('c'));
+    for c in "hello world".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('w'),
+        KeyModifiers::CONTROL,
+    ))));
+    key(&mut app, KeyCode::Home);
+    key(&mut app, KeyCode::Char('>'));
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::Chat { text, .. }] if text == ">hello "),
+        "{sent:?}"
+    );
+}

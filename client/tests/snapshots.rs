@@ -425,7 +425,7 @@ fn a_board_file_error_shows_whole_in_the_dialog() {
     let Some(kingme_client::app::Overlay::Create(form)) = &app.overlay else {
         panic!("the dialog closed");
     };
-    assert_eq!(form.text, before[..before.len() - 1]);
+    assert_eq!(form.text.value(), &before[..before.len() - 1]);
 }
 
 #[test]

@@ -229,7 +229,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
             time_control_text(TIME_CONTROLS[form.time % TIME_CONTROLS.len()]),
         ),
         (Field::Setup, "Setup", setup),
-        (Field::Text, text_label, format!("{}▏", form.text)),
+        (Field::Text, text_label, form.text.value().to_owned()),
         (Field::Create, "", "[ Create ]".to_owned()),
     ];
     let mut lines = Vec::new();
@@ -243,6 +243,15 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         } else {
             Style::default()
         };
+        if field == Field::Text && selected {
+            // The focused text row: the text with its cursor, scrolled to fit.
+            let mut line = form
+                .text
+                .line(46, Style::default().add_modifier(Modifier::UNDERLINED));
+            line.spans.insert(0, Span::raw(format!("{label:>10}  ")));
+            lines.push(line);
+            continue;
+        }
         let arrows = selected && !matches!(field, Field::Text | Field::Create);
         let value = if arrows {
             format!("◀ {value} ▶")

@@ -111,12 +111,22 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Style::default()
     };
     let typing = app.table.as_ref().and_then(|t| t.input.as_ref());
-    let hint = if let Some(text) = &app.chat_input {
-        Some(Line::from(format!(
-            "say> {text}▏ (Enter sends, Esc cancels)"
-        )))
+    let field_line = |prompt: &'static str, field: &crate::text_field::TextField, keys| {
+        let room = area
+            .width
+            .saturating_sub((prompt.len() + 1 + str::len(keys)) as u16);
+        let mut line = field.line(room, Style::default());
+        line.spans.insert(0, Span::raw(prompt));
+        line.spans.push(Span::styled(
+            format!(" {keys}"),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
+        line
+    };
+    let hint = if let Some(field) = &app.chat_input {
+        Some(field_line("say> ", field, "(Enter sends, Esc cancels)"))
     } else {
-        typing.map(|text| Line::from(format!("move> {text}▏ (Enter plays, Esc cancels)")))
+        typing.map(|field| field_line("move> ", field, "(Enter plays, Esc cancels)"))
     };
     let room = if hint.is_some() || area.height < 2 {
         1
