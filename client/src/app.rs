@@ -8,6 +8,7 @@ use crate::event::{Event, LinkEvent};
 use crate::keys::{self, Action};
 use crate::move_list::MoveList;
 use crate::selection::Choice;
+use crate::settings::Settings;
 use crate::setup_board::step;
 use crate::table::Table;
 use crate::text_field::TextField;
@@ -113,6 +114,11 @@ pub struct App {
     pub first_request: Option<ClientMessage>,
     /// Whether every square shows its number (the `#` key).
     pub square_numbers: bool,
+    /// The choices kept between runs; `settings_changed` asks the loop to write them.
+    pub settings: Settings,
+    pub settings_changed: bool,
+    /// Why the settings file could not be read, told once connected.
+    pub settings_problem: Option<String>,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
     /// Ticks seen, for things done every so many ticks.
@@ -144,9 +150,26 @@ impl App {
             quit: false,
             first_request: None,
             square_numbers: false,
+            settings: Settings::default(),
+            settings_changed: false,
+            settings_problem: None,
             drag_from: None,
             ticks: 0,
         }
+    }
+
+    /// Applies the kept choices (theme, square numbers; the create dialog reads the rest).
+    #[must_use]
+    pub fn with_settings(mut self, settings: Settings) -> App {
+        if let Some(theme) = Theme::ALL
+            .iter()
+            .find(|t| Some(t.name) == settings.theme.as_deref())
+        {
+            self.theme = *theme;
+        }
+        self.square_numbers = settings.square_numbers;
+        self.settings = settings;
+        self
     }
 
     fn say(&mut self, text: impl Into<String>) {
@@ -199,6 +222,9 @@ impl App {
                 } else {
                     "connected: press c to create a game, Enter to join, ? for help"
                 });
+                if let Some(problem) = self.settings_problem.take() {
+                    self.complain(format!("connected, but {problem}"));
+                }
                 out.push(ClientMessage::ListGames);
                 out.extend(self.first_request.take());
             }
@@ -444,6 +470,8 @@ impl App {
                 }
                 KeyCode::Enter | KeyCode::Char(' ') => {
                     self.theme = Theme::ALL[selected % Theme::ALL.len()];
+                    self.settings.theme = Some(self.theme.name.to_owned());
+                    self.settings_changed = true;
                     self.say(format!("theme: {}", self.theme.name));
                 }
                 KeyCode::Esc => {}
@@ -518,6 +546,8 @@ impl App {
                 Field::Text => form.move_field(1),
                 Field::Create => match form.options() {
                     Ok(options) => {
+                        self.settings.last_game = Some(form.settings());
+                        self.settings_changed = true;
                         out.push(ClientMessage::CreateGame(options));
                         self.say("creating the game…");
                         return false;
@@ -551,7 +581,11 @@ impl App {
                 self.lobby_selected += 1;
             }
             Some(Action::Create) => {
-                self.overlay = Some(Overlay::Create(Box::default()));
+                let form = match &self.settings.last_game {
+                    Some(last) => CreateForm::from_settings(last),
+                    None => CreateForm::default(),
+                };
+                self.overlay = Some(Overlay::Create(Box::new(form)));
             }
             Some(Action::Refresh) => {
                 out.push(ClientMessage::ListGames);
@@ -655,6 +689,8 @@ impl App {
             Action::TypeText => table.input = Some(TextField::new(MAX_MOVE_TEXT)),
             Action::Numbers => {
                 self.square_numbers = !self.square_numbers;
+                self.settings.square_numbers = self.square_numbers;
+                self.settings_changed = true;
                 self.say(if self.square_numbers {
                     "square numbers on every square (# hides them under pieces)"
                 } else {

@@ -3,6 +3,7 @@
 //! one by one on an empty board. It ends in [`GameOptions`] for the server, checked here first
 //! so mistakes are explained before anything is sent.
 
+use crate::settings::GameSettings;
 use crate::setup_board::SetupBoard;
 use crate::text_field::TextField;
 use kingme_shared::ai::Level;
@@ -135,6 +136,33 @@ fn cycle<T: Copy + PartialEq>(options: &[T], current: T, delta: i32) -> T {
 }
 
 impl CreateForm {
+    /// The dialog as the person left it last time (a setup is not kept: a new game starts
+    /// from the standard position unless chosen again).
+    #[must_use]
+    pub fn from_settings(last: &GameSettings) -> CreateForm {
+        CreateForm {
+            kind: last.kind,
+            seat: last.seat,
+            opponent: last.opponent,
+            time: TIME_CONTROLS
+                .iter()
+                .position(|t| *t == last.time_control)
+                .unwrap_or(0),
+            ..CreateForm::default()
+        }
+    }
+
+    /// The choices to keep for next time.
+    #[must_use]
+    pub fn settings(&self) -> GameSettings {
+        GameSettings {
+            kind: self.kind,
+            seat: self.seat,
+            opponent: self.opponent,
+            time_control: TIME_CONTROLS[self.time % TIME_CONTROLS.len()],
+        }
+    }
+
     /// Moves to the next or previous row (skipping the text row when it is not used).
     pub fn move_field(&mut self, delta: i32) {
         loop {

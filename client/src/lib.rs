@@ -26,6 +26,7 @@ pub mod plain;
 pub mod replay;
 pub mod secrets;
 pub mod selection;
+pub mod settings;
 pub mod setup_board;
 pub mod table;
 pub mod text_field;

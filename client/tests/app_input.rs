@@ -532,3 +532,53 @@ fn text_fields_take_the_usual_editing_keys() {
         "{sent:?}"
     );
 }
+
+#[test]
+fn choices_are_kept_in_the_settings_for_the_next_run() {
+    use kingme_client::create_form::Field;
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    // Theme: the fifth, Monochrome.
+    key(&mut app, KeyCode::Char('t'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(app.settings_changed);
+    assert_eq!(app.settings.theme.as_deref(), Some("Monochrome"));
+    // A Pente game against an open seat.
+    app.settings_changed = false;
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Right); // pente
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Left); // the next weaker bot
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog");
+    };
+    assert_eq!(form.field, Field::Opponent);
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Down);
+    }
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::CreateGame(o)] if o.kind == GameKind::Pente),
+        "{sent:?}"
+    );
+    assert!(app.settings_changed);
+    // The next run starts with them.
+    let next =
+        App::new("ada", (80, 24), std::time::Instant::now()).with_settings(app.settings.clone());
+    assert!(next.theme.monochrome);
+    let mut next = next;
+    key(&mut next, KeyCode::Char('c'));
+    let Some(Overlay::Create(form)) = &next.overlay else {
+        panic!("the dialog");
+    };
+    assert_eq!(form.kind, GameKind::Pente);
+    let Some(kingme_client::settings::GameSettings { opponent, .. }) = app.settings.last_game
+    else {
+        panic!("kept");
+    };
+    assert_eq!(form.opponent, opponent);
+    assert_ne!(opponent, Some(kingme_shared::ai::Level::Intermediate));
+}
