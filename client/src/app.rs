@@ -677,6 +677,20 @@ impl App {
                 let cell = table.cursor;
                 self.choose_cell(cell, out);
             }
+            Action::ReviewBack | Action::ReviewForward | Action::ReviewLive => {
+                let result = match action {
+                    Action::ReviewBack => table.review_step(-1),
+                    Action::ReviewForward => table.review_step(1),
+                    _ => {
+                        table.review = None;
+                        Ok("back to the game as it stands".to_owned())
+                    }
+                };
+                match result {
+                    Ok(line) => self.say(line),
+                    Err(err) => self.complain(err),
+                }
+            }
             Action::LetGo => {
                 table.selection.clear();
                 self.say("let go of the piece");
@@ -791,6 +805,10 @@ impl App {
             return;
         };
         table.cursor = cell;
+        if table.review.is_some() {
+            self.complain("you are looking at an earlier position: Esc returns to the game");
+            return;
+        }
         let Some(square) = table.geometry().square_at(cell) else {
             self.complain("pieces stand on the dark squares only");
             return;

@@ -57,6 +57,9 @@ pub enum Action {
     TypeText,
     Flip,
     Numbers,
+    ReviewBack,
+    ReviewForward,
+    ReviewLive,
     Resign,
     Draw,
     Answer,
@@ -116,10 +119,24 @@ fn can_take_back(app: &App) -> bool {
     is_playing_player(app) && app.table.as_ref().is_some_and(|t| !t.moves.is_empty())
 }
 
+fn has_moves(app: &App) -> bool {
+    app.table.as_ref().is_some_and(|t| !t.moves.is_empty())
+}
+
+fn is_reviewing(app: &App) -> bool {
+    app.table.as_ref().is_some_and(|t| t.review.is_some())
+}
+
+fn can_start_review(app: &App) -> bool {
+    has_moves(app) && !is_reviewing(app)
+}
+
+/// The player's turn, on the live position (not while reviewing).
 fn is_my_turn(app: &App) -> bool {
     app.table
         .as_ref()
         .is_some_and(crate::table::Table::is_my_turn)
+        && !is_reviewing(app)
 }
 
 fn holds_piece(app: &App) -> bool {
@@ -324,6 +341,42 @@ pub const BINDINGS: &[Binding] = &[
         action: None,
         matches: never,
         applies: always,
+    },
+    Binding {
+        place: Place::Game,
+        keys: "[ ]  ←→",
+        what: "step through the moves played; Esc back to live",
+        footer: Some("←→ step"),
+        action: Some(Action::ReviewBack),
+        matches: |k| matches!(k, KeyCode::Left | KeyCode::Char('[')),
+        applies: is_reviewing,
+    },
+    Binding {
+        place: Place::Game,
+        keys: "[ ]  ←→",
+        what: "step through the moves played; Esc back to live",
+        footer: Some("Esc live"),
+        action: Some(Action::ReviewLive),
+        matches: |k| k == KeyCode::Esc,
+        applies: is_reviewing,
+    },
+    Binding {
+        place: Place::Game,
+        keys: "[ ]  ←→",
+        what: "step through the moves played; Esc back to live",
+        footer: None,
+        action: Some(Action::ReviewForward),
+        matches: |k| matches!(k, KeyCode::Right | KeyCode::Char(']')),
+        applies: is_reviewing,
+    },
+    Binding {
+        place: Place::Game,
+        keys: "[ ]  ←→",
+        what: "step through the moves played; Esc back to live",
+        footer: Some("[ review"),
+        action: Some(Action::ReviewBack),
+        matches: |k| k == KeyCode::Char('['),
+        applies: can_start_review,
     },
     Binding {
         place: Place::Game,

@@ -24,6 +24,7 @@ pub mod move_list;
 pub mod net;
 pub mod plain;
 pub mod replay;
+pub mod review;
 pub mod secrets;
 pub mod selection;
 pub mod settings;

@@ -7,6 +7,7 @@
 
 use crate::animation::Animation;
 use crate::board_geometry::{BoardGeometry, Cell};
+use crate::review::Review;
 use crate::selection::{Candidate, Selection};
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
@@ -25,6 +26,10 @@ pub struct Table {
     pub id: GameId,
     pub kind: GameKind,
     pub game: AnyGame,
+    /// The position the game started from (for reviewing).
+    pub start: AnyGame,
+    /// An earlier position being looked at, `None` for the live game.
+    pub review: Option<Review>,
     pub pente_rules: PenteRules,
     pub seats: [SeatHolder; 2],
     /// The player's own side; `None` when watching.
@@ -58,12 +63,15 @@ impl Table {
             tournament: state.pente_tournament_rule,
         };
         let game = read_position(state.kind, &state.position, pente_rules)?;
+        let start = read_position(state.kind, &state.start_position, pente_rules)?;
         let flipped = BoardGeometry::flipped_for(state.kind, state.your_side);
         let layout = AnyGame::layout(state.kind);
         let mut table = Table {
             id: state.id,
             kind: state.kind,
             game,
+            start,
+            review: None,
             pente_rules,
             seats: state.seats.clone(),
             your_side: state.your_side,
@@ -251,6 +259,23 @@ impl Table {
             }
             _ => None,
         }
+    }
+
+    /// Steps the review back (`-1`) or forward (`1`) a move; forward past the last move
+    /// returns to the live game. Returns a line for the status bar.
+    pub fn review_step(&mut self, delta: isize) -> Result<String, String> {
+        let total = self.moves.len();
+        let at = self.review.as_ref().map_or(total, |r| r.at);
+        let target = at.saturating_add_signed(delta);
+        if target >= total && delta > 0 {
+            self.review = None;
+            return Ok("back to the game as it stands".to_owned());
+        }
+        let review = Review::new(&self.start, &self.moves, target.min(total))?;
+        let caption = review.caption(&self.moves);
+        self.selection.clear();
+        self.review = Some(review);
+        Ok(caption)
     }
 
     /// Advances the animation by a tick.

@@ -465,3 +465,48 @@ fn pente_history_marks_captures() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_game_in_progress_is_reviewed_move_by_move() {
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            None,
+            &["11-15", "22-18", "15x22"],
+            Some(Side::Second),
+        ),
+        (80, 30),
+    );
+    let live = render(&app);
+    key(&mut app, KeyCode::Char('['));
+    key(&mut app, KeyCode::Left);
+    let picture = check("review", &app);
+    assert!(
+        app.status.contains("reviewing move 1 of 3: 11-15"),
+        "{}",
+        app.status
+    );
+    // After 11-15 alone, White's man still stands on 22 and nothing on 18.
+    let table = app.table.as_ref().unwrap();
+    let review = table.review.as_ref().unwrap();
+    assert!(review.game.piece_on(22).is_some() && review.game.piece_on(18).is_none());
+    assert_ne!(picture, live);
+    // A click on the board does not play from the past.
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.status.contains("Esc returns to the game"),
+        "{}",
+        app.status
+    );
+    key(&mut app, KeyCode::Right);
+    assert!(app.status.contains("move 2 of 3"), "{}", app.status);
+    // Forward onto the last move is the live game again.
+    key(&mut app, KeyCode::Right);
+    assert!(app.table.as_ref().unwrap().review.is_none());
+    assert!(app.status.contains("back to the game"), "{}", app.status);
+    key(&mut app, KeyCode::Char('['));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.table.as_ref().unwrap().review.is_none());
+    let board = |picture: &str| picture.lines().take(20).collect::<Vec<_>>().join("\n");
+    assert_eq!(board(&render(&app)), board(&live));
+}

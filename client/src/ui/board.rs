@@ -4,8 +4,8 @@
 
 use crate::board_geometry::{BoardArea, BoardGeometry, Cell};
 use crate::theme::Theme;
-use kingme_shared::Side;
 use kingme_shared::board_view::{BoardPiece, PieceKind, Surface};
+use kingme_shared::{AnyGame, Side};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
 use std::collections::HashMap;
@@ -45,6 +45,30 @@ pub fn glyph(piece: BoardPiece) -> &'static str {
         (PieceKind::Cross, _) => "X",
         (PieceKind::Nought, _) => "O",
     }
+}
+
+/// Draws a position with only its last move marked (no cursor, nothing held): the replay
+/// viewer and the review of a game in progress.
+pub fn draw_position(
+    buf: &mut Buffer,
+    area: BoardArea,
+    game: &AnyGame,
+    last_move: &[u16],
+    flipped: bool,
+    theme: &Theme,
+) {
+    let lookup = |square: u16| game.piece_on(square);
+    let picture = BoardPicture {
+        geometry: BoardGeometry::new(game.kind(), flipped),
+        piece: &lookup,
+        highlights: last_move
+            .iter()
+            .map(|&square| (square, Highlight::LastMove))
+            .collect(),
+        cursor: None,
+        numbers: false,
+    };
+    draw(buf, area, &picture, theme);
 }
 
 /// Draws the picture into `buf` at `area`.
