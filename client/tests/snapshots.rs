@@ -234,7 +234,7 @@ fn a_small_terminal_gets_a_message_not_a_broken_board() {
     );
     let picture = check("too_small", &app);
     assert!(picture.contains("The terminal is too small."), "{picture}");
-    assert!(picture.contains("needs at least 75x23"), "{picture}");
+    assert!(picture.contains("needs at least 41x23"), "{picture}");
 }
 
 #[test]
@@ -509,4 +509,16 @@ fn a_game_in_progress_is_reviewed_move_by_move() {
     assert!(app.table.as_ref().unwrap().review.is_none());
     let board = |picture: &str| picture.lines().take(20).collect::<Vec<_>>().join("\n");
     assert_eq!(board(&render(&app)), board(&live));
+}
+
+#[test]
+fn checkers_at_60x20_shows_the_board_alone() {
+    let app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (60, 20),
+    );
+    let picture = check("checkers_60x20", &app);
+    assert!(!picture.contains("too small"), "{picture}");
+    assert!(picture.contains('●') && picture.contains('○'), "{picture}");
+    assert!(picture.contains("your move"), "{picture}");
 }

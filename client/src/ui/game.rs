@@ -27,7 +27,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool
             table.flipped,
             &app.theme,
         );
-        panel::draw(frame, layout.panel, app, table);
+        if layout.panel.width > 0 {
+            panel::draw(frame, layout.panel, app, table);
+        }
         return true;
     }
     let mut highlights = HashMap::new();
@@ -58,6 +60,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool
         numbers: app.square_numbers,
     };
     board::draw(frame.buffer_mut(), board_area, &picture, &app.theme);
-    panel::draw(frame, layout.panel, app, table);
+    if layout.panel.width > 0 {
+        panel::draw(frame, layout.panel, app, table);
+    }
     true
 }
