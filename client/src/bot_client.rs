@@ -151,7 +151,7 @@ impl Bot {
                 eprintln!("kingme bot: game {game}: {text} was refused: {reason}; resigning");
                 Ok(vec![ClientMessage::Resign { game }])
             }
-            Event::Server(ServerMessage::GameOver { game, result }) => {
+            Event::Server(ServerMessage::GameOver { game, result, .. }) => {
                 let Some(table) = self.table.take().filter(|t| t.id == game) else {
                     return Ok(Vec::new());
                 };

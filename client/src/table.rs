@@ -216,9 +216,11 @@ impl Table {
                 }
                 Some(format!("{}: {}", name(*side), seat_text(holder)))
             }
-            ServerMessage::GameOver { result, .. } => {
+            ServerMessage::GameOver { result, clocks, .. } => {
                 self.status = GameStatus::Over(*result);
+                self.clocks = *clocks;
                 self.clocks.running = None;
+                self.clocks_at = now;
                 self.refresh_candidates();
                 Some(crate::words::result_sentence(self.kind, *result))
             }

@@ -457,6 +457,7 @@ fn the_footer_offers_only_the_keys_that_apply() {
     app.update(Event::Server(
         kingme_shared::protocol::ServerMessage::GameOver {
             game: kingme_shared::protocol::GameId(7),
+            clocks: common::stopped_clocks(),
             result: kingme_shared::protocol::GameResult {
                 winner: Some(Side::First),
                 reason: kingme_shared::protocol::EndReason::Resignation,
@@ -581,4 +582,32 @@ fn choices_are_kept_in_the_settings_for_the_next_run() {
     };
     assert_eq!(form.opponent, opponent);
     assert_ne!(opponent, Some(kingme_shared::ai::Level::Intermediate));
+}
+
+#[test]
+fn the_clocks_after_the_end_are_the_servers() {
+    let mut app = checkers_as_black();
+    let table = app.table.as_ref().unwrap();
+    let later = table.clocks_at + std::time::Duration::from_secs(4);
+    app.now = later;
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameOver {
+            game: kingme_shared::protocol::GameId(7),
+            result: kingme_shared::protocol::GameResult {
+                winner: Some(Side::Second),
+                reason: kingme_shared::protocol::EndReason::TimeForfeit,
+            },
+            clocks: kingme_shared::protocol::ClockState {
+                remaining_ms: [Some(0), Some(287_500)],
+                running: None,
+            },
+        },
+    ));
+    let table = app.table.as_ref().unwrap();
+    // The flagged side shows nothing left, however long after it is drawn.
+    for wait in [0, 10] {
+        let when = later + std::time::Duration::from_secs(wait);
+        assert_eq!(table.clock_at(Side::First, when), Some(0));
+        assert_eq!(table.clock_at(Side::Second, when), Some(287_500));
+    }
 }

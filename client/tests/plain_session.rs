@@ -101,6 +101,7 @@ fn a_game_is_played_from_the_prompt() {
     assert!(text(&session).contains(" 2  . X .  2"));
     let (sent, done) = session.event(Event::Server(ServerMessage::GameOver {
         game: GameId(7),
+        clocks: common::stopped_clocks(),
         result: GameResult {
             winner: Some(Side::First),
             reason: EndReason::Resignation,

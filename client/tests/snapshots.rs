@@ -216,6 +216,7 @@ fn game_over_dialog_names_winner_and_reason() {
     );
     app.update(Event::Server(ServerMessage::GameOver {
         game: GameId(7),
+        clocks: common::stopped_clocks(),
         result: GameResult {
             winner: Some(Side::Second),
             reason: EndReason::Resignation,
@@ -380,6 +381,7 @@ fn the_panel_wraps_the_result_and_chat() {
     }));
     app.update(Event::Server(ServerMessage::GameOver {
         game: GameId(7),
+        clocks: common::stopped_clocks(),
         result: GameResult {
             winner: Some(Side::Second),
             reason: EndReason::Win(kingme_shared::WinReason::NoLegalMoves),

@@ -590,6 +590,7 @@ impl Table {
         self.broadcast(&ServerMessage::GameOver {
             game: self.id,
             result,
+            clocks: self.judge.clocks(Instant::now()),
         });
         self.publish();
     }
