@@ -125,8 +125,9 @@ pub struct App {
     ticks: u32,
 }
 
-/// Ticks between refreshes of the lobby's list (about five seconds at the terminal's rate).
-pub const LOBBY_REFRESH_TICKS: u32 = 80;
+/// Ticks between refreshes of the lobby's list while it is shown (about a second at the
+/// terminal's rate; the server does not push lobby changes yet).
+pub const LOBBY_REFRESH_TICKS: u32 = 16;
 
 impl App {
     /// A client for the player `name`, not yet connected.
@@ -755,7 +756,11 @@ impl App {
                 self.say("rematch offered");
             }
             Action::Chat => self.chat_input = Some(TextField::new(MAX_CHAT_CHARS)),
-            Action::Lobby => self.screen = Screen::Lobby,
+            Action::Lobby => {
+                // The lobby shows what it has at once and asks for the news.
+                self.screen = Screen::Lobby;
+                out.push(ClientMessage::ListGames);
+            }
             Action::Leave => {
                 if self.in_live_game() {
                     self.overlay = Some(Overlay::Confirm(Confirm::Leave));

@@ -611,3 +611,14 @@ fn the_clocks_after_the_end_are_the_servers() {
         assert_eq!(table.clock_at(Side::Second, when), Some(287_500));
     }
 }
+
+#[test]
+fn back_in_the_lobby_the_list_is_asked_for_at_once() {
+    let mut app = checkers_as_black();
+    let sent = key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, kingme_client::app::Screen::Lobby);
+    assert!(
+        sent.iter().any(|m| matches!(m, ClientMessage::ListGames)),
+        "{sent:?}"
+    );
+}
