@@ -8,7 +8,6 @@
 //! and leaves the file alone, so nothing the person wrote is lost. Unknown keys are ignored and
 //! missing ones take their default, so older and newer clients share one file.
 
-use crate::secrets::CONFIG_DIR_VARIABLE;
 use anyhow::Context;
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
@@ -48,11 +47,7 @@ pub struct GameSettings {
 /// Where the settings file lives by default, `None` without a home directory.
 #[must_use]
 pub fn default_path() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CONFIG_DIR_VARIABLE).filter(|dir| !dir.is_empty()) {
-        return Some(PathBuf::from(dir).join("settings.toml"));
-    }
-    directories::ProjectDirs::from("", "", "kingme")
-        .map(|dirs| dirs.config_dir().join("settings.toml"))
+    crate::paths::config_dir().map(|dir| dir.join("settings.toml"))
 }
 
 impl Settings {

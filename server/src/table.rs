@@ -22,7 +22,7 @@ use kingme_shared::ai::Level;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
     ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus,
-    GameSummary, MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl,
+    GameSummary, MAX_CHAT_CHARS, PlayerId, SeatHolder, ServerMessage, TimeControl,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::sync::Arc;
@@ -266,11 +266,11 @@ impl Table {
             let wake = self.next_deadline();
             tokio::select! {
                 () = shutdown.cancelled() => {
-                    self.end(None, EndReason::Aborted);
-                    // A game cut short by a shutdown stays unfinished in the database, so the
-                    // next start resumes it.
-                    self.unsaved.clear();
-                    break;
+                    // A game cut short by a shutdown stays as stored, unfinished, and the next
+                    // start resumes it: nothing is announced (the players' connections say the
+                    // server is going down and that their games are kept).
+                    self.suspend();
+                    return;
                 }
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -411,7 +411,7 @@ impl Table {
         GameState {
             id: self.id,
             kind: self.setup.kind,
-            seats: [self.seats[0].holder(), self.seats[1].holder()],
+            seats: [self.holder(Side::First), self.holder(Side::Second)],
             your_side,
             time_control: self.setup.time_control,
             pente_tournament_rule: self.setup.pente_tournament_rule,
@@ -476,7 +476,7 @@ impl Table {
         self.summary.send_replace(GameSummary {
             id: self.id,
             kind: self.setup.kind,
-            seats: [self.seats[0].holder(), self.seats[1].holder()],
+            seats: [self.holder(Side::First), self.holder(Side::Second)],
             time_control: self.setup.time_control,
             moves: u32::try_from(self.judge.moves().len()).unwrap_or(u32::MAX),
             status,
@@ -488,7 +488,7 @@ impl Table {
         self.broadcast(&ServerMessage::SeatChanged {
             game: self.id,
             side,
-            holder: self.seats[side.index()].holder(),
+            holder: self.holder(side),
         });
     }
 
@@ -654,6 +654,27 @@ impl Table {
             }
             _ => false,
         }
+    }
+
+    /// Stops the table for a shutdown without ending its game.
+    fn suspend(&mut self) {
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        tracing::debug!(game = %self.id, "table suspended for the shutdown");
+    }
+
+    /// How a seat looks to others: its holder, with the time left to return while its person
+    /// is away.
+    fn holder(&self, side: Side) -> SeatHolder {
+        let mut holder = self.seats[side.index()].holder();
+        if let SeatHolder::Human { grace_left_ms, .. } = &mut holder {
+            *grace_left_ms = self.away[side.index()].map(|deadline| {
+                let left = deadline.saturating_duration_since(Instant::now());
+                u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+            });
+        }
+        holder
     }
 
     fn close(&mut self) {
@@ -844,7 +865,7 @@ impl Table {
             session.send(ServerMessage::SeatChanged {
                 game: self.id,
                 side,
-                holder: self.seats[side.index()].holder(),
+                holder: self.holder(side),
             });
         }
         self.seated(side);

@@ -3,7 +3,7 @@
 
 use crate::app::App;
 use crate::move_list::MoveList;
-use crate::table::{Table, clock_text, seat_text, time_control_text};
+use crate::table::{Table, clock_text, time_control_text};
 use kingme_shared::protocol::GameStatus;
 use kingme_shared::{GameKind, Side};
 use ratatui::Frame;
@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         ));
         header.push(Line::from(format!(
             "    {}",
-            seat_text(&table.seats[side.index()])
+            table.seat_text(side, app.now)
         )));
     }
     header.push(Line::from(format!(

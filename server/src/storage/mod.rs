@@ -4,7 +4,7 @@
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
-//! `identity` (name secrets), `location` (the default database path).
+//! `identity` (names bound to public keys), `location` (the default database path).
 
 pub mod identity;
 pub mod location;
@@ -19,5 +19,6 @@ pub use identity::{Admission, Claim, IdentityError};
 pub use ratings::{Rated, Rating, RatingChange};
 pub use records::{NewGame, Participant, StoredGame, StoredMove};
 pub use sqlite::SqliteStore;
+pub use store::StoredIdentity;
 pub use store::{HistoryQuery, Store, StoreError};
 pub use worker::Storage;
