@@ -5,12 +5,18 @@
 use crate::board_geometry::Cell;
 use crate::create_form::{CreateForm, Field, SetupSource};
 use crate::event::{Event, LinkEvent};
+use crate::keys::{self, Action};
+use crate::move_list::MoveList;
 use crate::selection::Choice;
+use crate::settings::Settings;
 use crate::setup_board::step;
-use crate::table::{Table, result_text};
+use crate::table::Table;
+use crate::text_field::TextField;
 use crate::theme::Theme;
 use crate::ui::layout::GameLayout;
+use crate::words::result_sentence;
 use kingme_shared::AnyGame;
+use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameStatus, GameSummary, MAX_CHAT_CHARS, MAX_MOVE_TEXT, SeatHolder,
     ServerMessage,
@@ -33,9 +39,18 @@ pub enum Screen {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     Help,
-    Themes { selected: usize },
+    Themes {
+        selected: usize,
+    },
     Create(Box<CreateForm>),
     Confirm(Confirm),
+    /// The whole status message (`s`), for one too long for the status line.
+    Message,
+    /// The level of a bot to seat in a game's open seat (`a` in the lobby).
+    BotLevel {
+        game: GameId,
+        selected: usize,
+    },
 }
 
 /// What a yes/no question is about.
@@ -95,7 +110,7 @@ pub struct App {
     /// Whether the status line reports a problem.
     pub status_is_error: bool,
     /// A chat line being typed.
-    pub chat_input: Option<String>,
+    pub chat_input: Option<TextField>,
     /// Whether the game-over dialog was closed.
     pub game_over_dismissed: bool,
     /// The terminal size, for mouse hit-testing.
@@ -106,6 +121,13 @@ pub struct App {
     /// Sent once, when first connected (`kingme play` creates its game, `kingme watch` asks
     /// to watch).
     pub first_request: Option<ClientMessage>,
+    /// Whether every square shows its number (the `#` key).
+    pub square_numbers: bool,
+    /// The choices kept between runs; `settings_changed` asks the loop to write them.
+    pub settings: Settings,
+    pub settings_changed: bool,
+    /// Why the settings file could not be read, told once connected.
+    pub settings_problem: Option<String>,
     /// The unfinished games the player is seated in, as the server's welcome listed them; the
     /// client goes back to the most recent, and the lobby marks them.
     pub in_progress: Vec<GameId>,
@@ -115,8 +137,9 @@ pub struct App {
     ticks: u32,
 }
 
-/// Ticks between refreshes of the lobby's list (about five seconds at the terminal's rate).
-pub const LOBBY_REFRESH_TICKS: u32 = 80;
+/// Ticks between refreshes of the lobby's list while it is shown (about a second at the
+/// terminal's rate; the server does not push lobby changes yet).
+pub const LOBBY_REFRESH_TICKS: u32 = 16;
 
 impl App {
     /// A client for the player `name`, not yet connected.
@@ -139,10 +162,28 @@ impl App {
             now,
             quit: false,
             first_request: None,
+            square_numbers: false,
+            settings: Settings::default(),
+            settings_changed: false,
+            settings_problem: None,
             in_progress: Vec::new(),
             drag_from: None,
             ticks: 0,
         }
+    }
+
+    /// Applies the kept choices (theme, square numbers; the create dialog reads the rest).
+    #[must_use]
+    pub fn with_settings(mut self, settings: Settings) -> App {
+        if let Some(theme) = Theme::ALL
+            .iter()
+            .find(|t| Some(t.name) == settings.theme.as_deref())
+        {
+            self.theme = *theme;
+        }
+        self.square_numbers = settings.square_numbers;
+        self.settings = settings;
+        self
     }
 
     fn say(&mut self, text: impl Into<String>) {
@@ -195,6 +236,9 @@ impl App {
                 } else {
                     "connected: press c to create a game, Enter to join, ? for help"
                 });
+                if let Some(problem) = self.settings_problem.take() {
+                    self.complain(format!("connected, but {problem}"));
+                }
                 out.push(ClientMessage::ListGames);
                 let creating = matches!(self.first_request, Some(ClientMessage::CreateGame(_)));
                 if creating && !self.in_progress.is_empty() {
@@ -223,8 +267,13 @@ impl App {
     fn server(&mut self, message: ServerMessage, out: &mut Vec<ClientMessage>) {
         match &message {
             ServerMessage::GameList { games } => {
+                // The selection stays on the same game wherever the list puts it.
+                let selected = self.selected_game().map(|g| g.id);
                 self.games = games.clone();
-                self.lobby_selected = self.lobby_selected.min(self.games.len().saturating_sub(1));
+                self.lobby_selected = selected
+                    .and_then(|id| self.games.iter().position(|g| g.id == id))
+                    .unwrap_or(self.lobby_selected)
+                    .min(self.games.len().saturating_sub(1));
             }
             ServerMessage::Welcome { games, .. } => {
                 self.in_progress = games.clone();
@@ -321,7 +370,7 @@ impl App {
             return String::new();
         };
         if let Some(result) = table.result() {
-            return result_text(table.kind, result);
+            return result_sentence(table.kind, result);
         }
         if matches!(table.status, GameStatus::Open) {
             return "waiting for an opponent to join".to_owned();
@@ -356,42 +405,41 @@ impl App {
             match key.code {
                 KeyCode::Enter => {
                     if let Some(table) = &self.table
-                        && !line.trim().is_empty()
+                        && !line.value().trim().is_empty()
                     {
                         out.push(ClientMessage::Chat {
                             game: table.id,
-                            text: line,
+                            text: line.value().to_owned(),
                         });
                     }
                 }
                 KeyCode::Esc => {}
-                KeyCode::Backspace => {
-                    line.pop();
+                _ => {
+                    line.key(key);
                     self.chat_input = Some(line);
                 }
-                KeyCode::Char(c) => {
-                    if line.chars().count() < MAX_CHAT_CHARS {
-                        line.push(c);
-                    }
-                    self.chat_input = Some(line);
-                }
-                _ => self.chat_input = Some(line),
             }
             return;
         }
-        match key.code {
-            KeyCode::Char('?') | KeyCode::F(1) => self.overlay = Some(Overlay::Help),
-            KeyCode::Char('t') if !self.typing() => {
+        if self.screen == Screen::Game && self.typing() {
+            self.game_key(key, None, out);
+            return;
+        }
+        let action = keys::action(self, key.code);
+        match action {
+            Some(Action::Help) => self.overlay = Some(Overlay::Help),
+            Some(Action::Themes) => {
                 let selected = Theme::ALL
                     .iter()
                     .position(|t| t.name == self.theme.name)
                     .unwrap_or(0);
                 self.overlay = Some(Overlay::Themes { selected });
             }
-            KeyCode::Char('q') if !self.typing() => self.ask_quit(out),
+            Some(Action::Quit) => self.ask_quit(out),
+            Some(Action::WholeMessage) => self.overlay = Some(Overlay::Message),
             _ => match self.screen {
-                Screen::Lobby => self.lobby_key(key, out),
-                Screen::Game => self.game_key(key, out),
+                Screen::Lobby => self.lobby_key(action, out),
+                Screen::Game => self.game_key(key, action, out),
             },
         }
     }
@@ -425,7 +473,31 @@ impl App {
 
     fn overlay_key(&mut self, overlay: Overlay, key: KeyEvent, out: &mut Vec<ClientMessage>) {
         match overlay {
-            Overlay::Help => {}
+            Overlay::Help | Overlay::Message => {}
+            Overlay::BotLevel { game, selected } => {
+                let count = Level::ALL.len();
+                match key.code {
+                    KeyCode::Up | KeyCode::Char('k') => {
+                        self.overlay = Some(Overlay::BotLevel {
+                            game,
+                            selected: (selected + count - 1) % count,
+                        });
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        self.overlay = Some(Overlay::BotLevel {
+                            game,
+                            selected: (selected + 1) % count,
+                        });
+                    }
+                    KeyCode::Enter | KeyCode::Char(' ') => {
+                        let level = Level::ALL[selected % count];
+                        out.push(ClientMessage::AttachBot { game, level });
+                        self.say(format!("asked for a bot ({level}) in game {game}"));
+                    }
+                    KeyCode::Esc => {}
+                    _ => self.overlay = Some(Overlay::BotLevel { game, selected }),
+                }
+            }
             Overlay::Themes { selected } => match key.code {
                 KeyCode::Up | KeyCode::Char('k') => {
                     self.overlay = Some(Overlay::Themes {
@@ -439,6 +511,8 @@ impl App {
                 }
                 KeyCode::Enter | KeyCode::Char(' ') => {
                     self.theme = Theme::ALL[selected % Theme::ALL.len()];
+                    self.settings.theme = Some(self.theme.name.to_owned());
+                    self.settings_changed = true;
                     self.say(format!("theme: {}", self.theme.name));
                 }
                 KeyCode::Esc => {}
@@ -509,23 +583,24 @@ impl App {
             KeyCode::Esc => return false,
             KeyCode::Up => form.move_field(-1),
             KeyCode::Down | KeyCode::Tab => form.move_field(1),
+            _ if form.edit(key) => {}
             KeyCode::Left => form.change(-1),
             KeyCode::Right => form.change(1),
-            KeyCode::Backspace => form.backspace(),
             KeyCode::Enter => match form.field {
                 Field::Setup if form.setup == SetupSource::Placed => form.open_board(),
                 Field::Text => form.move_field(1),
                 Field::Create => match form.options() {
                     Ok(options) => {
+                        self.settings.last_game = Some(form.settings());
+                        self.settings_changed = true;
                         out.push(ClientMessage::CreateGame(options));
                         self.say("creating the game…");
                         return false;
                     }
-                    Err(err) => form.error = Some(err),
+                    Err(err) => form.fail(err),
                 },
                 _ => form.move_field(1),
             },
-            KeyCode::Char(c) if form.field == Field::Text => form.type_char(c),
             KeyCode::Char('k') => form.move_field(-1),
             KeyCode::Char('j') => form.move_field(1),
             KeyCode::Char('h') => form.change(-1),
@@ -535,24 +610,34 @@ impl App {
         true
     }
 
-    fn lobby_key(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
-        let selected = self.games.get(self.lobby_selected).map(|g| g.id);
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') => {
+    /// The game selected in the lobby.
+    #[must_use]
+    pub fn selected_game(&self) -> Option<&GameSummary> {
+        self.games.get(self.lobby_selected)
+    }
+
+    fn lobby_key(&mut self, action: Option<Action>, out: &mut Vec<ClientMessage>) {
+        let selected = self.selected_game().map(|g| g.id);
+        match action {
+            Some(Action::SelectUp) => {
                 self.lobby_selected = self.lobby_selected.saturating_sub(1);
             }
-            KeyCode::Down | KeyCode::Char('j') if self.lobby_selected + 1 < self.games.len() => {
+            Some(Action::SelectDown) if self.lobby_selected + 1 < self.games.len() => {
                 self.lobby_selected += 1;
             }
-            KeyCode::Char('c') | KeyCode::Char('n') => {
-                self.overlay = Some(Overlay::Create(Box::default()));
+            Some(Action::Create) => {
+                let form = match &self.settings.last_game {
+                    Some(last) => CreateForm::from_settings(last),
+                    None => CreateForm::default(),
+                };
+                self.overlay = Some(Overlay::Create(Box::new(form)));
             }
-            KeyCode::Char('r') => {
+            Some(Action::Refresh) => {
                 out.push(ClientMessage::ListGames);
                 self.say("refreshing the list of games");
             }
-            KeyCode::Enter => {
-                let Some(summary) = self.games.get(self.lobby_selected) else {
+            Some(Action::JoinOrWatch) => {
+                let Some(summary) = self.selected_game() else {
                     self.complain("no game selected: press c to create one");
                     return;
                 };
@@ -568,26 +653,26 @@ impl App {
                     ClientMessage::Watch { game: summary.id }
                 });
             }
-            KeyCode::Char('w') => {
+            Some(Action::Watch) => {
                 if let Some(game) = selected {
                     out.push(ClientMessage::Watch { game });
                 }
             }
-            KeyCode::Char('a') => {
+            Some(Action::AttachBot) => {
                 if let Some(game) = selected {
-                    out.push(ClientMessage::AttachBot {
-                        game,
-                        level: kingme_shared::ai::Level::Intermediate,
-                    });
-                    self.say(format!("asked for a bot (intermediate) in game {game}"));
+                    let selected = Level::ALL
+                        .iter()
+                        .position(|l| *l == Level::Intermediate)
+                        .unwrap_or(0);
+                    self.overlay = Some(Overlay::BotLevel { game, selected });
                 }
             }
-            KeyCode::Char('g') if self.table.is_some() => self.screen = Screen::Game,
+            Some(Action::BackToGame) => self.screen = Screen::Game,
             _ => {}
         }
     }
 
-    fn game_key(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
+    fn game_key(&mut self, key: KeyEvent, action: Option<Action>, out: &mut Vec<ClientMessage>) {
         let Some(table) = self.table.as_mut() else {
             self.screen = Screen::Lobby;
             return;
@@ -603,57 +688,79 @@ impl App {
                 out.push(ClientMessage::Rematch { game });
                 self.say("rematch offered");
             } else {
-                self.say(result_text(kind, result));
+                self.say(result_sentence(kind, result));
             }
             return;
         }
         if let Some(mut input) = table.input.take() {
             match key.code {
-                KeyCode::Enter => self.submit(input.trim().to_owned(), out),
+                KeyCode::Enter => self.submit(input.value().trim().to_owned(), out),
                 KeyCode::Esc => {}
-                KeyCode::Backspace => {
-                    input.pop();
-                    if !input.is_empty() {
-                        table.input = Some(input);
-                    }
-                }
-                KeyCode::Char(c) => {
-                    if input.len() < MAX_MOVE_TEXT {
-                        input.push(c);
-                    }
+                // Backspace on an empty line stops typing.
+                KeyCode::Backspace if input.is_empty() => {}
+                _ => {
+                    input.key(key);
                     table.input = Some(input);
                 }
-                _ => table.input = Some(input),
             }
             return;
         }
         let layout = table.geometry().layout;
-        match key.code {
-            KeyCode::Up | KeyCode::Char('k') => {
+        let Some(action) = action else {
+            return;
+        };
+        match action {
+            Action::CursorUp => {
                 table.cursor = step(table.cursor, -1, 0, layout.rows, layout.columns);
             }
-            KeyCode::Down | KeyCode::Char('j') => {
+            Action::CursorDown => {
                 table.cursor = step(table.cursor, 1, 0, layout.rows, layout.columns);
             }
-            KeyCode::Left | KeyCode::Char('h') => {
+            Action::CursorLeft => {
                 table.cursor = step(table.cursor, 0, -1, layout.rows, layout.columns);
             }
-            KeyCode::Right | KeyCode::Char('l') => {
+            Action::CursorRight => {
                 table.cursor = step(table.cursor, 0, 1, layout.rows, layout.columns);
             }
-            KeyCode::Enter | KeyCode::Char(' ') => {
+            Action::Choose => {
                 let cell = table.cursor;
                 self.choose_cell(cell, out);
             }
-            KeyCode::Esc => {
+            Action::ReviewBack | Action::ReviewForward | Action::ReviewLive => {
+                let result = match action {
+                    Action::ReviewBack => table.review_step(-1),
+                    Action::ReviewForward => table.review_step(1),
+                    _ => {
+                        table.review = None;
+                        Ok("back to the game as it stands".to_owned())
+                    }
+                };
+                match result {
+                    Ok(line) => self.say(line),
+                    Err(err) => self.complain(err),
+                }
+            }
+            Action::LetGo => {
                 table.selection.clear();
                 self.say("let go of the piece");
             }
-            KeyCode::Char(c) if c.is_ascii_digit() || c.is_ascii_uppercase() => {
-                table.input = Some(c.to_string());
+            Action::TypeMove => {
+                if let KeyCode::Char(c) = key.code {
+                    table.input = Some(TextField::new(MAX_MOVE_TEXT).with_value(&c.to_string()));
+                }
             }
-            KeyCode::Char(':') | KeyCode::Char('/') => table.input = Some(String::new()),
-            KeyCode::Char('f') => {
+            Action::TypeText => table.input = Some(TextField::new(MAX_MOVE_TEXT)),
+            Action::Numbers => {
+                self.square_numbers = !self.square_numbers;
+                self.settings.square_numbers = self.square_numbers;
+                self.settings_changed = true;
+                self.say(if self.square_numbers {
+                    "square numbers on every square (# hides them under pieces)"
+                } else {
+                    "square numbers on empty squares only"
+                });
+            }
+            Action::Flip => {
                 table.flipped = !table.flipped;
                 let (rows, columns) = (layout.rows, layout.columns);
                 table.cursor = Cell {
@@ -661,10 +768,8 @@ impl App {
                     column: columns - 1 - table.cursor.column,
                 };
             }
-            KeyCode::Char('r') if table.your_side.is_some() && table.result().is_none() => {
-                self.overlay = Some(Overlay::Confirm(Confirm::Resign));
-            }
-            KeyCode::Char('d') if table.your_side.is_some() => {
+            Action::Resign => self.overlay = Some(Overlay::Confirm(Confirm::Resign)),
+            Action::Draw => {
                 let offered_to_me = table
                     .draw_offer
                     .is_some_and(|by| Some(by) != table.your_side);
@@ -679,7 +784,7 @@ impl App {
                     "draw offered"
                 });
             }
-            KeyCode::Char('a') | KeyCode::Char('n') => {
+            Action::Answer => {
                 let accept = key.code == KeyCode::Char('a');
                 let mine = table.your_side;
                 if table.draw_offer.is_some_and(|by| Some(by) != mine) {
@@ -688,21 +793,23 @@ impl App {
                 } else if table.takeback_request.is_some_and(|by| Some(by) != mine) {
                     table.takeback_request = None;
                     out.push(ClientMessage::AnswerTakeback { game, accept });
-                } else {
-                    self.complain("nothing to answer: no draw offer or takeback request");
                 }
             }
-            KeyCode::Char('u') if table.your_side.is_some() => {
+            Action::Takeback => {
                 out.push(ClientMessage::RequestTakeback { game });
                 self.say("takeback requested");
             }
-            KeyCode::Char('m') if table.your_side.is_some() => {
+            Action::Rematch => {
                 out.push(ClientMessage::Rematch { game });
                 self.say("rematch offered");
             }
-            KeyCode::Char('c') => self.chat_input = Some(String::new()),
-            KeyCode::Char('b') => self.screen = Screen::Lobby,
-            KeyCode::Char('x') => {
+            Action::Chat => self.chat_input = Some(TextField::new(MAX_CHAT_CHARS)),
+            Action::Lobby => {
+                // The lobby shows what it has at once and asks for the news.
+                self.screen = Screen::Lobby;
+                out.push(ClientMessage::ListGames);
+            }
+            Action::Leave => {
                 if self.in_live_game() {
                     self.overlay = Some(Overlay::Confirm(Confirm::Leave));
                 } else {
@@ -725,27 +832,8 @@ impl App {
             self.complain(format!("{text:?} not sent: it is not your turn"));
             return;
         }
-        let chosen = if text.bytes().all(|b| b.is_ascii_digit())
-            && !crate::plain::moves_are_numbers(&table.game)
-        {
-            let count = table.candidates.len();
-            match text
-                .parse::<usize>()
-                .ok()
-                .filter(|n| (1..=count).contains(n))
-            {
-                Some(n) => Ok(table.candidates[n - 1].text.clone()),
-                None => Err(format!(
-                    "there is no move number {text}: choose 1 to {count}"
-                )),
-            }
-        } else {
-            table
-                .game
-                .parse_move(&text)
-                .map(|mv| table.game.move_text(&mv))
-                .map_err(|err| err.to_string())
-        };
+        let texts: Vec<String> = table.candidates.iter().map(|c| c.text.clone()).collect();
+        let chosen = MoveList::new(&table.game, &texts).choose(&table.game, &text);
         match chosen {
             Ok(text) => self.send_move(text, out),
             Err(err) => self.complain(err),
@@ -770,6 +858,10 @@ impl App {
             return;
         };
         table.cursor = cell;
+        if table.review.is_some() {
+            self.complain("you are looking at an earlier position: Esc returns to the game");
+            return;
+        }
         let Some(square) = table.geometry().square_at(cell) else {
             self.complain("pieces stand on the dark squares only");
             return;
@@ -779,7 +871,7 @@ impl App {
         } else if let Some(result) = table.result() {
             Some(format!(
                 "the game is over: {}",
-                result_text(table.kind, result)
+                result_sentence(table.kind, result)
             ))
         } else if !table.is_my_turn() {
             Some(format!(

@@ -13,7 +13,8 @@ pub mod pace;
 
 use crate::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig};
-use crate::table::{Table, result_text};
+use crate::table::Table;
+use crate::words::result_sentence;
 use kingme_shared::GameKind;
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::protocol::{
@@ -292,7 +293,7 @@ impl Bot {
                     Vec::new()
                 })
             }
-            Event::Server(ServerMessage::GameOver { game, result }) => {
+            Event::Server(ServerMessage::GameOver { game, result, .. }) => {
                 let Some(table) = self.tables.remove(&game) else {
                     return Ok(Vec::new());
                 };
@@ -311,12 +312,12 @@ impl Bot {
                     .map(|side| table.seat_text(side.opponent(), std::time::Instant::now()))
                     .unwrap_or_default();
                 println!(
-                    "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {} moves: {verdict}",
+                    "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {}: {verdict}",
                     table.kind,
                     self.name,
                     self.args.level,
-                    result_text(table.kind, result),
-                    table.moves.len()
+                    result_sentence(table.kind, result),
+                    crate::words::game_length(table.moves.len())
                 );
                 let mut next = vec![ClientMessage::Leave { game }];
                 next.extend(self.want_more());

@@ -3,12 +3,15 @@
 //! one by one on an empty board. It ends in [`GameOptions`] for the server, checked here first
 //! so mistakes are explained before anything is sent.
 
+use crate::settings::GameSettings;
 use crate::setup_board::SetupBoard;
+use crate::text_field::TextField;
 use kingme_shared::ai::Level;
 use kingme_shared::games::checkers::BoardFile;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{GameOptions, MAX_POSITION_TEXT, Opponent, SeatChoice, TimeControl};
 use kingme_shared::{AnyGame, Game, GameKind, Side};
+use ratatui::crossterm::event::KeyEvent;
 
 /// The time controls offered, quickest first.
 pub const TIME_CONTROLS: [TimeControl; 7] = [
@@ -101,7 +104,7 @@ pub struct CreateForm {
     pub time: usize,
     pub setup: SetupSource,
     /// The FEN or the board file path.
-    pub text: String,
+    pub text: TextField,
     /// The placed pieces, while or after placing them.
     pub board: Option<SetupBoard>,
     /// Whether the placing board is open (it takes the keys).
@@ -118,7 +121,7 @@ impl Default for CreateForm {
             opponent: Some(Level::Intermediate),
             time: 0,
             setup: SetupSource::Standard,
-            text: String::new(),
+            text: TextField::new(MAX_POSITION_TEXT),
             board: None,
             placing: false,
             error: None,
@@ -133,6 +136,33 @@ fn cycle<T: Copy + PartialEq>(options: &[T], current: T, delta: i32) -> T {
 }
 
 impl CreateForm {
+    /// The dialog as the person left it last time (a setup is not kept: a new game starts
+    /// from the standard position unless chosen again).
+    #[must_use]
+    pub fn from_settings(last: &GameSettings) -> CreateForm {
+        CreateForm {
+            kind: last.kind,
+            seat: last.seat,
+            opponent: last.opponent,
+            time: TIME_CONTROLS
+                .iter()
+                .position(|t| *t == last.time_control)
+                .unwrap_or(0),
+            ..CreateForm::default()
+        }
+    }
+
+    /// The choices to keep for next time.
+    #[must_use]
+    pub fn settings(&self) -> GameSettings {
+        GameSettings {
+            kind: self.kind,
+            seat: self.seat,
+            opponent: self.opponent,
+            time_control: TIME_CONTROLS[self.time % TIME_CONTROLS.len()],
+        }
+    }
+
     /// Moves to the next or previous row (skipping the text row when it is not used).
     pub fn move_field(&mut self, delta: i32) {
         loop {
@@ -183,19 +213,29 @@ impl CreateForm {
         }
     }
 
-    /// A character typed on the text row.
-    pub fn type_char(&mut self, c: char) {
-        if self.field == Field::Text && self.text.len() < MAX_POSITION_TEXT {
-            self.text.push(c);
+    /// An editing key on the text row (characters, Backspace, Left/Right, Home/End, Ctrl-U,
+    /// Ctrl-W...); returns whether it was one.
+    pub fn edit(&mut self, key: KeyEvent) -> bool {
+        if self.field != Field::Text {
+            return false;
+        }
+        let before = self.text.clone();
+        let used = self.text.key(key);
+        if self.text != before {
             self.error = None;
         }
+        used
     }
 
-    /// Backspace on the text row.
-    pub fn backspace(&mut self) {
-        if self.field == Field::Text {
-            self.text.pop();
-        }
+    /// Shows what is wrong with the form and moves to the row that needs changing (the only
+    /// rows that can be wrong are the text and the placed setup), so the next keys edit it.
+    pub fn fail(&mut self, error: String) {
+        self.error = Some(error);
+        self.field = match self.setup {
+            SetupSource::Typed | SetupSource::BoardFile => Field::Text,
+            SetupSource::Placed => Field::Setup,
+            SetupSource::Standard => self.field,
+        };
     }
 
     /// Opens the placing board (kept if it already holds pieces of this game).
@@ -212,7 +252,7 @@ impl CreateForm {
         let start_position = match self.setup {
             SetupSource::Standard => None,
             SetupSource::Typed => {
-                let text = self.text.trim();
+                let text = self.text.value().trim();
                 if text.is_empty() {
                     return Err(format!(
                         "type a {} position on the position row, or choose the standard start",
@@ -222,7 +262,7 @@ impl CreateForm {
                 Some(check_position(self.kind, text, rules)?)
             }
             SetupSource::BoardFile => {
-                let path = self.text.trim();
+                let path = self.text.value().trim();
                 if path.is_empty() {
                     return Err("type the board file's path on the position row".to_owned());
                 }
@@ -258,15 +298,23 @@ pub fn check_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<S
     };
     match game {
         Ok(game) => Ok(game.position_text()),
-        Err(err) if kind == GameKind::Checkers && text.lines().count() >= 9 => text
+        Err(_) if kind == GameKind::Checkers && looks_like_board_file(text) => text
             .parse::<BoardFile>()
             .map(|file| {
                 kingme_shared::games::checkers::Checkers::from_position(file.position)
                     .position_text()
             })
-            .map_err(|file_err| format!("not a FEN ({err}) nor a board file ({file_err})")),
+            // Neither form: the error of the one it resembles (lines of squares) is the one
+            // that helps; the FEN's complaint about it would only mislead.
+            .map_err(|file_err| format!("not a valid board file: {file_err}")),
         Err(err) => Err(err.to_string()),
     }
+}
+
+/// Whether a checkers text looks like a board file (several lines of squares) rather than a
+/// FEN (one line, like `W:W21,22:B1,2`).
+fn looks_like_board_file(text: &str) -> bool {
+    text.trim().lines().count() > 1
 }
 
 /// Reads a position from a file: a board file or a position text.
@@ -330,15 +378,43 @@ mod tests {
         let err = form.options().expect_err("empty");
         assert!(err.contains("type a checkers position"), "{err}");
         for c in "W:W9:B1,1".chars() {
-            form.type_char(c);
+            form.edit(KeyEvent::from(ratatui::crossterm::event::KeyCode::Char(c)));
         }
         let err = form.options().expect_err("square twice");
         assert!(err.contains("listed twice"), "{err}");
-        form.text = "W:WK22:B9,10,17,18".to_owned();
+        form.text = TextField::new(0).with_value("W:WK22:B9,10,17,18");
         assert_eq!(
             form.options().expect("valid").start_position.as_deref(),
             Some("W:WK22:B9,10,17,18")
         );
+    }
+
+    #[test]
+    fn a_broken_board_file_reports_the_board_file_error_not_the_fen_one() {
+        let text = "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n";
+        let err = check_position(GameKind::Checkers, text, PenteRules::default())
+            .expect_err("bad character");
+        assert!(
+            err.contains("board file") && err.contains("line 8"),
+            "{err}"
+        );
+        assert!(!err.contains("FEN"), "{err}");
+        let err = check_position(GameKind::Checkers, "W:W9:B1,1", PenteRules::default())
+            .expect_err("square twice");
+        assert!(!err.contains("board file"), "{err}");
+    }
+
+    #[test]
+    fn an_error_keeps_the_focus_on_the_row_to_fix() {
+        let mut form = CreateForm {
+            setup: SetupSource::Typed,
+            field: Field::Create,
+            text: TextField::new(0).with_value("W:W9:B1,1"),
+            ..CreateForm::default()
+        };
+        let err = form.options().expect_err("square twice");
+        form.fail(err);
+        assert_eq!(form.field, Field::Text);
     }
 
     #[test]
@@ -350,7 +426,7 @@ mod tests {
             .expect("write");
         let form = CreateForm {
             setup: SetupSource::BoardFile,
-            text: path.display().to_string(),
+            text: TextField::new(0).with_value(&path.display().to_string()),
             ..CreateForm::default()
         };
         let fen = form
@@ -360,7 +436,7 @@ mod tests {
             .expect("a position");
         assert!(fen.starts_with("W:"), "{fen}");
         let missing = CreateForm {
-            text: dir.join("missing.txt").display().to_string(),
+            text: TextField::new(0).with_value(&dir.join("missing.txt").display().to_string()),
             ..form
         };
         let err = missing.options().expect_err("no file");

@@ -9,11 +9,13 @@
 
 use crate::board_geometry::{BoardGeometry, Cell};
 use crate::event::{Event, LinkEvent};
+use crate::move_list::MoveList;
 use crate::net::Net;
-use crate::table::{Table, result_text, seat_text, time_control_text};
+use crate::table::{Table, seat_text, time_control_text};
+use crate::words::result_sentence;
 use kingme_shared::board_view::Surface;
 use kingme_shared::protocol::{
-    ClientMessage, GameId, GameOptions, GameStatus, MAX_MOVE_TEXT, ServerMessage,
+    ClientMessage, ErrorKind, GameId, GameOptions, GameStatus, MAX_MOVE_TEXT, ServerMessage,
 };
 use kingme_shared::{AnyGame, Side};
 use std::io::{BufRead, Write};
@@ -107,35 +109,12 @@ pub fn parse_line(line: &str) -> Result<Command, String> {
 
 /// Turns a command into the move text to send, checked against the legal moves.
 pub fn resolve_move(command: &Command, game: &AnyGame, legal: &[String]) -> Result<String, String> {
+    let list = MoveList::new(game, legal);
     match command {
-        Command::Number(number) if moves_are_numbers(game) => {
-            resolve_move(&Command::Move(number.to_string()), game, legal)
-        }
-        Command::Number(number) => legal.get(number.wrapping_sub(1)).cloned().ok_or_else(|| {
-            format!(
-                "there is no move number {number}: choose 1 to {}",
-                legal.len()
-            )
-        }),
-        Command::Move(text) => game
-            .parse_move(text)
-            .map(|mv| game.move_text(&mv))
-            .map_err(|err| err.to_string()),
+        Command::Number(number) => list.choose(game, &number.to_string()),
+        Command::Move(text) => list.choose(game, text),
         _ => Err(format!("expected {COMMANDS}")),
     }
-}
-
-/// Whether the game writes its moves as bare numbers (noughts and crosses squares); then a
-/// typed number is the move itself, not its place in the list.
-#[must_use]
-pub fn moves_are_numbers(game: &AnyGame) -> bool {
-    AnyGame::square_name(game.kind(), 1)
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-        && game
-            .legal_move_texts()
-            .iter()
-            .all(|m| m.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The board as text: coordinates around it, one character per square (`.` an empty square
@@ -323,7 +302,9 @@ impl<W: Write> Session<W> {
 
     fn prompt(&mut self) {
         let text = match (&self.start, &self.table) {
-            (_, Some(table)) if table.your_side.is_some() => format!("your move ({COMMANDS})> "),
+            (_, Some(table)) if table.your_side.is_some() => {
+                "your move (or resign, draw, quit, help)> ".to_owned()
+            }
             (_, Some(_)) => "watching (quit leaves)> ".to_owned(),
             _ => format!("lobby ({LOBBY_COMMANDS})> "),
         };
@@ -449,16 +430,16 @@ impl<W: Write> Session<W> {
                     let status = match game.status {
                         GameStatus::Open => "open seat".to_owned(),
                         GameStatus::Playing => "playing".to_owned(),
-                        GameStatus::Over(result) => result_text(game.kind, result),
+                        GameStatus::Over(result) => result_sentence(game.kind, result),
                     };
                     self.say(&format!(
-                        "{:>4}  {:<10} {} vs {}  {}  {} moves  {status}",
+                        "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                         game.id,
                         game.kind.name(),
                         seat_text(&game.seats[0], Duration::ZERO),
                         seat_text(&game.seats[1], Duration::ZERO),
                         time_control_text(game.time_control),
-                        game.moves
+                        crate::words::count(game.moves as usize, "ply", "plies")
                     ));
                 }
                 if self.table.is_none() {
@@ -510,27 +491,23 @@ impl<W: Write> Session<W> {
                     table.apply(&message, now);
                 }
                 self.legal = legal_moves.clone();
-                let numbers = self
-                    .table
-                    .as_ref()
-                    .is_some_and(|t| moves_are_numbers(&t.game));
-                let listed: Vec<String> = if numbers {
-                    // The moves are numbers themselves: typing one plays that square.
-                    self.legal.clone()
-                } else {
-                    self.legal
-                        .iter()
-                        .enumerate()
-                        .map(|(i, m)| format!("{}:{m}", i + 1))
-                        .collect()
-                };
-                self.say(&format!("legal moves: {}", listed.join("  ")));
+                if let Some(table) = &self.table {
+                    let line = MoveList::new(&table.game, &self.legal).line();
+                    self.say(&line);
+                }
                 self.prompting = true;
                 self.prompt();
                 (Vec::new(), false)
             }
-            ServerMessage::Error { message, fatal, .. } => {
+            ServerMessage::Error {
+                message,
+                fatal,
+                kind,
+            } => {
                 self.say(&format!("error: {message}"));
+                if *kind == ErrorKind::NoSuchGame && self.table.is_none() {
+                    self.say("type list to see the games, then join ID or watch ID");
+                }
                 if self.table.is_none() && matches!(self.start, Start::Create(_)) || *fatal {
                     self.ok = false;
                     return (Vec::new(), true);

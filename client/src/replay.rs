@@ -5,7 +5,9 @@
 //! In a terminal it is a small full-screen view (→ or n forward, ← or p back, Home or s to the
 //! start, End or e to the end, q or Esc to quit); otherwise every position is printed in turn.
 
+use crate::board_geometry::BoardGeometry;
 use crate::plain::board_text;
+use crate::theme::Theme;
 use kingme_shared::AnyGame;
 use kingme_shared::record::GameRecord;
 use ratatui::Frame;
@@ -85,6 +87,19 @@ impl Replay {
         }
     }
 
+    /// The squares of the move that led to the position shown.
+    #[must_use]
+    pub fn last_move(&self) -> Vec<u16> {
+        let Some(last) = self.at.checked_sub(1) else {
+            return Vec::new();
+        };
+        let before = &self.positions[last];
+        before
+            .parse_move(&self.record.moves[last])
+            .map(|mv| before.move_effect(&mv).path)
+            .unwrap_or_default()
+    }
+
     /// The header: players, event and result.
     #[must_use]
     pub fn title(&self) -> String {
@@ -110,10 +125,23 @@ impl Replay {
             Paragraph::new(self.caption()).block(Block::bordered().title(self.title())),
             header,
         );
-        frame.render_widget(
-            Paragraph::new(board_text(self.position(), false, false)),
-            board,
-        );
+        // The game screen's board widget, with the move just played marked; as text when
+        // the terminal is too small for it.
+        let geometry = BoardGeometry::new(self.position().kind(), false);
+        match geometry.fit(board) {
+            Some(area) => crate::ui::board::draw_position(
+                frame.buffer_mut(),
+                area,
+                self.position(),
+                &self.last_move(),
+                false,
+                &Theme::ALL[0],
+            ),
+            None => frame.render_widget(
+                Paragraph::new(board_text(self.position(), false, false)),
+                board,
+            ),
+        }
         frame.render_widget(
             Paragraph::new(Line::from(
                 "→/n forward  ←/p back  Home/s start  End/e end  q quit",
@@ -222,7 +250,7 @@ mod tests {
     fn the_view_shows_players_the_last_move_and_the_keys() {
         let mut replay = replay();
         replay.step(Step::End);
-        let mut terminal = Terminal::new(TestBackend::new(80, 20)).unwrap();
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
         terminal.draw(|frame| replay.draw(frame)).unwrap();
         let screen: String = terminal
             .backend()
@@ -234,6 +262,9 @@ mod tests {
         assert!(screen.contains("alice vs advanced (bot)"), "{screen}");
         assert!(screen.contains("move 3 of 3: Black 15x22"), "{screen}");
         assert!(screen.contains("End/e end"), "{screen}");
+        // The board widget of the game screen: pieces as glyphs, not plain mode's letters.
+        assert!(screen.contains('●') && screen.contains('○'), "{screen}");
+        assert_eq!(replay.last_move(), vec![15, 22]);
     }
 
     #[test]

@@ -66,7 +66,14 @@ impl SetupBoard {
     /// The position set up, checked by the game's rules.
     pub fn build(&self) -> Result<AnyGame, String> {
         let pieces: Vec<(u16, BoardPiece)> = self.pieces.iter().map(|(&s, &p)| (s, p)).collect();
-        AnyGame::from_pieces(self.kind, &pieces, self.side_to_move).map_err(|err| err.to_string())
+        AnyGame::from_pieces(self.kind, &pieces, self.side_to_move).map_err(|err| {
+            // The rules' hint is for a FEN ("write K29"); here a person presses Space.
+            let text = err.to_string();
+            match text.find(" (write K") {
+                Some(at) => format!("{}: press Space on it until it shows a king", &text[..at]),
+                None => text,
+            }
+        })
     }
 }
 
@@ -99,6 +106,11 @@ mod tests {
         setup.cycle().expect("white man");
         let err = setup.build().expect_err("a White man on its crowning row");
         assert!(err.contains("1"), "{err}");
+        // In the person's terms: the key to press, not the FEN to write.
+        assert!(
+            err.contains("press Space") && !err.contains("write"),
+            "{err}"
+        );
         setup.cycle().expect("white king");
         let game = setup.build().expect("a White king on 1");
         assert_eq!(game.position_text(), "B:WK1:B");

@@ -7,6 +7,7 @@
 
 use crate::animation::Animation;
 use crate::board_geometry::{BoardGeometry, Cell};
+use crate::review::Review;
 use crate::selection::{Candidate, Selection};
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
@@ -25,6 +26,10 @@ pub struct Table {
     pub id: GameId,
     pub kind: GameKind,
     pub game: AnyGame,
+    /// The position the game started from (for reviewing).
+    pub start: AnyGame,
+    /// An earlier position being looked at, `None` for the live game.
+    pub review: Option<Review>,
     pub pente_rules: PenteRules,
     pub seats: [SeatHolder; 2],
     /// When `seats` arrived, so an absent player's grace period counts down between messages.
@@ -44,7 +49,7 @@ pub struct Table {
     pub cursor: Cell,
     pub flipped: bool,
     /// A move being typed (a number or a move's text), `None` when not typing.
-    pub input: Option<String>,
+    pub input: Option<crate::text_field::TextField>,
     pub animation: Option<Animation>,
     pub draw_offer: Option<Side>,
     pub takeback_request: Option<Side>,
@@ -60,12 +65,15 @@ impl Table {
             tournament: state.pente_tournament_rule,
         };
         let game = read_position(state.kind, &state.position, pente_rules)?;
+        let start = read_position(state.kind, &state.start_position, pente_rules)?;
         let flipped = BoardGeometry::flipped_for(state.kind, state.your_side);
         let layout = AnyGame::layout(state.kind);
         let mut table = Table {
             id: state.id,
             kind: state.kind,
             game,
+            start,
+            review: None,
             pente_rules,
             seats: state.seats.clone(),
             seats_at: now,
@@ -233,11 +241,13 @@ impl Table {
                     _ => format!("{}: {}", name(*side), seat_text(holder, Duration::ZERO)),
                 })
             }
-            ServerMessage::GameOver { result, .. } => {
+            ServerMessage::GameOver { result, clocks, .. } => {
                 self.status = GameStatus::Over(*result);
+                self.clocks = *clocks;
                 self.clocks.running = None;
+                self.clocks_at = now;
                 self.refresh_candidates();
-                Some(result_text(self.kind, *result))
+                Some(crate::words::result_sentence(self.kind, *result))
             }
             ServerMessage::DrawOffered { by, .. } => {
                 self.draw_offer = Some(*by);
@@ -263,9 +273,9 @@ impl Table {
                     .then(|| format!("{} offers a rematch: m accepts", name(*by)))
             }
             ServerMessage::TookBack { by, plies, .. } => Some(format!(
-                "{} took back {plies} move{}",
+                "{} took back {}",
                 name(*by),
-                if *plies == 1 { "" } else { "s" }
+                crate::words::count(*plies as usize, "move", "moves")
             )),
             ServerMessage::Chat { from, text, .. } => {
                 self.chat.push((from.clone(), text.clone()));
@@ -276,6 +286,23 @@ impl Table {
             }
             _ => None,
         }
+    }
+
+    /// Steps the review back (`-1`) or forward (`1`) a move; forward past the last move
+    /// returns to the live game. Returns a line for the status bar.
+    pub fn review_step(&mut self, delta: isize) -> Result<String, String> {
+        let total = self.moves.len();
+        let at = self.review.as_ref().map_or(total, |r| r.at);
+        let target = at.saturating_add_signed(delta);
+        if target >= total && delta > 0 {
+            self.review = None;
+            return Ok("back to the game as it stands".to_owned());
+        }
+        let review = Review::new(&self.start, &self.moves, target.min(total))?;
+        let caption = review.caption(&self.moves);
+        self.selection.clear();
+        self.review = Some(review);
+        Ok(caption)
     }
 
     /// Advances the animation by a tick.
@@ -334,19 +361,6 @@ impl Table {
             &self.seats[side.index()],
             now.saturating_duration_since(self.seats_at),
         )
-    }
-}
-
-/// A result in words, naming the winner and the reason.
-#[must_use]
-pub fn result_text(kind: GameKind, result: GameResult) -> String {
-    match result.winner {
-        Some(side) => format!(
-            "{} wins by {}",
-            AnyGame::kind_side_name(kind, side),
-            result.reason
-        ),
-        None => format!("drawn: {}", result.reason),
     }
 }
 

@@ -7,6 +7,7 @@ use crate::app::App;
 use crate::event::Event;
 use crate::net::Net;
 use crate::plain::Start;
+use crate::settings::Settings;
 use kingme_shared::protocol::ClientMessage;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
@@ -45,7 +46,16 @@ pub async fn run(
     }));
     execute!(std::io::stdout(), EnableMouseCapture)?;
     let size = terminal.size()?;
-    let mut app = App::new(name, (size.width, size.height), Instant::now());
+    let settings_path = crate::settings::default_path();
+    let (settings, problem) = match settings_path.as_deref().map(Settings::load) {
+        Some(Ok(settings)) => (settings, None),
+        Some(Err(err)) => (Settings::default(), Some(format!("{err:#}"))),
+        None => (Settings::default(), None),
+    };
+    // A damaged file is left alone: nothing is written over it.
+    let settings_path = settings_path.filter(|_| problem.is_none());
+    let mut app = App::new(name, (size.width, size.height), Instant::now()).with_settings(settings);
+    app.settings_problem = problem;
     app.first_request = match start {
         Start::Lobby => None,
         Start::Create(options) => Some(ClientMessage::CreateGame(*options)),
@@ -94,6 +104,15 @@ pub async fn run(
         for message in app.update(event) {
             if net.outgoing.send(message).await.is_err() {
                 break;
+            }
+        }
+        if app.settings_changed {
+            app.settings_changed = false;
+            if let Some(path) = &settings_path
+                && let Err(err) = app.settings.save(path)
+            {
+                app.status = format!("{err:#}");
+                app.status_is_error = true;
             }
         }
         if app.quit {

@@ -264,9 +264,14 @@ fn draw_offers_are_answered_with_keys() {
         ),
         "{sent:?}"
     );
+    // Answered: the key no longer applies, and the footer no longer offers it.
     let sent = key(&mut app, KeyCode::Char('n'));
     assert!(sent.is_empty());
-    assert!(app.status.contains("nothing to answer"), "{}", app.status);
+    assert!(
+        !kingme_client::keys::footer(&app, 200).contains("answer"),
+        "{}",
+        kingme_client::keys::footer(&app, 200)
+    );
 }
 
 #[test]
@@ -384,9 +389,239 @@ fn the_lobby_seats_a_bot_in_the_selected_game() {
             games: vec![summary],
         },
     ));
-    let sent = key(&mut app, KeyCode::Char('a'));
+    // a asks for the level (intermediate first), Down picks the next one, Enter seats it.
+    assert!(key(&mut app, KeyCode::Char('a')).is_empty());
+    assert!(key(&mut app, KeyCode::Down).is_empty());
+    let sent = key(&mut app, KeyCode::Enter);
     assert!(
-        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, .. }] if game.0 == 4),
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, level }]
+            if game.0 == 4 && *level == kingme_shared::ai::Level::Advanced),
+        "{sent:?}"
+    );
+}
+
+fn summary(
+    id: u64,
+    status: kingme_shared::protocol::GameStatus,
+) -> kingme_shared::protocol::GameSummary {
+    kingme_shared::protocol::GameSummary {
+        id: kingme_shared::protocol::GameId(id),
+        kind: GameKind::Checkers,
+        seats: [
+            kingme_shared::protocol::SeatHolder::Empty,
+            kingme_shared::protocol::SeatHolder::Empty,
+        ],
+        time_control: kingme_shared::protocol::TimeControl::Unlimited,
+        moves: 0,
+        status,
+        spectators: 0,
+    }
+}
+
+#[test]
+fn the_lobby_selection_follows_the_game_not_the_row() {
+    use kingme_shared::protocol::{GameStatus, ServerMessage};
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    let list = |ids: &[u64]| {
+        Event::Server(ServerMessage::GameList {
+            games: ids
+                .iter()
+                .map(|&id| summary(id, GameStatus::Open))
+                .collect(),
+        })
+    };
+    app.update(list(&[10, 11]));
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.selected_game().map(|g| g.id.0), Some(11));
+    // A new game arrives above it: the selection stays on game 11.
+    app.update(list(&[12, 10, 11]));
+    assert_eq!(app.selected_game().map(|g| g.id.0), Some(11));
+    assert!(key(&mut app, KeyCode::Char('a')).is_empty());
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, .. }] if game.0 == 11),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_footer_offers_only_the_keys_that_apply() {
+    use kingme_client::keys::footer;
+    let mut app = checkers_as_black();
+    let playing = footer(&app, 200);
+    for wanted in ["r resign", "d draw", "f flip", "? help"] {
+        assert!(playing.contains(wanted), "{wanted}: {playing}");
+    }
+    assert!(
+        !playing.contains("u undo"),
+        "no move to take back: {playing}"
+    );
+    assert!(!playing.contains("m rematch"), "{playing}");
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameOver {
+            game: kingme_shared::protocol::GameId(7),
+            clocks: common::stopped_clocks(),
+            result: kingme_shared::protocol::GameResult {
+                winner: Some(Side::First),
+                reason: kingme_shared::protocol::EndReason::Resignation,
+            },
+        },
+    ));
+    let over = footer(&app, 200);
+    for gone in ["r resign", "d draw", "u undo"] {
+        assert!(!over.contains(gone), "{gone}: {over}");
+    }
+    assert!(over.contains("m rematch"), "{over}");
+    // r does nothing once the game is over: no resign question.
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.overlay.is_none(), "{:?}", app.overlay);
+    // A spectator is offered none of a player's keys.
+    let watching = common::app_with(common::state(GameKind::Checkers, None, &[], None), (80, 24));
+    let keys = footer(&watching, 200);
+    // Narrow: fewer keys, but always the way to help, and never wider than the screen.
+    let narrow = footer(&app, 40);
+    assert!(
+        narrow.ends_with("? help") && narrow.chars().count() <= 40,
+        "{narrow}"
+    );
+    for gone in ["r resign", "d draw", "u undo", "m rematch", "type a move"] {
+        assert!(!keys.contains(gone), "{gone}: {keys}");
+    }
+}
+
+#[test]
+fn text_fields_take_the_usual_editing_keys() {
+    use kingme_client::create_form::Field;
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right); // type a position
+    key(&mut app, KeyCode::Down);
+    for c in "W:W9:B1,1".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    // Left moves the cursor inside the text (not the row's value); Ctrl-W deletes a word,
+    // Ctrl-U the line, and no 'u' or 'w' is typed.
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Char('2'));
+    let form = |app: &App| match &app.overlay {
+        Some(Overlay::Create(form)) => form.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(form(&app).text.value(), "W:W9:B1,21");
+    assert_eq!(form(&app).field, Field::Text);
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('u'),
+        KeyModifiers::CONTROL,
+    ))));
+    assert_eq!(form(&app).text.value(), "");
+    // The chat line too.
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('c'));
+    for c in "hello world".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('w'),
+        KeyModifiers::CONTROL,
+    ))));
+    key(&mut app, KeyCode::Home);
+    key(&mut app, KeyCode::Char('>'));
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::Chat { text, .. }] if text == ">hello "),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn choices_are_kept_in_the_settings_for_the_next_run() {
+    use kingme_client::create_form::Field;
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    // Theme: the fifth, Monochrome.
+    key(&mut app, KeyCode::Char('t'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(app.settings_changed);
+    assert_eq!(app.settings.theme.as_deref(), Some("Monochrome"));
+    // A Pente game against an open seat.
+    app.settings_changed = false;
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Right); // pente
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Left); // the next weaker bot
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog");
+    };
+    assert_eq!(form.field, Field::Opponent);
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Down);
+    }
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::CreateGame(o)] if o.kind == GameKind::Pente),
+        "{sent:?}"
+    );
+    assert!(app.settings_changed);
+    // The next run starts with them.
+    let next =
+        App::new("ada", (80, 24), std::time::Instant::now()).with_settings(app.settings.clone());
+    assert!(next.theme.monochrome);
+    let mut next = next;
+    key(&mut next, KeyCode::Char('c'));
+    let Some(Overlay::Create(form)) = &next.overlay else {
+        panic!("the dialog");
+    };
+    assert_eq!(form.kind, GameKind::Pente);
+    let Some(kingme_client::settings::GameSettings { opponent, .. }) = app.settings.last_game
+    else {
+        panic!("kept");
+    };
+    assert_eq!(form.opponent, opponent);
+    assert_ne!(opponent, Some(kingme_shared::ai::Level::Intermediate));
+}
+
+#[test]
+fn the_clocks_after_the_end_are_the_servers() {
+    let mut app = checkers_as_black();
+    let table = app.table.as_ref().unwrap();
+    let later = table.clocks_at + std::time::Duration::from_secs(4);
+    app.now = later;
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameOver {
+            game: kingme_shared::protocol::GameId(7),
+            result: kingme_shared::protocol::GameResult {
+                winner: Some(Side::Second),
+                reason: kingme_shared::protocol::EndReason::TimeForfeit,
+            },
+            clocks: kingme_shared::protocol::ClockState {
+                remaining_ms: [Some(0), Some(287_500)],
+                running: None,
+            },
+        },
+    ));
+    let table = app.table.as_ref().unwrap();
+    // The flagged side shows nothing left, however long after it is drawn.
+    for wait in [0, 10] {
+        let when = later + std::time::Duration::from_secs(wait);
+        assert_eq!(table.clock_at(Side::First, when), Some(0));
+        assert_eq!(table.clock_at(Side::Second, when), Some(287_500));
+    }
+}
+
+#[test]
+fn back_in_the_lobby_the_list_is_asked_for_at_once() {
+    let mut app = checkers_as_black();
+    let sent = key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, kingme_client::app::Screen::Lobby);
+    assert!(
+        sent.iter().any(|m| matches!(m, ClientMessage::ListGames)),
         "{sent:?}"
     );
 }

@@ -59,7 +59,7 @@ fn a_game_is_played_from_the_prompt() {
     assert!(session.wants_input());
     let out = text(&session);
     assert!(out.contains(" 3  . . .  3"), "{out}");
-    assert!(out.contains("legal moves: 1  2  3"), "{out}");
+    assert!(out.contains("free squares: 1 2 3"), "{out}");
     assert!(out.ends_with("> "), "{out}");
 
     // Bad lines: a message and the prompt again, nothing sent.
@@ -101,13 +101,14 @@ fn a_game_is_played_from_the_prompt() {
     assert!(text(&session).contains(" 2  . X .  2"));
     let (sent, done) = session.event(Event::Server(ServerMessage::GameOver {
         game: GameId(7),
+        clocks: common::stopped_clocks(),
         result: GameResult {
             winner: Some(Side::First),
             reason: EndReason::Resignation,
         },
     }));
     assert!(sent.is_empty() && done);
-    assert!(text(&session).contains("X wins by resignation"));
+    assert!(text(&session).contains("X wins: O resigned"));
     assert!(session.is_ok());
 }
 
@@ -141,4 +142,56 @@ fn quitting_and_end_of_input_leave_the_game() {
     let (sent, done) = session.line("quit");
     assert!(done);
     assert_eq!(sent, vec![ClientMessage::Leave { game: GameId(7) }]);
+}
+
+#[test]
+fn a_lobby_error_speaks_of_commands_the_person_can_type() {
+    let mut session = Session::new(Start::Lobby, false, Vec::new());
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    session.event(Event::Server(ServerMessage::GameList { games: vec![] }));
+    let (sent, _) = session.line("join 9");
+    assert_eq!(sent, vec![ClientMessage::Join { game: GameId(9) }]);
+    session.event(Event::Server(ServerMessage::Error {
+        kind: kingme_shared::protocol::ErrorKind::NoSuchGame,
+        message: "there is no game 9; the lobby lists the games there are".to_owned(),
+        fatal: false,
+    }));
+    let out = text(&session);
+    assert!(out.contains("type list to see the games"), "{out}");
+    assert!(!out.contains("ListGames"), "{out}");
+}
+
+#[test]
+fn pente_lists_no_line_longer_than_a_terminal() {
+    let mut session = Session::new(Start::Create(Box::new(options())), false, Vec::new());
+    let table = state(GameKind::Pente, None, &["K10", "L11"], Some(Side::First));
+    session.event(Event::Server(ServerMessage::State(table)));
+    let game = {
+        let mut game = kingme_shared::AnyGame::start(GameKind::Pente);
+        game.play_text("K10").unwrap();
+        game.play_text("L11").unwrap();
+        game
+    };
+    let legal = game.legal_move_texts();
+    assert!(legal.len() > 300);
+    let legal: Vec<&str> = legal.iter().map(String::as_str).collect();
+    session.event(your_turn(&legal));
+    let out = text(&session);
+    assert!(
+        out.contains(&format!("{} free points", legal.len())),
+        "{out}"
+    );
+    // Every line after the game's introduction (the board, the counts, the list) fits.
+    for line in out.lines().skip(1) {
+        assert!(line.chars().count() <= 80, "{} chars: {line}", line.len());
+    }
+    // Any point may be typed; a number is not a Pente move.
+    let (sent, _) = session.line("A1");
+    assert_eq!(
+        sent,
+        vec![ClientMessage::Move {
+            game: GameId(7),
+            text: "A1".to_owned()
+        }]
+    );
 }

@@ -10,7 +10,7 @@ fn readme() -> String {
 #[test]
 fn every_key_is_in_the_readme() {
     let readme = readme();
-    for (place, keys, what) in kingme_client::ui::help::KEYS {
+    for (place, keys, what) in kingme_client::ui::help::help_rows() {
         let row = format!("| {place} | `{keys}` | {what} |");
         assert!(readme.contains(&row), "README lacks the key row {row}");
     }

@@ -190,13 +190,18 @@ fn lobby_lists_games() {
                 winner: Some(Side::First),
                 reason: EndReason::Win(kingme_shared::WinReason::ThreeInARow),
             }),
-            spectators: 0,
+            spectators: 3,
         },
     ];
     app.update(Event::Server(ServerMessage::GameList { games }));
     key(&mut app, KeyCode::Down);
     let picture = check("lobby", &app);
-    assert!(picture.contains("X wins by three in a row"), "{picture}");
+    assert!(picture.contains("X wins with three in a row"), "{picture}");
+    assert!(picture.contains("(2 watching)"), "{picture}");
+    assert!(
+        !picture.contains("(3 watching)"),
+        "a finished game: {picture}"
+    );
 }
 
 #[test]
@@ -212,13 +217,14 @@ fn game_over_dialog_names_winner_and_reason() {
     );
     app.update(Event::Server(ServerMessage::GameOver {
         game: GameId(7),
+        clocks: common::stopped_clocks(),
         result: GameResult {
             winner: Some(Side::Second),
             reason: EndReason::Resignation,
         },
     }));
     let picture = check("game_over", &app);
-    assert!(picture.contains("O wins by resignation"), "{picture}");
+    assert!(picture.contains("O wins: X resigned"), "{picture}");
     assert!(picture.contains("You lost."), "{picture}");
 }
 
@@ -230,7 +236,7 @@ fn a_small_terminal_gets_a_message_not_a_broken_board() {
     );
     let picture = check("too_small", &app);
     assert!(picture.contains("The terminal is too small."), "{picture}");
-    assert!(picture.contains("needs at least 75x23"), "{picture}");
+    assert!(picture.contains("needs at least 41x23"), "{picture}");
 }
 
 #[test]
@@ -245,12 +251,8 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
     key(&mut app, KeyCode::Char('b'));
     key(&mut app, KeyCode::Char('?'));
     let in_lobby = render(&app);
-    for (place, keys, what) in kingme_client::ui::help::KEYS {
-        let picture = if *place == "game" {
-            &in_game
-        } else {
-            &in_lobby
-        };
+    for (place, keys, what) in kingme_client::ui::help::help_rows() {
+        let picture = if place == "game" { &in_game } else { &in_lobby };
         assert!(picture.contains(keys), "{keys} missing:\n{picture}");
         assert!(picture.contains(what), "{what} missing:\n{picture}");
     }
@@ -259,7 +261,7 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
 #[test]
 fn the_monochrome_theme_shades_dark_squares() {
     let mut app = app_with(
-        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        state(GameKind::Checkers, None, &["11-15"], Some(Side::Second)),
         (80, 30),
     );
     key(&mut app, KeyCode::Char('t'));
@@ -270,6 +272,11 @@ fn the_monochrome_theme_shades_dark_squares() {
     assert!(app.theme.monochrome, "{}", app.theme.name);
     let picture = check("monochrome", &app);
     assert!(picture.contains("░░░"), "{picture}");
+    // The last move (11-15) is marked by characters, not italics: both its squares.
+    assert_eq!(picture.matches("(░░░)").count(), 1, "{picture}");
+    assert_eq!(picture.matches("( ● )").count(), 1, "{picture}");
+    // The cursor by its brackets.
+    assert!(picture.contains('[') && picture.contains(']'), "{picture}");
 }
 
 #[test]
@@ -320,4 +327,201 @@ fn the_running_clock_ticks_down_between_messages() {
     // Black (to move) had 5:00 and runs; White's 4:47 stands still.
     assert!(picture.contains("3:59"), "{picture}");
     assert!(picture.contains("4:47"), "{picture}");
+}
+
+/// The rows of a picture between `from` and `to` (the status lines, a panel) joined into one
+/// text with single spaces, to find a wrapped message in it.
+fn joined(picture: &str) -> String {
+    picture.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_long_refusal_wraps_onto_the_second_status_line() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    let reason = "expected a move like 11-15 or 11x18x25, got \"12-16-20\": a step has exactly two \
+                  squares; write a multi-jump with x";
+    app.update(Event::Server(ServerMessage::MoveRejected {
+        game: GameId(7),
+        text: "12-16-20".to_owned(),
+        reason: reason.to_owned(),
+    }));
+    let picture = check("long_status", &app);
+    let bottom: Vec<&str> = picture.lines().rev().take(2).collect();
+    let status = joined(&format!("{} {}", bottom[1], bottom[0]));
+    assert!(status.ends_with("write a multi-jump with x"), "{picture}");
+    // Longer still: the end is replaced by a pointer to `s`, which shows it all.
+    let long = "word ".repeat(60);
+    app.update(Event::Server(ServerMessage::MoveRejected {
+        game: GameId(7),
+        text: "1".to_owned(),
+        reason: long.clone(),
+    }));
+    let picture = render(&app);
+    assert!(picture.contains("s: read all"), "{picture}");
+    key(&mut app, KeyCode::Char('s'));
+    let picture = render(&app);
+    // The status lines hold at most 32 of the 60 words; the dialog holds them all.
+    assert!(picture.matches("word").count() >= 60, "{picture}");
+    assert!(picture.contains("any key closes"), "{picture}");
+}
+
+#[test]
+fn the_panel_wraps_the_result_and_chat() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    );
+    let chat = "this is a long line of chat that cannot fit in the side panel at all";
+    app.update(Event::Server(ServerMessage::Chat {
+        game: GameId(7),
+        from: "bob".to_owned(),
+        text: chat.to_owned(),
+    }));
+    app.update(Event::Server(ServerMessage::GameOver {
+        game: GameId(7),
+        clocks: common::stopped_clocks(),
+        result: GameResult {
+            winner: Some(Side::Second),
+            reason: EndReason::Win(kingme_shared::WinReason::NoLegalMoves),
+        },
+    }));
+    key(&mut app, KeyCode::Esc); // close the game-over dialog
+    let picture = check("panel_wraps", &app);
+    let panel: String = picture
+        .lines()
+        .map(|line| line.chars().skip(46).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let panel = joined(&panel.replace('│', " "));
+    assert!(panel.contains(&format!("bob: {chat}")), "{picture}");
+    assert!(panel.contains("has no legal move"), "{picture}");
+}
+
+#[test]
+fn a_board_file_error_shows_whole_in_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.txt");
+    std::fs::write(&path, "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n").unwrap();
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Right); // load a board file
+    key(&mut app, KeyCode::Down);
+    for c in path.display().to_string().chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    let picture = render(&app);
+    let text = joined(&picture.replace('│', " "));
+    assert!(text.contains("line 8"), "{picture}");
+    assert!(!text.contains("FEN"), "{picture}");
+    // The focus stayed on the file row: Backspace edits the path.
+    let before = path.display().to_string();
+    key(&mut app, KeyCode::Backspace);
+    let Some(kingme_client::app::Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    assert_eq!(form.text.value(), &before[..before.len() - 1]);
+}
+
+#[test]
+fn the_number_key_shows_square_numbers_under_pieces() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    );
+    let before = render(&app);
+    // Black's men stand on 1-12: their numbers hide until # is pressed.
+    assert!(!before.contains("11 "), "{before}");
+    key(&mut app, KeyCode::Char('#'));
+    let picture = check("square_numbers", &app);
+    for number in ["1 ", "11", "12", "21", "32"] {
+        assert!(picture.contains(number), "{number}: {picture}");
+    }
+    key(&mut app, KeyCode::Char('#'));
+    let board = |picture: &str| picture.lines().take(20).collect::<Vec<_>>().join("\n");
+    assert_eq!(board(&render(&app)), board(&before));
+}
+
+#[test]
+fn pente_history_marks_captures() {
+    let app = app_with(
+        state(
+            GameKind::Pente,
+            None,
+            &["K10", "L10", "O10", "M10", "N10"],
+            Some(Side::First),
+        ),
+        (80, 24),
+    );
+    let lines = kingme_client::ui::panel::history_lines(app.table.as_ref().unwrap());
+    assert_eq!(
+        lines.last().map(|l| l.trim()),
+        Some("3. N10x2"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_game_in_progress_is_reviewed_move_by_move() {
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            None,
+            &["11-15", "22-18", "15x22"],
+            Some(Side::Second),
+        ),
+        (80, 30),
+    );
+    let live = render(&app);
+    key(&mut app, KeyCode::Char('['));
+    key(&mut app, KeyCode::Left);
+    let picture = check("review", &app);
+    assert!(
+        app.status.contains("reviewing move 1 of 3: 11-15"),
+        "{}",
+        app.status
+    );
+    // After 11-15 alone, White's man still stands on 22 and nothing on 18.
+    let table = app.table.as_ref().unwrap();
+    let review = table.review.as_ref().unwrap();
+    assert!(review.game.piece_on(22).is_some() && review.game.piece_on(18).is_none());
+    assert_ne!(picture, live);
+    // A click on the board does not play from the past.
+    key(&mut app, KeyCode::Enter);
+    assert!(
+        app.status.contains("Esc returns to the game"),
+        "{}",
+        app.status
+    );
+    key(&mut app, KeyCode::Right);
+    assert!(app.status.contains("move 2 of 3"), "{}", app.status);
+    // Forward onto the last move is the live game again.
+    key(&mut app, KeyCode::Right);
+    assert!(app.table.as_ref().unwrap().review.is_none());
+    assert!(app.status.contains("back to the game"), "{}", app.status);
+    key(&mut app, KeyCode::Char('['));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.table.as_ref().unwrap().review.is_none());
+    let board = |picture: &str| picture.lines().take(20).collect::<Vec<_>>().join("\n");
+    assert_eq!(board(&render(&app)), board(&live));
+}
+
+#[test]
+fn checkers_at_60x20_shows_the_board_alone() {
+    let app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (60, 20),
+    );
+    let picture = check("checkers_60x20", &app);
+    assert!(!picture.contains("too small"), "{picture}");
+    assert!(picture.contains('●') && picture.contains('○'), "{picture}");
+    assert!(picture.contains("your move"), "{picture}");
 }

@@ -8,8 +8,11 @@ use kingme_shared::Side;
 use kingme_shared::protocol::{ClockState, TimeControl};
 use tokio::time::{Duration, Instant};
 
-/// What is left on both clocks when no clock runs; a takeback restores one of these.
+/// What is left on both clocks when no clock runs; a retracted move restores one of these.
 pub type ClockReading = [Duration; 2];
+
+/// The least time a side has for its first move, which is not taken off its clock.
+pub const FIRST_MOVE_ALLOWANCE: Duration = Duration::from_secs(30);
 
 /// Both sides' clocks under one time control.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +22,9 @@ pub struct Clock {
     remaining: ClockReading,
     /// The side whose clock runs, and since when.
     running: Option<(Side, Instant)>,
+    /// During a side's first move: that side and its clock's value before it, restored when
+    /// the move is made (the clock "starts at the first move").
+    first_turn: Option<(Side, Duration)>,
 }
 
 fn secs(secs: u32) -> Duration {
@@ -38,6 +44,7 @@ impl Clock {
             control,
             remaining: [initial; 2],
             running: None,
+            first_turn: None,
         }
     }
 
@@ -55,9 +62,54 @@ impl Clock {
         self.running = Some((side, now));
     }
 
+    /// Starts `side`'s first turn at `now`: it runs on an allowance (its time, at least
+    /// [`FIRST_MOVE_ALLOWANCE`]) that is given back when it moves, so its clock really starts
+    /// at its first move; letting the allowance run out still loses on time.
+    pub fn start_first(&mut self, side: Side, now: Instant) {
+        self.start(side, now);
+        let budget = self.remaining[side.index()];
+        self.first_turn = Some((side, budget));
+        self.remaining[side.index()] = budget.max(FIRST_MOVE_ALLOWANCE);
+    }
+
+    /// Gives back a first turn's allowance: the side's clock as before it.
+    fn end_first_turn(&mut self) -> bool {
+        match (self.first_turn.take(), self.running) {
+            (Some((side, budget)), Some((running, _))) if side == running => {
+                self.remaining[side.index()] = budget;
+                self.running = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The flagged side's clock shows nothing left, whatever instant the flag was noticed.
+    pub fn run_out(&mut self, side: Side) {
+        self.first_turn = None;
+        self.remaining[side.index()] = Duration::ZERO;
+        if self.running.is_some_and(|(running, _)| running == side) {
+            self.running = None;
+        }
+    }
+
+    /// Takes off increments given for moves that were taken back (`moves` per side), so that a
+    /// takeback gives back no time: the time spent stays spent.
+    pub fn withdraw_increments(&mut self, moves: [u32; 2]) {
+        if let TimeControl::Incremental { increment_secs, .. } = self.control {
+            for side in Side::BOTH {
+                let given = secs(increment_secs) * moves[side.index()];
+                self.remaining[side.index()] = self.remaining[side.index()].saturating_sub(given);
+            }
+        }
+    }
+
     /// Stops the running clock at `now` because its side moved: the time used is taken off and
-    /// the increment added.
+    /// the increment added (a first move costs nothing and earns nothing).
     pub fn complete_move(&mut self, now: Instant) {
+        if self.end_first_turn() {
+            return;
+        }
         if let Some((side, _)) = self.running {
             self.remaining[side.index()] = self.remaining(side, now);
             if let TimeControl::Incremental { increment_secs, .. } = self.control {
@@ -67,8 +119,11 @@ impl Clock {
         }
     }
 
-    /// Stops the running clock at `now` without an increment (the game ended).
+    /// Stops the running clock at `now` without an increment (the game ended, or a takeback).
     pub fn halt(&mut self, now: Instant) {
+        if self.end_first_turn() {
+            return;
+        }
         if let Some((side, _)) = self.running {
             self.remaining[side.index()] = self.remaining(side, now);
             self.running = None;
@@ -112,6 +167,7 @@ impl Clock {
     pub fn restore(&mut self, reading: ClockReading) {
         self.remaining = reading;
         self.running = None;
+        self.first_turn = None;
     }
 
     /// The clocks as the protocol shows them at `now`.

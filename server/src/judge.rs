@@ -60,6 +60,15 @@ fn result_of(outcome: Outcome) -> GameResult {
     }
 }
 
+/// What a rewind does to the clocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Clocks {
+    /// Back to before the moves (a retracted move never counted).
+    Restore,
+    /// The time spent stays spent (a takeback).
+    KeepTimeSpent,
+}
+
 impl Judge {
     /// A game waiting for its players.
     #[must_use]
@@ -93,7 +102,18 @@ impl Judge {
     pub fn begin(&mut self, now: Instant) {
         if self.status == GameStatus::Open {
             self.status = GameStatus::Playing;
-            self.clock.start(self.game.side_to_move(), now);
+            self.start_turn(now);
+        }
+    }
+
+    /// Starts the side to move's clock at `now`; before that side's first move its clock does
+    /// not count yet (see [`Clock::start_first`]).
+    fn start_turn(&mut self, now: Instant) {
+        let side = self.game.side_to_move();
+        if self.moves.iter().any(|record| record.side == side) {
+            self.clock.start(side, now);
+        } else {
+            self.clock.start_first(side, now);
         }
     }
 
@@ -204,7 +224,7 @@ impl Judge {
         let result = self.game.outcome().map(result_of);
         match result {
             Some(result) => self.finish(result, now),
-            None => self.clock.start(self.game.side_to_move(), now),
+            None => self.start_turn(now),
         }
         Ok(Played {
             ply: u32::try_from(self.moves.len()).unwrap_or(u32::MAX),
@@ -216,6 +236,10 @@ impl Judge {
     /// Ends the game at `now` with `result` (resignation, time, agreement, ...).
     pub fn finish(&mut self, result: GameResult, now: Instant) {
         self.clock.halt(now);
+        if let (EndReason::TimeForfeit, Some(winner)) = (result.reason, result.winner) {
+            // What was decided: the loser had no time left.
+            self.clock.run_out(winner.opponent());
+        }
         self.status = GameStatus::Over(result);
     }
 
@@ -226,14 +250,15 @@ impl Judge {
         u32::try_from(self.moves.len() - last_own).ok()
     }
 
-    /// Takes back the last `plies` moves at `now`: the position and the clocks return to where
-    /// they were before them. Returns whether anything was taken back.
+    /// Takes back the last `plies` moves at `now`: the position returns to where it was before
+    /// them, but the clocks keep the time spent (less the increments those moves earned).
+    /// Returns whether anything was taken back.
     pub fn take_back(&mut self, plies: u32, now: Instant) -> bool {
         let plies = plies as usize;
         if !self.is_playing() || plies == 0 || plies > self.moves.len() {
             return false;
         }
-        self.rewind(self.moves.len() - plies, now)
+        self.rewind(self.moves.len() - plies, now, Clocks::KeepTimeSpent)
     }
 
     /// Undoes the last move, even one that ended the game: the table calls this when the move
@@ -243,11 +268,11 @@ impl Judge {
             return false;
         };
         self.status = GameStatus::Playing;
-        self.rewind(keep, now)
+        self.rewind(keep, now, Clocks::Restore)
     }
 
     /// Keeps the first `keep` moves and restarts the side to move's clock at `now`.
-    fn rewind(&mut self, keep: usize, now: Instant) -> bool {
+    fn rewind(&mut self, keep: usize, now: Instant, clocks: Clocks) -> bool {
         // Replaying from the start rebuilds the rules' own history (repetitions, move counters)
         // exactly, and keeps no snapshot of every position in memory.
         let mut game = self.start.clone();
@@ -257,10 +282,23 @@ impl Judge {
             }
         }
         self.game = game;
+        match clocks {
+            Clocks::Restore => self.clock.restore(self.clock_history[keep]),
+            Clocks::KeepTimeSpent => {
+                self.clock.halt(now);
+                // Each taken-back move earned its increment, except a side's first move.
+                let mut taken = [0u32; 2];
+                for (index, record) in self.moves.iter().enumerate().skip(keep) {
+                    if self.moves[..index].iter().any(|r| r.side == record.side) {
+                        taken[record.side.index()] += 1;
+                    }
+                }
+                self.clock.withdraw_increments(taken);
+            }
+        }
         self.moves.truncate(keep);
-        self.clock.restore(self.clock_history[keep]);
         self.clock_history.truncate(keep);
-        self.clock.start(self.game.side_to_move(), now);
+        self.start_turn(now);
         true
     }
 
@@ -293,7 +331,7 @@ impl Judge {
         }
         match judge.game.outcome() {
             Some(outcome) => judge.finish(result_of(outcome), now),
-            None => judge.clock.start(judge.game.side_to_move(), now),
+            None => judge.start_turn(now),
         }
         Ok(judge)
     }
@@ -302,6 +340,7 @@ impl Judge {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::FIRST_MOVE_ALLOWANCE;
     use kingme_shared::protocol::TimeControl;
     use kingme_shared::{GameKind, WinReason};
     use std::time::Duration;
@@ -366,41 +405,94 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_move_after_the_flag_fell_is_a_time_forfeit_not_a_move() {
         let mut judge = judge(GameKind::TicTacToe, TimeControl::PerMove { secs: 2 });
+        // The first moves have their allowance; from then on two seconds a move.
         let start = Instant::now();
+        assert_eq!(judge.deadline(), Some(start + FIRST_MOVE_ALLOWANCE));
+        judge.play(Side::First, "1", start).expect("legal");
+        judge.play(Side::Second, "2", start).expect("legal");
         assert_eq!(judge.deadline(), Some(start + Duration::from_secs(2)));
         tokio::time::advance(Duration::from_secs(2)).await;
         let now = Instant::now();
         assert_eq!(judge.flagged(now), Some(Side::First));
         assert_eq!(judge.play(Side::First, "5", now), Err(Refused::Flagged));
-        assert!(judge.moves().is_empty());
+        assert_eq!(judge.moves().len(), 2);
+        // What the server decided is what everyone sees: no time left.
+        judge.finish(
+            GameResult {
+                winner: Some(Side::Second),
+                reason: EndReason::TimeForfeit,
+            },
+            now,
+        );
+        assert_eq!(judge.clocks(now).remaining_ms[0], Some(0));
+        assert_eq!(judge.clocks(now).running, None);
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_takeback_restores_the_position_and_the_clocks() {
+    async fn each_clock_starts_at_its_sides_first_move() {
+        let control = TimeControl::Incremental {
+            initial_secs: 60,
+            increment_secs: 1,
+        };
+        let mut judge = judge(GameKind::Checkers, control);
+        // Black looks at the board for 20 s: none of it is taken off.
+        tokio::time::advance(Duration::from_secs(20)).await;
+        judge
+            .play(Side::First, "11-15", Instant::now())
+            .expect("legal");
+        assert_eq!(
+            judge.clocks(Instant::now()).remaining_ms,
+            [Some(60_000), Some(60_000)]
+        );
+        tokio::time::advance(Duration::from_secs(5)).await;
+        judge
+            .play(Side::Second, "23-19", Instant::now())
+            .expect("legal");
+        // Now Black's clock runs for real.
+        tokio::time::advance(Duration::from_secs(4)).await;
+        judge
+            .play(Side::First, "8-11", Instant::now())
+            .expect("legal");
+        assert_eq!(
+            judge.clocks(Instant::now()).remaining_ms,
+            [Some(57_000), Some(60_000)]
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_takeback_restores_the_position_but_not_the_time_spent() {
         let control = TimeControl::Incremental {
             initial_secs: 60,
             increment_secs: 1,
         };
         let mut judge = judge(GameKind::Checkers, control);
         let first = judge.game.clone();
+        for (side, text) in [(Side::First, "11-15"), (Side::Second, "23-19")] {
+            judge.play(side, text, Instant::now()).expect("legal");
+        }
+        let after_two = judge.game.clone();
+        // Black thinks 5 s (+1 s increment), White 7 s (+1), then Black asks for a takeback.
         tokio::time::advance(Duration::from_secs(5)).await;
         judge
-            .play(Side::First, "11-15", Instant::now())
+            .play(Side::First, "8-11", Instant::now())
             .expect("legal");
-        let after_black = (judge.game.clone(), judge.clock.reading());
         tokio::time::advance(Duration::from_secs(7)).await;
         judge
-            .play(Side::Second, "23-19", Instant::now())
+            .play(Side::Second, "22-18", Instant::now())
             .expect("legal");
-        // Black asks with White's reply on the board: both moves go.
         assert_eq!(judge.takeback_plies(Side::First), Some(2));
         assert_eq!(judge.takeback_plies(Side::Second), Some(1));
-        assert!(judge.take_back(1, Instant::now()));
-        assert_eq!((judge.game.clone(), judge.clock.reading()), after_black);
-        assert!(judge.take_back(1, Instant::now()));
+        tokio::time::advance(Duration::from_secs(2)).await;
+        assert!(judge.take_back(2, Instant::now()));
+        assert_eq!(judge.game, after_two);
+        // Nobody gets time back: the 5 s, 7 s and 2 s stay spent, the increments go.
+        assert_eq!(
+            judge.clocks(Instant::now()).remaining_ms,
+            [Some(53_000), Some(53_000)]
+        );
+        assert_eq!(judge.clocks(Instant::now()).running, Some(Side::First));
+        assert!(judge.take_back(2, Instant::now()));
         assert_eq!(judge.game, first);
-        let full = Some(60_000);
-        assert_eq!(judge.clocks(Instant::now()).remaining_ms, [full, full]);
         assert_eq!(judge.takeback_plies(Side::First), None);
         assert!(!judge.take_back(1, Instant::now()));
     }
@@ -438,9 +530,9 @@ mod tests {
         let clocks = judge.clocks(now);
         assert_eq!(clocks.remaining_ms, [Some(50_000), Some(45_000)]);
         assert_eq!(clocks.running, Some(Side::First));
-        // A takeback after the resume restores the stored clocks of before the move.
+        // A takeback after the resume gives no time back.
         assert!(judge.take_back(1, now));
-        assert_eq!(judge.clocks(now).remaining_ms, [Some(50_000), Some(60_000)]);
+        assert_eq!(judge.clocks(now).remaining_ms, [Some(50_000), Some(45_000)]);
         // A move that no longer replays is reported, not guessed around.
         let bad = [stored(1, "5", [None, None]), stored(2, "5", [None, None])];
         let err = Judge::resume(&setup, &bad, now).expect_err("5 twice is illegal");

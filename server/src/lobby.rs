@@ -65,7 +65,7 @@ impl Lobby {
         lock(&self.tables).get(&id).cloned().ok_or_else(|| {
             Refusal::new(
                 ErrorKind::NoSuchGame,
-                format!("there is no game {id}; ListGames shows the games"),
+                format!("there is no game {id}; the lobby lists the games there are"),
             )
         })
     }

@@ -791,6 +791,7 @@ impl Table {
         self.broadcast(&ServerMessage::GameOver {
             game: self.id,
             result,
+            clocks: self.judge.clocks(Instant::now()),
         });
         self.publish();
     }
@@ -946,7 +947,7 @@ impl Table {
                 Refusal::new(
                     ErrorKind::NoSuchGame,
                     format!(
-                        "you do not play in game {}; Join an open seat first",
+                        "you do not play in game {}; join an open seat first",
                         self.id
                     ),
                 )
@@ -1029,7 +1030,7 @@ impl Table {
         }
         if self.judge.status() != GameStatus::Open {
             return Err(Refusal::not_allowed(format!(
-                "game {} has no open seat; Watch it instead",
+                "game {} has no open seat; watch it instead",
                 self.id
             )));
         }
@@ -1276,7 +1277,7 @@ impl Table {
         if self.side_of(session.id).is_none() && !self.is_spectator(session.id) {
             return Err(Refusal::new(
                 ErrorKind::NoSuchGame,
-                format!("you are not in game {}; Watch it to chat", self.id),
+                format!("you are not in game {}; watch it to chat", self.id),
             ));
         }
         let text = text.trim();

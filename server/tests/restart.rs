@@ -306,7 +306,7 @@ async fn games_survive_a_kill_and_a_restart() {
     alice.play(people, "7").await;
     let result = alice
         .expect(|message| match message {
-            ServerMessage::GameOver { game, result } if game == people => Some(result),
+            ServerMessage::GameOver { game, result, .. } if game == people => Some(result),
             _ => None,
         })
         .await;

@@ -295,7 +295,9 @@ impl Client {
     /// The result of `game`, skipping everything before its `GameOver`.
     pub async fn game_over(&mut self, game: GameId) -> GameResult {
         self.until(|message| match message {
-            ServerMessage::GameOver { game: id, result } if *id == game => Some(*result),
+            ServerMessage::GameOver {
+                game: id, result, ..
+            } if *id == game => Some(*result),
             _ => None,
         })
         .await

@@ -115,7 +115,9 @@ pub async fn play_out(
                     legal_moves,
                     ..
                 } if *id == game => Some(Ok(legal_moves.clone())),
-                ServerMessage::GameOver { game: id, result } if *id == game => Some(Err(*result)),
+                ServerMessage::GameOver {
+                    game: id, result, ..
+                } if *id == game => Some(Err(*result)),
                 _ => None,
             })
             .await;

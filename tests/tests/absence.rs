@@ -5,8 +5,8 @@
 
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
-    ClientMessage, EndReason, ErrorKind, GameOptions, GameResult, GameStatus, SeatHolder,
-    ServerMessage, TimeControl,
+    ClientMessage, ClockState, EndReason, ErrorKind, GameOptions, GameResult, GameStatus,
+    SeatHolder, ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
 use kingme_tests::{Client, open_game, start_server, test_config, two_players};
@@ -34,6 +34,16 @@ async fn seat_connected(client: &mut Client, side: Side) -> bool {
         .await
 }
 
+/// The next `GameOver`: its result and the clocks it carries.
+async fn game_over_with_clocks(client: &mut Client) -> (GameResult, ClockState) {
+    client
+        .until(|message| match message {
+            ServerMessage::GameOver { result, clocks, .. } => Some((*result, *clocks)),
+            _ => None,
+        })
+        .await
+}
+
 #[tokio::test(start_paused = true)]
 async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() {
     let server = start_server(test_config()).await;
@@ -52,16 +62,20 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
             _ => None,
         })
         .await;
-    // Ten seconds used, two added back; White's clock now runs.
-    assert_eq!(clocks.remaining_ms, [Some(52_000), Some(60_000)]);
+    // A clock starts at its side's first move: Ada's ten seconds before it cost nothing.
+    assert_eq!(clocks.remaining_ms, [Some(60_000), Some(60_000)]);
     assert_eq!(clocks.running, Some(Side::Second));
-    // Bob never moves: his minute runs out.
+    // Bob never moves: his first-move allowance (his minute) runs out.
     let expected = GameResult {
         winner: Some(Side::First),
         reason: EndReason::TimeForfeit,
     };
-    assert_eq!(bob.game_over(game).await, expected);
-    assert_eq!(ada.game_over(game).await, expected);
+    let (bob_result, bob_clocks) = game_over_with_clocks(&mut bob).await;
+    let (ada_result, ada_clocks) = game_over_with_clocks(&mut ada).await;
+    assert_eq!((bob_result, ada_result), (expected, expected));
+    // Both are told the same clocks, the flagged side's at zero.
+    assert_eq!(bob_clocks, ada_clocks);
+    assert_eq!(bob_clocks.remaining_ms, [Some(60_000), Some(0)]);
 
     let (mut cy, mut dee, game) = two_players(
         server.addr(),

@@ -4,8 +4,8 @@
 
 use crate::board_geometry::{BoardArea, BoardGeometry, Cell};
 use crate::theme::Theme;
-use kingme_shared::Side;
 use kingme_shared::board_view::{BoardPiece, PieceKind, Surface};
+use kingme_shared::{AnyGame, Side};
 use ratatui::buffer::Buffer;
 use ratatui::style::{Modifier, Style};
 use std::collections::HashMap;
@@ -28,6 +28,9 @@ pub struct BoardPicture<'a> {
     pub piece: &'a dyn Fn(u16) -> Option<BoardPiece>,
     pub highlights: HashMap<u16, Highlight>,
     pub cursor: Option<Cell>,
+    /// Whether every square shows its number, pieces or not (the `#` key); otherwise only
+    /// empty squares do.
+    pub numbers: bool,
 }
 
 /// The glyph of a piece: the first side's filled, the second's hollow, so the sides differ
@@ -42,6 +45,30 @@ pub fn glyph(piece: BoardPiece) -> &'static str {
         (PieceKind::Cross, _) => "X",
         (PieceKind::Nought, _) => "O",
     }
+}
+
+/// Draws a position with only its last move marked (no cursor, nothing held): the replay
+/// viewer and the review of a game in progress.
+pub fn draw_position(
+    buf: &mut Buffer,
+    area: BoardArea,
+    game: &AnyGame,
+    last_move: &[u16],
+    flipped: bool,
+    theme: &Theme,
+) {
+    let lookup = |square: u16| game.piece_on(square);
+    let picture = BoardPicture {
+        geometry: BoardGeometry::new(game.kind(), flipped),
+        piece: &lookup,
+        highlights: last_move
+            .iter()
+            .map(|&square| (square, Highlight::LastMove))
+            .collect(),
+        cursor: None,
+        numbers: false,
+    };
+    draw(buf, area, &picture, theme);
 }
 
 /// Draws the picture into `buf` at `area`.
@@ -131,14 +158,18 @@ fn draw_cell(
                     buf.set_string(mid_x - 1, mid_y, "   ", style);
                 }
             }
-            if checkered
-                && let Some(square) = square
+            if let Some(square) = square
                 && rect.height >= 2
-                && piece.is_none()
+                && ((checkered && piece.is_none()) || picture.numbers)
             {
-                let number_style = Style::default()
-                    .fg(theme.light_square)
-                    .add_modifier(Modifier::DIM);
+                let mut number_style = Style::default().fg(if dark {
+                    theme.light_square
+                } else {
+                    theme.dark_square
+                });
+                if !picture.numbers {
+                    number_style = number_style.add_modifier(Modifier::DIM);
+                }
                 buf.set_string(rect.x, rect.y, square.to_string(), number_style);
             }
             if let Some(piece) = piece {
@@ -196,7 +227,12 @@ fn draw_cell(
             }
         }
     }
+    if theme.monochrome && highlight == Some(Highlight::LastMove) && !is_cursor {
+        // Italics may not show: the last move's squares get marks of their own.
+        last_move_marks(buf, rect, geometry.layout.surface, mid_y);
+    }
     if is_cursor {
+        // The brackets mark the cursor without colour; blink is only an extra where it works.
         let cursor_style = theme.highlight(theme.cursor, Modifier::SLOW_BLINK);
         let marker = Style::default().fg(theme.text).add_modifier(Modifier::BOLD);
         if rect.width >= 3 {
@@ -216,6 +252,25 @@ fn draw_cell(
                 cell.set_style(
                     cursor_style.patch(Style::default().add_modifier(Modifier::REVERSED)),
                 );
+            }
+        }
+    }
+}
+
+/// The last move's marks without colour or italics: `(` and `)` around a square's middle, or a
+/// `*` beside a point (where the cursor's `◂` would go).
+fn last_move_marks(buf: &mut Buffer, rect: ratatui::layout::Rect, surface: Surface, mid_y: u16) {
+    let style = Style::default().add_modifier(Modifier::BOLD);
+    match surface {
+        Surface::Squares { .. } if rect.width >= 3 => {
+            buf.set_string(rect.x, mid_y, "(", style);
+            buf.set_string(rect.x + rect.width - 1, mid_y, ")", style);
+        }
+        Surface::Squares { .. } => {}
+        Surface::Intersections => {
+            let x = rect.x + (rect.width - 1) / 2 + 1;
+            if x < rect.x + rect.width {
+                buf.set_string(x, mid_y, "*", style);
             }
         }
     }

@@ -3,12 +3,14 @@
 
 use crate::app::Confirm;
 use crate::create_form::{CreateForm, Field, TIME_CONTROLS};
-use crate::table::{Table, result_text, time_control_text};
+use crate::table::{Table, time_control_text};
 use crate::theme::Theme;
 use crate::ui::board::{self, BoardPicture};
-use crate::ui::help::KEYS;
+use crate::ui::layout::STATUS_HEIGHT;
+use crate::words::result_sentence;
 use kingme_shared::AnyGame;
-use kingme_shared::protocol::SeatChoice;
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{GameId, SeatChoice};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -48,7 +50,9 @@ pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
         "game" => in_game,
         _ => !in_game,
     };
-    let keys: Vec<_> = KEYS.iter().filter(|(place, _, _)| wanted(place)).collect();
+    let keys: Vec<_> = crate::keys::help_rows()
+        .filter(|(place, _, _)| wanted(place))
+        .collect();
     let area = centred(frame.area(), 92, keys.len() as u16 + 2);
     let title = if in_game {
         "Keys in a game (the lobby's ? lists the lobby's) — any key closes"
@@ -68,7 +72,7 @@ pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
                     format!("{keys:<14}"),
                     Style::default().add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(*what),
+                Span::raw(what),
             ])
         })
         .collect();
@@ -122,19 +126,21 @@ pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
     let Some(result) = table.result() else {
         return;
     };
-    let area = centred(frame.area(), 46, 6);
-    let inner = boxed(frame, area, "Game over", theme);
     let verdict = match (result.winner, table.your_side) {
         (Some(winner), Some(me)) if winner == me => "You won!",
         (Some(_), Some(_)) => "You lost.",
         _ => "",
     };
     let lines = vec![
-        Line::styled(result_text(table.kind, result), theme.accent_style()),
+        Line::styled(result_sentence(table.kind, result), theme.accent_style()),
         Line::from(verdict),
         Line::from("m: rematch · any other key: close"),
     ];
-    frame.render_widget(Paragraph::new(lines), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let height = text.line_count(44) as u16 + 2;
+    let area = centred(frame.area(), 46, height);
+    let inner = boxed(frame, area, "Game over", theme);
+    frame.render_widget(text, inner);
 }
 
 /// The create dialog, or its setup board while placing pieces.
@@ -143,11 +149,32 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         && let Some(setup) = &form.board
     {
         let geometry = setup.geometry();
-        // As large as the screen allows, so the board gets the largest cells that fit.
-        let area = centred(frame.area(), 96, frame.area().height);
+        // As large as the screen above the status lines allows, so the board gets the largest
+        // cells that fit; the keys and any error below it, wrapped.
+        let screen = frame.area();
+        let above_status = Rect {
+            height: screen.height.saturating_sub(STATUS_HEIGHT),
+            ..screen
+        };
+        let area = centred(above_status, 96, above_status.height);
         let inner = boxed(frame, area, "Setup: place pieces", theme);
+        let mut lines = vec![
+            Line::from(format!(
+                "{} to move · Space: next piece · s: side · x: clear · Enter: done",
+                AnyGame::kind_side_name(setup.kind, setup.side_to_move)
+            )),
+            Line::styled(
+                form.error.clone().unwrap_or_default(),
+                Style::default().fg(ratatui::style::Color::Red),
+            ),
+        ];
+        if form.error.is_none() {
+            lines.pop();
+        }
+        let footer_text = Paragraph::new(lines).wrap(Wrap { trim: false });
+        let footer_height = (footer_text.line_count(inner.width) as u16).min(inner.height);
         let board_frame = Rect {
-            height: inner.height.saturating_sub(3),
+            height: inner.height.saturating_sub(footer_height),
             ..inner
         };
         if let Some(board_area) = geometry.fit(board_frame) {
@@ -157,30 +184,18 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
                 piece: &lookup,
                 highlights: HashMap::new(),
                 cursor: Some(setup.cursor),
+                numbers: true,
             };
             board::draw(frame.buffer_mut(), board_area, &picture, theme);
         }
         let footer = Rect {
-            y: inner.y + inner.height.saturating_sub(3),
-            height: 3.min(inner.height),
+            y: inner.y + inner.height.saturating_sub(footer_height),
+            height: footer_height,
             ..inner
         };
-        let lines = vec![
-            Line::from(format!(
-                "{} to move · Space: cycle piece · s: side · x: clear",
-                AnyGame::kind_side_name(setup.kind, setup.side_to_move)
-            )),
-            Line::from("Enter: done"),
-            Line::styled(
-                form.error.clone().unwrap_or_default(),
-                Style::default().fg(ratatui::style::Color::Red),
-            ),
-        ];
-        frame.render_widget(Paragraph::new(lines), footer);
+        frame.render_widget(footer_text, footer);
         return;
     }
-    let area = centred(frame.area(), 62, 14);
-    let inner = boxed(frame, area, "Create a game", theme);
     let colour = match form.seat {
         SeatChoice::Side(side) => AnyGame::kind_side_name(form.kind, side).to_owned(),
         SeatChoice::Random => "random".to_owned(),
@@ -192,7 +207,11 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
     };
     let setup = match (form.setup, &form.board) {
         (crate::create_form::SetupSource::Placed, Some(board)) if board.kind == form.kind => {
-            format!("{} ({} pieces)", form.setup.label(), board.pieces.len())
+            format!(
+                "{} ({})",
+                form.setup.label(),
+                crate::words::count(board.pieces.len(), "piece", "pieces")
+            )
         }
         _ => form.setup.label().to_owned(),
     };
@@ -210,7 +229,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
             time_control_text(TIME_CONTROLS[form.time % TIME_CONTROLS.len()]),
         ),
         (Field::Setup, "Setup", setup),
-        (Field::Text, text_label, format!("{}▏", form.text)),
+        (Field::Text, text_label, form.text.value().to_owned()),
         (Field::Create, "", "[ Create ]".to_owned()),
     ];
     let mut lines = Vec::new();
@@ -224,6 +243,15 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         } else {
             Style::default()
         };
+        if field == Field::Text && selected {
+            // The focused text row: the text with its cursor, scrolled to fit.
+            let mut line = form
+                .text
+                .line(46, Style::default().add_modifier(Modifier::UNDERLINED));
+            line.spans.insert(0, Span::raw(format!("{label:>10}  ")));
+            lines.push(line);
+            continue;
+        }
         let arrows = selected && !matches!(field, Field::Text | Field::Create);
         let value = if arrows {
             format!("◀ {value} ▶")
@@ -247,5 +275,48 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
             Style::default().add_modifier(Modifier::DIM),
         ));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    // As tall as its rows and the wrapped error need, so the whole error shows.
+    const WIDTH: u16 = 62;
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let height = text.line_count(WIDTH.min(frame.area().width).saturating_sub(2)) as u16 + 2;
+    let area = centred(frame.area(), WIDTH, height);
+    let inner = boxed(frame, area, "Create a game", theme);
+    frame.render_widget(text, inner);
+}
+
+/// The whole status message, wrapped (the status line shows only what fits).
+pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
+    let width = 70.min(frame.area().width);
+    let lines = vec![
+        Line::from(text.to_owned()),
+        Line::from(""),
+        Line::from("any key closes"),
+    ];
+    let text = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let height = text.line_count(width.saturating_sub(2)) as u16 + 2;
+    let area = centred(frame.area(), width, height);
+    let inner = boxed(frame, area, "Message", theme);
+    frame.render_widget(text, inner);
+}
+
+/// The bot level dialog of the lobby's `a`.
+pub fn bot_level(frame: &mut Frame<'_>, game: GameId, selected: usize, theme: &Theme) {
+    let area = centred(frame.area(), 44, Level::ALL.len() as u16 + 4);
+    let inner = boxed(frame, area, &format!("A bot for game {game}"), theme);
+    let mut lines: Vec<Line<'_>> = Level::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, level)| {
+            if i == selected {
+                Line::styled(
+                    format!("▶ {level}"),
+                    Style::default().add_modifier(Modifier::REVERSED),
+                )
+            } else {
+                Line::from(format!("  {level}"))
+            }
+        })
+        .collect();
+    lines.push(Line::from("↑↓ choose · Enter seat it · Esc cancel"));
+    frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -17,6 +17,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool
     let Some(board_area) = layout.board else {
         return false;
     };
+    if let Some(review) = &table.review {
+        // An earlier position: the same board widget, only its move marked, no cursor.
+        board::draw_position(
+            frame.buffer_mut(),
+            board_area,
+            &review.game,
+            &review.last_move,
+            table.flipped,
+            &app.theme,
+        );
+        if layout.panel.width > 0 {
+            panel::draw(frame, layout.panel, app, table);
+        }
+        return true;
+    }
     let mut highlights = HashMap::new();
     if table.animation.is_none()
         && let Some(last) = table.last_move()
@@ -42,8 +57,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool
         piece: &lookup,
         highlights,
         cursor: (table.your_side.is_some() && table.result().is_none()).then_some(table.cursor),
+        numbers: app.square_numbers,
     };
     board::draw(frame.buffer_mut(), board_area, &picture, &app.theme);
-    panel::draw(frame, layout.panel, app, table);
+    if layout.panel.width > 0 {
+        panel::draw(frame, layout.panel, app, table);
+    }
     true
 }

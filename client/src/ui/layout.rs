@@ -45,15 +45,37 @@ impl GameLayout {
             width: area.width - board_width,
             height: main_height,
         };
+        let board = geometry.fit(board_frame);
+        if board.is_none() {
+            // Too narrow for the board beside the panel: the board alone, if it fits (the
+            // status lines still say whose move it is and what happened).
+            let board_frame = Rect {
+                width: area.width,
+                ..board_frame
+            };
+            if let Some(board) = geometry.fit(board_frame) {
+                return GameLayout {
+                    board: Some(board),
+                    board_frame,
+                    panel: Rect {
+                        x: area.x + area.width,
+                        width: 0,
+                        ..panel
+                    },
+                    status,
+                };
+            }
+        }
         GameLayout {
-            board: geometry.fit(board_frame),
+            board,
             board_frame,
             panel,
             status,
         }
     }
 
-    /// The smallest terminal (width, height) that shows a game's board.
+    /// The smallest terminal (width, height) that shows a game's board (alone, without the
+    /// panel).
     #[must_use]
     pub fn minimum(geometry: &BoardGeometry) -> (u16, u16) {
         let (rows, columns) = (
@@ -65,7 +87,7 @@ impl GameLayout {
             kingme_shared::board_view::Surface::Squares { .. } => (3, 1),
         };
         (
-            LABEL_WIDTH + columns * width + PANEL_WIDTH,
+            LABEL_WIDTH + columns * width,
             2 + rows * height + STATUS_HEIGHT,
         )
     }
@@ -75,6 +97,17 @@ impl GameLayout {
 mod tests {
     use super::*;
     use kingme_shared::GameKind;
+
+    #[test]
+    fn checkers_fits_60x20_as_a_board_alone() {
+        let geometry = BoardGeometry::new(GameKind::Checkers, false);
+        let layout = GameLayout::new(Rect::new(0, 0, 60, 20), &geometry);
+        assert!(layout.board.is_some());
+        assert_eq!(layout.panel.width, 0);
+        // With room, the panel is there.
+        let layout = GameLayout::new(Rect::new(0, 0, 80, 24), &geometry);
+        assert_eq!(layout.panel.width, PANEL_WIDTH);
+    }
 
     #[test]
     fn every_game_fits_a_standard_terminal_and_the_minimum_is_exact() {

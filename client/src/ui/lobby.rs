@@ -25,7 +25,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         frame.render_widget(Paragraph::new(text).block(block), area);
         return;
     }
-    let header = Row::new(["#", "game", "first", "second", "clock", "moves", "state"])
+    let header = Row::new(["#", "game", "first", "second", "clock", "plies", "state"])
         .style(Style::default().add_modifier(Modifier::UNDERLINED));
     let rows = app.games.iter().enumerate().map(|(i, game)| {
         let state = match game.status {
@@ -34,9 +34,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 "▶ your game: Enter goes back".to_owned()
             }
             GameStatus::Playing => "playing".to_owned(),
-            GameStatus::Over(result) => crate::table::result_text(game.kind, result),
+            GameStatus::Over(result) => crate::words::result_sentence(game.kind, result),
         };
-        let watching = if game.spectators > 0 {
+        // Only games going on are watched; a finished game's count is stale.
+        let finished = matches!(game.status, GameStatus::Over(_));
+        let watching = if game.spectators > 0 && !finished {
             format!(" ({} watching)", game.spectators)
         } else {
             String::new()

@@ -60,6 +60,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Some(Overlay::Themes { selected }) => dialogs::themes(frame, *selected, &app.theme),
         Some(Overlay::Create(form)) => dialogs::create(frame, form, &app.theme),
         Some(Overlay::Confirm(what)) => dialogs::confirm(frame, *what, &app.theme),
+        Some(Overlay::Message) => dialogs::message(frame, &app.status, &app.theme),
+        Some(Overlay::BotLevel { game, selected }) => {
+            dialogs::bot_level(frame, *game, *selected, &app.theme);
+        }
         None => {
             if app.screen == Screen::Game
                 && let Some(table) = &app.table
@@ -88,32 +92,9 @@ fn too_small(frame: &mut Frame<'_>, area: Rect, width: u16, height: u16, what: &
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
 
-/// How many lines `text` (after `prefix` columns) takes wrapped at word boundaries in `width`
-/// columns, as the status line wraps it (a word longer than a line is broken).
-#[must_use]
-pub fn wrapped_lines(prefix: usize, text: &str, width: u16) -> u16 {
-    let width = usize::from(width.max(1));
-    let mut lines = 1_usize;
-    let mut used = prefix;
-    for word in text.split_whitespace() {
-        let length = word.chars().count();
-        let needed = if used == 0 { length } else { used + 1 + length };
-        if needed <= width {
-            used = needed;
-        } else if length <= width {
-            lines += 1;
-            used = length;
-        } else {
-            // Broken across lines: what is left of the line, then whole lines.
-            let rest = length.saturating_sub(width.saturating_sub(used + 1));
-            lines += rest.div_ceil(width);
-            used = rest % width;
-        }
-    }
-    u16::try_from(lines).unwrap_or(u16::MAX)
-}
-
-/// The two bottom lines: the status, then what is being typed or the main keys.
+/// The two bottom lines: the status, then what is being typed or the keys that apply now. A
+/// status too long for its line takes the second line too (the keys give way); one too long for
+/// both ends in "s: read all", and `s` shows it whole.
 fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let y = area.y + area.height.saturating_sub(STATUS_HEIGHT);
     let link = match &app.link {
@@ -129,58 +110,95 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     } else {
         Style::default()
     };
-    let prefix_width = link.content.chars().count();
-    let status = Line::from(vec![link, Span::styled(app.status.clone(), status_style)]);
-    // A long message (a refusal saying what to do) wraps upwards over the hint line and, if it
-    // must, the bottom of the screen: it is never cut.
-    let lines = wrapped_lines(prefix_width, &app.status, area.width);
-    if lines > 1 {
-        // One spare line in case the wrapping breaks a line earlier than counted.
-        let lines = (lines + 1).min(area.height.max(1));
-        let rect = Rect {
-            x: area.x,
-            y: (area.y + area.height).saturating_sub(lines),
-            width: area.width,
-            height: lines,
-        };
-        frame.render_widget(ratatui::widgets::Clear, rect);
-        frame.render_widget(Paragraph::new(status).wrap(Wrap { trim: true }), rect);
-        return;
+    let typing = app.table.as_ref().and_then(|t| t.input.as_ref());
+    let field_line = |prompt: &'static str, field: &crate::text_field::TextField, keys| {
+        let room = area
+            .width
+            .saturating_sub((prompt.len() + 1 + str::len(keys)) as u16);
+        let mut line = field.line(room, Style::default());
+        line.spans.insert(0, Span::raw(prompt));
+        line.spans.push(Span::styled(
+            format!(" {keys}"),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
+        line
+    };
+    let hint = if let Some(field) = &app.chat_input {
+        Some(field_line("say> ", field, "(Enter sends, Esc cancels)"))
+    } else {
+        typing.map(|field| field_line("move> ", field, "(Enter plays, Esc cancels)"))
+    };
+    let room = if hint.is_some() || area.height < 2 {
+        1
+    } else {
+        2
+    };
+    let status_text = format!("{}{}", link.content, app.status);
+    let (shown, cut) = fit_lines(&status_text, area.width, room);
+    let status_lines = if shown.len() > 1 || cut {
+        shown.len() as u16
+    } else {
+        1
+    };
+    let mut lines: Vec<Line<'_>> = shown
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            if i == 0 && !link.content.is_empty() {
+                let rest = text
+                    .get(link.content.len()..)
+                    .unwrap_or_default()
+                    .to_owned();
+                Line::from(vec![link.clone(), Span::styled(rest, status_style)])
+            } else {
+                Line::styled(text, status_style)
+            }
+        })
+        .collect();
+    if status_lines < 2 {
+        let footer = hint.unwrap_or_else(|| {
+            Line::styled(
+                crate::keys::footer(app, area.width),
+                Style::default().add_modifier(Modifier::DIM),
+            )
+        });
+        lines.push(footer);
     }
     frame.render_widget(
-        Paragraph::new(status),
+        Paragraph::new(lines),
         Rect {
             x: area.x,
             y,
             width: area.width,
-            height: 1,
+            height: STATUS_HEIGHT.min(area.height),
         },
     );
-    let typing = app.table.as_ref().and_then(|t| t.input.as_ref());
-    let hint = if let Some(text) = &app.chat_input {
-        Line::from(format!("say> {text}▏ (Enter sends, Esc cancels)"))
-    } else if let Some(text) = typing {
-        Line::from(format!("move> {text}▏ (Enter plays, Esc cancels)"))
-    } else {
-        let keys = match app.screen {
-            Screen::Lobby => {
-                "c create · Enter join/watch · w watch · r refresh · t theme · ? help · q quit"
-            }
-            Screen::Game => {
-                "hjkl/arrows+Enter or mouse · 1-9 type move · f flip · r resign · d draw · u undo · ? help"
-            }
-        };
-        Line::styled(keys, Style::default().add_modifier(Modifier::DIM))
-    };
-    if area.height >= 2 {
-        frame.render_widget(
-            Paragraph::new(hint),
-            Rect {
-                x: area.x,
-                y: y + 1,
-                width: area.width,
-                height: 1,
-            },
-        );
+}
+
+/// `text` broken into at most `room` lines of `width` columns (at spaces where it can), and
+/// whether some was left out (the last line then ends in "… s: read all").
+#[must_use]
+pub fn fit_lines(text: &str, width: u16, room: u16) -> (Vec<String>, bool) {
+    const MORE: &str = "… s: read all";
+    let width = usize::from(width.max(1));
+    let mut lines = wrap(text, width);
+    let room = usize::from(room.max(1));
+    if lines.len() <= room {
+        return (lines, false);
     }
+    lines.truncate(room);
+    if let Some(last) = lines.last_mut() {
+        let keep = width.saturating_sub(MORE.chars().count());
+        *last = last.chars().take(keep).collect::<String>() + MORE;
+    }
+    (lines, true)
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces where it can.
+#[must_use]
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    textwrap::wrap(text, width.max(1))
+        .into_iter()
+        .map(std::borrow::Cow::into_owned)
+        .collect()
 }

@@ -2,9 +2,10 @@
 //! numbered legal moves, the move history and the chat.
 
 use crate::app::App;
+use crate::move_list::MoveList;
 use crate::table::{Table, clock_text, time_control_text};
-use kingme_shared::Side;
 use kingme_shared::protocol::GameStatus;
+use kingme_shared::{GameKind, Side};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -66,36 +67,51 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         )));
     }
     header.push(Line::styled(status_line(table), theme.accent_style()));
+    let header = Paragraph::new(header).wrap(Wrap { trim: false });
+    let header_lines = header.line_count(inner.width) as u16;
 
-    let legal: Vec<Span<'_>> = table
-        .candidates
-        .iter()
-        .enumerate()
-        .map(|(i, c)| Span::raw(format!("{}:{}  ", i + 1, c.text)))
-        .collect();
-    let legal_lines = if legal.is_empty() {
+    let texts: Vec<String> = table.candidates.iter().map(|c| c.text.clone()).collect();
+    let list = MoveList::new(&table.game, &texts);
+    let legal = if texts.is_empty() {
+        None
+    } else {
+        Some(
+            Paragraph::new(vec![
+                Line::styled(
+                    list.heading(),
+                    Style::default().add_modifier(Modifier::UNDERLINED),
+                ),
+                Line::from(list.items().join("  ")),
+            ])
+            .wrap(Wrap { trim: true }),
+        )
+    };
+    let legal_lines = legal
+        .as_ref()
+        .map_or(0, |text| (text.line_count(inner.width) as u16).min(8));
+    let chat = Paragraph::new(
+        table
+            .chat
+            .iter()
+            .map(|(from, text)| Line::from(format!("{from}: {text}")))
+            .collect::<Vec<_>>(),
+    )
+    .wrap(Wrap { trim: false });
+    let chat_lines = if table.chat.is_empty() {
         0
     } else {
-        // Enough lines for the list, within reason (Pente has hundreds of moves).
-        let chars: usize = legal.iter().map(|s| s.content.chars().count()).sum();
-        (chars / usize::from(inner.width.max(1)) + 2).min(6) as u16
+        (chat.line_count(inner.width) as u16 + 1).min(6)
     };
-    let chat_lines = if table.chat.is_empty() { 0 } else { 4 };
     let [header_area, legal_area, history_area, chat_area] = Layout::vertical([
-        Constraint::Length(header.len() as u16),
+        Constraint::Length(header_lines),
         Constraint::Length(legal_lines),
         Constraint::Min(2),
         Constraint::Length(chat_lines),
     ])
     .areas(inner);
-    frame.render_widget(Paragraph::new(header), header_area);
-    if !legal.is_empty() {
-        let mut lines = vec![Line::styled(
-            "Legal moves (type the number):",
-            Style::default().add_modifier(Modifier::UNDERLINED),
-        )];
-        lines.push(Line::from(legal));
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), legal_area);
+    frame.render_widget(header, header_area);
+    if let Some(legal) = legal {
+        frame.render_widget(legal, legal_area);
     }
     let history = history_lines(table);
     let room = usize::from(history_area.height.saturating_sub(1));
@@ -106,20 +122,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
     )];
     lines.extend(history.into_iter().skip(skip).map(Line::from));
     frame.render_widget(Paragraph::new(lines), history_area);
-    if !table.chat.is_empty() {
-        let skip = table.chat.len().saturating_sub(usize::from(chat_lines) - 1);
-        let mut lines = vec![Line::styled(
-            "Chat:",
-            Style::default().add_modifier(Modifier::UNDERLINED),
-        )];
-        lines.extend(
-            table
-                .chat
-                .iter()
-                .skip(skip)
-                .map(|(from, text)| Line::from(format!("{from}: {text}"))),
+    if chat_lines > 0 {
+        // The newest lines, wrapped to the panel's width, under their heading.
+        frame.render_widget(
+            Line::styled("Chat:", Style::default().add_modifier(Modifier::UNDERLINED)),
+            chat_area,
         );
-        frame.render_widget(Paragraph::new(lines), chat_area);
+        let body = Rect {
+            y: chat_area.y + 1,
+            height: chat_area.height.saturating_sub(1),
+            ..chat_area
+        };
+        let total = chat.line_count(body.width) as u16;
+        let chat = chat.scroll((total.saturating_sub(body.height), 0));
+        frame.render_widget(chat, body);
     }
 }
 
@@ -127,7 +143,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
 fn status_line(table: &Table) -> String {
     match table.status {
         GameStatus::Open => "  waiting for an opponent".to_owned(),
-        GameStatus::Over(result) => format!("  {}", crate::table::result_text(table.kind, result)),
+        GameStatus::Over(result) => {
+            format!("  {}", crate::words::result_sentence(table.kind, result))
+        }
         GameStatus::Playing => {
             let mut text = format!(
                 "  {} to move",
@@ -155,10 +173,16 @@ pub fn history_lines(table: &Table) -> Vec<String> {
     }
     for (index, record) in table.moves.iter().enumerate() {
         let ply = index + offset;
+        // Pente's placements do not show their captures: `M11x2` took two stones.
+        let text = if table.kind == GameKind::Pente && !record.removed.is_empty() {
+            format!("{}x{}", record.text, record.removed.len())
+        } else {
+            record.text.clone()
+        };
         if ply % 2 == 0 {
-            lines.push(format!("{:>3}. {:<10}", ply / 2 + 1, record.text));
+            lines.push(format!("{:>3}. {:<10}", ply / 2 + 1, text));
         } else if let Some(line) = lines.last_mut() {
-            line.push_str(&record.text);
+            line.push_str(&text);
         }
     }
     lines

@@ -107,3 +107,11 @@ pub fn moves_sent(messages: &[ClientMessage]) -> Vec<String> {
         })
         .collect()
 }
+
+/// The clocks as the fixture's state has them, stopped (what a `GameOver` carries).
+pub fn stopped_clocks() -> ClockState {
+    ClockState {
+        remaining_ms: [Some(300_000), Some(287_500)],
+        running: None,
+    }
+}

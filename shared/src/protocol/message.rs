@@ -443,10 +443,12 @@ pub enum ServerMessage {
         side: Side,
         holder: SeatHolder,
     },
-    /// The game ended.
+    /// The game ended. `clocks` are the clocks as the server stopped them (the flagged side
+    /// at zero), so players and spectators all show the same values.
     GameOver {
         game: GameId,
         result: GameResult,
+        clocks: ClockState,
     },
     DrawOffered {
         game: GameId,
