@@ -305,9 +305,7 @@ async fn handshake(
             }
             Ok(Some(Err(err))) => return Handshake::Failed(End::Lost(err.to_string())),
             Ok(None) => {
-                return Handshake::Failed(End::Lost(
-                    "the server closed the connection".to_owned(),
-                ));
+                return Handshake::Failed(End::Lost("the server closed the connection".to_owned()));
             }
             Err(_) => {
                 return Handshake::Failed(End::Lost(
