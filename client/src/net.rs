@@ -238,7 +238,8 @@ async fn keep_token(config: &NetConfig, token: &str) {
     }
 }
 
-/// What the hello step ended with.
+/// What the hello step ended with (one a connection: its size does not matter).
+#[allow(clippy::large_enum_variant)]
 enum Handshake {
     Welcomed {
         resume_token: String,
