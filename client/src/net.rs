@@ -238,7 +238,8 @@ async fn keep_token(config: &NetConfig, token: &str) {
     }
 }
 
-/// What the hello step ended with.
+/// What the hello step ended with (one a connection: its size does not matter).
+#[allow(clippy::large_enum_variant)]
 enum Handshake {
     Welcomed {
         resume_token: String,
@@ -305,9 +306,7 @@ async fn handshake(
             }
             Ok(Some(Err(err))) => return Handshake::Failed(End::Lost(err.to_string())),
             Ok(None) => {
-                return Handshake::Failed(End::Lost(
-                    "the server closed the connection".to_owned(),
-                ));
+                return Handshake::Failed(End::Lost("the server closed the connection".to_owned()));
             }
             Err(_) => {
                 return Handshake::Failed(End::Lost(

@@ -11,7 +11,7 @@ use kingme_server::{Config, Database, ServerHandle};
 use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
 const KINGME: &str = env!("CARGO_BIN_EXE_kingme");
@@ -63,6 +63,22 @@ fn text(output: &Output) -> String {
 /// Every square in turn: each turn takes the first one still free, so the game ends.
 const EVERY_SQUARE: &str = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
 
+/// Reads the child's output into `seen` until `needle` has appeared `count` times (a prompt
+/// ends in no newline, so this reads what arrives, not lines).
+async fn read_until(
+    stdout: &mut (impl tokio::io::AsyncRead + Unpin),
+    seen: &mut String,
+    needle: &str,
+    count: usize,
+) {
+    let mut buffer = [0_u8; 4096];
+    while seen.matches(needle).count() < count {
+        let read = stdout.read(&mut buffer).await.unwrap();
+        assert!(read > 0, "the output ended before {needle:?}: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buffer[..read]));
+    }
+}
+
 fn finished(out: &str) -> bool {
     out.contains("wins by three in a row") || out.contains("drawn: the board is full")
 }
@@ -72,8 +88,18 @@ async fn play_one(home: &Path, address: &str, name: &str) -> Output {
     run(
         home,
         &[
-            "--plain", "--server", address, "--name", name, "play", "--game", "tictactoe",
-            "--vs", "random", "--color", "x",
+            "--plain",
+            "--server",
+            address,
+            "--name",
+            name,
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "random",
+            "--color",
+            "x",
         ],
         EVERY_SQUARE,
     )
@@ -86,7 +112,14 @@ async fn the_play_command_works_twice_without_user() {
     // account's, the key made on the first run proves it on the second.
     let home = tempfile::tempdir().unwrap();
     let args = [
-        "--plain", "play", "--game", "tictactoe", "--vs", "random", "--color", "x",
+        "--plain",
+        "play",
+        "--game",
+        "tictactoe",
+        "--vs",
+        "random",
+        "--color",
+        "x",
     ];
     for run_number in 1..=2 {
         let output = run(home.path(), &args, EVERY_SQUARE).await;
@@ -144,10 +177,7 @@ async fn a_name_is_the_same_person_through_any_address_and_port() {
         .lines()
         .find_map(|line| line.strip_prefix("fingerprint: "))
         .unwrap_or_else(|| panic!("{shown}"));
-    assert!(
-        out.contains(&fingerprint[..8]),
-        "{fingerprint} in {out}"
-    );
+    assert!(out.contains(&fingerprint[..8]), "{fingerprint} in {out}");
     server.shutdown().await;
 }
 
@@ -162,7 +192,12 @@ async fn a_key_moved_to_another_machine_is_the_same_person() {
     let carried = tempfile::tempdir().unwrap();
     let file = carried.path().join("bea.pem");
     let file = file.to_str().unwrap();
-    let export = run(first.path(), &["identity", "export", "bea", "--output", file], "").await;
+    let export = run(
+        first.path(),
+        &["identity", "export", "bea", "--output", file],
+        "",
+    )
+    .await;
     assert!(export.status.success(), "{}", text(&export));
     let second = tempfile::tempdir().unwrap();
     let import = run(second.path(), &["identity", "import", file], "").await;
@@ -185,19 +220,27 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
     let mut first = kingme(
         home.path(),
         &[
-            "--plain", "--server", &address, "--name", "ann", "play", "--game", "tictactoe",
-            "--vs", "random", "--color", "x",
+            "--plain",
+            "--server",
+            &address,
+            "--name",
+            "ann",
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "random",
+            "--color",
+            "x",
         ],
     )
     .spawn()
     .unwrap();
     let mut stdin = first.stdin.take().unwrap();
     stdin.write_all(b"5\n").await.unwrap();
-    let mut stdout = BufReader::new(first.stdout.take().unwrap());
+    let mut stdout = first.stdout.take().unwrap();
     let mut seen = String::new();
-    while seen.matches("your move (").count() < 2 {
-        assert!(stdout.read_line(&mut seen).await.unwrap() > 0, "{seen}");
-    }
+    read_until(&mut stdout, &mut seen, "your move (", 2).await;
     assert!(seen.contains("X played 5"), "{seen}");
     first.kill().await.unwrap();
     drop(stdin);
@@ -222,17 +265,25 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
     let mut third = kingme(
         home.path(),
         &[
-            "--plain", "--server", &address, "--name", "ann", "play", "--game", "tictactoe",
-            "--vs", "random", "--color", "x",
+            "--plain",
+            "--server",
+            &address,
+            "--name",
+            "ann",
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "random",
+            "--color",
+            "x",
         ],
     )
     .spawn()
     .unwrap();
-    let mut stdout = BufReader::new(third.stdout.take().unwrap());
+    let mut stdout = third.stdout.take().unwrap();
     let mut seen = String::new();
-    while !seen.contains("your move (") {
-        assert!(stdout.read_line(&mut seen).await.unwrap() > 0, "{seen}");
-    }
+    read_until(&mut stdout, &mut seen, "your move (", 1).await;
     third.kill().await.unwrap();
     let output = run(
         home.path(),
@@ -242,13 +293,12 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
         EVERY_SQUARE,
     )
     .await;
-    let mut out = text(&output);
+    let out = text(&output);
     assert!(
-        out.contains("is in progress: back to it (finish or resign it"),
+        out.contains("game 2 is in progress: back to it (finish or resign it"),
         "{out}"
     );
     assert!(finished(&out), "the noughts and crosses went on: {out}");
-    out.clear();
     server.shutdown().await;
 }
 
@@ -267,7 +317,5 @@ async fn a_damaged_key_file_is_a_clear_error() {
     assert!(!output.status.success(), "{out}");
     assert!(out.contains("cut short"), "{out}");
     assert!(out.contains(key.to_str().unwrap()), "{out}");
-    let mut unused = String::new();
-    let _ = tokio::io::empty().read_to_string(&mut unused).await;
     server.shutdown().await;
 }

@@ -127,7 +127,7 @@ fn a_refused_game_ends_with_failure() {
 }
 
 #[test]
-fn quitting_and_end_of_input_leave_the_game() {
+fn quitting_and_end_of_input_keep_the_game_waiting() {
     let mut session = Session::new(Start::Create(Box::new(options())), false, Vec::new());
     session.event(Event::Server(ServerMessage::State(state(
         GameKind::Checkers,
@@ -136,12 +136,14 @@ fn quitting_and_end_of_input_leave_the_game() {
         Some(Side::First),
     ))));
     session.event(your_turn(&["9-13"]));
+    // Closing the client is not resigning or leaving: the seat waits for the player's return.
     let (sent, done) = session.end_of_input();
     assert!(done);
-    assert_eq!(sent, vec![ClientMessage::Leave { game: GameId(7) }]);
+    assert_eq!(sent, vec![]);
     let (sent, done) = session.line("quit");
     assert!(done);
-    assert_eq!(sent, vec![ClientMessage::Leave { game: GameId(7) }]);
+    assert_eq!(sent, vec![]);
+    assert!(text(&session).contains("the game waits for you"));
 }
 
 #[test]
