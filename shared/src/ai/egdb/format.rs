@@ -239,7 +239,7 @@ mod tests {
         }
         // Something else entirely.
         assert_eq!(
-            EgdbView::parse(b"PDN 1. 11-15 23-19").unwrap_err(),
+            EgdbView::parse(b"PDN 1. 11-15 23-19").expect_err("foreign"),
             EgdbError::NotADatabase
         );
         // A file read back and written again is the same file.

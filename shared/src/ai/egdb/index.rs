@@ -154,7 +154,7 @@ pub fn index_of(position: &Position) -> u64 {
 /// The position at `index` of a slice, or `None` where the index names no legal board.
 #[must_use]
 pub fn position_at(counts: Counts, index: u64) -> Option<Position> {
-    let side = if index % 2 == 0 {
+    let side = if index.is_multiple_of(2) {
         Side::First
     } else {
         Side::Second
