@@ -1,11 +1,13 @@
 //! AI speed: the expert's search in nodes per second, for checkers and Pente, at a fixed depth
 //! from a middle-game position (fixed depth, so every run searches the same tree), and the
-//! perfect noughts-and-crosses solve of the empty board. Run with `cargo bench -p kingme-shared
+//! perfect noughts-and-crosses solve of the empty board, and the checkers endgame databases:
+//! solving every position of up to three pieces, and probing the result. Run with `cargo bench -p kingme-shared
 //! --bench ai`; criterion reports the throughput in nodes (elements) per second, and the README
 //! records the figures.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kingme_shared::ai::{Level, Limits, think};
+use kingme_shared::ai::{Level, Limits, egdb, think};
+use kingme_shared::games::checkers::parse_fen;
 use kingme_shared::{AnyGame, GameKind};
 use std::hint::black_box;
 
@@ -54,5 +56,34 @@ fn tictactoe(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, checkers, pente, tictactoe);
+fn endgame_databases(c: &mut Criterion) {
+    let mut group = c.benchmark_group("egdb");
+    group.sample_size(10);
+    group.bench_function("solve every position of up to 3 pieces", |b| {
+        b.iter(|| egdb::solve(black_box(3), |_| {}));
+    });
+    let bytes = egdb::encode(&egdb::solve(3, |_| {}));
+    let view = egdb::EgdbView::parse(&bytes).expect("a fresh database");
+    let positions: Vec<_> = [
+        "B:WK1:BK31,K32",
+        "W:W25:BK1,K5",
+        "B:W25,26:B5",
+        "W:WK20:B9,10",
+    ]
+    .iter()
+    .map(|fen| parse_fen(fen).expect("a bench position"))
+    .collect();
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("probe four 3-piece positions", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .filter_map(|p| view.verdict(black_box(p)))
+                .count()
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, checkers, pente, tictactoe, endgame_databases);
 criterion_main!(benches);

@@ -32,6 +32,10 @@ pub struct AnalyzeArgs {
     /// Also search the same depth without alpha-beta pruning and print both node counts.
     #[arg(long)]
     pub minimax: bool,
+    /// A checkers endgame database (from `kingme egdb build`): print its verdict on the
+    /// position when the position is in it.
+    #[arg(long, value_name = "FILE")]
+    pub egdb: Option<std::path::PathBuf>,
 }
 
 /// Runs `kingme analyze` and prints the report.
@@ -48,6 +52,9 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     };
     println!("game      {}", args.game);
     println!("position  {}", game.position_text());
+    if let Some(path) = &args.egdb {
+        println!("egdb      {}", egdb_verdict(&game, path)?);
+    }
     if !args.minimax {
         let report = search(&game, args, &limits, ThinkOptions::default())?;
         print!("{}", describe(&report));
@@ -73,6 +80,25 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The endgame database's verdict on a checkers position, or why there is none.
+fn egdb_verdict(game: &AnyGame, path: &std::path::Path) -> anyhow::Result<String> {
+    let AnyGame::Checkers(checkers) = game else {
+        anyhow::bail!(
+            "endgame databases are for checkers; leave out --egdb for {}",
+            game.kind()
+        );
+    };
+    let loaded = super::egdb::Loaded::open(path)?;
+    let view = loaded.view()?;
+    Ok(match view.verdict(checkers.position()) {
+        Some(verdict) => verdict.describe().to_owned(),
+        None => format!(
+            "not in the database (it holds positions of up to {} pieces)",
+            view.max_pieces()
+        ),
+    })
 }
 
 /// The same fixed-depth search twice: with alpha-beta pruning, then as plain minimax.
@@ -161,6 +187,7 @@ mod tests {
             time: None,
             seed: 0,
             minimax: true,
+            egdb: None,
         };
         let game = AnyGame::start(GameKind::TicTacToe);
         let limits = Limits {

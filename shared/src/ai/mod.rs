@@ -5,7 +5,8 @@
 //! another thread can raise) and a seed, and returns a [`Report`] with the chosen move and what the
 //! search found. The same position, seed and depth limit give the same move.
 //!
-//! Files: `level` (the names), `ladder` (their measured ratings), `search` (generic negamax, alpha-beta, iterative deepening),
+//! Files: `level` (the names), `ladder` (their measured ratings), `egdb` (checkers endgame
+//! databases), `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
 //! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats` (and, for tests,
@@ -14,6 +15,7 @@
 mod checkers;
 mod checkers_eval;
 mod classic;
+pub mod egdb;
 pub mod ladder;
 pub mod level;
 mod pente;

@@ -10,12 +10,14 @@
 //! [`TARGETS`] names every target with its function, the one list the fuzz crate, its run script
 //! and the regression test share.
 
+mod egdb;
 mod frames;
 mod identity_proof;
 mod moves;
 mod positions;
 mod script;
 
+pub use egdb::egdb_file;
 pub use frames::frame_decoder;
 pub use identity_proof::identity_proof;
 pub use moves::{checkers_move_text, legal_moves_play, pente_move_text, tictactoe_move_text};
@@ -25,7 +27,7 @@ pub use positions::{board_file, checkers_fen, pente_position, tictactoe_position
 pub type Target = fn(&[u8]);
 
 /// Every fuzz target, by the name of its file in `tests/fuzz/fuzz_targets/`.
-pub const TARGETS: [(&str, Target); 10] = [
+pub const TARGETS: [(&str, Target); 11] = [
     ("frame_decoder", frame_decoder),
     ("checkers_move_text", checkers_move_text),
     ("pente_move_text", pente_move_text),
@@ -36,6 +38,7 @@ pub const TARGETS: [(&str, Target); 10] = [
     ("tictactoe_position", tictactoe_position),
     ("legal_moves_play", legal_moves_play),
     ("identity_proof", identity_proof),
+    ("egdb_file", egdb_file),
 ];
 
 /// The body of the target with this name.
