@@ -6,6 +6,9 @@ use kingme_shared::protocol::ServerMessage;
 use ratatui::crossterm::event::Event as TerminalEvent;
 
 /// Something happened.
+// Server messages are most of the events and arrive one at a time through a bounded channel:
+// boxing them would add an allocation per message to save a few hundred bytes per queued tick.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Event {
     /// Time passed (drives animations and the running clock).

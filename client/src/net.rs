@@ -9,6 +9,7 @@
 use crate::event::{Event, LinkEvent};
 use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
+use kingme_shared::identity::{self, SigningKey};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, PROTOCOL_VERSION, ServerMessage,
 };
@@ -37,9 +38,11 @@ pub struct NetConfig {
     pub retry: Duration,
     /// Play as a guest: unrated, under a name nobody registered, no secret.
     pub guest: bool,
-    /// The file of name secrets: the secret for this server and name is presented in the
-    /// hello, and a newly issued one is saved there. `None` keeps secrets in memory only.
+    /// The file of protocol-2 name secrets: the secret for this server and name is presented
+    /// in the hello, so a name registered before keys is bound to this client's key.
     pub secrets: Option<PathBuf>,
+    /// The key that proves the name.
+    pub key: SigningKey,
 }
 
 impl NetConfig {
@@ -52,6 +55,7 @@ impl NetConfig {
             retry: Duration::from_secs(1),
             guest: false,
             secrets: crate::secrets::default_path(),
+            key: session_key(),
         }
     }
 }
@@ -162,22 +166,11 @@ async fn known_secret(config: &NetConfig) -> Option<String> {
     .flatten()
 }
 
-/// Keeps a secret the server issued, in memory and in the secrets file.
-async fn keep_secret(config: &NetConfig, secret: &str) {
-    let Some(path) = config.secrets.clone() else {
-        return;
-    };
-    let (server, name, secret) = (
-        config.address.clone(),
-        config.name.clone(),
-        secret.to_owned(),
-    );
-    let saved =
-        tokio::task::spawn_blocking(move || SecretBook::remember(&path, &server, &name, &secret))
-            .await;
-    if let Ok(Err(err)) = saved {
-        tracing::warn!(%err, "cannot save the name's secret; the name cannot be used again");
-    }
+/// A key for this run only (until keys are kept in files); a broken random source falls back
+/// to a key from the thread generator, which the operating system seeds.
+#[must_use]
+pub fn session_key() -> SigningKey {
+    identity::generate_key().unwrap_or_else(|_| SigningKey::from_bytes(&rand::random()))
 }
 
 async fn session(
@@ -201,26 +194,29 @@ async fn session(
     let _ = stream.set_nodelay(true);
     let mut frames = Framed::new(stream, ClientCodec::client());
     let resuming = token.is_some();
+    let key = (!config.guest).then_some(&config.key);
     let hello = ClientMessage::Hello {
         protocol_version: PROTOCOL_VERSION,
         name: config.name.clone(),
-        resume: token.clone(),
-        secret: secret.clone(),
+        public_key: key.map(|key| key.verifying_key().to_bytes()),
+        legacy_secret: secret.clone(),
+        resume: token.clone().filter(|_| config.guest),
         guest: config.guest,
     };
     if let Err(err) = frames.send(hello).await {
         return End::Lost(err.to_string());
     }
-    match tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await {
-        Ok(Some(Ok(ServerMessage::Welcome {
-            resume_token,
-            secret: issued,
-            ..
-        }))) => {
-            if let Some(issued) = issued {
-                keep_secret(config, &issued).await;
-                *secret = Some(issued);
-            }
+    let mut answer = tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await;
+    if let (Ok(Some(Ok(ServerMessage::Challenge { server_id, nonce }))), Some(key)) = (&answer, key)
+    {
+        let signature = identity::sign_proof(key, server_id, nonce, &config.name);
+        if let Err(err) = frames.send(ClientMessage::Prove { signature }).await {
+            return End::Lost(err.to_string());
+        }
+        answer = tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await;
+    }
+    match answer {
+        Ok(Some(Ok(ServerMessage::Welcome { resume_token, .. }))) => {
             *token = Some(resume_token);
             // A good session starts the pauses afresh.
             *attempt = 0;

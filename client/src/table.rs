@@ -277,7 +277,9 @@ pub fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<An
 pub fn seat_text(holder: &SeatHolder) -> String {
     match holder {
         SeatHolder::Empty => "open seat".to_owned(),
-        SeatHolder::Human { name, connected } => {
+        SeatHolder::Human {
+            name, connected, ..
+        } => {
             if *connected {
                 name.clone()
             } else {

@@ -191,7 +191,8 @@ impl Client {
                 protocol_version: PROTOCOL_VERSION,
                 name: name.to_owned(),
                 resume: None,
-                secret: None,
+                public_key: None,
+                legacy_secret: None,
                 guest: true,
             })
             .await;

@@ -1,5 +1,5 @@
 //! The connection task against a scripted server on real TCP: the hello, answering pings,
-//! forwarding messages, and after a dropped connection reconnecting with the resume token.
+//! forwarding messages, and after a dropped connection signing in again with the same key.
 //! (The end-to-end tests against the real server are in `tests/`.)
 
 #![allow(clippy::unwrap_used)]
@@ -7,6 +7,7 @@
 use futures::{SinkExt, StreamExt};
 use kingme_client::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig};
+use kingme_shared::identity;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, PROTOCOL_VERSION, PlayerId, ServerCodec, ServerMessage,
 };
@@ -22,18 +23,38 @@ async fn accept(listener: &TcpListener) -> Framed<tokio::net::TcpStream, ServerC
 }
 
 async fn welcome(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>) {
-    issue(conn, None).await;
-}
-
-/// A welcome, issuing a name secret if `secret` is given.
-async fn issue(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>, secret: Option<&str>) {
     let welcome = ServerMessage::Welcome {
         protocol_version: PROTOCOL_VERSION,
         player: PlayerId(1),
-        resume_token: "secret".to_owned(),
-        secret: secret.map(str::to_owned),
+        resume_token: String::new(),
+        games: vec![],
     };
     conn.send(welcome).await.unwrap();
+}
+
+/// Reads a person's hello, challenges it and checks the proof; returns the hello.
+async fn challenge(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>) -> ClientMessage {
+    let hello = conn.next().await.unwrap().unwrap();
+    let ClientMessage::Hello {
+        name,
+        public_key: Some(public_key),
+        ..
+    } = &hello
+    else {
+        panic!("a person's hello carries a key: {hello:?}");
+    };
+    let nonce = [5_u8; 32];
+    conn.send(ServerMessage::Challenge {
+        server_id: "test-server".to_owned(),
+        nonce,
+    })
+    .await
+    .unwrap();
+    let ClientMessage::Prove { signature } = conn.next().await.unwrap().unwrap() else {
+        panic!("the challenge is answered by Prove");
+    };
+    identity::verify_proof(public_key, "test-server", &nonce, name, &signature).unwrap();
+    hello
 }
 
 async fn next_link(events: &mut mpsc::Receiver<Event>) -> LinkEvent {
@@ -46,7 +67,7 @@ async fn next_link(events: &mut mpsc::Receiver<Event>) -> LinkEvent {
 }
 
 #[tokio::test]
-async fn a_dropped_connection_is_resumed_with_the_token() {
+async fn a_dropped_connection_signs_in_again_with_the_same_key() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap().to_string();
     let (events_tx, mut events) = mpsc::channel(16);
@@ -60,20 +81,17 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
     };
     let net = Net::spawn(config, events_tx, shutdown.clone());
 
+    // A protocol-2 secret this client holds for the name goes along, to bind the key to it.
+    kingme_client::secrets::SecretBook::remember(&secrets, &address, "ada", "0123abcd").unwrap();
     let mut first = accept(&listener).await;
-    let hello = first.next().await.unwrap().unwrap();
-    assert_eq!(
-        hello,
-        ClientMessage::Hello {
-            protocol_version: PROTOCOL_VERSION,
-            name: "ada".to_owned(),
-            resume: None,
-            secret: None,
-            guest: false,
-        }
+    let hello = challenge(&mut first).await;
+    assert!(
+        matches!(&hello, ClientMessage::Hello { protocol_version: PROTOCOL_VERSION, name,
+            legacy_secret: Some(secret), resume: None, guest: false, .. }
+            if name == "ada" && secret == "0123abcd"),
+        "{hello:?}"
     );
-    // The server registers the name: the client keeps its secret in the secrets file.
-    issue(&mut first, Some("0123abcd")).await;
+    welcome(&mut first).await;
     assert_eq!(
         next_link(&mut events).await,
         LinkEvent::Connected { resumed: false }
@@ -104,15 +122,14 @@ async fn a_dropped_connection_is_resumed_with_the_token() {
         next_link(&mut events).await,
         LinkEvent::Lost { .. }
     ));
+    // Back with the same key: the identity, not a token, takes the seats back.
     let mut second = accept(&listener).await;
-    let hello = second.next().await.unwrap().unwrap();
-    assert!(
-        matches!(&hello, ClientMessage::Hello { resume: Some(token), secret: Some(secret), .. }
-            if token == "secret" && secret == "0123abcd"),
-        "{hello:?}"
-    );
-    let book = kingme_client::secrets::SecretBook::load(&secrets).unwrap();
-    assert_eq!(book.secret(&address, "ada"), Some("0123abcd"));
+    let again = challenge(&mut second).await;
+    let key_of = |hello: &ClientMessage| match hello {
+        ClientMessage::Hello { public_key, .. } => *public_key,
+        _ => None,
+    };
+    assert_eq!(key_of(&again), key_of(&hello));
     welcome(&mut second).await;
     assert_eq!(
         next_link(&mut events).await,

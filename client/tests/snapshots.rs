@@ -151,6 +151,7 @@ fn lobby_lists_games() {
     let human = |name: &str| SeatHolder::Human {
         name: name.to_owned(),
         connected: true,
+        grace_left_ms: None,
     };
     let games = vec![
         GameSummary {

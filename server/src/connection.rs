@@ -12,12 +12,13 @@ use crate::rate_limit::RateLimiter;
 use crate::server::Shared;
 use crate::session::{Attachment, Session};
 use crate::storage::records::unix_ms;
-use crate::storage::{Admission, Claim, HistoryQuery, IdentityError};
+use crate::storage::{Claim, HistoryQuery, IdentityError};
 use crate::table::TableCommand;
 use futures::{SinkExt, StreamExt};
+use kingme_shared::identity;
 use kingme_shared::protocol::{
-    ClientMessage, ErrorKind, FrameError, MAX_HISTORY_ENTRIES, MAX_NAME_CHARS, PROTOCOL_VERSION,
-    ServerCodec, ServerMessage,
+    ClientMessage, ErrorKind, FrameError, GameStatus, MAX_HISTORY_ENTRIES, MAX_NAME_CHARS,
+    PROTOCOL_VERSION, SeatHolder, ServerCodec, ServerMessage,
 };
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -108,6 +109,15 @@ fn storage_refusal(err: &crate::storage::StoreError) -> Refusal {
     ))
 }
 
+/// A refused identity as the error the client shows.
+fn identity_refusal(err: &IdentityError) -> Refusal {
+    let kind = match err {
+        IdentityError::Store(_) => ErrorKind::NotAllowed,
+        _ => ErrorKind::Unauthorized,
+    };
+    Refusal::new(kind, err.to_string())
+}
+
 /// Checks a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
 fn check_name(name: &str) -> Result<String, Refusal> {
     let name = name.trim();
@@ -153,7 +163,9 @@ impl Connection {
 
     fn shutting_down(&self) -> String {
         self.outbox.send(ServerMessage::ShuttingDown {
-            message: "the server is shutting down; games in progress were aborted".to_owned(),
+            message: "the server is shutting down; your games are kept and resume when it is back \
+                      (kingme reconnects by itself)"
+                .to_owned(),
         });
         "server shutting down".to_owned()
     }
@@ -179,8 +191,9 @@ impl Connection {
         let ClientMessage::Hello {
             protocol_version,
             name,
+            public_key,
+            legacy_secret,
             resume,
-            secret,
             guest,
         } = message
         else {
@@ -198,18 +211,32 @@ impl Connection {
                 ),
             )));
         }
-        let resuming = resume.is_some();
-        let (session, token, issued_secret) = match resume {
-            Some(token) => {
-                let session = self.shared.sessions.resume(&token).ok_or_else(|| {
-                    self.fatal(&Refusal::new(
-                        ErrorKind::Unauthorized,
-                        "unknown or expired resume token; connect without one for a new session",
-                    ))
-                })?;
-                (session, token, None)
+        let name = check_name(&name).map_err(|refusal| self.fatal(&refusal))?;
+        let (session, token) = if guest {
+            if public_key.is_some() {
+                return Err(self.fatal(&Refusal::new(
+                    ErrorKind::Malformed,
+                    "a guest's hello carries no public key; leave it out, or connect as a person",
+                )));
             }
-            None => self.admit(&name, secret, guest).await?,
+            self.admit_guest(name, resume).await?
+        } else {
+            let Some(public_key) = public_key else {
+                return Err(self.fatal(&Refusal::new(
+                    ErrorKind::Unauthorized,
+                    format!(
+                        "the name {name:?} needs a public key to prove who you are (kingme makes \
+                         one the first time a name is used); or connect as a guest"
+                    ),
+                )));
+            };
+            self.prove(&name, &public_key).await?;
+            let claim = Claim::Person {
+                public_key,
+                legacy_secret,
+            };
+            self.admit(&name, claim).await?;
+            (self.shared.sessions.person(&name), String::new())
         };
         let replaced = CancellationToken::new();
         let previous = session.attach(Attachment {
@@ -220,61 +247,132 @@ impl Connection {
         if let Some(previous) = previous {
             previous.replaced.cancel();
         }
-        tracing::info!(connection = self.id, player = session.id.0, name = %session.name, resuming, "hello");
+        let tables = session.games();
+        let games = tables
+            .iter()
+            .filter(|table| {
+                let summary = table.summary();
+                !matches!(summary.status, GameStatus::Over(_))
+                    && summary.seats.iter().any(|seat| {
+                        matches!(seat, SeatHolder::Human { name, .. } if *name == session.name)
+                    })
+            })
+            .map(|table| table.id)
+            .collect();
+        tracing::info!(connection = self.id, player = session.id.0, name = %session.name, guest, returning = !tables.is_empty(), "hello");
         self.outbox.send(ServerMessage::Welcome {
             protocol_version: PROTOCOL_VERSION,
             player: session.id,
             resume_token: token,
-            secret: issued_secret,
+            games,
         });
-        if resuming {
-            for table in session.games() {
-                table
-                    .send(TableCommand::Reconnected {
-                        session: Arc::clone(&session),
-                    })
-                    .await;
-            }
+        // The player's games (seats kept while it was away, or held by an older connection)
+        // send their state to this connection, and the others hear that the player is back.
+        for table in tables {
+            table
+                .send(TableCommand::Reconnected {
+                    session: Arc::clone(&session),
+                })
+                .await;
         }
         Ok((session, replaced))
     }
 
-    /// Checks a new player's name against the stored identities (registering a new name and
-    /// issuing its secret), then opens a session whose resume token is stored, so that it still
-    /// works after a restart. Returns the session, its token and a newly issued secret.
-    async fn admit(
-        &self,
-        name: &str,
-        secret: Option<String>,
-        guest: bool,
-    ) -> Result<(Arc<Session>, String, Option<String>), String> {
-        let name = check_name(name).map_err(|refusal| self.fatal(&refusal))?;
-        let claim = if guest {
-            Claim::Guest
-        } else {
-            Claim::Named { secret }
+    /// Challenges the client to prove it holds the private key of `public_key`, and checks the
+    /// signature it answers with.
+    async fn prove(&mut self, name: &str, public_key: &[u8; 32]) -> Result<(), String> {
+        if !identity::is_valid_public_key(public_key) {
+            return Err(self.fatal(&Refusal::new(
+                ErrorKind::Malformed,
+                "the public key is not a valid Ed25519 key; remove the damaged key file or \
+                 use --name to choose another name",
+            )));
+        }
+        let nonce = identity::new_nonce().map_err(|err| {
+            self.fatal(&Refusal::not_allowed(format!(
+                "the server has no random numbers for a challenge ({err}); try again later"
+            )))
+        })?;
+        self.outbox.send(ServerMessage::Challenge {
+            server_id: self.shared.server_id.clone(),
+            nonce,
+        });
+        let limit = self.shared.config.handshake_timeout;
+        let answer = tokio::select! {
+            () = self.shared.connections.cancelled() => return Err(self.shutting_down()),
+            answer = tokio::time::timeout(limit, self.frames.next()) => answer,
         };
-        let storage = &self.shared.storage;
-        let admission = storage
-            .admit(name.clone(), claim, unix_ms())
-            .await
+        let signature = match answer {
+            Err(_elapsed) => {
+                return Err(self.fatal(&Refusal::new(
+                    ErrorKind::HandshakeRequired,
+                    format!(
+                        "no Prove within {} s; sign the challenge and answer Prove",
+                        limit.as_secs()
+                    ),
+                )));
+            }
+            Ok(None) => return Err("closed before proving its key".to_owned()),
+            Ok(Some(Err(err))) => return Err(self.bad_frame(err)),
+            Ok(Some(Ok(ClientMessage::Prove { signature }))) => signature,
+            Ok(Some(Ok(_))) => {
+                return Err(self.fatal(&Refusal::new(
+                    ErrorKind::HandshakeRequired,
+                    "the answer to Challenge must be Prove",
+                )));
+            }
+        };
+        identity::verify_proof(public_key, &self.shared.server_id, &nonce, name, &signature)
             .map_err(|err| {
-                let kind = match err {
-                    IdentityError::Store(_) => ErrorKind::NotAllowed,
-                    _ => ErrorKind::Unauthorized,
-                };
-                self.fatal(&Refusal::new(kind, err.to_string()))
-            })?;
-        let issued = match admission {
-            Admission::Person { issued_secret } => issued_secret,
-            Admission::Guest => None,
-        };
-        let (session, token) = self.shared.sessions.create(name.clone(), guest);
+                self.fatal(&Refusal::new(
+                    ErrorKind::Unauthorized,
+                    format!("{err}; the name {name:?} was not admitted"),
+                ))
+            })
+    }
+
+    /// Checks a person's name against the stored identities, binding the key to a new name.
+    async fn admit(&self, name: &str, claim: Claim) -> Result<(), String> {
+        self.shared
+            .storage
+            .admit(name.to_owned(), claim, unix_ms())
+            .await
+            .map(|_| ())
+            .map_err(|err| self.fatal(&identity_refusal(&err)))
+    }
+
+    /// Lets a guest in: back into the session its token names, or as a new guest under a name
+    /// nobody registered, with a new token that is stored so it still works after a restart.
+    async fn admit_guest(
+        &self,
+        name: String,
+        resume: Option<String>,
+    ) -> Result<(Arc<Session>, String), String> {
+        if let Some(token) = resume {
+            let session = self
+                .shared
+                .sessions
+                .resume(&token)
+                .filter(|session| session.guest)
+                .ok_or_else(|| {
+                    self.fatal(&Refusal::new(
+                        ErrorKind::Unauthorized,
+                        "unknown or expired resume token; connect without one for a new session",
+                    ))
+                })?;
+            return Ok((session, token));
+        }
+        let storage = &self.shared.storage;
+        storage
+            .admit(name.clone(), Claim::Guest, unix_ms())
+            .await
+            .map_err(|err| self.fatal(&identity_refusal(&err)))?;
+        let (session, token) = self.shared.sessions.create_guest(name.clone());
         if let Err(err) = storage.save_resume_token(&token, name, unix_ms()).await {
             // The session still works until a restart; only resuming after one is lost.
             tracing::error!(%err, "could not store a resume token");
         }
-        Ok((session, token, issued))
+        Ok((session, token))
     }
 
     async fn serve_session(
@@ -298,7 +396,11 @@ impl Connection {
                 () = replaced.cancelled() => {
                     return self.fatal(&Refusal::new(
                         ErrorKind::Unauthorized,
-                        "this session was resumed from another connection",
+                        format!(
+                            "another kingme signed in as {:?} and took over its games; this \
+                             connection is closed (quit the other one to play here)",
+                            session.name
+                        ),
                     ));
                 }
                 () = tokio::time::sleep_until(deadline) => {
@@ -339,6 +441,9 @@ impl Connection {
     async fn dispatch(&self, session: &Arc<Session>, message: ClientMessage) {
         let refused = match message {
             ClientMessage::Hello { .. } => Some(Refusal::not_allowed("you said Hello already")),
+            ClientMessage::Prove { .. } => Some(Refusal::not_allowed(
+                "Prove answers a Challenge; none is open",
+            )),
             ClientMessage::Ping { nonce } => {
                 self.outbox.send(ServerMessage::Pong { nonce });
                 None

@@ -1,8 +1,8 @@
 //! Bringing back the games that were in progress when the server last stopped, however it
 //! stopped (even killed outright): each is rebuilt from the database by replaying its moves
-//! through the rules ([`crate::table::resume`]), bots take their seats again, and every person
-//! seated in one gets a session that answers to the resume tokens that person was issued, so
-//! the client reconnects with its token and plays on.
+//! through the rules ([`crate::table::resume`]), bots take their seats again, every person seated
+//! in one gets a session found by name (their key proves it when they connect), and every guest
+//! a session that answers to the resume tokens it was issued; so clients come back and play on.
 //!
 //! A game that never started (a seat still open) is closed as aborted: nobody was playing it.
 //! A game whose stored moves no longer replay is closed as aborted too, with the reason logged.
@@ -27,8 +27,8 @@ pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
         winner: None,
         reason: EndReason::Aborted,
     };
-    // One session per person across all resumed games, found by any token they were issued.
-    let mut sessions: HashMap<Participant, Arc<Session>> = HashMap::new();
+    // One session per guest across all resumed games, found by any token it was issued.
+    let mut guests: HashMap<String, Arc<Session>> = HashMap::new();
     let mut resumed = 0;
     for stored in storage.unfinished_games().await? {
         let id = stored.game.id;
@@ -43,14 +43,15 @@ pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
                 Participant::Bot(level) => {
                     Seat::Bot(crate::bot::Bot::new(*level, Arc::clone(&shared.bots)))
                 }
-                Participant::Person(name) | Participant::Guest(name) => {
-                    let session = match sessions.get(participant) {
+                // A person's seats wait for whoever proves the name's key.
+                Participant::Person(name) => Seat::human(shared.sessions.person(name)),
+                Participant::Guest(name) => {
+                    let session = match guests.get(name) {
                         Some(session) => Arc::clone(session),
                         None => {
                             let tokens = storage.resume_tokens_of(name.clone()).await?;
-                            let guest = matches!(participant, Participant::Guest(_));
-                            let session = shared.sessions.restore(name.clone(), guest, tokens);
-                            sessions.insert(participant.clone(), Arc::clone(&session));
+                            let session = shared.sessions.restore_guest(name.clone(), tokens);
+                            guests.insert(name.clone(), Arc::clone(&session));
                             session
                         }
                     };

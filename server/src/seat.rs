@@ -36,7 +36,7 @@ impl Seat {
         }
     }
 
-    /// How others see this seat.
+    /// How others see this seat (the table adds an absent person's time left to return).
     #[must_use]
     pub fn holder(&self) -> SeatHolder {
         match self {
@@ -46,6 +46,7 @@ impl Seat {
             } => SeatHolder::Human {
                 name: session.name.clone(),
                 connected: *connected,
+                grace_left_ms: None,
             },
             Seat::Bot(bot) => SeatHolder::Bot { level: bot.level },
         }

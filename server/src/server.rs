@@ -1,6 +1,7 @@
 //! The accept loop and the server's lifetime: a connection permit is taken before `accept`, each
-//! connection runs in its own task, and shutdown happens in order: stop accepting, end every
-//! game (players hear `GameOver(Aborted)`), then tell every connection and close it.
+//! connection runs in its own task, and shutdown happens in order: stop accepting, stop every
+//! table (its game stays stored, unfinished, and resumes at the next start), then tell every
+//! connection and close it.
 
 use crate::config::Config;
 use crate::connection;
@@ -37,6 +38,8 @@ pub struct Shared {
     pub timers: TaskTracker,
     /// The database: games, moves, identities, resume tokens, ratings.
     pub storage: Storage,
+    /// The server's id, sent in identity challenges (stable for the database's life).
+    pub server_id: String,
 }
 
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
@@ -68,8 +71,17 @@ pub async fn run_with_storage(
     config: Config,
     storage: Storage,
 ) {
+    let server_id = match storage.server_id().await {
+        Ok(id) => id,
+        Err(err) => {
+            // Proofs still work against a per-run id; only the id's stability is lost.
+            tracing::error!(%err, "could not read the server id; using one for this run");
+            format!("{:032x}", rand::random::<u128>())
+        }
+    };
     let shared = Arc::new(Shared {
         storage,
+        server_id,
         bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
         lobby: Lobby::default(),
         sessions: Sessions::default(),

@@ -25,7 +25,7 @@ use kingme_shared::ai::Level;
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
     ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameResult, GameState, GameStatus,
-    GameSummary, MAX_CHAT_CHARS, PlayerId, ServerMessage, TimeControl, quoted_move,
+    GameSummary, MAX_CHAT_CHARS, PlayerId, SeatHolder, ServerMessage, TimeControl, quoted_move,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::cell::{Cell, RefCell};
@@ -323,16 +323,13 @@ impl Table {
             };
             tokio::select! {
                 () = shutdown.cancelled() => {
-                    if self.paused.is_some() {
-                        // Nothing held back was stored: none of it is announced.
-                        self.mail.get_mut().clear();
-                    }
-                    self.end(None, EndReason::Aborted);
-                    // A game cut short by a shutdown stays unfinished in the database, so the
-                    // next start resumes it.
-                    self.unsaved.clear();
-                    self.deliver();
-                    break;
+                    // A game cut short by a shutdown stays as stored, unfinished, and the next
+                    // start resumes it: nothing is announced (the players' connections say the
+                    // server is going down and that their games are kept). What a paused game
+                    // held back was not stored: it is dropped with it.
+                    self.mail.get_mut().clear();
+                    self.suspend();
+                    return;
                 }
                 command = commands.recv() => match command {
                     Some(command) if self.paused.is_some() => self.while_paused(command).await,
@@ -604,7 +601,7 @@ impl Table {
         GameState {
             id: self.id,
             kind: self.setup.kind,
-            seats: [self.seats[0].holder(), self.seats[1].holder()],
+            seats: [self.holder(Side::First), self.holder(Side::Second)],
             your_side,
             time_control: self.setup.time_control,
             pente_tournament_rule: self.setup.pente_tournament_rule,
@@ -674,7 +671,7 @@ impl Table {
         self.summary.send_replace(GameSummary {
             id: self.id,
             kind: self.setup.kind,
-            seats: [self.seats[0].holder(), self.seats[1].holder()],
+            seats: [self.holder(Side::First), self.holder(Side::Second)],
             time_control: self.setup.time_control,
             moves: u32::try_from(self.judge.moves().len()).unwrap_or(u32::MAX),
             status,
@@ -686,7 +683,7 @@ impl Table {
         self.broadcast(&ServerMessage::SeatChanged {
             game: self.id,
             side,
-            holder: self.seats[side.index()].holder(),
+            holder: self.holder(side),
         });
     }
 
@@ -854,6 +851,27 @@ impl Table {
             }
             _ => false,
         }
+    }
+
+    /// Stops the table for a shutdown without ending its game.
+    fn suspend(&mut self) {
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        tracing::debug!(game = %self.id, "table suspended for the shutdown");
+    }
+
+    /// How a seat looks to others: its holder, with the time left to return while its person
+    /// is away.
+    fn holder(&self, side: Side) -> SeatHolder {
+        let mut holder = self.seats[side.index()].holder();
+        if let SeatHolder::Human { grace_left_ms, .. } = &mut holder {
+            *grace_left_ms = self.away[side.index()].map(|deadline| {
+                let left = deadline.saturating_duration_since(Instant::now());
+                u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+            });
+        }
+        holder
     }
 
     fn close(&mut self) {
@@ -1060,7 +1078,7 @@ impl Table {
                 ServerMessage::SeatChanged {
                     game: self.id,
                     side,
-                    holder: self.seats[side.index()].holder(),
+                    holder: self.holder(side),
                 },
             );
         }

@@ -1,11 +1,14 @@
 //! The real `kingme-server` binary on a temporary database, killed with SIGKILL in the middle of
 //! two games and started again: every acknowledged move is still there, the clocks stand where
-//! they stood, the bot plays on, and the players come back with their resume tokens and finish.
-//! Also: names are protected by their secrets, and finished games can be listed and exported.
+//! they stood, the bot plays on, and the players come back (a person by proving their key, on
+//! another port and address; a guest with its resume token) and finish. Also: a name belongs to
+//! its key, a second client of a person takes over, and finished games can be listed and
+//! exported.
 #![allow(clippy::unwrap_used)]
 
 use futures::{SinkExt, StreamExt};
 use kingme_shared::ai::Level;
+use kingme_shared::identity::{self, SigningKey};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, EndReason, ErrorKind, GameId, GameOptions, GameState, GameStatus,
     Opponent, PROTOCOL_VERSION, SeatChoice, ServerMessage, TimeControl,
@@ -82,55 +85,57 @@ impl Client {
         .unwrap()
     }
 
-    /// Says hello; returns the resume token and the secret issued, if any.
-    async fn hello(
-        addr: &str,
-        name: &str,
-        resume: Option<String>,
-        secret: Option<String>,
-        guest: bool,
-    ) -> (Client, String, Option<String>) {
-        let mut client = Client::connect(addr).await;
-        client
-            .send(ClientMessage::Hello {
-                protocol_version: PROTOCOL_VERSION,
-                name: name.to_owned(),
-                resume,
-                secret,
-                guest,
-            })
-            .await;
-        let (token, secret) = client
-            .expect(|message| match message {
-                ServerMessage::Welcome {
-                    resume_token,
-                    secret,
-                    ..
-                } => Some((resume_token, secret)),
-                _ => None,
-            })
-            .await;
-        (client, token, secret)
-    }
-
-    /// A hello the server must refuse; returns the error.
-    async fn refused_hello(addr: &str, name: &str, secret: Option<String>, guest: bool) -> String {
-        let mut client = Client::connect(addr).await;
-        client
-            .send(ClientMessage::Hello {
-                protocol_version: PROTOCOL_VERSION,
-                name: name.to_owned(),
-                resume: None,
-                secret,
-                guest,
-            })
-            .await;
-        let message = tokio::time::timeout(PATIENCE, client.frames.next())
+    /// The next message, whatever it is.
+    async fn next(&mut self) -> ServerMessage {
+        tokio::time::timeout(PATIENCE, self.frames.next())
             .await
             .unwrap()
             .unwrap()
-            .unwrap();
-        match message {
+            .unwrap()
+    }
+
+    /// Says hello as a guest; returns the resume token.
+    async fn guest(addr: &str, name: &str, resume: Option<String>) -> (Client, String) {
+        let mut client = Client::connect(addr).await;
+        client.send(hello(name, None, resume)).await;
+        let token = client
+            .expect(|message| match message {
+                ServerMessage::Welcome { resume_token, .. } => Some(resume_token),
+                _ => None,
+            })
+            .await;
+        (client, token)
+    }
+
+    /// Signs in as the person `name` with `key`; returns the server's answer to the proof (a
+    /// `Welcome` or the refusal).
+    async fn sign_in(addr: &str, name: &str, key: &SigningKey) -> (Client, ServerMessage) {
+        let mut client = Client::connect(addr).await;
+        client
+            .send(hello(name, Some(key.verifying_key().to_bytes()), None))
+            .await;
+        let ServerMessage::Challenge { server_id, nonce } = client.next().await else {
+            panic!("a person's hello is challenged");
+        };
+        let signature = identity::sign_proof(key, &server_id, &nonce, name);
+        client.send(ClientMessage::Prove { signature }).await;
+        let answer = client.next().await;
+        (client, answer)
+    }
+
+    /// Signs in as the person `name` with `key`, who must be welcomed; returns the games the
+    /// welcome names.
+    async fn person(addr: &str, name: &str, key: &SigningKey) -> (Client, Vec<GameId>) {
+        let (client, answer) = Client::sign_in(addr, name, key).await;
+        match answer {
+            ServerMessage::Welcome { games, .. } => (client, games),
+            other => panic!("expected Welcome, got {other:?}"),
+        }
+    }
+
+    /// A sign-in the server must refuse; returns the error.
+    async fn refused(addr: &str, name: &str, key: &SigningKey) -> String {
+        match Client::sign_in(addr, name, key).await.1 {
             ServerMessage::Error {
                 kind: ErrorKind::Unauthorized,
                 message,
@@ -180,6 +185,17 @@ impl Client {
     }
 }
 
+fn hello(name: &str, public_key: Option<[u8; 32]>, resume: Option<String>) -> ClientMessage {
+    ClientMessage::Hello {
+        protocol_version: PROTOCOL_VERSION,
+        name: name.to_owned(),
+        guest: public_key.is_none(),
+        public_key,
+        legacy_secret: None,
+        resume,
+    }
+}
+
 fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> GameOptions {
     GameOptions {
         kind: GameKind::TicTacToe,
@@ -198,11 +214,10 @@ async fn games_survive_a_kill_and_a_restart() {
     let db = dir.path().join("kingme.db");
     let (mut server, addr) = start_server(&db).await;
 
-    let (mut alice, alice_token, alice_secret) =
-        Client::hello(&addr, "alice", None, None, false).await;
-    let alice_secret = alice_secret.expect("a new name is issued a secret");
-    let (mut bob, bob_token, bob_secret) = Client::hello(&addr, "bob", None, None, true).await;
-    assert_eq!(bob_secret, None, "guests get no secret");
+    let alice_key = SigningKey::from_bytes(&[1; 32]);
+    let (mut alice, games) = Client::person(&addr, "alice", &alice_key).await;
+    assert_eq!(games, []);
+    let (mut bob, bob_token) = Client::guest(&addr, "bob", None).await;
 
     // Game 1: alice (X) against bob (O), with clocks.
     let clocks = TimeControl::Incremental {
@@ -245,10 +260,14 @@ async fn games_survive_a_kill_and_a_restart() {
     server.start_kill().unwrap();
     server.wait().await.unwrap();
     drop((alice, bob));
+    // Back on another port, and through another name for the same host: the key, not the
+    // address or a token, says who alice is, and the welcome names her games.
     let (mut server, addr) = start_server(&db).await;
-
-    let (mut alice, _, _) = Client::hello(&addr, "alice", Some(alice_token), None, false).await;
-    let (mut bob, _, _) = Client::hello(&addr, "bob", Some(bob_token), None, true).await;
+    let by_name = addr.replace("127.0.0.1", "localhost");
+    let (mut alice, mut games) = Client::person(&by_name, "alice", &alice_key).await;
+    games.sort();
+    assert_eq!(games, [GameId(1), GameId(2)]);
+    let (mut bob, _) = Client::guest(&addr, "bob", Some(bob_token)).await;
     // Both games' states arrive, in either order.
     let mut states: Vec<GameState> = Vec::new();
     while states.len() < 2 {
@@ -326,15 +345,47 @@ async fn games_survive_a_kill_and_a_restart() {
         .await;
     assert_eq!(record.moves, ["5", "1", "3", "2", "7"]);
 
-    // Impersonation: alice's name without her secret, with a wrong one, or as a guest.
-    let refusal = Client::refused_hello(&addr, "alice", None, false).await;
-    assert!(refusal.contains("registered"), "{refusal}");
-    let wrong = Client::refused_hello(&addr, "alice", Some("0".repeat(64)), false).await;
-    assert!(wrong.contains("not the one issued"), "{wrong}");
-    Client::refused_hello(&addr, "alice", None, true).await;
-    // With the secret she is welcome, and no new secret is issued.
-    let (_, _, issued) = Client::hello(&addr, "alice", None, Some(alice_secret), false).await;
-    assert_eq!(issued, None);
+    // Impersonation: alice's name with another key, or as a guest.
+    let mallory = SigningKey::from_bytes(&[2; 32]);
+    let refusal = Client::refused(&addr, "alice", &mallory).await;
+    let expected = format!(
+        "the name \"alice\" belongs to another key (fingerprint {}); use --name to choose \
+         another, or import alice's key",
+        identity::fingerprint(&alice_key.verifying_key().to_bytes())
+    );
+    assert!(refusal.starts_with(&expected), "{refusal}");
+    let mut posing = Client::connect(&addr).await;
+    posing.send(hello("alice", None, None)).await;
+    let posed = posing.next().await;
+    assert!(
+        matches!(&posed, ServerMessage::Error { kind: ErrorKind::Unauthorized, message, .. }
+            if message.contains("registered person")),
+        "{posed:?}"
+    );
+    // A second client of alice's takes over her session; the first is told why and closed.
+    let (mut second, _) = Client::person(&addr, "alice", &alice_key).await;
+    let told = tokio::time::timeout(PATIENCE, async {
+        loop {
+            if let ServerMessage::Error {
+                message,
+                fatal: true,
+                ..
+            } = alice.frames.next().await.unwrap().unwrap()
+            {
+                return message;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        told.contains("another kingme signed in as \"alice\""),
+        "{told}"
+    );
+    second.send(ClientMessage::Ping { nonce: 9 }).await;
+    second
+        .expect(|message| matches!(message, ServerMessage::Pong { nonce: 9 }).then_some(()))
+        .await;
 
     server.start_kill().unwrap();
     server.wait().await.unwrap();

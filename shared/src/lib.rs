@@ -11,6 +11,7 @@ pub(crate) mod conformance;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod identity;
 pub mod protocol;
 pub mod record;
 

@@ -3,6 +3,7 @@
 
 use bytes::BytesMut;
 use futures::{SinkExt, StreamExt};
+use kingme_shared::identity::{self, SigningKey};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState,
     PROTOCOL_VERSION, PlayerId, ServerMessage,
@@ -47,13 +48,64 @@ impl Client {
             .send(ClientMessage::Hello {
                 protocol_version: PROTOCOL_VERSION,
                 name: name.to_owned(),
+                public_key: None,
+                legacy_secret: None,
                 resume: None,
-                secret: None,
                 guest: true,
             })
             .await;
         client.expect_welcome().await;
         client
+    }
+
+    /// Connects as the person `name` holding `key`: hello, the challenge signed, welcomed.
+    pub async fn person(addr: SocketAddr, name: &str, key: &SigningKey) -> Client {
+        let (client, answer) = Client::sign_in(addr, name, key).await;
+        assert!(
+            matches!(answer, ServerMessage::Welcome { .. }),
+            "expected Welcome, got {answer:?}"
+        );
+        client
+    }
+
+    /// Connects as the person `name` holding `key` and answers the challenge; returns the
+    /// server's answer to the proof (`Welcome`, or the refusal).
+    pub async fn sign_in(
+        addr: SocketAddr,
+        name: &str,
+        key: &SigningKey,
+    ) -> (Client, ServerMessage) {
+        let mut client = Client::connect(addr).await;
+        client
+            .send(ClientMessage::Hello {
+                protocol_version: PROTOCOL_VERSION,
+                name: name.to_owned(),
+                public_key: Some(key.verifying_key().to_bytes()),
+                legacy_secret: None,
+                resume: None,
+                guest: false,
+            })
+            .await;
+        let (server_id, nonce) = match client.recv().await {
+            ServerMessage::Challenge { server_id, nonce } => (server_id, nonce),
+            other => return (client, other),
+        };
+        client
+            .send(ClientMessage::Prove {
+                signature: identity::sign_proof(key, &server_id, &nonce, name),
+            })
+            .await;
+        let answer = client.recv().await;
+        if let ServerMessage::Welcome {
+            player,
+            resume_token,
+            ..
+        } = &answer
+        {
+            client.player = *player;
+            client.token = resume_token.clone();
+        }
+        (client, answer)
     }
 
     /// Connects and resumes a session with its token; the server's answer to the hello.
@@ -63,9 +115,10 @@ impl Client {
             .send(ClientMessage::Hello {
                 protocol_version: PROTOCOL_VERSION,
                 name: "ignored".to_owned(),
+                public_key: None,
+                legacy_secret: None,
                 resume: Some(token.to_owned()),
-                secret: None,
-                guest: false,
+                guest: true,
             })
             .await;
         let answer = client.recv().await;

@@ -186,8 +186,9 @@ fn hello(name: &str, resume: Option<String>) -> Vec<u8> {
     frame(&ClientMessage::Hello {
         protocol_version: PROTOCOL_VERSION,
         name: name.to_owned(),
+        public_key: None,
+        legacy_secret: None,
         resume,
-        secret: None,
         guest: true,
     })
 }

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
     ClientMessage, EndReason, ErrorKind, GameOptions, GameResult, GameStatus, SeatHolder,
     ServerMessage, TimeControl,
@@ -75,6 +76,60 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_person_who_signs_in_again_is_seated_at_once_and_others_see_the_countdown() {
+    let server = start_server(test_config()).await;
+    let key = SigningKey::from_bytes(&[3; 32]);
+    let mut ann = Client::person(server.addr(), "ann", &key).await;
+    let mut bob = Client::hello(server.addr(), "bob").await;
+    let created = ann.create(open_game(GameKind::TicTacToe)).await;
+    let game = created.id;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state().await;
+    ann.your_turn(game).await;
+    ann.play(game, "5").await;
+    bob.your_turn(game).await;
+    bob.play(game, "1").await;
+    ann.your_turn(game).await;
+    drop(ann);
+
+    // Bob sees ann away, with the whole grace period (60 s by default) to run.
+    let away = bob
+        .until(|message| match message {
+            ServerMessage::SeatChanged {
+                side: Side::First,
+                holder:
+                    SeatHolder::Human {
+                        connected: false,
+                        grace_left_ms,
+                        ..
+                    },
+                ..
+            } => Some(*grace_left_ms),
+            _ => None,
+        })
+        .await;
+    let left = away.expect("an absent person's seat says how long is left");
+    assert!((59_000..=60_000).contains(&left), "{left}");
+    tokio::time::advance(Duration::from_secs(20)).await;
+
+    // Ann signs in again with her key (a new connection, no token): her seat is hers at once.
+    let (mut ann, answer) = Client::sign_in(server.addr(), "ann", &key).await;
+    assert!(
+        matches!(&answer, ServerMessage::Welcome { games, .. } if *games == [game]),
+        "{answer:?}"
+    );
+    let state = ann.state().await;
+    assert_eq!(state.id, game);
+    assert_eq!(state.your_side, Some(Side::First));
+    assert_eq!(state.moves.len(), 2);
+    assert!(!ann.your_turn(game).await.is_empty());
+    assert!(seat_connected(&mut bob, Side::First).await);
+    ann.play(game, "9").await;
+    assert_eq!(bob.move_played(game).await, (3, "9".to_owned()));
+    server.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_player_who_comes_back_with_the_token_in_time_gets_everything_back() {
     let server = start_server(test_config()).await;
     let (mut ada, mut bob, game) = two_players(
@@ -130,7 +185,7 @@ async fn a_player_who_comes_back_with_the_token_in_time_gets_everything_back() {
     let (kind, message) = ada.fatal_error().await;
     assert_eq!(kind, ErrorKind::Unauthorized);
     assert!(
-        message.contains("resumed from another connection"),
+        message.contains("another kingme signed in as \"ada\""),
         "{message}"
     );
     assert_eq!(again.state().await.moves.len(), 3);

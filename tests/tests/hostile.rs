@@ -5,7 +5,7 @@
 
 use bytes::BytesMut;
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, EndReason, ErrorKind, PROTOCOL_VERSION, ServerMessage,
+    ClientCodec, ClientMessage, EndReason, ErrorKind, GameStatus, PROTOCOL_VERSION, ServerMessage,
 };
 use kingme_shared::{GameKind, Side};
 use kingme_tests::{Client, open_game, play_first_moves, start_server, test_config, two_players};
@@ -25,7 +25,8 @@ async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name()
         protocol_version: PROTOCOL_VERSION + 98,
         name: "old".to_owned(),
         resume: None,
-        secret: None,
+        public_key: None,
+        legacy_secret: None,
         guest: false,
     })
     .await;
@@ -45,7 +46,8 @@ async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name()
                 protocol_version: PROTOCOL_VERSION,
                 name: name.to_owned(),
                 resume: None,
-                secret: None,
+                public_key: None,
+                legacy_secret: None,
                 guest: false,
             })
             .await;
@@ -155,32 +157,46 @@ async fn a_client_that_never_says_hello_or_stops_answering_pings_is_closed() {
 }
 
 #[tokio::test]
-async fn shutdown_aborts_games_and_tells_every_client() {
-    let server = start_server(test_config()).await;
+async fn shutdown_keeps_games_tells_every_client_and_the_next_start_resumes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = || kingme_server::Config {
+        database: kingme_server::Database::File(dir.path().join("kingme.db")),
+        ..test_config()
+    };
+    let server = start_server(config()).await;
     let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     let mut idle = Client::hello(server.addr(), "idle").await;
     ada.your_turn(game).await;
+    ada.play(game, "11-15").await;
+    bob.move_played(game).await;
+    let tokens = [ada.token.clone(), bob.token.clone()];
     server.shutdown().await;
-    for client in [&mut ada, &mut bob] {
+    for client in [&mut ada, &mut bob, &mut idle] {
         let seen = client.until_closed().await;
-        let aborted = seen.iter().position(|message| {
-            matches!(message, ServerMessage::GameOver { result, .. }
-                if result.reason == EndReason::Aborted && result.winner.is_none())
-        });
-        let goodbye = seen
-            .iter()
-            .position(|message| matches!(message, ServerMessage::ShuttingDown { .. }));
-        assert!(aborted.is_some() && goodbye.is_some(), "{seen:?}");
+        // Nobody is told the game ended: it did not.
         assert!(
-            aborted < goodbye,
-            "the game ends before the goodbye: {seen:?}"
+            !seen
+                .iter()
+                .any(|message| matches!(message, ServerMessage::GameOver { .. })),
+            "{seen:?}"
+        );
+        assert!(
+            matches!(seen.last(), Some(ServerMessage::ShuttingDown { message })
+                if message.contains("your games are kept")),
+            "{seen:?}"
         );
     }
-    let seen = idle.until_closed().await;
-    assert!(
-        matches!(seen.last(), Some(ServerMessage::ShuttingDown { .. })),
-        "{seen:?}"
-    );
+    // The next start has the game as it was, and both players come back to it.
+    let server = start_server(config()).await;
+    let (mut ada, _) = Client::resume(server.addr(), &tokens[0]).await;
+    let (mut bob, _) = Client::resume(server.addr(), &tokens[1]).await;
+    let state = ada.state().await;
+    assert_eq!((state.id, state.status), (game, GameStatus::Playing));
+    assert_eq!(state.moves.len(), 1);
+    bob.state().await;
+    bob.play(game, "23-19").await;
+    assert_eq!(ada.move_played(game).await, (2, "23-19".to_owned()));
+    server.shutdown().await;
 }
 
 #[tokio::test(start_paused = true)]
@@ -197,7 +213,8 @@ async fn beyond_the_connection_limit_a_client_waits_until_a_place_is_free() {
             protocol_version: PROTOCOL_VERSION,
             name: "second".to_owned(),
             resume: None,
-            secret: None,
+            public_key: None,
+            legacy_secret: None,
             guest: true,
         })
         .await;

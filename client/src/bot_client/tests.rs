@@ -39,6 +39,7 @@ fn state(id: u64, moves: &[&str], status: GameStatus) -> GameState {
             SeatHolder::Human {
                 name: "robo".to_owned(),
                 connected: true,
+                grace_left_ms: None,
             },
             SeatHolder::Bot {
                 level: Level::Random,
@@ -79,6 +80,7 @@ fn summary(id: u64, status: GameStatus) -> GameSummary {
             SeatHolder::Human {
                 name: "someone".to_owned(),
                 connected: true,
+                grace_left_ms: None,
             },
             SeatHolder::Empty,
         ],

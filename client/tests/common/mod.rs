@@ -48,6 +48,7 @@ pub fn state(
         seats[side.index()] = SeatHolder::Human {
             name: "ada".to_owned(),
             connected: true,
+            grace_left_ms: None,
         };
     }
     GameState {

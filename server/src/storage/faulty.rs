@@ -4,7 +4,7 @@
 
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
-use super::store::{HistoryQuery, Store, StoreError};
+use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 use std::sync::Arc;
@@ -142,16 +142,19 @@ impl<S: Store> Store for FaultyStore<S> {
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
         self.inner.leaderboard(kind, limit)
     }
-    fn identity(&mut self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    fn identity(&mut self, name: &str) -> Result<Option<StoredIdentity>, StoreError> {
         self.inner.identity(name)
     }
-    fn register_identity(
+    fn bind_key(
         &mut self,
         name: &str,
-        secret_hash: &[u8],
+        public_key: &[u8; 32],
         at_ms: i64,
     ) -> Result<bool, StoreError> {
-        self.inner.register_identity(name, secret_hash, at_ms)
+        self.inner.bind_key(name, public_key, at_ms)
+    }
+    fn server_id(&mut self) -> Result<String, StoreError> {
+        self.inner.server_id()
     }
     fn save_resume_token(
         &mut self,

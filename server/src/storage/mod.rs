@@ -4,9 +4,9 @@
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
-//! `identity` (name secrets), `location` (the default database path), `faulty` (a store that
-//! fails on demand, for tests of the failure paths), `file_identity` (the database file must stay
-//! the one opened; the seal that tells it at start).
+//! `identity` (names bound to public keys), `location` (the default database path), `faulty` (a
+//! store that fails on demand, for tests of the failure paths), `file_identity` (the database
+//! file must stay the one opened; the seal that tells it at start).
 
 pub mod faulty;
 pub mod file_identity;
@@ -24,5 +24,6 @@ pub use identity::{Admission, Claim, IdentityError};
 pub use ratings::{Rated, Rating, RatingChange};
 pub use records::{NewGame, Participant, StoredGame, StoredMove};
 pub use sqlite::SqliteStore;
+pub use store::StoredIdentity;
 pub use store::{HistoryQuery, Store, StoreError};
 pub use worker::Storage;

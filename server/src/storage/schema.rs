@@ -3,7 +3,8 @@
 //! its own transaction, and refuses a database newer than this build.
 //!
 //! Version 1: games (kind, options, start, seats, result), moves (text and both clocks), identities
-//! and resume tokens. Version 2: ratings, and indexes for the history and for resuming.
+//! and resume tokens. Version 2: ratings, and indexes for the history and for resuming. Version 3:
+//! identities by public key (version-2 secrets kept until a key is bound), and the server's id.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -11,7 +12,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 2] = [
+pub const MIGRATIONS: [&str; 3] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -61,6 +62,26 @@ pub const MIGRATIONS: [&str; 2] = [
     CREATE INDEX ratings_by_rating ON ratings (kind, rating DESC);
     CREATE INDEX games_finished ON games (finished_at_ms) WHERE finished_at_ms IS NOT NULL;
     CREATE INDEX games_unfinished ON games (id) WHERE finished_at_ms IS NULL;",
+    // Version 3: names belong to Ed25519 public keys. A name registered with a version-2 secret
+    // keeps that secret's hash until its holder binds a key to it; the server gets a stable id
+    // for the identity challenge.
+    "CREATE TABLE identities_v3 (
+        name TEXT PRIMARY KEY,
+        public_key BLOB,
+        legacy_secret_hash BLOB,
+        created_at_ms INTEGER NOT NULL,
+        bound_at_ms INTEGER,
+        CHECK (public_key IS NOT NULL OR legacy_secret_hash IS NOT NULL)
+    );
+    INSERT INTO identities_v3 (name, legacy_secret_hash, created_at_ms)
+        SELECT name, secret_hash, created_at_ms FROM identities;
+    DROP TABLE identities;
+    ALTER TABLE identities_v3 RENAME TO identities;
+    CREATE TABLE server_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    INSERT INTO server_meta (key, value) VALUES ('server_id', lower(hex(randomblob(16))));",
 ];
 
 /// The schema version this build writes.
@@ -116,11 +137,15 @@ pub fn migrate(connection: &mut Connection, now_ms: i64) -> Result<i64, StoreErr
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::storage::{SqliteStore, Store};
+    use crate::storage::identity::admit;
+    use crate::storage::{Admission, Claim, IdentityError, SqliteStore, Store, StoredIdentity};
+    use kingme_shared::identity::SigningKey;
     use kingme_shared::protocol::GameId;
 
     /// A database as version 1 left it.
     const VERSION_1: &str = include_str!("fixtures/schema_v1.sql");
+    /// A database as version 2 left it.
+    const VERSION_2: &str = include_str!("fixtures/schema_v2.sql");
 
     #[test]
     fn a_fresh_database_gets_every_migration() {
@@ -141,7 +166,7 @@ mod tests {
         connection.execute_batch(VERSION_1).unwrap();
         assert_eq!(version(&connection).unwrap(), 1);
         let mut store = SqliteStore::from_connection(connection, 9).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 2);
+        assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
         let finished = store.game(GameId(1)).unwrap().unwrap();
         assert_eq!(finished.moves.len(), 5);
         assert!(finished.to_record().replay().is_ok());
@@ -151,13 +176,67 @@ mod tests {
             unfinished[0].moves[0].clocks_ms,
             [Some(290_000), Some(300_000)]
         );
-        assert_eq!(store.identity("alice").unwrap(), Some(vec![0]));
+        assert_eq!(
+            store.identity("alice").unwrap(),
+            Some(StoredIdentity {
+                public_key: None,
+                legacy_secret_hash: Some(vec![0])
+            })
+        );
         assert_eq!(
             store.resume_token_owner(&[1]).unwrap().as_deref(),
             Some("alice")
         );
         // Version 2's ratings table is there and empty.
         assert_eq!(store.leaderboard(None, 10).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_version_2_database_is_migrated_and_a_secret_holder_binds_a_key() {
+        let connection = Connection::open_in_memory().unwrap();
+        connection.execute_batch(VERSION_2).unwrap();
+        assert_eq!(version(&connection).unwrap(), 2);
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
+        // Games, tokens and ratings are all still there.
+        assert_eq!(store.game(GameId(1)).unwrap().unwrap().moves.len(), 5);
+        assert_eq!(store.unfinished_games().unwrap().len(), 1);
+        assert_eq!(
+            store.resume_token_owner(&[1]).unwrap().as_deref(),
+            Some("alice")
+        );
+        let board = store.leaderboard(None, 10).unwrap();
+        assert_eq!(board[0].player, "carol");
+        // The server got an id.
+        let id = store.server_id().unwrap();
+        assert_eq!(id.len(), 32);
+        assert!(id.chars().all(|c| c.is_ascii_hexdigit()), "{id}");
+        // carol's name is kept for the client holding her version-2 secret, and only for it.
+        let key = |seed: u8| {
+            SigningKey::from_bytes(&[seed; 32])
+                .verifying_key()
+                .to_bytes()
+        };
+        let claim = |seed: u8, secret: Option<&str>| Claim::Person {
+            public_key: key(seed),
+            legacy_secret: secret.map(str::to_owned),
+        };
+        assert!(matches!(
+            admit(&mut store, "carol", &claim(1, None), 10),
+            Err(IdentityError::LegacySecretRequired(_))
+        ));
+        assert_eq!(
+            admit(&mut store, "carol", &claim(1, Some("c0ffee")), 11),
+            Ok(Admission::Person { newly_bound: true })
+        );
+        assert_eq!(
+            admit(&mut store, "carol", &claim(1, None), 12),
+            Ok(Admission::Person { newly_bound: false })
+        );
+        assert!(matches!(
+            admit(&mut store, "carol", &claim(2, Some("c0ffee")), 13),
+            Err(IdentityError::OtherKey { .. })
+        ));
     }
 
     #[test]
@@ -169,7 +248,9 @@ mod tests {
             .unwrap();
         let err = migrate(&mut connection, 0).unwrap_err().to_string();
         assert!(
-            err.contains("schema version 99, newer than this server's 2"),
+            err.contains(&format!(
+                "schema version 99, newer than this server's {CURRENT_VERSION}"
+            )),
             "{err}"
         );
     }

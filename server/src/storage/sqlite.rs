@@ -7,7 +7,7 @@ use super::records::{
     NewGame, Participant, StoredGame, StoredMove, parse_time_control_code, time_control_code,
 };
 use super::schema;
-use super::store::{HistoryQuery, Store, StoreError};
+use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::{end_reason_code, parse_end_reason_code};
 use kingme_shared::{GameKind, Side};
@@ -208,6 +208,12 @@ impl SqliteStore {
     }
 
     /// The schema version of the open database.
+    /// The connection itself, for tests that set up rows no request writes.
+    #[cfg(test)]
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         schema::version(&self.connection)
     }
@@ -579,28 +585,61 @@ impl Store for SqliteStore {
         .collect()
     }
 
-    fn identity(&mut self, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.connection
-            .prepare_cached("SELECT secret_hash FROM identities WHERE name = ?1")
-            .and_then(|mut statement| statement.query_row([name], |row| row.get(0)).optional())
-            .map_err(database)
+    fn identity(&mut self, name: &str) -> Result<Option<StoredIdentity>, StoreError> {
+        type KeyAndSecret = (Option<Vec<u8>>, Option<Vec<u8>>);
+        let row: Option<KeyAndSecret> = self
+            .connection
+            .prepare_cached("SELECT public_key, legacy_secret_hash FROM identities WHERE name = ?1")
+            .and_then(|mut statement| {
+                statement
+                    .query_row([name], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+            })
+            .map_err(database)?;
+        let Some((public_key, legacy_secret_hash)) = row else {
+            return Ok(None);
+        };
+        let public_key = match public_key {
+            None => None,
+            Some(bytes) => Some(<[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
+                corrupt(format!(
+                    "the public key of {name:?} is {} bytes, not 32",
+                    bytes.len()
+                ))
+            })?),
+        };
+        Ok(Some(StoredIdentity {
+            public_key,
+            legacy_secret_hash,
+        }))
     }
 
-    fn register_identity(
+    fn bind_key(
         &mut self,
         name: &str,
-        secret_hash: &[u8],
+        public_key: &[u8; 32],
         at_ms: i64,
     ) -> Result<bool, StoreError> {
-        let inserted = self
+        let changed = self
             .connection
             .prepare_cached(
-                "INSERT OR IGNORE INTO identities (name, secret_hash, created_at_ms) \
-                 VALUES (?1, ?2, ?3)",
+                "INSERT INTO identities (name, public_key, created_at_ms, bound_at_ms) \
+                 VALUES (?1, ?2, ?3, ?3) \
+                 ON CONFLICT (name) DO UPDATE SET public_key = excluded.public_key, \
+                 bound_at_ms = excluded.bound_at_ms WHERE identities.public_key IS NULL",
             )
-            .and_then(|mut statement| statement.execute(params![name, secret_hash, at_ms]))
+            .and_then(|mut statement| {
+                statement.execute(params![name, public_key.as_slice(), at_ms])
+            })
             .map_err(database)?;
-        Ok(inserted == 1)
+        Ok(changed == 1)
+    }
+
+    fn server_id(&mut self) -> Result<String, StoreError> {
+        self.connection
+            .prepare_cached("SELECT value FROM server_meta WHERE key = 'server_id'")
+            .and_then(|mut statement| statement.query_row([], |row| row.get(0)))
+            .map_err(database)
     }
 
     fn save_resume_token(

@@ -29,6 +29,14 @@ pub enum StoreError {
     Stopped,
 }
 
+/// A registered name: the public key it belongs to, or, for a name registered by a version-2
+/// server and not yet claimed by a key, the hash of its old secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredIdentity {
+    pub public_key: Option<[u8; 32]>,
+    pub legacy_secret_hash: Option<Vec<u8>>,
+}
+
 /// Which finished games a history request wants.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct HistoryQuery {
@@ -97,15 +105,19 @@ pub trait Store: Send {
         limit: usize,
     ) -> Result<Vec<LeaderboardEntry>, StoreError>;
 
-    /// The hash of the secret a name was issued, `None` for a name never registered.
-    fn identity(&mut self, name: &str) -> Result<Option<Vec<u8>>, StoreError>;
-    /// Registers a name with its secret's hash; `false` (and no change) if it is taken.
-    fn register_identity(
+    /// Who a name belongs to, `None` for a name never registered.
+    fn identity(&mut self, name: &str) -> Result<Option<StoredIdentity>, StoreError>;
+    /// Binds `public_key` to `name`: registers a new name, or gives a name registered with a
+    /// version-2 secret (and no key yet) its key. `false` (and no change) if the name already
+    /// has a key.
+    fn bind_key(
         &mut self,
         name: &str,
-        secret_hash: &[u8],
+        public_key: &[u8; 32],
         at_ms: i64,
     ) -> Result<bool, StoreError>;
+    /// The server's id, stable for the database's life (the identity challenge carries it).
+    fn server_id(&mut self) -> Result<String, StoreError>;
 
     /// Remembers a resume token (by its hash) and the name it resumes.
     fn save_resume_token(

@@ -289,6 +289,11 @@ impl Storage {
             .await?
     }
 
+    /// The server's id, stable for the database's life.
+    pub async fn server_id(&self) -> Result<String, StoreError> {
+        self.run(|store| store.server_id()).await
+    }
+
     /// Remembers a resume token for `name` (only its hash is stored).
     pub async fn save_resume_token(
         &self,
@@ -425,21 +430,27 @@ mod tests {
     #[tokio::test]
     async fn identities_and_resume_tokens_go_through_the_thread() {
         let storage = start();
-        let claim = Claim::Named { secret: None };
-        let Admission::Person {
-            issued_secret: Some(secret),
-        } = storage.admit("ann".into(), claim.clone(), 1).await.unwrap()
-        else {
-            panic!("a new name is registered");
+        let claim = |seed: u8| Claim::Person {
+            public_key: kingme_shared::identity::SigningKey::from_bytes(&[seed; 32])
+                .verifying_key()
+                .to_bytes(),
+            legacy_secret: None,
         };
+        assert_eq!(
+            storage.admit("ann".into(), claim(1), 1).await,
+            Ok(Admission::Person { newly_bound: true })
+        );
         assert!(matches!(
-            storage.admit("ann".into(), claim, 2).await,
-            Err(IdentityError::SecretRequired(_))
+            storage.admit("ann".into(), claim(2), 2).await,
+            Err(IdentityError::OtherKey { .. })
         ));
-        let with_secret = Claim::Named {
-            secret: Some(secret),
-        };
-        assert!(storage.admit("ann".into(), with_secret, 3).await.is_ok());
+        assert_eq!(
+            storage.admit("ann".into(), claim(1), 3).await,
+            Ok(Admission::Person { newly_bound: false })
+        );
+        let id = storage.server_id().await.unwrap();
+        assert_eq!(id.len(), 32);
+        assert_eq!(storage.server_id().await.unwrap(), id);
         storage
             .save_resume_token("token-1", "ann".into(), 4)
             .await

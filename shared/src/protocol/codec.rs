@@ -201,9 +201,13 @@ mod tests {
         round_trip(ClientMessage::Hello {
             protocol_version: PROTOCOL_VERSION,
             name: "ada".to_owned(),
+            public_key: Some([9; 32]),
+            legacy_secret: Some("0123abcd".to_owned()),
             resume: None,
-            secret: Some("0123abcd".to_owned()),
             guest: false,
+        });
+        round_trip(ClientMessage::Prove {
+            signature: vec![1; 64],
         });
         round_trip(ClientMessage::Move {
             game: GameId(7),
@@ -282,16 +286,17 @@ mod tests {
                 ClientMessage::Hello {
                     protocol_version: PROTOCOL_VERSION,
                     name: "ada".to_owned(),
+                    public_key: None,
+                    legacy_secret: None,
                     resume: None,
-                    secret: None,
-                    guest: false,
+                    guest: true,
                 },
                 &mut frame,
             )
             .expect("encode");
         assert_eq!(
             &frame[..],
-            &[0, 0, 0, 9, 0, 2, 3, b'a', b'd', b'a', 0, 0, 0]
+            &[0, 0, 0, 10, 0, 3, 3, b'a', b'd', b'a', 0, 0, 0, 1]
         );
     }
 

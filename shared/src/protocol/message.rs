@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The protocol version spoken by this build. A server refuses a hello with another version.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -112,15 +112,18 @@ pub struct GameOptions {
 /// What a client says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientMessage {
-    /// Must be the first message. `resume` carries the token of an earlier session to take its
-    /// seats back after a disconnect. `secret` is the one the server issued for `name` when the
-    /// name was first used (none the first time); a `guest` plays unrated under a name nobody
-    /// registered, with no secret.
+    /// Must be the first message. A person sends its Ed25519 `public_key` and is then asked to
+    /// prove it holds the private key (`Challenge`, answered by `Prove`); a name belongs to the
+    /// first key that proves itself. `legacy_secret` is a protocol-2 name secret the client still
+    /// holds for this name: presented once, it binds the key to a name registered before keys.
+    /// A `guest` plays unrated under a name nobody registered, with no key; `resume` carries a
+    /// guest's token from an earlier session to take its seats back.
     Hello {
         protocol_version: u32,
         name: String,
+        public_key: Option<[u8; 32]>,
+        legacy_secret: Option<String>,
         resume: Option<String>,
-        secret: Option<String>,
         guest: bool,
     },
     /// Keep-alive; the server answers `Pong` with the same nonce.
@@ -199,6 +202,11 @@ pub enum ClientMessage {
     Export {
         game: GameId,
     },
+    /// The answer to `Challenge`: the Ed25519 signature (64 bytes) of the proof message
+    /// (`kingme_shared::identity::proof_message`) by the key the hello named.
+    Prove {
+        signature: Vec<u8>,
+    },
 }
 
 impl ClientMessage {
@@ -225,7 +233,8 @@ impl ClientMessage {
             | ClientMessage::CreateGame(_)
             | ClientMessage::History { .. }
             | ClientMessage::Leaderboard { .. }
-            | ClientMessage::Export { .. } => None,
+            | ClientMessage::Export { .. }
+            | ClientMessage::Prove { .. } => None,
         }
     }
 }
@@ -234,8 +243,16 @@ impl ClientMessage {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatHolder {
     Empty,
-    Human { name: String, connected: bool },
-    Bot { level: Level },
+    /// A person; `grace_left_ms` is set while the person is away: the milliseconds left to come
+    /// back before the game is lost by abandonment, as of when the message was sent.
+    Human {
+        name: String,
+        connected: bool,
+        grace_left_ms: Option<u64>,
+    },
+    Bot {
+        level: Level,
+    },
 }
 
 /// The two clocks. Milliseconds left for each side (for a per-move limit: left for the current
@@ -367,14 +384,15 @@ pub enum ErrorKind {
 /// What the server says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMessage {
-    /// The answer to a good hello: the player's id and the secret token that resumes this
-    /// session's seats after a disconnect. `secret` is set when the name was registered by this
-    /// hello: the client must keep it and present it in every later hello with this name.
+    /// The answer to a good hello (and, for a person, its proof): the player's id, the secret
+    /// token that resumes a guest's seats after a disconnect, and the unfinished games the
+    /// player is seated in (a `State` of each follows, and `YourTurn` where it is its move).
     Welcome {
         protocol_version: u32,
         player: PlayerId,
         resume_token: String,
-        secret: Option<String>,
+        #[serde(deserialize_with = "super::grown_list::deserialize")]
+        games: Vec<GameId>,
     },
     /// Something went wrong; `fatal` errors are followed by the server closing the connection.
     Error {
@@ -492,6 +510,12 @@ pub enum ServerMessage {
     Record {
         game: GameId,
         record: GameRecord,
+    },
+    /// The answer to a person's `Hello`: sign the proof message for this server id, nonce and
+    /// the hello's name with the key the hello named, and answer `Prove`.
+    Challenge {
+        server_id: String,
+        nonce: [u8; 32],
     },
 }
 
