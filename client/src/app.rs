@@ -41,12 +41,14 @@ pub enum Overlay {
 /// What a yes/no question is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {
-    /// Quit the client during a game (resigns it).
+    /// Quit the client during a game (the game waits for the player's return).
     Quit,
     /// Resign the game.
     Resign,
     /// Leave the game for the lobby (resigns a game in progress).
     Leave,
+    /// `kingme play` while a game is in progress: start the new one anyway?
+    NewGame,
 }
 
 impl Confirm {
@@ -54,9 +56,16 @@ impl Confirm {
     #[must_use]
     pub fn question(self) -> &'static str {
         match self {
-            Confirm::Quit => "Quit kingme? Your game in progress is resigned.",
+            Confirm::Quit => {
+                "Quit kingme? Your game waits for you: start kingme again within the grace \
+                 period to go on (r resigns)."
+            }
             Confirm::Resign => "Resign this game?",
             Confirm::Leave => "Leave this game for the lobby? A game in progress is resigned.",
+            Confirm::NewGame => {
+                "A game of yours is in progress (it is open behind this). Start the new game \
+                 anyway? n goes back to the game in progress."
+            }
         }
     }
 }
@@ -97,6 +106,9 @@ pub struct App {
     /// Sent once, when first connected (`kingme play` creates its game, `kingme watch` asks
     /// to watch).
     pub first_request: Option<ClientMessage>,
+    /// The unfinished games the player is seated in, as the server's welcome listed them; the
+    /// client goes back to the most recent, and the lobby marks them.
+    pub in_progress: Vec<GameId>,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
     /// Ticks seen, for things done every so many ticks.
@@ -127,6 +139,7 @@ impl App {
             now,
             quit: false,
             first_request: None,
+            in_progress: Vec::new(),
             drag_from: None,
             ticks: 0,
         }
@@ -183,7 +196,13 @@ impl App {
                     "connected: press c to create a game, Enter to join, ? for help"
                 });
                 out.push(ClientMessage::ListGames);
-                out.extend(self.first_request.take());
+                let creating = matches!(self.first_request, Some(ClientMessage::CreateGame(_)));
+                if creating && !self.in_progress.is_empty() {
+                    // `kingme play` with a game in progress: say so and offer it.
+                    self.overlay = Some(Overlay::Confirm(Confirm::NewGame));
+                } else {
+                    out.extend(self.first_request.take());
+                }
             }
             LinkEvent::Lost {
                 reason,
@@ -207,7 +226,22 @@ impl App {
                 self.games = games.clone();
                 self.lobby_selected = self.lobby_selected.min(self.games.len().saturating_sub(1));
             }
+            ServerMessage::Welcome { games, .. } => {
+                self.in_progress = games.clone();
+            }
             ServerMessage::State(state) => {
+                // Back after a restart with several games in progress: the most recent (the
+                // highest number) stays open; the lobby marks the others.
+                if self.in_progress.contains(&state.id)
+                    && self
+                        .table
+                        .as_ref()
+                        .is_some_and(|t| t.id > state.id && self.in_progress.contains(&t.id))
+                {
+                    return;
+                }
+                let returning = self.in_progress.contains(&state.id)
+                    && self.table.as_ref().is_none_or(|t| t.id != state.id);
                 let result = match &mut self.table {
                     Some(table) if table.id == state.id => table.reset(state, self.now),
                     _ => Table::from_state(state, self.now).map(|table| {
@@ -222,7 +256,11 @@ impl App {
                             self.overlay = None;
                         }
                         let text = self.turn_text();
-                        self.say(text);
+                        if returning {
+                            self.say(format!("back in game {}: {text}", state.id));
+                        } else {
+                            self.say(text);
+                        }
                     }
                     Err(err) => self.complain(err),
                 }
@@ -247,10 +285,12 @@ impl App {
             ServerMessage::ShuttingDown { message } => {
                 self.complain(format!("the server is shutting down: {message}"));
             }
-            ServerMessage::Welcome { .. }
-            | ServerMessage::Ping { .. }
+            ServerMessage::Ping { .. }
             | ServerMessage::Pong { .. } => {}
             _ => {
+                if let ServerMessage::GameOver { game, .. } = &message {
+                    self.in_progress.retain(|id| id != game);
+                }
                 let now = self.now;
                 let Some(table) = self
                     .table
@@ -406,17 +446,21 @@ impl App {
             },
             Overlay::Confirm(what) => match key.code {
                 KeyCode::Char('y') | KeyCode::Enter => match what {
-                    Confirm::Quit => {
-                        self.leave(out);
-                        self.quit = true;
-                    }
+                    // Closing the client is not resigning: the seat waits, as after a
+                    // dropped connection, and the next start goes back to the game.
+                    Confirm::Quit => self.quit = true,
                     Confirm::Resign => {
                         if let Some(table) = &self.table {
                             out.push(ClientMessage::Resign { game: table.id });
                         }
                     }
                     Confirm::Leave => self.leave(out),
+                    Confirm::NewGame => out.extend(self.first_request.take()),
                 },
+                _ if what == Confirm::NewGame => {
+                    self.first_request = None;
+                    self.say("back to your game in progress");
+                }
                 _ => {}
             },
             Overlay::Create(mut form) => {
@@ -512,6 +556,10 @@ impl App {
                     self.complain("no game selected: press c to create one");
                     return;
                 };
+                if self.table.as_ref().is_some_and(|t| t.id == summary.id) {
+                    self.screen = Screen::Game;
+                    return;
+                }
                 let open = matches!(summary.status, GameStatus::Open)
                     && summary.seats.iter().any(|s| matches!(s, SeatHolder::Empty));
                 out.push(if open {

@@ -7,7 +7,7 @@
 use crate::embedded::EmbeddedServer;
 use crate::event::{Event, LinkEvent};
 use crate::launch::GlobalArgs;
-use crate::net::{Net, NetConfig, default_name};
+use crate::net::{Net, NetConfig};
 use crate::replay::{self, Replay};
 use anyhow::{Context, bail};
 use kingme_shared::GameKind;
@@ -77,7 +77,11 @@ async fn ask<T>(
         (None, Some(server)) => server.address().to_string(),
         (None, None) => bail!("no server to ask"),
     };
-    let name = global.name.clone().unwrap_or_else(default_name);
+    let name = global
+        .name
+        .clone()
+        .or_else(crate::identity::name::default_name)
+        .context(crate::identity::name::NO_NAME)?;
     let shutdown = CancellationToken::new();
     let (events_tx, mut events) = mpsc::channel::<Event>(64);
     let config = NetConfig {

@@ -13,7 +13,7 @@ pub mod pace;
 
 use crate::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig};
-use crate::table::{Table, result_text, seat_text};
+use crate::table::{Table, result_text};
 use kingme_shared::GameKind;
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::protocol::{
@@ -56,11 +56,25 @@ const MAX_THINK: Duration = Duration::from_secs(5);
 type Thought = (GameId, usize, Option<String>);
 
 /// Plays `args.games` games on the server at `address` as `name`; returns how many finished.
-pub async fn run(args: BotArgs, address: String, name: String) -> anyhow::Result<u32> {
+/// With `keep_key` the name's key is kept in the config directory like a person's; without,
+/// the key lives for this run only.
+pub async fn run(
+    args: BotArgs,
+    address: String,
+    name: String,
+    keep_key: bool,
+) -> anyhow::Result<u32> {
     let shutdown = CancellationToken::new();
     let (events_tx, mut events) = mpsc::channel(256);
     let net = Net::spawn(
-        NetConfig::new(address, name.clone()),
+        NetConfig {
+            keys: if keep_key {
+                crate::identity::KeyStore::default_store()
+            } else {
+                None
+            },
+            ..NetConfig::new(address, name.clone())
+        },
         events_tx,
         shutdown.clone(),
     );
@@ -294,7 +308,7 @@ impl Bot {
                     .map_or("watching", |side| table.game.side_name(side));
                 let opponent = table
                     .your_side
-                    .map(|side| seat_text(&table.seats[side.opponent().index()]))
+                    .map(|side| table.seat_text(side.opponent(), std::time::Instant::now()))
                     .unwrap_or_default();
                 println!(
                     "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {} moves: {verdict}",

@@ -4,10 +4,11 @@
 //! what to do first.
 
 use crate::event::Event;
-use crate::net::{Net, NetConfig, default_name};
+use crate::identity::name::{NO_NAME, default_name};
+use crate::net::{Net, NetConfig};
 use crate::plain::Start;
 use anyhow::{Context, bail};
-use kingme_shared::ai::Level;
+use kingme_shared::ai::{Level, ladder};
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{GameId, GameOptions, Opponent, SeatChoice, TimeControl};
 use kingme_shared::{GameKind, Side};
@@ -21,10 +22,11 @@ pub struct GlobalArgs {
     /// Connect to this server (HOST:PORT) instead of starting one inside kingme.
     #[arg(long, global = true, value_name = "HOST:PORT")]
     pub server: Option<String>,
-    /// Your display name (default: your user name).
+    /// Your name (default: the name you chose before, else your user name). Each name has its
+    /// own key pair on this machine, made the first time the name is used.
     #[arg(long, global = true)]
     pub name: Option<String>,
-    /// Play as a guest: unrated, under a name nobody registered, and no secret kept.
+    /// Play as a guest: unrated, under a name nobody registered, and no key.
     #[arg(long, global = true)]
     pub guest: bool,
     /// Plain line mode: the board as text, moves typed at a prompt (automatic when input or
@@ -39,10 +41,11 @@ pub struct PlayArgs {
     /// The game: checkers, pente or tictactoe.
     #[arg(long, default_value = "checkers")]
     pub game: GameKind,
-    /// The opponent: a bot level (random, beginner, intermediate, advanced, expert) or
-    /// "human" for an open seat.
-    #[arg(long, default_value = "intermediate", value_parser = parse_opponent)]
-    pub vs: Opponent,
+    /// The opponent: a bot level (random, beginner, easy, casual, intermediate, club,
+    /// advanced, strong, expert), a rating such as 1200 (the bot level whose measured rating is
+    /// nearest), or "human" for an open seat.
+    #[arg(long, default_value = "intermediate", value_parser = parse_vs)]
+    pub vs: VsChoice,
     /// Your side: first or second (black/white, x/o), random, or watch.
     #[arg(long, default_value = "first", value_parser = parse_seat)]
     pub color: SeatChoice,
@@ -65,6 +68,34 @@ pub struct PlayArgs {
 pub struct WatchArgs {
     /// The game's number, as the lobby lists it.
     pub game: u64,
+}
+
+/// Whom `--vs` asks for: an opponent by name, or a bot by rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VsChoice {
+    Named(Opponent),
+    /// The bot level whose measured rating in the game is nearest.
+    Rating(i32),
+}
+
+impl VsChoice {
+    /// The opponent this choice means in `kind`.
+    #[must_use]
+    pub fn opponent(self, kind: GameKind) -> Opponent {
+        match self {
+            VsChoice::Named(opponent) => opponent,
+            VsChoice::Rating(rating) => Opponent::Bot(ladder::nearest_level(kind, rating)),
+        }
+    }
+}
+
+fn parse_vs(text: &str) -> Result<VsChoice, String> {
+    match text.trim().parse::<i32>() {
+        Ok(rating) => Ok(VsChoice::Rating(rating)),
+        Err(_) => parse_opponent(text)
+            .map(VsChoice::Named)
+            .map_err(|err| format!("{err}, or a rating such as 1200")),
+    }
 }
 
 fn parse_opponent(text: &str) -> Result<Opponent, String> {
@@ -160,7 +191,7 @@ impl PlayArgs {
         Ok(GameOptions {
             kind: self.game,
             seat: self.color,
-            opponent: self.vs,
+            opponent: self.vs.opponent(self.game),
             time_control: self.time,
             start_position,
             pente_tournament_rule: rules.tournament,
@@ -185,19 +216,38 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             let Some(address) = global.server.clone() else {
                 bail!("kingme bot plays on a server: give its address with --server HOST:PORT");
             };
+            // A bot under a name of its own keeps a key like a person; one under the made-up
+            // name of this run (`bot-LEVEL-PID`) gets a key for this run only, so no key
+            // files pile up.
+            let keep_key = global.name.is_some();
             let name = global
                 .name
                 .clone()
                 .unwrap_or_else(|| crate::bot_client::default_bot_name(args.level));
-            let finished = crate::bot_client::run(args.clone(), address, name).await?;
+            let finished =
+                crate::bot_client::run(args.clone(), address, name, keep_key).await?;
             return Ok(finished == args.games);
         }
         Action::Lobby => Start::Lobby,
         Action::Play(args) => Start::Create(Box::new(args.options()?)),
         Action::Watch(args) => Start::Watch(GameId(args.game)),
     };
-    let name = global.name.clone().unwrap_or_else(default_name);
     let plain = global.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
+    let name = match global.name.clone().or_else(default_name) {
+        Some(name) => name,
+        None if plain => bail!(NO_NAME),
+        None => match crate::name_prompt::ask()? {
+            Some(name) => {
+                if let Some(path) = crate::identity::name::remembered_path()
+                    && let Err(err) = crate::identity::name::remember(&path, &name)
+                {
+                    eprintln!("kingme: cannot remember the name for next time: {err}");
+                }
+                name
+            }
+            None => return Ok(true),
+        },
+    };
     let shutdown = CancellationToken::new();
     let (address, embedded) = match &global.server {
         Some(address) => (address.clone(), None),
@@ -269,5 +319,21 @@ mod tests {
         assert_eq!(parse_opponent("expert"), Ok(Opponent::Bot(Level::Expert)));
         assert_eq!(parse_opponent("human"), Ok(Opponent::OpenSeat));
         assert!(parse_opponent("god").expect_err("bad").contains("or human"));
+        assert_eq!(
+            parse_vs("easy"),
+            Ok(VsChoice::Named(Opponent::Bot(Level::Easy)))
+        );
+        assert!(parse_vs("god").expect_err("bad").contains("a rating"));
+        // A rating means the level nearest to it in the game asked for.
+        for kind in GameKind::ALL {
+            assert_eq!(
+                parse_vs("-400").expect("a rating").opponent(kind),
+                Opponent::Bot(Level::Random)
+            );
+            assert_eq!(
+                parse_vs("1400").expect("a rating").opponent(kind),
+                Opponent::Bot(ladder::nearest_level(kind, 1400))
+            );
+        }
     }
 }

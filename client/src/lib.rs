@@ -7,7 +7,10 @@
 //! mouse), [`animation`], [`theme`], [`create_form`] and [`setup_board`] (the create dialog).
 //! [`launch`] reads the command line, [`net`] is the connection (with reconnection),
 //! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`,
-//! [`secrets`] the name secrets the servers issued, [`archive`] the commands on stored games
+//! [`identity`] the key pairs and names this machine plays under ([`name_prompt`] asks for a
+//! name on a first start without one), [`paths`] and [`private_file`]
+//! where and how the client keeps its files, [`resume_tokens`]
+//! the guests' resume tokens, [`fuzzing`] the client's fuzz target bodies, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
 //! (history, leaderboard, export, import, replay) and [`replay`] the viewer that steps through one.
 
 pub mod animation;
@@ -18,10 +21,16 @@ pub mod bot_client;
 pub mod create_form;
 pub mod embedded;
 pub mod event;
+pub mod fuzzing;
+pub mod identity;
 pub mod launch;
+pub mod name_prompt;
 pub mod net;
+pub mod paths;
 pub mod plain;
+pub mod private_file;
 pub mod replay;
+pub mod resume_tokens;
 pub mod secrets;
 pub mod selection;
 pub mod setup_board;

@@ -1,5 +1,5 @@
 //! The `kingme` binary: the terminal client and the engine tools (`perft`, `analyze`,
-//! `match`). This file only declares the command line and hands each subcommand to its module.
+//! `match`, `ladder`). This file only declares the command line and hands each subcommand to its module.
 
 mod tools;
 
@@ -33,6 +33,8 @@ enum Command {
     Analyze(tools::analyze::AnalyzeArgs),
     /// Play games between two AI levels and print wins, draws, losses and the score.
     Match(tools::engine_match::MatchArgs),
+    /// Play a round robin between the AI levels and print their fitted Elo ratings.
+    Ladder(tools::ladder::LadderArgs),
     /// List finished games from the server's history, newest first.
     History(archive::HistoryArgs),
     /// Show the rating leaderboard (Elo, K = 32) of people and bot levels.
@@ -43,6 +45,8 @@ enum Command {
     Replay(archive::ReplayArgs),
     /// Step through a game from a PDN or kingme text record file.
     Import(archive::ImportArgs),
+    /// Your identity (a key pair per name): show it, export it, import it on another machine.
+    Identity(kingme_client::identity::command::IdentityArgs),
 }
 
 /// Runs one of the commands on stored games on a small runtime.
@@ -68,7 +72,15 @@ fn main() -> anyhow::Result<ExitCode> {
         Some(Command::Match(args)) => {
             return tools::engine_match::run(&args).map(|()| ExitCode::SUCCESS);
         }
+        Some(Command::Ladder(args)) => {
+            return tools::ladder::run(&args).map(|()| ExitCode::SUCCESS);
+        }
         Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Identity(args)) => {
+            let text = kingme_client::identity::command::run(&args, cli.global.name.as_deref())?;
+            print!("{text}");
+            return Ok(ExitCode::SUCCESS);
+        }
         Some(Command::History(args)) => return on_runtime(archive::history(&cli.global, &args)),
         Some(Command::Leaderboard(args)) => {
             return on_runtime(archive::leaderboard(&cli.global, &args));

@@ -1,15 +1,24 @@
 //! The connection to a server: a framed TCP client (the shared codec) run as one task that
 //! says hello, forwards server messages as [`Event`]s, sends what the client queues, answers
-//! the server's pings, and after a lost connection reconnects with its resume token so the
-//! player's seats come back.
+//! the server's pings, and after a lost connection reconnects so the player's seats come back.
+//!
+//! The handshake (protocol 3): a person's `Hello` carries the name and the public key of the
+//! name's key pair ([`crate::identity`], made on first use), plus the protocol-2 secret this
+//! client still holds for the server and name, if any; the server answers with a `Challenge`
+//! and the client signs it (`Prove`). The private key never leaves the machine. A guest has no
+//! key: its `Hello` carries the resume token kept in the data directory
+//! ([`crate::resume_tokens`]). The `Welcome` is forwarded as an event (it lists the games in
+//! progress the player is seated in), then [`LinkEvent::Connected`].
 //!
 //! The first connection failing is final (a wrong address should be said at once); once
 //! welcomed, a dropped connection is retried with a growing pause until shutdown.
 
 use crate::event::{Event, LinkEvent};
+use crate::identity::KeyStore;
+use crate::resume_tokens::ResumeTokens;
 use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
-use kingme_shared::identity::{self, SigningKey};
+use kingme_shared::identity::{self, SigningKey, sign_proof};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, PROTOCOL_VERSION, ServerMessage,
 };
@@ -36,13 +45,16 @@ pub struct NetConfig {
     pub name: String,
     /// The first pause before reconnecting; it doubles with each failed attempt.
     pub retry: Duration,
-    /// Play as a guest: unrated, under a name nobody registered, no secret.
+    /// Play as a guest: unrated, under a name nobody registered, no key.
     pub guest: bool,
-    /// The file of protocol-2 name secrets: the secret for this server and name is presented
-    /// in the hello, so a name registered before keys is bound to this client's key.
+    /// The protocol-2 secrets file: the secret for this server and name, if any, goes with
+    /// the hello so that the server binds the name to this client's key. `None`: no secrets.
     pub secrets: Option<PathBuf>,
-    /// The key that proves the name.
-    pub key: SigningKey,
+    /// Where the name's key is kept (made there on first use). `None`: a key made for this
+    /// run only (tests).
+    pub keys: Option<KeyStore>,
+    /// Where a guest's resume token is kept. `None`: in memory only.
+    pub resume_tokens: Option<ResumeTokens>,
 }
 
 impl NetConfig {
@@ -55,7 +67,8 @@ impl NetConfig {
             retry: Duration::from_secs(1),
             guest: false,
             secrets: crate::secrets::default_path(),
-            key: session_key(),
+            keys: KeyStore::default_store(),
+            resume_tokens: ResumeTokens::default_store(),
         }
     }
 }
@@ -107,14 +120,25 @@ async fn run(
     events: mpsc::Sender<Event>,
     shutdown: CancellationToken,
 ) {
-    let mut token: Option<String> = None;
     let mut attempt: u32 = 0;
     let mut secret = known_secret(&config).await;
+    let key = match load_key(&config).await {
+        Ok(key) => key,
+        Err(reason) => {
+            let _ = events.send(Event::Link(LinkEvent::Closed { reason })).await;
+            return;
+        }
+    };
+    let mut token = stored_token(&config).await;
+    // Whether this run was welcomed once: a first connection that fails is final.
+    let mut welcomed = false;
     loop {
         let end = session(
             &config,
+            key.as_ref(),
             &mut secret,
             &mut token,
+            &mut welcomed,
             &mut attempt,
             &mut queue,
             &events,
@@ -127,7 +151,7 @@ async fn run(
                 let _ = events.send(Event::Link(LinkEvent::Closed { reason })).await;
                 return;
             }
-            End::Lost(reason) if token.is_none() => {
+            End::Lost(reason) if !welcomed => {
                 // Never welcomed: nothing to resume, and the address is probably wrong.
                 let _ = events.send(Event::Link(LinkEvent::Closed { reason })).await;
                 return;
@@ -166,17 +190,141 @@ async fn known_secret(config: &NetConfig) -> Option<String> {
     .flatten()
 }
 
-/// A key for this run only (until keys are kept in files); a broken random source falls back
-/// to a key from the thread generator, which the operating system seeds.
+/// The name's key (a person's; guests have none), made and saved on first use. A key file
+/// that cannot be read is an error that says why, never silently replaced.
+async fn load_key(config: &NetConfig) -> Result<Option<SigningKey>, String> {
+    if config.guest {
+        return Ok(None);
+    }
+    let Some(store) = config.keys.clone() else {
+        return Ok(Some(session_key()));
+    };
+    let name = config.name.clone();
+    let loaded = tokio::task::spawn_blocking(move || store.load_or_create(&name, session_key))
+        .await
+        .map_err(|err| err.to_string())?;
+    match loaded {
+        Ok((key, _created)) => Ok(Some(key)),
+        Err(err) => Err(format!("cannot use the key of {:?}: {err}", config.name)),
+    }
+}
+
+/// A new key; a broken random source falls back to a key from the thread generator, which the
+/// operating system seeds.
 #[must_use]
 pub fn session_key() -> SigningKey {
     identity::generate_key().unwrap_or_else(|_| SigningKey::from_bytes(&rand::random()))
 }
 
+/// A guest's kept resume token.
+async fn stored_token(config: &NetConfig) -> Option<String> {
+    let store = config.resume_tokens.clone().filter(|_| config.guest)?;
+    let name = config.name.clone();
+    tokio::task::spawn_blocking(move || store.load(&name))
+        .await
+        .ok()
+        .flatten()
+}
+
+/// Keeps a guest's resume token for the next start.
+async fn keep_token(config: &NetConfig, token: &str) {
+    let Some(store) = config.resume_tokens.clone().filter(|_| config.guest) else {
+        return;
+    };
+    let (name, token) = (config.name.clone(), token.to_owned());
+    let saved = tokio::task::spawn_blocking(move || store.save(&name, &token)).await;
+    if let Ok(Err(err)) = saved {
+        tracing::warn!(%err, "cannot keep the guest's resume token");
+    }
+}
+
+/// What the hello step ended with.
+enum Handshake {
+    Welcomed {
+        resume_token: String,
+        message: ServerMessage,
+    },
+    Refused(ErrorKind, String),
+    Failed(End),
+}
+
+/// Says hello and, for a person, answers the challenge with the key.
+async fn handshake(
+    frames: &mut Framed<TcpStream, ClientCodec>,
+    config: &NetConfig,
+    key: Option<&SigningKey>,
+    secret: Option<String>,
+    token: Option<String>,
+) -> Handshake {
+    let hello = ClientMessage::Hello {
+        protocol_version: PROTOCOL_VERSION,
+        name: config.name.clone(),
+        public_key: key.map(|key| key.verifying_key().to_bytes()),
+        legacy_secret: secret,
+        // A person's seats follow the key; only a guest needs its token.
+        resume: token.filter(|_| config.guest),
+        guest: config.guest,
+    };
+    if let Err(err) = frames.send(hello).await {
+        return Handshake::Failed(End::Lost(err.to_string()));
+    }
+    loop {
+        match tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await {
+            Ok(Some(Ok(ServerMessage::Challenge { server_id, nonce }))) => {
+                let Some(key) = key else {
+                    return Handshake::Failed(End::Final(
+                        "the server asked a guest for a key".to_owned(),
+                    ));
+                };
+                let signature = sign_proof(key, &server_id, &nonce, &config.name);
+                if let Err(err) = frames.send(ClientMessage::Prove { signature }).await {
+                    return Handshake::Failed(End::Lost(err.to_string()));
+                }
+            }
+            Ok(Some(Ok(message @ ServerMessage::Welcome { .. }))) => {
+                let ServerMessage::Welcome { resume_token, .. } = &message else {
+                    continue;
+                };
+                return Handshake::Welcomed {
+                    resume_token: resume_token.clone(),
+                    message,
+                };
+            }
+            Ok(Some(Ok(ServerMessage::Ping { nonce }))) => {
+                if let Err(err) = frames.send(ClientMessage::Pong { nonce }).await {
+                    return Handshake::Failed(End::Lost(err.to_string()));
+                }
+            }
+            Ok(Some(Ok(ServerMessage::Error { kind, message, .. }))) => {
+                return Handshake::Refused(kind, message);
+            }
+            Ok(Some(Ok(other))) => {
+                return Handshake::Failed(End::Final(format!(
+                    "the server answered the hello with {other:?}"
+                )));
+            }
+            Ok(Some(Err(err))) => return Handshake::Failed(End::Lost(err.to_string())),
+            Ok(None) => {
+                return Handshake::Failed(End::Lost(
+                    "the server closed the connection".to_owned(),
+                ));
+            }
+            Err(_) => {
+                return Handshake::Failed(End::Lost(
+                    "the server did not answer the hello".to_owned(),
+                ));
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn session(
     config: &NetConfig,
+    key: Option<&SigningKey>,
     secret: &mut Option<String>,
     token: &mut Option<String>,
+    welcomed: &mut bool,
     attempt: &mut u32,
     queue: &mut mpsc::Receiver<ClientMessage>,
     events: &mpsc::Sender<Event>,
@@ -193,52 +341,43 @@ async fn session(
     };
     let _ = stream.set_nodelay(true);
     let mut frames = Framed::new(stream, ClientCodec::client());
-    let resuming = token.is_some();
-    let key = (!config.guest).then_some(&config.key);
-    let hello = ClientMessage::Hello {
-        protocol_version: PROTOCOL_VERSION,
-        name: config.name.clone(),
-        public_key: key.map(|key| key.verifying_key().to_bytes()),
-        legacy_secret: secret.clone(),
-        resume: token.clone().filter(|_| config.guest),
-        guest: config.guest,
+    let resuming = *welcomed;
+    let shake = tokio::select! {
+        () = shutdown.cancelled() => return End::Done,
+        shake = handshake(&mut frames, config, key, secret.clone(), token.clone()) => shake,
     };
-    if let Err(err) = frames.send(hello).await {
-        return End::Lost(err.to_string());
-    }
-    let mut answer = tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await;
-    if let (Ok(Some(Ok(ServerMessage::Challenge { server_id, nonce }))), Some(key)) = (&answer, key)
-    {
-        let signature = identity::sign_proof(key, server_id, nonce, &config.name);
-        if let Err(err) = frames.send(ClientMessage::Prove { signature }).await {
-            return End::Lost(err.to_string());
-        }
-        answer = tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await;
-    }
-    match answer {
-        Ok(Some(Ok(ServerMessage::Welcome { resume_token, .. }))) => {
+    match shake {
+        Handshake::Welcomed {
+            resume_token,
+            message,
+        } => {
+            if config.guest && token.as_deref() != Some(resume_token.as_str()) {
+                keep_token(config, &resume_token).await;
+            }
             *token = Some(resume_token);
+            *welcomed = true;
+            // The name is bound to the key now: the old secret has done its work.
+            *secret = None;
             // A good session starts the pauses afresh.
             *attempt = 0;
+            if events.send(Event::Server(message)).await.is_err() {
+                return End::Done;
+            }
         }
-        Ok(Some(Ok(ServerMessage::Error {
-            kind: ErrorKind::Unauthorized,
-            ..
-        }))) if resuming => {
-            // The seats were given up meanwhile (the grace period ran out): start afresh.
+        Handshake::Refused(ErrorKind::Unauthorized, _) if token.is_some() && config.guest => {
+            // The guest's seats were given up meanwhile (the grace period ran out, or the
+            // token is another server's): start afresh.
             *token = None;
+            if let Some(store) = &config.resume_tokens {
+                store.forget(&config.name);
+            }
             return Box::pin(session(
-                config, secret, token, attempt, queue, events, shutdown,
+                config, key, secret, token, welcomed, attempt, queue, events, shutdown,
             ))
             .await;
         }
-        Ok(Some(Ok(ServerMessage::Error { message, .. }))) => return End::Final(message),
-        Ok(Some(Ok(other))) => {
-            return End::Final(format!("the server answered the hello with {other:?}"));
-        }
-        Ok(Some(Err(err))) => return End::Lost(err.to_string()),
-        Ok(None) => return End::Lost("the server closed the connection".to_owned()),
-        Err(_) => return End::Lost("the server did not answer the hello".to_owned()),
+        Handshake::Refused(_, message) => return End::Final(message),
+        Handshake::Failed(end) => return end,
     }
     let connected = LinkEvent::Connected { resumed: resuming };
     if events.send(Event::Link(connected)).await.is_err() {
@@ -285,23 +424,5 @@ async fn session(
                 None => return End::Lost("the server closed the connection".to_owned()),
             },
         }
-    }
-}
-
-/// The default display name: the user's login name, cut to the protocol's limit.
-#[must_use]
-pub fn default_name() -> String {
-    let name = std::env::var("USER")
-        .or_else(|_| std::env::var("USERNAME"))
-        .unwrap_or_default();
-    let name: String = name
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(kingme_shared::protocol::MAX_NAME_CHARS)
-        .collect();
-    if name.trim().is_empty() {
-        "player".to_owned()
-    } else {
-        name
     }
 }

@@ -17,7 +17,7 @@ use kingme_shared::protocol::{
 };
 use kingme_shared::{AnyGame, Side};
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// What to do once connected.
@@ -55,6 +55,9 @@ pub enum Command {
 /// The commands, for `help` and for errors.
 pub const COMMANDS: &str =
     "a move's number, a move's text (like 11-15, K10 or 5), resign, draw, quit, help";
+/// What quitting in the middle of a game says.
+pub const QUIT_MID_GAME: &str = "quitting; the game waits for you: run kingme again within the \
+                                 grace period to go on (resign gives it up)";
 /// The lobby's commands.
 pub const LOBBY_COMMANDS: &str = "list, join ID, watch ID, quit, help";
 
@@ -255,6 +258,8 @@ pub struct Session<W: Write> {
     /// lines are taken one answer at a time.
     waiting: bool,
     ok: bool,
+    /// The unfinished games the player is seated in, from the server's welcome.
+    in_progress: Vec<GameId>,
     out: W,
 }
 
@@ -273,6 +278,7 @@ impl<W: Write> Session<W> {
             started: false,
             waiting: true,
             ok: true,
+            in_progress: Vec::new(),
             out,
         }
     }
@@ -365,6 +371,21 @@ impl<W: Write> Session<W> {
                     return (Vec::new(), false);
                 }
                 self.started = true;
+                if let Some(&game) = self.in_progress.iter().max()
+                    && !matches!(self.start, Start::Watch(_))
+                {
+                    // Back after a restart: the game goes on where it was. `kingme play` says
+                    // so instead of creating another game.
+                    if matches!(self.start, Start::Create(_)) {
+                        self.say(&format!(
+                            "game {game} is in progress: back to it (finish or resign it, then \
+                             kingme play starts the new game)"
+                        ));
+                    } else {
+                        self.say(&format!("game {game} is in progress: back to it"));
+                    }
+                    return (Vec::new(), false);
+                }
                 match self.start.clone() {
                     Start::Create(options) => (vec![ClientMessage::CreateGame(*options)], false),
                     Start::Watch(game) => (vec![ClientMessage::Watch { game }], false),
@@ -406,6 +427,20 @@ impl<W: Write> Session<W> {
             self.waiting = false;
         }
         match &message {
+            ServerMessage::Welcome { games, .. } => {
+                self.in_progress = games.clone();
+                (Vec::new(), false)
+            }
+            ServerMessage::State(state)
+                if self.in_progress.contains(&state.id)
+                    && self
+                        .table
+                        .as_ref()
+                        .is_some_and(|t| t.id > state.id && self.in_progress.contains(&t.id)) =>
+            {
+                // Several games in progress: the most recent one is played here.
+                (Vec::new(), false)
+            }
             ServerMessage::GameList { games } => {
                 if games.is_empty() {
                     self.say("no games yet");
@@ -420,8 +455,8 @@ impl<W: Write> Session<W> {
                         "{:>4}  {:<10} {} vs {}  {}  {} moves  {status}",
                         game.id,
                         game.kind.name(),
-                        seat_text(&game.seats[0]),
-                        seat_text(&game.seats[1]),
+                        seat_text(&game.seats[0], Duration::ZERO),
+                        seat_text(&game.seats[1], Duration::ZERO),
                         time_control_text(game.time_control),
                         game.moves
                     ));
@@ -441,9 +476,9 @@ impl<W: Write> Session<W> {
                         let players = format!(
                             "{} {} vs {} {}",
                             table.game.side_name(Side::First),
-                            seat_text(&table.seats[0]),
+                            table.seat_text(Side::First, now),
                             table.game.side_name(Side::Second),
-                            seat_text(&table.seats[1])
+                            table.seat_text(Side::Second, now)
                         );
                         self.say(&format!(
                             "game {}: {}, {players}, {}; {you}",
@@ -581,6 +616,12 @@ impl<W: Write> Session<W> {
                 self.prompt();
                 (Vec::new(), false)
             }
+            Command::Quit if table.your_side.is_some() && table.result().is_none() => {
+                // Closing the client is not resigning: the seat waits for the player's return.
+                self.say(QUIT_MID_GAME);
+                self.prompting = false;
+                (Vec::new(), true)
+            }
             Command::Quit => {
                 self.say("leaving the game");
                 self.prompting = false;
@@ -675,9 +716,9 @@ impl<W: Write> Session<W> {
             .filter(|t| t.result().is_none())
             .map(|t| t.id)
         {
-            Some(game) => {
-                self.say("end of input: leaving the game");
-                (vec![ClientMessage::Leave { game }], true)
+            Some(_) => {
+                self.say(&format!("end of input: {QUIT_MID_GAME}"));
+                (Vec::new(), true)
             }
             None => (Vec::new(), true),
         }

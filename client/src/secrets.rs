@@ -1,16 +1,15 @@
-//! The name secrets this client was issued, one per server and name, kept in the user's config
+//! The name secrets protocol-2 servers issued, one per server and name, in the user's config
 //! directory (`secrets`, e.g. `~/.config/kingme/secrets` on Linux, or in `$KINGME_CONFIG_DIR`
-//! when that is set) so that the next connection with the name proves it is the same person.
+//! when that is set). Protocol 3 proves a name with a key instead ([`crate::identity`]); the
+//! client still reads this file and presents the secret it holds for a server and name once,
+//! so that a name registered under protocol 2 passes to the person's key.
 //!
 //! The file is plain text, one `SERVER NAME SECRET` line per identity (the name is everything
 //! between the first and the last space, so names with spaces work). It is written whole to a
 //! temporary file and renamed over the old one, readable only by its owner on Unix. A damaged
 //! file is an error naming the line, never a panic.
 
-use anyhow::Context;
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The longest secrets file read, in bytes.
@@ -22,37 +21,20 @@ pub struct SecretBook {
     secrets: BTreeMap<(String, String), String>,
 }
 
-/// The environment variable that overrides the config directory.
-pub const CONFIG_DIR_VARIABLE: &str = "KINGME_CONFIG_DIR";
-
 /// Where the secrets file lives by default, `None` without a home directory.
 #[must_use]
 pub fn default_path() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(CONFIG_DIR_VARIABLE).filter(|dir| !dir.is_empty()) {
-        return Some(PathBuf::from(dir).join("secrets"));
-    }
-    directories::ProjectDirs::from("", "", "kingme").map(|dirs| dirs.config_dir().join("secrets"))
+    crate::paths::config_dir().map(|dir| dir.join("secrets"))
 }
 
 impl SecretBook {
     /// Reads the book at `path`; a missing file is an empty book.
     pub fn load(path: &Path) -> anyhow::Result<SecretBook> {
-        let size = match fs::metadata(path) {
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(SecretBook::default());
-            }
-            Err(err) => return Err(err).with_context(|| format!("cannot read {}", path.display())),
-            Ok(meta) => meta.len(),
+        let Some(bytes) = crate::private_file::read(path, MAX_SECRETS_FILE, false)? else {
+            return Ok(SecretBook::default());
         };
-        if size > MAX_SECRETS_FILE {
-            anyhow::bail!(
-                "{} is {size} bytes, more than a secrets file can be ({MAX_SECRETS_FILE}); \
-                 move it away",
-                path.display()
-            );
-        }
-        let text =
-            fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("{} is not text; move it away", path.display()))?;
         SecretBook::parse(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
     }
 
@@ -110,25 +92,7 @@ impl SecretBook {
 
     /// Writes the book to `path` through a temporary file, so a crash leaves the old one whole.
     pub fn save(&self, path: &Path) -> anyhow::Result<()> {
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        let temporary = path.with_extension("new");
-        let mut options = fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let mut file = options
-            .open(&temporary)
-            .with_context(|| format!("cannot write {}", temporary.display()))?;
-        file.write_all(self.to_text().as_bytes())
-            .and_then(|()| file.sync_all())
-            .with_context(|| format!("cannot write {}", temporary.display()))?;
-        fs::rename(&temporary, path)
-            .with_context(|| format!("cannot replace {}", path.display()))?;
+        crate::private_file::write(path, self.to_text().as_bytes())?;
         Ok(())
     }
 
@@ -144,6 +108,7 @@ impl SecretBook {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn secrets_are_kept_per_server_and_name_across_saves() {
@@ -176,6 +141,6 @@ mod tests {
         let path = dir.path().join("secrets");
         fs::write(&path, vec![b'x'; MAX_SECRETS_FILE as usize + 1]).unwrap();
         let err = SecretBook::load(&path).unwrap_err().to_string();
-        assert!(err.contains("more than a secrets file can be"), "{err}");
+        assert!(err.contains("more than it can be"), "{err}");
     }
 }

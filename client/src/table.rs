@@ -14,7 +14,7 @@ use kingme_shared::protocol::{
     TimeControl,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Chat lines kept per table.
 const CHAT_LINES: usize = 100;
@@ -27,6 +27,8 @@ pub struct Table {
     pub game: AnyGame,
     pub pente_rules: PenteRules,
     pub seats: [SeatHolder; 2],
+    /// When `seats` arrived, so an absent player's grace period counts down between messages.
+    pub seats_at: Instant,
     /// The player's own side; `None` when watching.
     pub your_side: Option<Side>,
     pub time_control: TimeControl,
@@ -66,6 +68,7 @@ impl Table {
             game,
             pente_rules,
             seats: state.seats.clone(),
+            seats_at: now,
             your_side: state.your_side,
             time_control: state.time_control,
             moves: state.moves.clone(),
@@ -199,14 +202,36 @@ impl Table {
                 Some(format!("{text} was refused: {reason}"))
             }
             ServerMessage::SeatChanged { side, holder, .. } => {
+                let back = match (&self.seats[side.index()], holder) {
+                    (
+                        SeatHolder::Human {
+                            name: before,
+                            connected: false,
+                            ..
+                        },
+                        SeatHolder::Human {
+                            name, connected: true, ..
+                        },
+                    ) if before == name => Some(format!("{name} is back")),
+                    _ => None,
+                };
                 self.seats[side.index()] = holder.clone();
+                self.seats_at = now;
+                if let Some(back) = back {
+                    return Some(back);
+                }
                 if matches!(self.status, GameStatus::Open)
                     && !self.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
                 {
                     self.status = GameStatus::Playing;
                     self.refresh_candidates();
                 }
-                Some(format!("{}: {}", name(*side), seat_text(holder)))
+                Some(match holder {
+                    SeatHolder::Human {
+                        connected: false, ..
+                    } => seat_text(holder, Duration::ZERO),
+                    _ => format!("{}: {}", name(*side), seat_text(holder, Duration::ZERO)),
+                })
             }
             ServerMessage::GameOver { result, .. } => {
                 self.status = GameStatus::Over(*result);
@@ -272,21 +297,43 @@ pub fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<An
     game.map_err(|err| format!("the server sent a position this client cannot read: {err}"))
 }
 
-/// A seat's holder in words.
+/// A seat's holder in words; an absent person's grace period is counted down by `elapsed`,
+/// the time since the holder was sent (`ann disconnected: 0:42 to return`).
 #[must_use]
-pub fn seat_text(holder: &SeatHolder) -> String {
+pub fn seat_text(holder: &SeatHolder, elapsed: Duration) -> String {
     match holder {
         SeatHolder::Empty => "open seat".to_owned(),
         SeatHolder::Human {
-            name, connected, ..
+            name,
+            connected: true,
+            ..
+        } => name.clone(),
+        SeatHolder::Human {
+            name,
+            connected: false,
+            grace_left_ms: Some(left),
         } => {
-            if *connected {
-                name.clone()
-            } else {
-                format!("{name} (disconnected)")
-            }
+            let elapsed = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+            let secs = left.saturating_sub(elapsed).div_ceil(1000);
+            format!(
+                "{name} disconnected: {}:{:02} to return",
+                secs / 60,
+                secs % 60
+            )
         }
+        SeatHolder::Human { name, .. } => format!("{name} (disconnected)"),
         SeatHolder::Bot { level } => format!("bot ({level})"),
+    }
+}
+
+impl Table {
+    /// The holder of `side`'s seat in words at `now`, with an absent person's countdown.
+    #[must_use]
+    pub fn seat_text(&self, side: Side, now: Instant) -> String {
+        seat_text(
+            &self.seats[side.index()],
+            now.saturating_duration_since(self.seats_at),
+        )
     }
 }
 
@@ -336,6 +383,42 @@ pub fn clock_text(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_absent_person_is_counted_down() {
+        let away = SeatHolder::Human {
+            name: "ann".to_owned(),
+            connected: false,
+            grace_left_ms: Some(42_000),
+        };
+        assert_eq!(
+            seat_text(&away, Duration::ZERO),
+            "ann disconnected: 0:42 to return"
+        );
+        assert_eq!(
+            seat_text(&away, Duration::from_millis(41_500)),
+            "ann disconnected: 0:01 to return"
+        );
+        assert_eq!(
+            seat_text(&away, Duration::from_secs(60)),
+            "ann disconnected: 0:00 to return"
+        );
+        let long = SeatHolder::Human {
+            name: "ann".to_owned(),
+            connected: false,
+            grace_left_ms: Some(90_000),
+        };
+        assert_eq!(
+            seat_text(&long, Duration::ZERO),
+            "ann disconnected: 1:30 to return"
+        );
+        let back = SeatHolder::Human {
+            name: "ann".to_owned(),
+            connected: true,
+            grace_left_ms: None,
+        };
+        assert_eq!(seat_text(&back, Duration::from_secs(5)), "ann");
+    }
 
     #[test]
     fn clocks_read_like_clocks() {

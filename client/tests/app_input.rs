@@ -227,7 +227,7 @@ fn flipping_moves_the_squares_under_the_mouse() {
 }
 
 #[test]
-fn quitting_during_a_game_asks_first_and_resigns_by_leaving() {
+fn quitting_during_a_game_asks_first_and_does_not_resign() {
     let mut app = checkers_as_black();
     assert!(key(&mut app, KeyCode::Char('q')).is_empty());
     assert_eq!(app.overlay, Some(Overlay::Confirm(Confirm::Quit)));
@@ -236,9 +236,12 @@ fn quitting_during_a_game_asks_first_and_resigns_by_leaving() {
     key(&mut app, KeyCode::Char('q'));
     let sent = key(&mut app, KeyCode::Char('y'));
     assert!(app.quit);
+    // The game waits for the player's return: nothing is resigned or left.
     assert!(
-        sent.iter()
-            .any(|m| matches!(m, ClientMessage::Leave { .. })),
+        !sent.iter().any(|m| matches!(
+            m,
+            ClientMessage::Leave { .. } | ClientMessage::Resign { .. }
+        )),
         "{sent:?}"
     );
 }

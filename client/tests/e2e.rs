@@ -196,7 +196,7 @@ async fn quitting_mid_game_leaves_cleanly() {
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(out.contains("first player played K10"), "{out}");
-    assert!(out.contains("leaving the game"), "{out}");
+    assert!(out.contains("the game waits for you"), "{out}");
     server.shutdown().await;
 }
 

@@ -77,6 +77,8 @@ async fn a_dropped_connection_signs_in_again_with_the_same_key() {
     let config = NetConfig {
         retry: Duration::ZERO,
         secrets: Some(secrets.clone()),
+        keys: None,
+        resume_tokens: None,
         ..NetConfig::new(address.clone(), "ada".to_owned())
     };
     let net = Net::spawn(config, events_tx, shutdown.clone());
@@ -154,6 +156,8 @@ async fn a_refused_hello_is_final_and_says_why() {
     let net = Net::spawn(
         NetConfig {
             secrets: None,
+            keys: None,
+            resume_tokens: None,
             ..NetConfig::new(address, "ada".to_owned())
         },
         events_tx,
@@ -188,6 +192,8 @@ async fn an_unreachable_server_is_reported_at_once() {
     let net = Net::spawn(
         NetConfig {
             secrets: None,
+            keys: None,
+            resume_tokens: None,
             ..NetConfig::new(address.clone(), "ada".to_owned())
         },
         events_tx,

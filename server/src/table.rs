@@ -329,12 +329,15 @@ impl Table {
             };
             tokio::select! {
                 () = shutdown.cancelled() => {
+                    if self.paused.is_some() {
+                        // Nothing held back was stored: none of it is announced.
+                        self.mail.get_mut().clear();
+                    }
                     // A game cut short by a shutdown stays as stored, unfinished, and the next
                     // start resumes it: nothing is announced (the players' connections say the
-                    // server is going down and that their games are kept). What a paused game
-                    // held back was not stored: it is dropped with it.
-                    self.mail.get_mut().clear();
+                    // server is going down and that their games are kept).
                     self.suspend();
+                    self.deliver();
                     return;
                 }
                 command = commands.recv() => match command {

@@ -225,3 +225,35 @@ mod tests {
         assert_ne!(new_nonce().unwrap(), new_nonce().unwrap());
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod protocol_md {
+    use super::*;
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+
+    /// The sample exchange in PROTOCOL.md: its key, proof message and signature.
+    #[test]
+    fn the_sample_exchange_is_the_one_protocol_md_shows() {
+        let document = include_str!("../../PROTOCOL.md");
+        let key = SigningKey::from_bytes(&[1; 32]);
+        let public = key.verifying_key().to_bytes();
+        let nonce = [0xab; NONCE_BYTES];
+        let message = proof_message("s1", &nonce, "ada");
+        let signature = sign_proof(&key, "s1", &nonce, "ada");
+        for (what, value) in [
+            ("public key", hex(&public)),
+            ("proof message", hex(&message)),
+            ("signature", hex(&signature)),
+            ("fingerprint", fingerprint(&public)),
+        ] {
+            assert!(
+                document.replace(['\n', ' '], "").contains(&value),
+                "PROTOCOL.md does not show the sample's {what}: {value}"
+            );
+        }
+    }
+}

@@ -151,8 +151,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 }
 
 /// One finished game.
-struct Played {
-    winner: Option<Side>,
+pub(super) struct Played {
+    pub(super) winner: Option<Side>,
     plies: u32,
     how: String,
     /// Nodes and thinking time of levels[0] and levels[1].
@@ -161,7 +161,7 @@ struct Played {
 }
 
 /// Plays `levels[0]` (on `first_side`) against `levels[1]` from `start`.
-fn play_game(
+pub(super) fn play_game(
     start: AnyGame,
     levels: [Level; 2],
     first_side: Side,

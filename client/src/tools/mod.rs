@@ -3,5 +3,7 @@
 
 pub mod analyze;
 pub mod ballots;
+pub mod elo_fit;
 pub mod engine_match;
+pub mod ladder;
 pub mod perft;

@@ -11,7 +11,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     (
         "anywhere",
         "q  Ctrl-C",
-        "quit (asks first during your game)",
+        "quit (asks first during your game, which waits for your return)",
     ),
     ("lobby", "↑↓  j k", "select a game"),
     (

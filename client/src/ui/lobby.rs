@@ -8,6 +8,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use std::time::Duration;
 
 /// Draws the lobby in `area`.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -29,6 +30,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let rows = app.games.iter().enumerate().map(|(i, game)| {
         let state = match game.status {
             GameStatus::Open => "open seat".to_owned(),
+            GameStatus::Playing if app.in_progress.contains(&game.id) => {
+                "▶ your game: Enter goes back".to_owned()
+            }
             GameStatus::Playing => "playing".to_owned(),
             GameStatus::Over(result) => crate::table::result_text(game.kind, result),
         };
@@ -45,8 +49,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Row::new(vec![
             Cell::from(game.id.to_string()),
             Cell::from(game.kind.to_string()),
-            Cell::from(seat_text(&game.seats[0])),
-            Cell::from(seat_text(&game.seats[1])),
+            Cell::from(seat_text(&game.seats[0], Duration::ZERO)),
+            Cell::from(seat_text(&game.seats[1], Duration::ZERO)),
             Cell::from(time_control_text(game.time_control)),
             Cell::from(game.moves.to_string()),
             Cell::from(format!("{state}{watching}")),

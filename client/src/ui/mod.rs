@@ -88,6 +88,31 @@ fn too_small(frame: &mut Frame<'_>, area: Rect, width: u16, height: u16, what: &
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
 
+/// How many lines `text` (after `prefix` columns) takes wrapped at word boundaries in `width`
+/// columns, as the status line wraps it (a word longer than a line is broken).
+#[must_use]
+pub fn wrapped_lines(prefix: usize, text: &str, width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let mut lines = 1_usize;
+    let mut used = prefix;
+    for word in text.split_whitespace() {
+        let length = word.chars().count();
+        let needed = if used == 0 { length } else { used + 1 + length };
+        if needed <= width {
+            used = needed;
+        } else if length <= width {
+            lines += 1;
+            used = length;
+        } else {
+            // Broken across lines: what is left of the line, then whole lines.
+            let rest = length.saturating_sub(width.saturating_sub(used + 1));
+            lines += rest.div_ceil(width);
+            used = rest % width;
+        }
+    }
+    u16::try_from(lines).unwrap_or(u16::MAX)
+}
+
 /// The two bottom lines: the status, then what is being typed or the main keys.
 fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let y = area.y + area.height.saturating_sub(STATUS_HEIGHT);
@@ -104,7 +129,24 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
     } else {
         Style::default()
     };
+    let prefix_width = link.content.chars().count();
     let status = Line::from(vec![link, Span::styled(app.status.clone(), status_style)]);
+    // A long message (a refusal saying what to do) wraps upwards over the hint line and, if it
+    // must, the bottom of the screen: it is never cut.
+    let lines = wrapped_lines(prefix_width, &app.status, area.width);
+    if lines > 1 {
+        // One spare line in case the wrapping breaks a line earlier than counted.
+        let lines = (lines + 1).min(area.height.max(1));
+        let rect = Rect {
+            x: area.x,
+            y: (area.y + area.height).saturating_sub(lines),
+            width: area.width,
+            height: lines,
+        };
+        frame.render_widget(ratatui::widgets::Clear, rect);
+        frame.render_widget(Paragraph::new(status).wrap(Wrap { trim: true }), rect);
+        return;
+    }
     frame.render_widget(
         Paragraph::new(status),
         Rect {

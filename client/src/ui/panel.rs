@@ -2,7 +2,7 @@
 //! numbered legal moves, the move history and the chat.
 
 use crate::app::App;
-use crate::table::{Table, clock_text, seat_text, time_control_text};
+use crate::table::{Table, clock_text, time_control_text};
 use kingme_shared::Side;
 use kingme_shared::protocol::GameStatus;
 use ratatui::Frame;
@@ -48,7 +48,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         ));
         header.push(Line::from(format!(
             "    {}",
-            seat_text(&table.seats[side.index()])
+            table.seat_text(side, app.now)
         )));
     }
     header.push(Line::from(format!(

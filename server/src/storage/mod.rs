@@ -5,8 +5,8 @@
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
 //! `identity` (names bound to public keys), `location` (the default database path), `faulty` (a
-//! store that fails on demand, for tests of the failure paths), `file_identity` (the database
-//! file must stay the one opened; the seal that tells it at start).
+//! store that fails on demand, for tests of the failure paths), `file_identity` (the database file
+//! must stay the one opened; the seal that tells it at start).
 
 pub mod faulty;
 pub mod file_identity;

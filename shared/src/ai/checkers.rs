@@ -8,7 +8,6 @@
 
 use super::checkers_eval::{expert_eval, material};
 use super::classic::{Request, classic, expert};
-use super::level::Level;
 use super::search::{Found, SearchGame};
 use super::zobrist::checkers_key;
 use crate::game::Side;
@@ -119,11 +118,14 @@ impl SearchGame for CheckersSearch {
     }
 }
 
+/// The nodes a move `strong` searches in checkers.
+const STRONG_NODES: u64 = 5_000;
+
 /// The move for a level.
 pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
-    let mut search = CheckersSearch::new(game, request.level == Level::Expert);
-    if request.level == Level::Expert {
-        expert(&mut search, TABLE_BITS, request, rng)
+    let mut search = CheckersSearch::new(game, request.deepens());
+    if request.deepens() {
+        expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
     } else {
         classic(&mut search, request.classic_depth(), request, rng)
     }
@@ -133,6 +135,7 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::ai::Level;
     use crate::ai::search::MATE_BOUND;
     use crate::ai::{Limits, think};
     use crate::game::Game;

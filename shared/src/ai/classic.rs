@@ -1,10 +1,13 @@
 //! How each level drives the search, for any game: the classic levels search to their fixed depth
-//! and choose at random among the moves that share the best minimax score; `expert` deepens
-//! iteratively under its time budget with every search feature switched on.
+//! and choose at random among the moves that share the best minimax score (`easy` and `casual`
+//! among the near-best moves, weighted by a temperature); `expert` deepens iteratively under its
+//! time budget with every search feature switched on, and `strong` does the same under a budget
+//! of nodes.
 
 use super::level::Level;
 use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
 use super::{Limits, ThinkOptions};
+use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use std::time::Instant;
@@ -18,18 +21,48 @@ pub struct Request<'a> {
 }
 
 impl Request<'_> {
-    /// The depth of a classic level (1, 3 or 5 plies) unless the limits say otherwise.
+    /// The depth of a classic level (1 to 5 plies) unless the limits say otherwise.
     #[must_use]
     pub fn classic_depth(&self) -> u32 {
         let own = match self.level {
             Level::Random | Level::Beginner => 1,
+            Level::Easy | Level::Casual => 2,
             Level::Intermediate => 3,
+            Level::Club => 4,
             Level::Advanced => 5,
-            Level::Expert => 6,
+            Level::Strong | Level::Expert => 6,
         };
         self.limits.depth.unwrap_or(own).max(1)
     }
+
+    /// How widely a classic level strays from the best move, in units of the game's
+    /// [`SearchGame::temperature_unit`]: 0 for always a best move.
+    #[must_use]
+    pub fn temperature(&self) -> f64 {
+        match self.level {
+            Level::Easy => EASY_TEMPERATURE,
+            Level::Casual => CASUAL_TEMPERATURE,
+            _ => 0.0,
+        }
+    }
+
+    /// Whether the level deepens iteratively (`strong` and `expert`) rather than searching a
+    /// fixed depth.
+    #[must_use]
+    pub fn deepens(&self) -> bool {
+        matches!(self.level, Level::Strong | Level::Expert)
+    }
 }
+
+/// The temperatures of `easy` and `casual`, in units of the game's temperature unit (a man in
+/// checkers): a move one unit worse than the best is chosen e^-1 times as often as the best at
+/// temperature 1.
+const EASY_TEMPERATURE: f64 = 1.0;
+const CASUAL_TEMPERATURE: f64 = 0.35;
+
+/// Moves worse than the best by more than this many temperatures are never chosen, so a
+/// temperature never throws away a won game or walks into a forced loss it has seen.
+const TEMPERATURE_WINDOW: f64 = 3.0;
 
 /// Searches every move to `depth` plies with the classic configuration (or plain minimax) and
 /// picks one of the equally best at random.
@@ -44,6 +77,19 @@ pub fn classic<G: SearchGame>(
         ..SearchConfig::CLASSIC
     };
     let mut searcher = Searcher::new(config, request.limits, request.started);
+    let temperature = request.temperature() * f64::from(game.temperature_unit());
+    if temperature > 0.0 && !request.options.minimax {
+        let scored = searcher.root_scores(game, depth);
+        let (score, best) = pick_warm(&scored, temperature, rng)?;
+        return Some(Found {
+            best,
+            score,
+            depth,
+            nodes: searcher.nodes(),
+            pv: vec![best],
+            ties: vec![best],
+        });
+    }
     let mut found = searcher.exact_root(game, depth)?;
     found.best = *found.ties.choose(rng)?;
     found.pv = vec![found.best];
@@ -51,12 +97,38 @@ pub fn classic<G: SearchGame>(
     Some(found)
 }
 
+/// One of the scored moves within [`TEMPERATURE_WINDOW`] temperatures of the best, drawn with
+/// weight `e^-(best - score) / temperature`; with its score.
+fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -> Option<(i32, M)> {
+    let best = scored.iter().map(|&(score, _)| score).max()?;
+    let weight = |score: i32| {
+        let behind = f64::from(best - score) / temperature;
+        if behind > TEMPERATURE_WINDOW {
+            0.0
+        } else {
+            (-behind).exp()
+        }
+    };
+    let total: f64 = scored.iter().map(|&(score, _)| weight(score)).sum();
+    let mut draw = rng.random::<f64>() * total;
+    for &(score, mv) in scored {
+        draw -= weight(score);
+        if draw < 0.0 && weight(score) > 0.0 {
+            return Some((score, mv));
+        }
+    }
+    scored.iter().copied().find(|&(score, _)| score == best)
+}
+
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
-/// extensions, under the limits or one second when none is set. With `minimax` or `fixed_depth`
-/// it searches the fixed depth like a classic level instead, so node counts can be compared.
+/// extensions, under the limits or one second when none is set; `strong` the same under
+/// `strong_nodes` nodes a move unless the limits set a node budget. With `minimax` or
+/// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
+/// be compared.
 pub fn expert<G: SearchGame>(
     game: &mut G,
     table_bits: u32,
+    strong_nodes: u64,
     request: &Request<'_>,
     rng: &mut StdRng,
 ) -> Option<Found<G::Move>> {
@@ -64,6 +136,9 @@ pub fn expert<G: SearchGame>(
         return classic(game, request.classic_depth(), request, rng);
     }
     let mut limits = request.limits.clone();
+    if request.level == Level::Strong && limits.nodes.is_none() {
+        limits.nodes = Some(strong_nodes);
+    }
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
         limits.time = Some(DEFAULT_TIME);
     }
@@ -113,6 +188,48 @@ mod tests {
         Limits {
             depth: (level == Level::Expert).then_some(3),
             ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_temperature_strays_only_among_near_best_moves() {
+        let scored = [
+            (100, 'a'),
+            (90, 'b'),
+            (-200, 'c'),
+            (-crate::ai::MATE + 3, 'd'),
+        ];
+        let mut rng = StdRng::seed_from_u64(5);
+        let picks: Vec<char> = (0..400)
+            .map(|_| pick_warm(&scored, 20.0, &mut rng).unwrap().1)
+            .collect();
+        // 'c' is fifteen temperatures behind and 'd' loses: never chosen.
+        assert!(picks.iter().all(|&p| p == 'a' || p == 'b'), "{picks:?}");
+        let a = picks.iter().filter(|&&p| p == 'a').count() as f64;
+        // 'b' is half a temperature behind: weights 1 and e^-0.5, so 'a' about 62% of the time.
+        assert!(
+            (a / 400.0 - 1.0 / (1.0 + (-0.5f64).exp())).abs() < 0.08,
+            "{a}"
+        );
+        // A cold choice is always the best.
+        assert!((0..50).all(|_| pick_warm(&scored, 0.01, &mut rng).unwrap().1 == 'a'));
+    }
+
+    #[test]
+    fn the_warm_levels_never_miss_a_win_in_one() {
+        // X to move wins at C (top right); every other square scores far below a win.
+        let game = AnyGame::from_position_text(GameKind::TicTacToe, "XX-OO----").unwrap();
+        for level in [Level::Easy, Level::Casual] {
+            for seed in 0..30 {
+                let report = think(&game, level, &Limits::default(), seed).unwrap();
+                let mut after = game.clone();
+                after.play(&report.best).unwrap();
+                assert!(
+                    after.outcome().is_some(),
+                    "{level} seed {seed}: {}",
+                    report.text
+                );
+            }
         }
     }
 

@@ -4,9 +4,12 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// How strongly a bot plays. The first four are the classic levels; `Expert` searches under a time
-/// budget with everything an engine is expected to have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// How strongly a bot plays, weakest to strongest as [`Level::ALL`] lists them (the declaration
+/// order is the wire order: the four levels added for the rating ladder come last so that the
+/// first five keep their numbers). The classic levels search a fixed depth; `Easy` and `Casual`
+/// choose among near-best moves with a temperature; `Strong` and `Expert` deepen iteratively,
+/// `Strong` under a small node budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Level {
     /// A uniformly random legal move.
     Random,
@@ -18,17 +21,38 @@ pub enum Level {
     Advanced,
     /// Iterative-deepening alpha-beta under a time budget.
     Expert,
+    /// Two plies, choosing among the near-best moves with a high temperature.
+    Easy,
+    /// Two plies, choosing among the near-best moves with a lower temperature.
+    Casual,
+    /// Four plies of minimax.
+    Club,
+    /// The expert's search under a budget of nodes a move.
+    Strong,
 }
 
 impl Level {
     /// Every level, weakest first.
-    pub const ALL: [Level; 5] = [
+    pub const ALL: [Level; 9] = [
         Level::Random,
         Level::Beginner,
+        Level::Easy,
+        Level::Casual,
         Level::Intermediate,
+        Level::Club,
         Level::Advanced,
+        Level::Strong,
         Level::Expert,
     ];
+
+    /// The place in [`Level::ALL`]: 0 for `random`, rising with strength.
+    #[must_use]
+    pub fn rank(self) -> usize {
+        Level::ALL
+            .iter()
+            .position(|&level| level == self)
+            .unwrap_or(0)
+    }
 
     /// The level's name on command lines and in messages.
     #[must_use]
@@ -39,7 +63,24 @@ impl Level {
             Level::Intermediate => "intermediate",
             Level::Advanced => "advanced",
             Level::Expert => "expert",
+            Level::Easy => "easy",
+            Level::Casual => "casual",
+            Level::Club => "club",
+            Level::Strong => "strong",
         }
+    }
+}
+
+impl PartialOrd for Level {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Levels compare by strength, as [`Level::ALL`] orders them.
+impl Ord for Level {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
     }
 }
 
@@ -51,7 +92,10 @@ impl fmt::Display for Level {
 
 /// A level name that is not one of ours.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("expected a level: random, beginner, intermediate, advanced or expert, got {0:?}")]
+#[error(
+    "expected a level: random, beginner, easy, casual, intermediate, club, advanced, strong or \
+     expert, got {0:?}"
+)]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for Level {
@@ -76,6 +120,8 @@ mod tests {
             assert_eq!(level.name().parse::<Level>(), Ok(level));
         }
         assert_eq!("EXPERT".parse::<Level>(), Ok(Level::Expert));
+        assert!(Level::ALL.windows(2).all(|pair| pair[0] < pair[1]));
+        assert_eq!(Level::Random.rank(), 0);
         let err = "grandmaster".parse::<Level>().expect_err("unknown");
         assert!(err.to_string().contains("expected a level"), "{err}");
     }

@@ -5,17 +5,21 @@
 //! another thread can raise) and a seed, and returns a [`Report`] with the chosen move and what the
 //! search found. The same position, seed and depth limit give the same move.
 //!
-//! Files: `level` (the names), `search` (generic negamax, alpha-beta, iterative deepening),
+//! Files: `level` (the names), `ladder` (their measured ratings), `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
-//! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats`.
+//! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats` (and, for tests,
+//! `pente_oracle`: facts from the rules alone).
 
 mod checkers;
 mod checkers_eval;
 mod classic;
+pub mod ladder;
 pub mod level;
 mod pente;
 mod pente_beginner;
+#[cfg(test)]
+mod pente_oracle;
 mod pente_patterns;
 mod pente_threats;
 pub mod search;

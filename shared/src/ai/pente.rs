@@ -12,9 +12,10 @@ use super::classic::{Request, classic, expert};
 use super::level::Level;
 use super::pente_beginner;
 use super::pente_patterns::{
-    WIN_NOW, evaluate, faces_a_four, for_each_point, near_stones, point_score,
+    BLOCK_WIN, WIN_NOW, evaluate, faces_a_fifth_pair, faces_a_four, for_each_point, near_stones,
+    point_score,
 };
-use super::pente_threats::{win_in_one, win_in_two};
+use super::pente_threats::{win_in_one, win_in_two, winning_points};
 use super::search::{Found, MATE, SearchGame};
 use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
@@ -34,6 +35,8 @@ pub struct PenteSearch {
     breadth: usize,
     /// Scored candidates, reused by every node (generation finishes before the next node starts).
     scored: Vec<(i32, Point)>,
+    /// The opponent's winning points, reused by [`SearchGame::widen`].
+    threats: Vec<Point>,
 }
 
 impl PenteSearch {
@@ -44,6 +47,7 @@ impl PenteSearch {
             game: game.clone(),
             breadth,
             scored: Vec::with_capacity(128),
+            threats: Vec::new(),
         }
     }
 }
@@ -52,9 +56,11 @@ impl SearchGame for PenteSearch {
     type Move = Point;
     type Undo = Undo;
 
-    /// The best `breadth` points near the stones by [`point_score`], best first; when one of
-    /// them wins at once, only that one (nothing else needs searching). When no point near the
-    /// stones is legal (the opening rules), every legal point is a candidate.
+    /// The best `breadth` points near the stones by [`point_score`], best first, and every capture
+    /// beyond them; when one of them wins at once, only that one (nothing else needs searching);
+    /// when the opponent threatens to win, every block and every capture, however they rank.
+    /// When no point near the stones is legal (the opening rules), every legal point is a
+    /// candidate.
     fn generate(&mut self, out: &mut Vec<Point>) {
         out.clear();
         if self.game.outcome().is_some() {
@@ -75,11 +81,61 @@ impl SearchGame for PenteSearch {
             out.clear();
         }
         scored.sort_by_key(|&(score, point)| (std::cmp::Reverse(score), point));
+        let board = self.game.board();
+        let us = self.game.side_to_move();
+        let captures = |point: Point| !board.capture_rays(us, point).is_empty();
         match scored.first() {
             Some(&(score, point)) if score >= WIN_NOW => out.push(point),
-            _ => out.extend(scored.iter().take(self.breadth).map(|&(_, point)| point)),
+            // Facing a win: a block on every winning point of the opponent's and every capture
+            // (it may take a stone out of the line or the threatened pair) is searched, and
+            // nothing else, for any other move loses at once.
+            Some(&(score, _)) if score >= BLOCK_WIN => out.extend(
+                scored
+                    .iter()
+                    .filter(|&&(score, point)| score >= BLOCK_WIN || captures(point))
+                    .map(|&(_, point)| point),
+            ),
+            // Otherwise the best few, and every capture beyond them: a win claimed over a
+            // capture that breaks the line was never searched is no win.
+            _ => {
+                out.extend(scored.iter().take(self.breadth).map(|&(_, point)| point));
+                out.extend(
+                    scored
+                        .iter()
+                        .skip(self.breadth)
+                        .filter(|&&(_, point)| captures(point))
+                        .map(|&(_, point)| point),
+                );
+            }
         }
         self.scored = scored;
+    }
+
+    /// Every legal point near the stones not generated yet: a stone farther away changes no
+    /// window, no capture and no threat, so it saves nothing a nearer one could not.
+    /// Facing a win, the list was already exact (every block and capture): nothing is added.
+    fn widen(&mut self, moves: &mut Vec<Point>) {
+        let mut threats = std::mem::take(&mut self.threats);
+        winning_points(
+            &self.game,
+            self.game.side_to_move().opponent(),
+            &mut threats,
+        );
+        let exact = !threats.is_empty();
+        self.threats = threats;
+        if exact || self.game.outcome().is_some() {
+            return;
+        }
+        for_each_point(&near_stones(self.game.board(), 2), |point| {
+            if self.game.is_legal(point) && !moves.contains(&point) {
+                moves.push(point);
+            }
+        });
+    }
+
+    /// A three's window: the warm levels stray among moves a three apart.
+    fn temperature_unit(&self) -> i32 {
+        60
     }
 
     fn make(&mut self, mv: Point) -> Undo {
@@ -106,8 +162,10 @@ impl SearchGame for PenteSearch {
         self.game.hash()
     }
 
+    /// Facing a four, or a fifth pair the opponent can take: one ply more, so the search
+    /// never stops just before a win it could see.
     fn extend(&self) -> bool {
-        faces_a_four(&self.game)
+        faces_a_four(&self.game) || faces_a_fifth_pair(&self.game)
     }
 
     fn order_hint(&self, mv: &Point) -> i32 {
@@ -127,50 +185,50 @@ impl SearchGame for PenteSearch {
     }
 }
 
+/// The nodes a move `strong` searches in Pente.
+const STRONG_NODES: u64 = 1_000;
+
 /// The move for a level.
 pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Point>> {
-    match request.level {
-        Level::Random | Level::Beginner => {
-            let (best, score) = pente_beginner::choose(game, rng)?;
-            Some(Found {
+    if request.level == Level::Beginner {
+        let (best, score) = pente_beginner::choose(game, rng)?;
+        return Some(Found {
+            best,
+            score: i32::try_from(score >> 24).unwrap_or(i32::MAX),
+            depth: 1,
+            nodes: game.legal_moves().len() as u64,
+            pv: vec![best],
+            ties: vec![best],
+        });
+    }
+    if !request.deepens() {
+        let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
+        return classic(&mut search, request.classic_depth(), request, rng);
+    }
+    if !request.options.minimax && !request.options.fixed_depth {
+        let forced = win_in_one(game)
+            .map(|point| (point, MATE - 1))
+            .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
+        if let Some((best, score)) = forced {
+            return Some(Found {
                 best,
-                score: i32::try_from(score >> 24).unwrap_or(i32::MAX),
-                depth: 1,
-                nodes: game.legal_moves().len() as u64,
+                score,
+                depth: if score == MATE - 1 { 1 } else { 3 },
+                nodes: 0,
                 pv: vec![best],
                 ties: vec![best],
-            })
-        }
-        Level::Intermediate | Level::Advanced => {
-            let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
-            classic(&mut search, request.classic_depth(), request, rng)
-        }
-        Level::Expert => {
-            if !request.options.minimax && !request.options.fixed_depth {
-                let forced = win_in_one(game)
-                    .map(|point| (point, MATE - 1))
-                    .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
-                if let Some((best, score)) = forced {
-                    return Some(Found {
-                        best,
-                        score,
-                        depth: if score == MATE - 1 { 1 } else { 3 },
-                        nodes: 0,
-                        pv: vec![best],
-                        ties: vec![best],
-                    });
-                }
-            }
-            let mut search = PenteSearch::new(game, EXPERT_BREADTH);
-            expert(&mut search, TABLE_BITS, request, rng)
+            });
         }
     }
+    let mut search = PenteSearch::new(game, EXPERT_BREADTH);
+    expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::ai::pente_oracle as oracle;
     use crate::ai::{Limits, think};
     use crate::{AnyGame, Side};
     use std::time::Duration;
@@ -248,5 +306,114 @@ mod tests {
         search.generate(&mut moves);
         assert_eq!(moves.len(), 8);
         assert!(moves.iter().all(|&p| opening.is_legal(p)));
+    }
+
+    /// The example: the second player's K11 makes a four (K9 to K13, open at K10) and an
+    /// open three, but the first player's L13 takes K12 and J11 and breaks both.
+    const BROKEN_FOUR: &str = "2:H8,J8,K8,H9,H10,F11,K14:L8,K9,J11,L11,K12,K13:2,2";
+
+    #[test]
+    fn a_capture_that_breaks_a_four_is_searched() {
+        let mut game = Pente::from_position_text(BROKEN_FOUR).unwrap();
+        game.play(&after_point("K11")).unwrap();
+        // From the rules alone: K10 is the threat, and both K10 and L13 save the first player.
+        assert_eq!(oracle::threats(&game), vec![after_point("K10")]);
+        let saving = oracle::saving_moves(&game);
+        assert!(saving.contains(&after_point("L13")), "{saving:?}");
+        assert!(!oracle::wins_within_three(
+            &Pente::from_position_text(BROKEN_FOUR).unwrap(),
+            after_point("K11")
+        ));
+        let mut search = PenteSearch::new(&game, EXPERT_BREADTH);
+        let mut moves = Vec::new();
+        search.generate(&mut moves);
+        for point in &saving {
+            assert!(moves.contains(point), "{point} missing from {moves:?}");
+        }
+    }
+
+    #[test]
+    fn the_expert_claims_no_win_that_a_capture_breaks() {
+        let game = Pente::from_position_text(BROKEN_FOUR).unwrap();
+        for limits in [
+            quick(),
+            Limits {
+                depth: Some(7),
+                ..quick()
+            },
+        ] {
+            let report = think(&AnyGame::Pente(game.clone()), Level::Expert, &limits, 0).unwrap();
+            let point = after_point(&report.text);
+            if report.score >= MATE - 3 {
+                assert!(oracle::wins_within_three(&game, point), "{report:?}");
+            }
+            assert!(
+                !(report.text == "K11" && report.score > crate::ai::search::MATE_BOUND),
+                "{report:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn facing_a_win_every_saving_move_is_a_candidate() {
+        // Positions from random play in a crowded square, kept when the side to move faces a
+        // win; the moves that save it come from the rules, not from the engine.
+        let mut rng = <StdRng as rand::SeedableRng>::seed_from_u64(18);
+        let (mut checked, mut with_captures) = (0, 0);
+        while checked < 40 {
+            let plies = 12 + checked % 16;
+            let Some(game) = oracle::crowded_position(plies, &mut rng) else {
+                continue;
+            };
+            let threats = oracle::threats(&game);
+            if threats.is_empty() || !oracle::winning_moves(&game).is_empty() {
+                continue;
+            }
+            let saving = oracle::saving_moves(&game);
+            let mut moves = Vec::new();
+            PenteSearch::new(&game, EXPERT_BREADTH).generate(&mut moves);
+            for point in &saving {
+                assert!(
+                    moves.contains(point),
+                    "{}: {point} saves but is not searched ({moves:?})",
+                    game.position_text()
+                );
+            }
+            with_captures += usize::from(saving.iter().any(|p| !threats.contains(p)));
+            checked += 1;
+        }
+        // Some of the saving moves were captures away from the threatened points.
+        assert!(with_captures > 0);
+    }
+
+    #[test]
+    fn wins_the_expert_claims_within_three_plies_hold_against_every_reply() {
+        let mut rng = <StdRng as rand::SeedableRng>::seed_from_u64(7);
+        let (mut claims, mut positions) = (0, 0);
+        while positions < 30 {
+            let Some(game) = oracle::crowded_position(10 + positions % 14, &mut rng) else {
+                continue;
+            };
+            positions += 1;
+            let limits = Limits {
+                depth: Some(3),
+                ..quick()
+            };
+            let report = think(&AnyGame::Pente(game.clone()), Level::Expert, &limits, 0).unwrap();
+            let point = after_point(&report.text);
+            let wins_now = oracle::winning_moves(&game);
+            if !wins_now.is_empty() {
+                assert!(wins_now.contains(&point), "{}", game.position_text());
+            }
+            if report.score >= MATE - 3 {
+                claims += 1;
+                assert!(
+                    oracle::wins_within_three(&game, point),
+                    "{}: {report:?}",
+                    game.position_text()
+                );
+            }
+        }
+        assert!(claims > 0, "no position had a win to check");
     }
 }

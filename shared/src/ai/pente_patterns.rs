@@ -90,6 +90,21 @@ pub fn faces_a_four(game: &Pente) -> bool {
     board_shape(game.board(), game.side_to_move()).their_fours > 0
 }
 
+/// Whether the opponent of the side to move has eight stones captured and a pair it can take:
+/// the fifth pair would win, so the search looks one ply further, as it does facing a four.
+#[must_use]
+pub fn faces_a_fifth_pair(game: &Pente) -> bool {
+    let them = game.side_to_move().opponent();
+    if game.captured_by(them) + 2 < CAPTURES_TO_WIN {
+        return false;
+    }
+    let mut threatened = false;
+    for_each_point(&near_stones(game.board(), 1), |point| {
+        threatened |= !game.board().capture_rays(them, point).is_empty();
+    });
+    threatened
+}
+
 /// What placing a stone on `point` does for `side`, as counts of the windows through the point it
 /// would complete or extend: `five` when it makes five, `fours` the windows it brings to four,
 /// `threes` to three, and the summed gain in window worth.

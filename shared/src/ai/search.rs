@@ -55,6 +55,15 @@ pub trait SearchGame {
     fn extend(&self) -> bool {
         false
     }
+    /// Appends to `moves` the legal moves that [`SearchGame::generate`] left out, for a node
+    /// where every generated move loses: a forced loss is only believed once they lose too.
+    /// Games that generate every move add nothing.
+    fn widen(&mut self, _moves: &mut Vec<Self::Move>) {}
+    /// The evaluation's natural unit (a man in checkers), which the warm levels' temperature is
+    /// counted in.
+    fn temperature_unit(&self) -> i32 {
+        100
+    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0
@@ -210,6 +219,32 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         })
     }
 
+    /// Every root move with its exact score at `depth` (each searched with an open window, with
+    /// alpha-beta below it), for the levels that choose among near-best moves. Moves not scored
+    /// before a stop are left out.
+    pub fn root_scores<G: SearchGame<Move = M>>(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+    ) -> Vec<(i32, M)> {
+        let mut moves = std::mem::take(&mut self.moves[0]);
+        game.generate(&mut moves);
+        self.order(game, &mut moves, None, 0);
+        let depth = i32::try_from(depth).unwrap_or(i32::MAX);
+        let mut scored = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let undo = game.make(mv);
+            let score = -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1);
+            game.unmake(mv, undo);
+            if self.stopped {
+                break;
+            }
+            scored.push((score, mv));
+        }
+        self.moves[0] = moves;
+        scored
+    }
+
     /// The exact score of a root move (already made) if it reaches `best`, or something below
     /// `best` if it does not: two null-window probes decide "below", "equal" or "above", and only
     /// a move that beats `best` is searched with an open window.
@@ -256,7 +291,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             return Some(found);
         }
         let max_depth = max_depth.min(MAX_PLY as u32 - 8);
-        for depth in 1..=max_depth {
+        let (mut depth, mut widened) = (1, false);
+        while depth <= max_depth {
             let (score, best) = self.root_search(game, &mut root, depth as i32);
             if let Some(best) = best {
                 found.best = best;
@@ -267,10 +303,20 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             if self.stopped {
                 break;
             }
+            if score <= -MATE_BOUND && !widened {
+                // Every root move loses: search the ones the cut list left out, at this depth.
+                widened = true;
+                let before = root.len();
+                game.widen(&mut root);
+                if root.len() > before {
+                    continue;
+                }
+            }
             if score.abs() > MATE_BOUND && (MATE - score.abs()) <= depth as i32 {
                 // A forced result within the horizon: deeper cannot change it.
                 break;
             }
+            depth += 1;
         }
         found.nodes = self.nodes;
         found.ties = vec![found.best];
@@ -382,9 +428,24 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (index, &mv) in moves.iter().enumerate() {
+        let (mut index, mut widened) = (0, false);
+        'moves: loop {
+            let Some(&mv) = moves.get(index) else {
+                // Every move searched loses: before the loss is believed, the moves a cut list
+                // left out are searched too (once).
+                if widened || self.stopped || best > -MATE_BOUND {
+                    break;
+                }
+                widened = true;
+                game.widen(&mut moves);
+                if index == moves.len() {
+                    break;
+                }
+                continue;
+            };
+            index += 1;
             let undo = game.make(mv);
-            let score = if !self.config.pruning || index == 0 {
+            let score = if !self.config.pruning || index == 1 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -406,7 +467,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                     self.extend_line(ply, mv);
                     if alpha >= beta && self.config.pruning {
                         self.reward(game, mv, depth, ply);
-                        break;
+                        break 'moves;
                     }
                 }
             }

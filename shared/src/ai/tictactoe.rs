@@ -4,7 +4,6 @@
 //! first move draws) the expert's opening is chosen at random, as in the classic programs.
 
 use super::classic::{Request, classic};
-use super::level::Level;
 use super::search::{Found, MATE, SearchGame};
 use super::tictactoe_solver::solve;
 use crate::game::Game;
@@ -75,6 +74,11 @@ impl SearchGame for TicTacToeSearch {
         u64::from(x) | (u64::from(o) << 9)
     }
 
+    /// A line of two: the warm levels stray among moves a two apart.
+    fn temperature_unit(&self) -> i32 {
+        10
+    }
+
     fn history_index(&self, mv: &Square) -> usize {
         usize::from(*mv)
     }
@@ -86,7 +90,7 @@ impl SearchGame for TicTacToeSearch {
 /// generic search does.
 pub fn choose(game: &TicTacToe, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Square>> {
     let remaining = game.legal_mask().count_ones();
-    let depth = if request.level == Level::Expert {
+    let depth = if request.deepens() {
         request.limits.depth.unwrap_or(remaining)
     } else {
         request.classic_depth()
@@ -123,6 +127,7 @@ fn solved(game: &TicTacToe, depth: u32, rng: &mut StdRng) -> Option<Found<Square
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::ai::Level;
     use crate::ai::{Limits, ThinkOptions, think, think_with};
     use crate::{AnyGame, AnyMove, Side};
     use std::collections::HashSet;

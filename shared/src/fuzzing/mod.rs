@@ -11,11 +11,13 @@
 //! and the regression test share.
 
 mod frames;
+mod identity_proof;
 mod moves;
 mod positions;
 mod script;
 
 pub use frames::frame_decoder;
+pub use identity_proof::identity_proof;
 pub use moves::{checkers_move_text, legal_moves_play, pente_move_text, tictactoe_move_text};
 pub use positions::{board_file, checkers_fen, pente_position, tictactoe_position};
 
@@ -23,7 +25,7 @@ pub use positions::{board_file, checkers_fen, pente_position, tictactoe_position
 pub type Target = fn(&[u8]);
 
 /// Every fuzz target, by the name of its file in `tests/fuzz/fuzz_targets/`.
-pub const TARGETS: [(&str, Target); 9] = [
+pub const TARGETS: [(&str, Target); 10] = [
     ("frame_decoder", frame_decoder),
     ("checkers_move_text", checkers_move_text),
     ("pente_move_text", pente_move_text),
@@ -33,6 +35,7 @@ pub const TARGETS: [(&str, Target); 9] = [
     ("pente_position", pente_position),
     ("tictactoe_position", tictactoe_position),
     ("legal_moves_play", legal_moves_play),
+    ("identity_proof", identity_proof),
 ];
 
 /// The body of the target with this name.

@@ -1,4 +1,5 @@
-//! What the fuzz targets share: running a target body from `kingme_shared::fuzzing` by name,
+//! What the fuzz targets share: running a target body from `kingme_shared::fuzzing` (or, for the
+//! key file reader, `kingme_client::fuzzing`) by name,
 //! and, for the frame decoder, a check that no single allocation exceeds what the frame limit
 //! allows. The bodies themselves live in `kingme-shared` so that the regression test replays
 //! saved inputs through the same code; only the allocation check needs a global allocator, and so
@@ -61,8 +62,8 @@ static ALLOCATOR: Tracking = Tracking;
 /// When the target's properties fail, and for the frame decoder when one allocation was larger
 /// than the frame limit of the direction decoded plus what buffering the input itself takes.
 pub fn run(name: &str, data: &[u8]) {
-    let Some(body) = fuzzing::target(name) else {
-        panic!("no fuzz target {name} in kingme_shared::fuzzing::TARGETS");
+    let Some(body) = fuzzing::target(name).or_else(|| kingme_client::fuzzing::target(name)) else {
+        panic!("no fuzz target {name} in kingme_shared::fuzzing or kingme_client::fuzzing");
     };
     LARGEST.store(0, Ordering::Relaxed);
     body(data);

@@ -1,0 +1,109 @@
+//! The levels' measured ratings (fitted by `kingme ladder` over round-robin tournaments, random
+//! anchored at 0; the README records the commands and the tables) and the level nearest to a
+//! rating, so that a person can ask for an opponent by strength.
+
+use super::level::Level;
+use crate::GameKind;
+
+/// The measured rating of `level` in `kind`, rounded to 10 points; `None` where the ladder has
+/// not placed it.
+#[must_use]
+pub fn measured_rating(kind: GameKind, level: Level) -> Option<i32> {
+    let table = match kind {
+        GameKind::Checkers => &CHECKERS,
+        GameKind::Pente => &PENTE,
+        GameKind::TicTacToe => &TICTACTOE,
+    };
+    table
+        .iter()
+        .find(|&&(rated, _)| rated == level)
+        .map(|&(_, rating)| rating)
+}
+
+/// The level whose measured rating is nearest to `rating` (the weaker on a tie); levels without
+/// a measured rating are passed over.
+#[must_use]
+pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
+    Level::ALL
+        .into_iter()
+        .filter_map(|level| measured_rating(kind, level).map(|own| (level, own)))
+        .min_by_key(|&(level, own)| ((own - rating).unsigned_abs(), level.rank()))
+        .map_or(Level::Random, |(level, _)| level)
+}
+
+/// Checkers, `kingme ladder --game checkers --games 16 --time 0.05` (576 games; see the README).
+const CHECKERS: [(Level, i32); 9] = [
+    (Level::Random, 0),
+    (Level::Beginner, 40),
+    (Level::Easy, 230),
+    (Level::Casual, 480),
+    (Level::Intermediate, 580),
+    (Level::Club, 800),
+    (Level::Advanced, 870),
+    (Level::Strong, 1170),
+    (Level::Expert, 1350),
+];
+
+/// Pente, `kingme ladder --game pente --games 8 --time 0.05` (288 games; see the README).
+const PENTE: [(Level, i32); 9] = [
+    (Level::Random, 0),
+    (Level::Beginner, 200),
+    (Level::Easy, 420),
+    (Level::Casual, 480),
+    (Level::Intermediate, 630),
+    (Level::Club, 790),
+    (Level::Advanced, 780),
+    (Level::Strong, 880),
+    (Level::Expert, 910),
+];
+
+/// Noughts and crosses, `kingme ladder --game tictactoe --games 16 --time 0.05` (576 games; see
+/// the README). Flat: above random nearly every game is drawn.
+const TICTACTOE: [(Level, i32); 9] = [
+    (Level::Random, 0),
+    (Level::Beginner, 330),
+    (Level::Easy, 320),
+    (Level::Casual, 330),
+    (Level::Intermediate, 380),
+    (Level::Club, 410),
+    (Level::Advanced, 440),
+    (Level::Strong, 420),
+    (Level::Expert, 420),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_measured_level_is_its_own_nearest_or_ties_a_weaker_one() {
+        for kind in GameKind::ALL {
+            for level in Level::ALL {
+                let Some(rating) = measured_rating(kind, level) else {
+                    continue;
+                };
+                // This level, or an equally rated weaker one.
+                let nearest = nearest_level(kind, rating);
+                assert_eq!(
+                    measured_rating(kind, nearest),
+                    Some(rating),
+                    "{kind} {level}"
+                );
+                assert!(nearest <= level, "{kind} {level}");
+                // Halfway to the next measured rating above still picks this level or that one.
+                let above = Level::ALL
+                    .into_iter()
+                    .filter_map(|other| measured_rating(kind, other))
+                    .filter(|&other| other > rating)
+                    .min();
+                if let Some(above) = above {
+                    let between = nearest_level(kind, (rating + above) / 2);
+                    let got = measured_rating(kind, between);
+                    assert!(got == Some(rating) || got == Some(above), "{kind} {level}");
+                }
+            }
+            assert_eq!(measured_rating(kind, Level::Random).unwrap_or(0), 0);
+            assert_eq!(nearest_level(kind, -500), Level::Random);
+        }
+    }
+}
