@@ -285,8 +285,7 @@ impl App {
             ServerMessage::ShuttingDown { message } => {
                 self.complain(format!("the server is shutting down: {message}"));
             }
-            ServerMessage::Ping { .. }
-            | ServerMessage::Pong { .. } => {}
+            ServerMessage::Ping { .. } | ServerMessage::Pong { .. } => {}
             _ => {
                 if let ServerMessage::GameOver { game, .. } = &message {
                     self.in_progress.retain(|id| id != game);

@@ -224,8 +224,7 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
                 .name
                 .clone()
                 .unwrap_or_else(|| crate::bot_client::default_bot_name(args.level));
-            let finished =
-                crate::bot_client::run(args.clone(), address, name, keep_key).await?;
+            let finished = crate::bot_client::run(args.clone(), address, name, keep_key).await?;
             return Ok(finished == args.games);
         }
         Action::Lobby => Start::Lobby,

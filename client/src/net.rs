@@ -242,7 +242,7 @@ async fn keep_token(config: &NetConfig, token: &str) {
 enum Handshake {
     Welcomed {
         resume_token: String,
-        message: ServerMessage,
+        message: Box<ServerMessage>,
     },
     Refused(ErrorKind, String),
     Failed(End),
@@ -287,7 +287,7 @@ async fn handshake(
                 };
                 return Handshake::Welcomed {
                     resume_token: resume_token.clone(),
-                    message,
+                    message: Box::new(message),
                 };
             }
             Ok(Some(Ok(ServerMessage::Ping { nonce }))) => {
@@ -305,9 +305,7 @@ async fn handshake(
             }
             Ok(Some(Err(err))) => return Handshake::Failed(End::Lost(err.to_string())),
             Ok(None) => {
-                return Handshake::Failed(End::Lost(
-                    "the server closed the connection".to_owned(),
-                ));
+                return Handshake::Failed(End::Lost("the server closed the connection".to_owned()));
             }
             Err(_) => {
                 return Handshake::Failed(End::Lost(
@@ -360,7 +358,7 @@ async fn session(
             *secret = None;
             // A good session starts the pauses afresh.
             *attempt = 0;
-            if events.send(Event::Server(message)).await.is_err() {
+            if events.send(Event::Server(*message)).await.is_err() {
                 return End::Done;
             }
         }

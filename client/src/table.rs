@@ -210,7 +210,9 @@ impl Table {
                             ..
                         },
                         SeatHolder::Human {
-                            name, connected: true, ..
+                            name,
+                            connected: true,
+                            ..
                         },
                     ) if before == name => Some(format!("{name} is back")),
                     _ => None,

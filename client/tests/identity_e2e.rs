@@ -72,8 +72,18 @@ async fn play_one(home: &Path, address: &str, name: &str) -> Output {
     run(
         home,
         &[
-            "--plain", "--server", address, "--name", name, "play", "--game", "tictactoe",
-            "--vs", "random", "--color", "x",
+            "--plain",
+            "--server",
+            address,
+            "--name",
+            name,
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "random",
+            "--color",
+            "x",
         ],
         EVERY_SQUARE,
     )
@@ -86,7 +96,14 @@ async fn the_play_command_works_twice_without_user() {
     // account's, the key made on the first run proves it on the second.
     let home = tempfile::tempdir().unwrap();
     let args = [
-        "--plain", "play", "--game", "tictactoe", "--vs", "random", "--color", "x",
+        "--plain",
+        "play",
+        "--game",
+        "tictactoe",
+        "--vs",
+        "random",
+        "--color",
+        "x",
     ];
     for run_number in 1..=2 {
         let output = run(home.path(), &args, EVERY_SQUARE).await;
@@ -144,10 +161,7 @@ async fn a_name_is_the_same_person_through_any_address_and_port() {
         .lines()
         .find_map(|line| line.strip_prefix("fingerprint: "))
         .unwrap_or_else(|| panic!("{shown}"));
-    assert!(
-        out.contains(&fingerprint[..8]),
-        "{fingerprint} in {out}"
-    );
+    assert!(out.contains(&fingerprint[..8]), "{fingerprint} in {out}");
     server.shutdown().await;
 }
 
@@ -162,7 +176,12 @@ async fn a_key_moved_to_another_machine_is_the_same_person() {
     let carried = tempfile::tempdir().unwrap();
     let file = carried.path().join("bea.pem");
     let file = file.to_str().unwrap();
-    let export = run(first.path(), &["identity", "export", "bea", "--output", file], "").await;
+    let export = run(
+        first.path(),
+        &["identity", "export", "bea", "--output", file],
+        "",
+    )
+    .await;
     assert!(export.status.success(), "{}", text(&export));
     let second = tempfile::tempdir().unwrap();
     let import = run(second.path(), &["identity", "import", file], "").await;
@@ -185,8 +204,18 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
     let mut first = kingme(
         home.path(),
         &[
-            "--plain", "--server", &address, "--name", "ann", "play", "--game", "tictactoe",
-            "--vs", "random", "--color", "x",
+            "--plain",
+            "--server",
+            &address,
+            "--name",
+            "ann",
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "random",
+            "--color",
+            "x",
         ],
     )
     .spawn()
@@ -222,8 +251,18 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
     let mut third = kingme(
         home.path(),
         &[
-            "--plain", "--server", &address, "--name", "ann", "play", "--game", "tictactoe",
-            "--vs", "random", "--color", "x",
+            "--plain",
+            "--server",
+            &address,
+            "--name",
+            "ann",
+            "play",
+            "--game",
+            "tictactoe",
+            "--vs",
+            "random",
+            "--color",
+            "x",
         ],
     )
     .spawn()

@@ -10,7 +10,9 @@ use kingme_client::event::Event;
 use kingme_client::identity::KeyStore;
 use kingme_client::net::{Net, NetConfig};
 use kingme_server::{Config, ServerHandle};
-use kingme_shared::protocol::{ClientMessage, GameId, GameOptions, Opponent, SeatChoice, TimeControl};
+use kingme_shared::protocol::{
+    ClientMessage, GameId, GameOptions, Opponent, SeatChoice, TimeControl,
+};
 use kingme_shared::{GameKind, Side};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -112,9 +114,18 @@ async fn after_a_restart_the_tui_opens_the_game_in_progress() {
         })
     })
     .await;
-    let countdown = cy.app.table.as_ref().unwrap().seat_text(Side::First, Instant::now());
+    let countdown = cy
+        .app
+        .table
+        .as_ref()
+        .unwrap()
+        .seat_text(Side::First, Instant::now());
     assert!(countdown.ends_with(" to return"), "{countdown}");
-    assert!(cy.screen().contains("ann disconnected: "), "{}", cy.screen());
+    assert!(
+        cy.screen().contains("ann disconnected: "),
+        "{}",
+        cy.screen()
+    );
 
     // Started again with the same key: the game is open at once, her move.
     let mut again = Client::connect(&address, "ann", Some(keys), false);

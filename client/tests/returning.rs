@@ -67,7 +67,10 @@ fn plain_mode_goes_back_to_the_most_recent_game_instead_of_creating_one() {
         "{out}"
     );
     assert!(out.contains("game 9: tictactoe"), "{out}");
-    assert!(!out.contains("game 3: tictactoe"), "the older game stays aside: {out}");
+    assert!(
+        !out.contains("game 3: tictactoe"),
+        "the older game stays aside: {out}"
+    );
 }
 
 #[test]

@@ -57,16 +57,16 @@ pub fn run_in(
             let mut text = String::new();
             let name = name.map(str::to_owned).or_else(default_name);
             match &name {
-                Some(name) => match store.load(&name)? {
+                Some(name) => match store.load(name)? {
                     Some(key) => text.push_str(&format!(
                         "name: {name}\nfingerprint: {}\nkey file: {}\n",
                         fingerprint(&key),
-                        store.path(&name).display()
+                        store.path(name).display()
                     )),
                     None => text.push_str(&format!(
                         "name: {name}\nno key yet: one is made the first time you play as {name} \
                          (kept in {})\n",
-                        store.path(&name).display()
+                        store.path(name).display()
                     )),
                 },
                 None => text.push_str(&format!("{}\n", super::name::NO_NAME)),
