@@ -243,7 +243,7 @@ async fn keep_token(config: &NetConfig, token: &str) {
 enum Handshake {
     Welcomed {
         resume_token: String,
-        message: ServerMessage,
+        message: Box<ServerMessage>,
     },
     Refused(ErrorKind, String),
     Failed(End),
@@ -288,7 +288,7 @@ async fn handshake(
                 };
                 return Handshake::Welcomed {
                     resume_token: resume_token.clone(),
-                    message,
+                    message: Box::new(message),
                 };
             }
             Ok(Some(Ok(ServerMessage::Ping { nonce }))) => {
@@ -359,7 +359,7 @@ async fn session(
             *secret = None;
             // A good session starts the pauses afresh.
             *attempt = 0;
-            if events.send(Event::Server(message)).await.is_err() {
+            if events.send(Event::Server(*message)).await.is_err() {
                 return End::Done;
             }
         }

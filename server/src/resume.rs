@@ -27,6 +27,15 @@ pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
         winner: None,
         reason: EndReason::Aborted,
     };
+    // Games that never started are closed in one statement, before anything is loaded: tens of
+    // thousands of them must not keep the server from serving.
+    let closed = storage.abort_open_games(unix_ms()).await?;
+    if closed > 0 {
+        tracing::info!(
+            count = closed,
+            "closed the games that never started as aborted"
+        );
+    }
     // One session per guest across all resumed games, found by any token it was issued.
     let mut guests: HashMap<String, Arc<Session>> = HashMap::new();
     let mut resumed = 0;

@@ -315,6 +315,12 @@ impl Table {
         self.settle().await;
         loop {
             if self.paused.is_none() && self.should_close() {
+                if self.judge.status() == GameStatus::Open {
+                    // Everyone left a game that never started: it is closed as aborted now, not
+                    // left unfinished for the next start to find.
+                    self.end(None, EndReason::Aborted);
+                    self.settle().await;
+                }
                 break;
             }
             let wake = match &self.paused {

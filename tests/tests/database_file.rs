@@ -1,7 +1,8 @@
 //! The database cannot vanish silently: a database file removed while the server runs stops
 //! every move with an error saying so (nothing is announced into an unlinked file), and the next
 //! start refuses to begin afresh where the seal says a database was, unless the operator says
-//! `--new-database`.
+//! `--new-database`. Also: an open game its creator left is stored as aborted at once, not left
+//! for the next start.
 
 use kingme_server::{Config, Database, ServerHandle};
 use kingme_shared::ai::Level;
@@ -92,4 +93,41 @@ async fn a_foreign_database_in_place_of_the_sealed_one_is_refused() {
         refused.to_string().contains("another database"),
         "{refused}"
     );
+}
+
+#[tokio::test]
+async fn an_open_game_its_creator_left_is_stored_as_aborted_at_once() {
+    let server = start_server(test_config()).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let game = ada
+        .create(kingme_tests::open_game(GameKind::Checkers))
+        .await
+        .id;
+    ada.send(kingme_shared::protocol::ClientMessage::Leave { game })
+        .await;
+    ada.until(|m| matches!(m, ServerMessage::Left { .. }).then_some(()))
+        .await;
+    // The table closes and stores the result; the export shows it.
+    let mut asked = 0;
+    let record = loop {
+        asked += 1;
+        assert!(asked < 100, "the game was never stored as finished");
+        ada.send(kingme_shared::protocol::ClientMessage::Export { game })
+            .await;
+        let record = ada
+            .until(|m| match m {
+                ServerMessage::Record { record, .. } => Some(record.clone()),
+                _ => None,
+            })
+            .await;
+        if record.result.is_some() {
+            break record;
+        }
+        tokio::task::yield_now().await;
+    };
+    assert_eq!(
+        record.result.and_then(|r| r.reason),
+        Some(kingme_shared::protocol::EndReason::Aborted)
+    );
+    server.shutdown().await;
 }

@@ -115,6 +115,9 @@ impl<S: Store> Store for FaultyStore<S> {
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
         self.inner.game(id)
     }
+    fn abort_open_games(&mut self, finished_at_ms: i64) -> Result<usize, StoreError> {
+        self.inner.abort_open_games(finished_at_ms)
+    }
     fn unfinished_games(&mut self) -> Result<Vec<StoredGame>, StoreError> {
         self.inner.unfinished_games()
     }

@@ -8,7 +8,7 @@ use super::records::{
 };
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
-use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::protocol::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::{end_reason_code, parse_end_reason_code};
 use kingme_shared::{GameKind, Side};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -439,6 +439,18 @@ impl Store for SqliteStore {
         Ok(self.games_where("id = ?1", Some(sql_id))?.pop())
     }
 
+    fn abort_open_games(&mut self, finished_at_ms: i64) -> Result<usize, StoreError> {
+        self.connection
+            .prepare_cached(
+                "UPDATE games SET winner = NULL, end_reason = ?1, finished_at_ms = ?2 \
+                 WHERE finished_at_ms IS NULL AND (first_seat IS NULL OR second_seat IS NULL)",
+            )
+            .and_then(|mut statement| {
+                statement.execute(params![end_reason_code(EndReason::Aborted), finished_at_ms])
+            })
+            .map_err(database)
+    }
+
     fn unfinished_games(&mut self) -> Result<Vec<StoredGame>, StoreError> {
         self.games_where("finished_at_ms IS NULL", None)
     }
@@ -687,7 +699,7 @@ mod tests {
     use super::*;
     use kingme_shared::DrawReason;
     use kingme_shared::ai::Level;
-    use kingme_shared::protocol::{EndReason, TimeControl};
+    use kingme_shared::protocol::TimeControl;
 
     pub(crate) fn memory() -> SqliteStore {
         SqliteStore::open(Path::new(":memory:"), 0).unwrap()
@@ -723,6 +735,32 @@ mod tests {
             Participant::Person("alice".into()),
             Participant::Bot(Level::Advanced),
         ]
+    }
+
+    #[test]
+    fn games_that_never_started_are_aborted_in_one_statement() {
+        let mut store = memory();
+        let open = [Participant::Person("alice".into()), Participant::Empty];
+        for id in 1..=3 {
+            store
+                .create_game(&new_game(id, GameKind::Checkers, open.clone()))
+                .unwrap();
+        }
+        store
+            .create_game(&new_game(4, GameKind::Checkers, alice_and_bot()))
+            .unwrap();
+        assert_eq!(store.abort_open_games(99).unwrap(), 3);
+        let left: Vec<GameId> = store
+            .unfinished_games()
+            .unwrap()
+            .iter()
+            .map(|g| g.game.id)
+            .collect();
+        assert_eq!(left, vec![GameId(4)]);
+        let aborted = store.game(GameId(2)).unwrap().unwrap();
+        assert_eq!(aborted.result.map(|r| r.reason), Some(EndReason::Aborted));
+        assert_eq!(aborted.finished_at_ms, Some(99));
+        assert_eq!(store.abort_open_games(100).unwrap(), 0);
     }
 
     #[test]

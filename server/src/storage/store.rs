@@ -82,6 +82,9 @@ pub trait Store: Send {
     ) -> Result<(), StoreError>;
     /// One stored game with its moves.
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError>;
+    /// Closes, as aborted at `finished_at_ms`, every unfinished game with a seat still open (a
+    /// game that never started), in one statement; returns how many.
+    fn abort_open_games(&mut self, finished_at_ms: i64) -> Result<usize, StoreError>;
     /// Every game without a result, oldest first: what a restarted server resumes.
     fn unfinished_games(&mut self) -> Result<Vec<StoredGame>, StoreError>;
     /// The highest game id ever stored, so a restarted server never reuses one.

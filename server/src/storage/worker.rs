@@ -250,6 +250,12 @@ impl Storage {
         self.run(move |store| store.game(id)).await
     }
 
+    /// Closes every game that never started as aborted, in one statement; returns how many.
+    pub async fn abort_open_games(&self, finished_at_ms: i64) -> Result<usize, StoreError> {
+        self.run(move |store| store.abort_open_games(finished_at_ms))
+            .await
+    }
+
     /// Every game without a result: what a restarted server resumes.
     pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
         self.run(|store| store.unfinished_games()).await
