@@ -192,7 +192,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         place: Place::Anywhere,
         keys: "q  Ctrl-C",
-        what: "quit (asks first during your game, which waits for your return)",
+        what: "quit (asks first; your game waits for your return)",
         footer: Some("q quit"),
         action: Some(Action::Quit),
         matches: |k| k == KeyCode::Char('q'),

@@ -80,7 +80,7 @@ async fn read_until(
 }
 
 fn finished(out: &str) -> bool {
-    out.contains("wins by three in a row") || out.contains("drawn: the board is full")
+    out.contains("wins with three in a row") || out.contains("the board is full")
 }
 
 /// Plays a whole noughts-and-crosses game against a bot through `address` as `name`.
