@@ -48,7 +48,9 @@ async fn game_over_with_clocks(client: &mut Client) -> (GameResult, ClockState) 
 async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() {
     let server = start_server(test_config()).await;
     let control = TimeControl::Incremental {
-        initial_secs: 60,
+        // Short enough that Bob's flag falls (at 50 s) well before a connection the test is not
+        // reading meanwhile could be closed as idle (at 70 s).
+        initial_secs: 40,
         increment_secs: 2,
     };
     let (mut ada, mut bob, game) =
@@ -63,9 +65,9 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
         })
         .await;
     // A clock starts at its side's first move: Ada's ten seconds before it cost nothing.
-    assert_eq!(clocks.remaining_ms, [Some(60_000), Some(60_000)]);
+    assert_eq!(clocks.remaining_ms, [Some(40_000), Some(40_000)]);
     assert_eq!(clocks.running, Some(Side::Second));
-    // Bob never moves: his first-move allowance (his minute) runs out.
+    // Bob never moves: his first-move allowance (his 40 s) runs out.
     let expected = GameResult {
         winner: Some(Side::First),
         reason: EndReason::TimeForfeit,
@@ -75,7 +77,7 @@ async fn the_side_whose_flag_falls_loses_on_time_and_clocks_travel_with_moves() 
     assert_eq!((bob_result, ada_result), (expected, expected));
     // Both are told the same clocks, the flagged side's at zero.
     assert_eq!(bob_clocks, ada_clocks);
-    assert_eq!(bob_clocks.remaining_ms, [Some(60_000), Some(0)]);
+    assert_eq!(bob_clocks.remaining_ms, [Some(40_000), Some(0)]);
 
     let (mut cy, mut dee, game) = two_players(
         server.addr(),
