@@ -88,7 +88,12 @@ async fn a_foreign_database_in_place_of_the_sealed_one_is_refused() {
     std::fs::rename(&other, &path).expect("the file is replaced");
     // Copied as a person copies a file: without either database's write-ahead log beside it (a
     // log left behind would be replayed into the copy).
-    for leftover in ["games.db-wal", "games.db-shm", "other.db-wal", "other.db-shm"] {
+    for leftover in [
+        "games.db-wal",
+        "games.db-shm",
+        "other.db-wal",
+        "other.db-shm",
+    ] {
         let _ = std::fs::remove_file(dir.path().join(leftover));
     }
     let refused = ServerHandle::start("127.0.0.1:0", config)
