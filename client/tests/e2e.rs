@@ -5,6 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{feed_and_wait, output_text as text};
 use kingme_server::{Config, ServerHandle};
 use std::process::{Output, Stdio};
 use std::time::Duration;
@@ -27,7 +30,7 @@ async fn kingme(command_line: &str, input: &str) -> Output {
     // The embedded server's database and the name secrets go to a directory of this run's own,
     // never the user's.
     let home = tempfile::tempdir().unwrap();
-    let mut child = Command::new(KINGME)
+    let child = Command::new(KINGME)
         .args(command_line.split_whitespace())
         .env("NO_COLOR", "1")
         .env("KINGME_DATA_DIR", home.path())
@@ -38,18 +41,7 @@ async fn kingme(command_line: &str, input: &str) -> Output {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).await.unwrap();
-    drop(stdin);
-    child.wait_with_output().await.unwrap()
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    feed_and_wait(child, input).await
 }
 
 /// Whether a noughts-and-crosses game's output shows it ended by the rules.

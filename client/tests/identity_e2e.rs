@@ -7,6 +7,9 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{feed_and_wait, output_text as text};
 use kingme_server::{Config, Database, ServerHandle};
 use std::path::Path;
 use std::process::{Output, Stdio};
@@ -45,19 +48,8 @@ fn kingme(home: &Path, args: &[&str]) -> Command {
 
 /// Runs `kingme` with `args` in `home`, writes `input` and closes it, and waits.
 async fn run(home: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = kingme(home, args).spawn().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).await.unwrap();
-    drop(stdin);
-    child.wait_with_output().await.unwrap()
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}\n--- stderr ---\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
+    let child = kingme(home, args).spawn().unwrap();
+    feed_and_wait(child, input).await
 }
 
 /// Every square in turn: each turn takes the first one still free, so the game ends.
@@ -83,27 +75,28 @@ fn finished(out: &str) -> bool {
     out.contains("wins with three in a row") || out.contains("the board is full")
 }
 
+/// `kingme play` of noughts and crosses against a random bot, as X.
+const PLAY_X_AGAINST_RANDOM: [&str; 7] = [
+    "play",
+    "--game",
+    "tictactoe",
+    "--vs",
+    "random",
+    "--color",
+    "x",
+];
+
+/// The arguments of a plain-mode client of `address` playing as `name`
+/// ([`PLAY_X_AGAINST_RANDOM`]).
+fn plain_play<'a>(address: &'a str, name: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["--plain", "--server", address, "--name", name];
+    args.extend(PLAY_X_AGAINST_RANDOM);
+    args
+}
+
 /// Plays a whole noughts-and-crosses game against a bot through `address` as `name`.
 async fn play_one(home: &Path, address: &str, name: &str) -> Output {
-    run(
-        home,
-        &[
-            "--plain",
-            "--server",
-            address,
-            "--name",
-            name,
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-            "--color",
-            "x",
-        ],
-        EVERY_SQUARE,
-    )
-    .await
+    run(home, &plain_play(address, name), EVERY_SQUARE).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,16 +104,8 @@ async fn the_play_command_works_twice_without_user() {
     // The embedded server, a new port each time; no $USER, no --name: the name is the
     // account's, the key made on the first run proves it on the second.
     let home = tempfile::tempdir().unwrap();
-    let args = [
-        "--plain",
-        "play",
-        "--game",
-        "tictactoe",
-        "--vs",
-        "random",
-        "--color",
-        "x",
-    ];
+    let mut args = vec!["--plain"];
+    args.extend(PLAY_X_AGAINST_RANDOM);
     for run_number in 1..=2 {
         let output = run(home.path(), &args, EVERY_SQUARE).await;
         let out = text(&output);
@@ -217,25 +202,9 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
     let address = server.addr().to_string();
     let home = tempfile::tempdir().unwrap();
     // Ann plays one move, then her client is killed at her next turn.
-    let mut first = kingme(
-        home.path(),
-        &[
-            "--plain",
-            "--server",
-            &address,
-            "--name",
-            "ann",
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-            "--color",
-            "x",
-        ],
-    )
-    .spawn()
-    .unwrap();
+    let mut first = kingme(home.path(), &plain_play(&address, "ann"))
+        .spawn()
+        .unwrap();
     let mut stdin = first.stdin.take().unwrap();
     stdin.write_all(b"5\n").await.unwrap();
     let mut stdout = first.stdout.take().unwrap();
@@ -262,25 +231,9 @@ async fn a_plain_client_killed_mid_game_is_back_in_it_when_started_again() {
     assert!(finished(&out), "{out}");
 
     // `kingme play` while a game is in progress says so: start one, kill, play again.
-    let mut third = kingme(
-        home.path(),
-        &[
-            "--plain",
-            "--server",
-            &address,
-            "--name",
-            "ann",
-            "play",
-            "--game",
-            "tictactoe",
-            "--vs",
-            "random",
-            "--color",
-            "x",
-        ],
-    )
-    .spawn()
-    .unwrap();
+    let mut third = kingme(home.path(), &plain_play(&address, "ann"))
+        .spawn()
+        .unwrap();
     let mut stdout = third.stdout.take().unwrap();
     let mut seen = String::new();
     read_until(&mut stdout, &mut seen, "your move (", 1).await;

@@ -1,5 +1,5 @@
-//! Fixtures shared by the client's tests: server messages as the server would send them, and
-//! an app that has received them.
+//! Fixtures shared by the client's tests: server messages as the server would send them, an
+//! app that has received them, and running the real `kingme` binary with input.
 
 #![allow(dead_code, clippy::unwrap_used)]
 
@@ -114,4 +114,22 @@ pub fn stopped_clocks() -> ClockState {
         remaining_ms: [Some(300_000), Some(287_500)],
         running: None,
     }
+}
+
+/// Writes `input` to a spawned `kingme`'s standard input, closes it, and waits for it to end.
+pub async fn feed_and_wait(mut child: tokio::process::Child, input: &str) -> std::process::Output {
+    use tokio::io::AsyncWriteExt;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    drop(stdin);
+    child.wait_with_output().await.unwrap()
+}
+
+/// A finished process's standard output, then its standard error, as text.
+pub fn output_text(output: &std::process::Output) -> String {
+    format!(
+        "{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
