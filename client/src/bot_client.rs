@@ -443,12 +443,11 @@ impl Bot {
         }
         self.seeking = Some((Seeking::Create, now));
         vec![ClientMessage::CreateGame(GameOptions {
-            kind: self.args.game.unwrap_or(GameKind::Checkers),
+            spec: self.args.game.unwrap_or(GameKind::Checkers).into(),
             seat: SeatChoice::Random,
             opponent: Opponent::OpenSeat,
             time_control: TimeControl::Unlimited,
             start_position: None,
-            pente_tournament_rule: true,
             rated: false,
         })]
     }

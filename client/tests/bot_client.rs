@@ -296,12 +296,11 @@ async fn two_bots_racing_for_one_seat_both_end_up_playing() {
     let mut host = Client::connect(addr, "host").await;
     // One open seat, a built-in bot in the other; the host only watches.
     host.send(ClientMessage::CreateGame(GameOptions {
-        kind: GameKind::TicTacToe,
+        spec: GameKind::TicTacToe.into(),
         seat: SeatChoice::Spectate,
         opponent: Opponent::Bot(Level::Random),
         time_control: TimeControl::Unlimited,
         start_position: None,
-        pente_tournament_rule: true,
         rated: false,
     }))
     .await;

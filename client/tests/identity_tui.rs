@@ -86,12 +86,11 @@ async fn after_a_restart_the_tui_opens_the_game_in_progress() {
     // Ann starts a game of noughts and crosses against a bot; it is her move.
     let mut ann = Client::connect(&address, "ann", Some(keys.clone()), false);
     ann.app.first_request = Some(ClientMessage::CreateGame(GameOptions {
-        kind: GameKind::TicTacToe,
+        spec: GameKind::TicTacToe.into(),
         seat: SeatChoice::Side(Side::First),
         opponent: Opponent::Bot(kingme_shared::ai::Level::Random),
         time_control: TimeControl::Unlimited,
         start_position: None,
-        pente_tournament_rule: true,
         rated: false,
     }));
     ann.until("ann's game", |app| {

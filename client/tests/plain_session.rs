@@ -17,12 +17,11 @@ use kingme_shared::{GameKind, Side};
 
 fn options() -> GameOptions {
     GameOptions {
-        kind: GameKind::TicTacToe,
+        spec: GameKind::TicTacToe.into(),
         seat: SeatChoice::Side(Side::First),
         opponent: Opponent::Bot(kingme_shared::ai::Level::Random),
         time_control: TimeControl::Unlimited,
         start_position: None,
-        pente_tournament_rule: true,
         rated: false,
     }
 }

@@ -21,12 +21,11 @@ use std::time::Instant;
 
 fn options() -> GameOptions {
     GameOptions {
-        kind: GameKind::Checkers,
+        spec: GameKind::Checkers.into(),
         seat: SeatChoice::Side(Side::First),
         opponent: Opponent::Bot(kingme_shared::ai::Level::Random),
         time_control: TimeControl::Unlimited,
         start_position: None,
-        pente_tournament_rule: true,
         rated: false,
     }
 }

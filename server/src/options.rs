@@ -2,10 +2,8 @@
 //! the start position read and checked, the time control within bounds. Every refusal says what
 //! was wrong and what would do.
 
-use kingme_shared::games::checkers::{BoardFile, Checkers};
-use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{GameOptions, MAX_POSITION_TEXT, TimeControl};
-use kingme_shared::{AnyGame, GameKind, PositionError};
+use kingme_shared::{AnyGame, GameSpec, StartError};
 
 /// The longest time control accepted: a day.
 pub const MAX_CLOCK_SECS: u32 = 86_400;
@@ -15,11 +13,11 @@ pub const MAX_INCREMENT_SECS: u32 = 3_600;
 /// A checked game setup: what a table needs to play.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameSetup {
-    pub kind: GameKind,
+    /// The game and its rule variant.
+    pub spec: GameSpec,
     /// The position the game starts from.
     pub start: AnyGame,
     pub time_control: TimeControl,
-    pub pente_tournament_rule: bool,
     pub rated: bool,
 }
 
@@ -28,11 +26,8 @@ pub struct GameSetup {
 pub enum OptionsError {
     #[error("the start position is {length} bytes long; at most {MAX_POSITION_TEXT} are accepted")]
     PositionTooLong { length: usize },
-    #[error("the start position is not a {kind} position: {error}")]
-    Position {
-        kind: GameKind,
-        error: PositionError,
-    },
+    #[error("the start position is {0}")]
+    Position(StartError),
     #[error("the game is already over in the start position; give one where a side can move")]
     AlreadyOver,
     #[error("{what} of {secs} s is out of range: use {min} to {max} seconds")]
@@ -47,32 +42,23 @@ pub enum OptionsError {
 /// Checks `options` and reads the start position.
 pub fn validate(options: &GameOptions) -> Result<GameSetup, OptionsError> {
     check_time(options.time_control)?;
-    let rules = if options.pente_tournament_rule {
-        PenteRules::TOURNAMENT
-    } else {
-        PenteRules::FREE
-    };
     // The limit holds for the bytes received, before any trimming.
     if let Some(text) = &options.start_position
         && text.len() > MAX_POSITION_TEXT
     {
         return Err(OptionsError::PositionTooLong { length: text.len() });
     }
-    let start = match options.start_position.as_deref().map(str::trim) {
-        None | Some("") => match options.kind {
-            GameKind::Pente => AnyGame::pente_with_rules(rules),
-            kind => AnyGame::start(kind),
-        },
-        Some(text) => read_position(options.kind, text, rules)?,
-    };
+    let start = options
+        .spec
+        .start(options.start_position.as_deref())
+        .map_err(OptionsError::Position)?;
     if start.outcome().is_some() {
         return Err(OptionsError::AlreadyOver);
     }
     Ok(GameSetup {
-        kind: options.kind,
+        spec: options.spec,
         start,
         time_control: options.time_control,
-        pente_tournament_rule: options.pente_tournament_rule,
         rated: options.rated,
     })
 }
@@ -103,33 +89,19 @@ fn check_time(control: TimeControl) -> Result<(), OptionsError> {
     }
 }
 
-/// Reads a start position: checkers takes a FEN or the classic board file's text.
-fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<AnyGame, OptionsError> {
-    let read = match kind {
-        GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
-        GameKind::Checkers if text.contains('\n') => text
-            .parse::<BoardFile>()
-            .map(|file| AnyGame::Checkers(Checkers::from_position(file.position)))
-            .map_err(|err| PositionError::new(format!("as a board file: {err}"))),
-        kind => AnyGame::from_position_text(kind, text),
-    };
-    read.map_err(|error| OptionsError::Position { kind, error })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kingme_shared::Side;
+    use kingme_shared::{GameKind, Side};
     use kingme_shared::protocol::{Opponent, SeatChoice};
 
     fn options(kind: GameKind, time_control: TimeControl, start: Option<&str>) -> GameOptions {
         GameOptions {
-            kind,
+            spec: kind.into(),
             seat: SeatChoice::Side(Side::First),
             opponent: Opponent::OpenSeat,
             time_control,
             start_position: start.map(str::to_owned),
-            pente_tournament_rule: true,
             rated: false,
         }
     }

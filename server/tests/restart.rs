@@ -198,12 +198,11 @@ fn hello(name: &str, public_key: Option<[u8; 32]>, resume: Option<String>) -> Cl
 
 fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> GameOptions {
     GameOptions {
-        kind: GameKind::TicTacToe,
+        spec: GameKind::TicTacToe.into(),
         seat: SeatChoice::Side(Side::First),
         opponent,
         time_control,
         start_position: None,
-        pente_tournament_rule: true,
         rated,
     }
 }

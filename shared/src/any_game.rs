@@ -5,7 +5,7 @@
 use crate::board_view::{BoardLayout, BoardPiece, Tally};
 use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
 use crate::games::checkers::Checkers;
-use crate::games::pente::{Pente, PenteRules};
+use crate::games::pente::Pente;
 use crate::games::tictactoe::TicTacToe;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -146,20 +146,6 @@ impl AnyGame {
     /// Reads a position in the game's own position text.
     pub fn from_position_text(kind: GameKind, text: &str) -> Result<AnyGame, PositionError> {
         dispatch_kind!(kind, |G, Variant| G::from_position_text(text).map(Variant))
-    }
-
-    /// A Pente game under chosen rules ([`AnyGame::start`] plays the tournament rule).
-    #[must_use]
-    pub fn pente_with_rules(rules: PenteRules) -> AnyGame {
-        AnyGame::Pente(Pente::with_rules(rules))
-    }
-
-    /// A Pente game from a position text, under chosen rules.
-    pub fn pente_from_position_text(
-        text: &str,
-        rules: PenteRules,
-    ) -> Result<AnyGame, PositionError> {
-        Pente::from_position_text_with_rules(text, rules).map(AnyGame::Pente)
     }
 
     /// Which game this is.

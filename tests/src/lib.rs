@@ -39,12 +39,11 @@ pub async fn start_server(config: Config) -> ServerHandle {
 #[must_use]
 pub fn options(kind: GameKind, seat: Side, opponent: Opponent) -> GameOptions {
     GameOptions {
-        kind,
+        spec: kind.into(),
         seat: SeatChoice::Side(seat),
         opponent,
         time_control: TimeControl::Unlimited,
         start_position: None,
-        pente_tournament_rule: true,
         rated: false,
     }
 }

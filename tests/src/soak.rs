@@ -24,12 +24,11 @@ pub async fn abrupt_cycle(addr: SocketAddr, max_moves: usize, rng: &mut StdRng) 
         .unwrap_or(&GameKind::TicTacToe);
     let state = client
         .create(GameOptions {
-            kind,
+            spec: kind.into(),
             seat: SeatChoice::Side(Side::First),
             opponent: Opponent::Bot(Level::Random),
             time_control: TimeControl::Unlimited,
             start_position: None,
-            pente_tournament_rule: true,
             rated: false,
         })
         .await;

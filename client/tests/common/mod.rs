@@ -53,14 +53,13 @@ pub fn state(
     }
     GameState {
         id: GameId(7),
-        kind,
+        spec: kind.into(),
         seats,
         your_side,
         time_control: TimeControl::Incremental {
             initial_secs: 300,
             increment_secs: 3,
         },
-        pente_tournament_rule: true,
         rated: false,
         start_position: start.position_text(),
         moves: records,

@@ -355,10 +355,9 @@ mod tests {
 
     fn judge(kind: GameKind, time_control: TimeControl) -> Judge {
         let mut judge = Judge::new(&GameSetup {
-            kind,
+            spec: kind.into(),
             start: AnyGame::start(kind),
             time_control,
-            pente_tournament_rule: true,
             rated: false,
         });
         judge.begin(Instant::now());
@@ -545,10 +544,9 @@ mod tests {
             increment_secs: 0,
         };
         let setup = GameSetup {
-            kind: GameKind::TicTacToe,
+            spec: GameKind::TicTacToe.into(),
             start: AnyGame::start(GameKind::TicTacToe),
             time_control: control,
-            pente_tournament_rule: true,
             rated: false,
         };
         let stored = |ply: u32, text: &str, clocks_ms: [Option<u64>; 2]| StoredMove {

@@ -5,7 +5,7 @@
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{GameId, GameResult, TimeControl};
 use kingme_shared::record::{GameRecord, RecordResult};
-use kingme_shared::{GameKind, Side};
+use kingme_shared::{GameSpec, Side};
 
 /// Who holds a seat, as the store sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -66,10 +66,10 @@ impl Participant {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGame {
     pub id: GameId,
-    pub kind: GameKind,
+    /// The game and its rule variant.
+    pub spec: GameSpec,
     pub time_control: TimeControl,
     pub rated: bool,
-    pub pente_tournament_rule: bool,
     /// The setup position's text, `None` for the standard start.
     pub start_position: Option<String>,
     pub seats: [Participant; 2],
@@ -103,7 +103,7 @@ impl StoredGame {
     /// The game as a record, for export and replay. The date is the day it was created (UTC).
     #[must_use]
     pub fn to_record(&self) -> GameRecord {
-        let mut record = GameRecord::new(self.game.kind);
+        let mut record = GameRecord::new(self.game.spec);
         record.event = format!("kingme game {}", self.game.id);
         record.date = utc_date(self.game.created_at_ms);
         record.players = [
@@ -111,7 +111,6 @@ impl StoredGame {
             self.game.seats[1].display_name(),
         ];
         record.start_position = self.game.start_position.clone();
-        record.pente_tournament_rule = self.game.pente_tournament_rule;
         record.moves = self.moves.iter().map(|mv| mv.text.clone()).collect();
         record.result = self.result.map(RecordResult::from);
         record

@@ -5,6 +5,8 @@
 //! Version 1: games (kind, options, start, seats, result), moves (text and both clocks), identities
 //! and resume tokens. Version 2: ratings, and indexes for the history and for resuming. Version 3:
 //! identities by public key (version-2 secrets kept until a key is bound), and the server's id.
+//! Version 4: a game's rule variant (`variant`, a [`kingme_shared::Variant`] code) replaces the
+//! boolean `pente_tournament_rule`.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -12,7 +14,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 3] = [
+pub const MIGRATIONS: [&str; 4] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -82,6 +84,12 @@ pub const MIGRATIONS: [&str; 3] = [
         value TEXT NOT NULL
     );
     INSERT INTO server_meta (key, value) VALUES ('server_id', lower(hex(randomblob(16))));",
+    // Version 4: games name their rule variant instead of a boolean only Pente read. A Pente game
+    // stored without the tournament rule is the free variant; every other game is standard
+    // (checkers games stored with the boolean off ignored it).
+    "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';
+    UPDATE games SET variant = 'free' WHERE kind = 'pente' AND pente_tournament_rule = 0;
+    ALTER TABLE games DROP COLUMN pente_tournament_rule;",
 ];
 
 /// The schema version this build writes.
@@ -141,11 +149,14 @@ mod tests {
     use crate::storage::{Admission, Claim, IdentityError, SqliteStore, Store, StoredIdentity};
     use kingme_shared::identity::SigningKey;
     use kingme_shared::protocol::GameId;
+    use kingme_shared::{GameKind, GameSpec, Variant};
 
     /// A database as version 1 left it.
     const VERSION_1: &str = include_str!("fixtures/schema_v1.sql");
     /// A database as version 2 left it.
     const VERSION_2: &str = include_str!("fixtures/schema_v2.sql");
+    /// A database as version 3 left it.
+    const VERSION_3: &str = include_str!("fixtures/schema_v3.sql");
 
     #[test]
     fn a_fresh_database_gets_every_migration() {
@@ -237,6 +248,61 @@ mod tests {
             admit(&mut store, "carol", &claim(2, Some("c0ffee")), 13),
             Err(IdentityError::OtherKey { .. })
         ));
+    }
+
+    #[test]
+    fn a_version_3_database_is_migrated_and_its_games_keep_their_rules() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        connection.execute_batch(VERSION_3).unwrap();
+        assert_eq!(migrate(&mut connection, 9).unwrap(), 3);
+        // The boolean column is gone; the variant took its place.
+        let columns: Vec<String> = connection
+            .prepare("SELECT name FROM pragma_table_info('games')")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(columns.contains(&"variant".to_owned()), "{columns:?}");
+        assert!(!columns.iter().any(|c| c.contains("tournament")), "{columns:?}");
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
+        let spec = |store: &mut SqliteStore, id: u64| {
+            let game = store.game(GameId(id)).unwrap().unwrap();
+            assert!(game.to_record().replay().is_ok(), "game {id} replays");
+            game.game.spec
+        };
+        let free = GameSpec::new(GameKind::Pente, Variant::Free).unwrap();
+        assert_eq!(spec(&mut store, 3), free);
+        assert_eq!(spec(&mut store, 4), GameSpec::standard(GameKind::Pente));
+        assert_eq!(spec(&mut store, 5), GameSpec::standard(GameKind::Checkers));
+        assert_eq!(spec(&mut store, 1), GameSpec::standard(GameKind::TicTacToe));
+        // The free game's third move is legal only without the tournament rule: read under the
+        // wrong rule, it would not replay.
+        let mut wrong = store.game(GameId(3)).unwrap().unwrap().to_record();
+        wrong.spec = GameSpec::standard(GameKind::Pente);
+        assert!(wrong.replay().is_err());
+        // The unfinished games come back for resuming, each under its rule.
+        let unfinished: Vec<(u64, GameSpec)> = store
+            .unfinished_games()
+            .unwrap()
+            .iter()
+            .map(|game| (game.game.id.0, game.game.spec))
+            .collect();
+        assert_eq!(
+            unfinished,
+            [(2, GameSpec::standard(GameKind::Checkers)), (3, free)]
+        );
+        // Everything else of version 3 is kept: keys, secrets, the server's id, ratings.
+        assert_eq!(store.server_id().unwrap(), "0123456789abcdef0123456789abcdef");
+        assert_eq!(
+            store.identity("dave").unwrap(),
+            Some(StoredIdentity {
+                public_key: Some([0x11; 32]),
+                legacy_secret_hash: None
+            })
+        );
+        assert_eq!(store.leaderboard(None, 10).unwrap().len(), 2);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::protocol::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::{end_reason_code, parse_end_reason_code};
-use kingme_shared::{GameKind, Side};
+use kingme_shared::{GameKind, GameSpec, Side, Variant};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::Path;
 use std::time::Duration;
@@ -31,7 +31,7 @@ fn corrupt(problem: String) -> StoreError {
 }
 
 /// The columns of `games` that [`game_from_row`] reads, in its order.
-const GAME_COLUMNS: &str = "id, kind, time_control, rated, pente_tournament_rule, start_position, \
+const GAME_COLUMNS: &str = "id, kind, time_control, rated, variant, start_position, \
                             first_seat, second_seat, created_at_ms, winner, end_reason, \
                             finished_at_ms";
 
@@ -43,7 +43,7 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<Result<GameRow, StoreError>>
     let kind: String = row.get(1)?;
     let time_control: String = row.get(2)?;
     let rated: bool = row.get(3)?;
-    let pente_tournament_rule: bool = row.get(4)?;
+    let variant: String = row.get(4)?;
     let start_position: Option<String> = row.get(5)?;
     let first: Option<String> = row.get(6)?;
     let second: Option<String> = row.get(7)?;
@@ -60,14 +60,17 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<Result<GameRow, StoreError>>
                 reason: parse_end_reason_code(&code).map_err(context)?,
             }),
         };
+        let kind = kind
+            .parse::<GameKind>()
+            .map_err(|err| context(err.to_string()))?;
+        let spec = Variant::from_code(&variant)
+            .and_then(|variant| GameSpec::new(kind, variant))
+            .map_err(|err| context(err.to_string()))?;
         let game = NewGame {
             id: GameId(u64::try_from(id).map_err(|_| context("negative id".to_owned()))?),
-            kind: kind
-                .parse::<GameKind>()
-                .map_err(|err| context(err.to_string()))?,
+            spec,
             time_control: parse_time_control_code(&time_control).map_err(context)?,
             rated,
-            pente_tournament_rule,
             start_position,
             seats: [
                 Participant::from_code(first.as_deref()).map_err(context)?,
@@ -323,17 +326,17 @@ impl Store for SqliteStore {
         let id = as_sql_id(game.id)?;
         self.connection
             .prepare_cached(
-                "INSERT INTO games (id, kind, time_control, rated, pente_tournament_rule, \
+                "INSERT INTO games (id, kind, time_control, rated, variant, \
                  start_position, first_seat, second_seat, created_at_ms) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )
             .and_then(|mut statement| {
                 statement.execute(params![
                     id,
-                    game.kind.name(),
+                    game.spec.kind().name(),
                     time_control_code(game.time_control),
                     game.rated,
-                    game.pente_tournament_rule,
+                    game.spec.variant().code(),
                     game.start_position,
                     game.seats[0].code(),
                     game.seats[1].code(),
@@ -492,7 +495,7 @@ impl Store for SqliteStore {
             };
             entries.push(HistoryEntry {
                 id: game.id,
-                kind: game.kind,
+                kind: game.spec.kind(),
                 players: [game.seats[0].display_name(), game.seats[1].display_name()],
                 moves,
                 result,
@@ -571,29 +574,29 @@ impl Store for SqliteStore {
             .query_map(params![kind.map(GameKind::name), limit(count)], |row| {
                 let kind: String = row.get(0)?;
                 let rating: f64 = row.get(3)?;
-                Ok((
-                    kind,
+                let player: String = row.get(1)?;
+                let bot: bool = row.get(2)?;
+                let counts: [u32; 4] = [row.get(4)?, row.get(5)?, row.get(6)?, row.get(7)?];
+                Ok(kind.parse::<GameKind>().map(|kind| {
+                    let [games, wins, draws, losses] = counts;
                     LeaderboardEntry {
-                        kind: GameKind::Checkers,
-                        player: row.get(1)?,
-                        bot: row.get(2)?,
+                        kind,
+                        player,
+                        bot,
                         // Ratings stay within a few thousand points; the cast cannot overflow.
                         #[allow(clippy::cast_possible_truncation)]
                         rating: rating.round() as i32,
-                        games: row.get(4)?,
-                        wins: row.get(5)?,
-                        draws: row.get(6)?,
-                        losses: row.get(7)?,
-                    },
-                ))
+                        games,
+                        wins,
+                        draws,
+                        losses,
+                    }
+                }))
             })
             .map_err(database)?;
         rows.map(|row| {
-            let (kind, entry) = row.map_err(database)?;
-            let kind = kind
-                .parse()
-                .map_err(|err: kingme_shared::any_game::UnknownGame| corrupt(err.to_string()))?;
-            Ok(LeaderboardEntry { kind, ..entry })
+            row.map_err(database)?
+                .map_err(|err| corrupt(format!("a rating: {err}")))
         })
         .collect()
     }
@@ -709,13 +712,12 @@ mod tests {
     pub(crate) fn new_game(id: u64, kind: GameKind, seats: [Participant; 2]) -> NewGame {
         NewGame {
             id: GameId(id),
-            kind,
+            spec: kind.into(),
             time_control: TimeControl::Incremental {
                 initial_secs: 60,
                 increment_secs: 1,
             },
             rated: true,
-            pente_tournament_rule: true,
             start_position: None,
             seats,
             created_at_ms: 1_000 * i64::try_from(id).unwrap(),
@@ -934,7 +936,7 @@ mod tests {
             assert_eq!(store.journal_mode().unwrap(), "wal");
             let mut game = new_game(7, GameKind::Pente, alice_and_bot());
             game.start_position = Some("1:::0,0".into());
-            game.pente_tournament_rule = false;
+            game.spec = GameSpec::new(GameKind::Pente, Variant::Free).unwrap();
             store.create_game(&game).unwrap();
             store
                 .record_move(GameId(7), &stored_move(1, "K10"))
@@ -944,7 +946,7 @@ mod tests {
         let games = store.unfinished_games().unwrap();
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].game.start_position.as_deref(), Some("1:::0,0"));
-        assert!(!games[0].game.pente_tournament_rule);
+        assert_eq!(games[0].game.spec.variant(), Variant::Free);
         assert_eq!(games[0].moves[0].text, "K10");
     }
 }

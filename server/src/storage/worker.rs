@@ -236,7 +236,7 @@ impl Storage {
             store.finish_game(game, &result, finished_at_ms)?;
             ratings::rate_game(
                 store,
-                stored.game.kind,
+                stored.game.spec.kind(),
                 &stored.game.seats,
                 stored.game.rated,
                 &result,
@@ -342,10 +342,9 @@ mod tests {
     fn game(id: u64, seats: [Participant; 2]) -> NewGame {
         NewGame {
             id: GameId(id),
-            kind: GameKind::TicTacToe,
+            spec: GameKind::TicTacToe.into(),
             time_control: TimeControl::Unlimited,
             rated: true,
-            pente_tournament_rule: true,
             start_position: None,
             seats,
             created_at_ms: 0,

@@ -5,7 +5,7 @@
 //! openings), not only at the start.
 
 use super::script::Script;
-use crate::games::pente::PenteRules;
+use crate::games::pente::{Pente, PenteRules};
 use crate::{AnyGame, AnyMove, GameKind};
 use std::collections::HashSet;
 
@@ -18,7 +18,7 @@ const MOVES_CHECKED: usize = 24;
 /// A start position of `kind`, the Pente rules chosen by a byte.
 fn start(kind: GameKind, script: &mut Script<'_>) -> AnyGame {
     match kind {
-        GameKind::Pente if script.byte() % 2 == 1 => AnyGame::pente_with_rules(PenteRules::FREE),
+        GameKind::Pente if script.byte() % 2 == 1 => AnyGame::Pente(Pente::with_rules(PenteRules::FREE)),
         _ => AnyGame::start(kind),
     }
 }

@@ -6,6 +6,7 @@
 
 use crate::ai::Level;
 use crate::any_game::GameKind;
+use crate::games::spec::GameSpec;
 use crate::game::{DrawReason, Side, WinReason};
 use crate::protocol::archive::{HistoryEntry, LeaderboardEntry};
 use crate::record::GameRecord;
@@ -96,15 +97,14 @@ pub enum TimeControl {
 /// Everything needed to create a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameOptions {
-    pub kind: GameKind,
+    /// The game and its rule variant.
+    pub spec: GameSpec,
     pub seat: SeatChoice,
     pub opponent: Opponent,
     pub time_control: TimeControl,
     /// Start from this position (checkers FEN or board file text, the Pente or noughts-and-crosses
     /// position text) instead of the standard start.
     pub start_position: Option<String>,
-    /// Pente's tournament rule (on by default); ignored by other games.
-    pub pente_tournament_rule: bool,
     /// Whether the result counts for ratings.
     pub rated: bool,
 }
@@ -325,7 +325,7 @@ pub struct MoveRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
     pub id: GameId,
-    pub kind: GameKind,
+    pub spec: GameSpec,
     pub seats: [SeatHolder; 2],
     pub time_control: TimeControl,
     pub moves: u32,
@@ -337,12 +337,12 @@ pub struct GameSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     pub id: GameId,
-    pub kind: GameKind,
+    /// The game and the rules it is played under.
+    pub spec: GameSpec,
     pub seats: [SeatHolder; 2],
     /// The receiver's own seat, `None` for a spectator.
     pub your_side: Option<Side>,
     pub time_control: TimeControl,
-    pub pente_tournament_rule: bool,
     pub rated: bool,
     /// The start position's text in the game's own notation.
     pub start_position: String,

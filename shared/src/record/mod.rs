@@ -13,7 +13,7 @@ pub mod text;
 pub use result::{RecordResult, end_reason_code, parse_end_reason_code};
 
 use crate::any_game::{AnyGame, GameKind};
-use crate::games::pente::PenteRules;
+use crate::games::spec::GameSpec;
 use serde::{Deserialize, Serialize};
 
 /// Most moves a record may hold. Pente ends within 361 plies and noughts and crosses within 9;
@@ -23,7 +23,8 @@ pub const MAX_RECORD_MOVES: usize = 10_000;
 /// One game as a record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    pub kind: GameKind,
+    /// The game and the rules it was played under.
+    pub spec: GameSpec,
     /// What the game was part of, e.g. `kingme game 12`.
     pub event: String,
     /// The day it started, `YYYY.MM.DD` (`????.??.??` when unknown).
@@ -32,8 +33,6 @@ pub struct GameRecord {
     pub players: [String; 2],
     /// The start position in the game's own position text, `None` for the standard start.
     pub start_position: Option<String>,
-    /// Pente's tournament rule; ignored by other games.
-    pub pente_tournament_rule: bool,
     /// Every move in the game's standard notation, in order.
     #[serde(deserialize_with = "crate::protocol::grown_list::deserialize")]
     pub moves: Vec<String>,
@@ -60,14 +59,13 @@ pub enum RecordError {
 impl GameRecord {
     /// An empty record of a game starting from the standard start.
     #[must_use]
-    pub fn new(kind: GameKind) -> GameRecord {
+    pub fn new(spec: impl Into<GameSpec>) -> GameRecord {
         GameRecord {
-            kind,
+            spec: spec.into(),
             event: String::new(),
             date: "????.??.??".to_owned(),
             players: [String::new(), String::new()],
             start_position: None,
-            pente_tournament_rule: true,
             moves: Vec::new(),
             result: None,
         }
@@ -75,17 +73,15 @@ impl GameRecord {
 
     /// The game at its start position.
     pub fn start_game(&self) -> Result<AnyGame, RecordError> {
-        let rules = PenteRules {
-            tournament: self.pente_tournament_rule,
-        };
-        match (&self.start_position, self.kind) {
-            (None, GameKind::Pente) => Ok(AnyGame::pente_with_rules(rules)),
-            (None, kind) => Ok(AnyGame::start(kind)),
-            (Some(text), GameKind::Pente) => AnyGame::pente_from_position_text(text, rules)
-                .map_err(|err| RecordError::StartPosition(err.message)),
-            (Some(text), kind) => AnyGame::from_position_text(kind, text)
-                .map_err(|err| RecordError::StartPosition(err.message)),
-        }
+        self.spec
+            .start(self.start_position.as_deref())
+            .map_err(|err| RecordError::StartPosition(err.to_string()))
+    }
+
+    /// Which game the record is of.
+    #[must_use]
+    pub fn kind(&self) -> GameKind {
+        self.spec.kind()
     }
 
     /// Every position of the game, the start first and then one after each move, each move
@@ -149,13 +145,12 @@ mod tests {
 
     #[test]
     fn pente_records_keep_their_rule() {
-        let mut record = GameRecord::new(GameKind::Pente);
-        record.pente_tournament_rule = false;
+        let mut record = GameRecord::new("pente-free".parse::<GameSpec>().unwrap());
         // Without the tournament rule the first player's second stone may stand next to the
         // centre; with it, that move is refused.
         record.moves = vec!["K10".into(), "A1".into(), "K11".into()];
         assert!(record.replay().is_ok());
-        record.pente_tournament_rule = true;
+        record.spec = GameSpec::standard(GameKind::Pente);
         assert!(record.replay().is_err());
     }
 }

@@ -19,13 +19,14 @@
 //!
 //! A header of `Key: value` lines, a blank line, then the moves in the game's own notation,
 //! numbered in pairs (the numbers are optional when reading). `Game` is required and comes first;
-//! `Rule` (Pente: `tournament` or `free`, default `tournament`), `Start` (a setup position in the
+//! `Rule` (for a game with variants, the rule it was played under: Pente `tournament` or `free`,
+//! default the game's standard rule, see [`crate::GameSpec::rule`]), `Start` (a setup position in the
 //! game's position text), `Result` (`1-0` first side won, `0-1` second side won, `1/2-1/2` draw,
 //! `*` no result) and `Reason` (a code like `resignation`) are optional. Unknown keys are
 //! refused, so a typo does not silently lose information. Lines starting with `#` are comments.
 
 use super::{GameRecord, MAX_RECORD_MOVES, RecordResult, end_reason_code, parse_end_reason_code};
-use crate::any_game::GameKind;
+use crate::games::spec::GameSpec;
 use std::fmt::Write as _;
 
 /// The longest text record read, in bytes.
@@ -47,18 +48,13 @@ pub struct TextRecordError {
 pub fn write(record: &GameRecord) -> String {
     let mut out = String::new();
     // Writing into a String cannot fail.
-    let _ = writeln!(out, "Game: {}", record.kind.name());
+    let _ = writeln!(out, "Game: {}", record.kind().name());
     let _ = writeln!(out, "Event: {}", one_line(&record.event));
     let _ = writeln!(out, "Date: {}", one_line(&record.date));
     let _ = writeln!(out, "First: {}", one_line(&record.players[0]));
     let _ = writeln!(out, "Second: {}", one_line(&record.players[1]));
-    if record.kind == GameKind::Pente {
-        let rule = if record.pente_tournament_rule {
-            "tournament"
-        } else {
-            "free"
-        };
-        let _ = writeln!(out, "Rule: {rule}");
+    if GameSpec::has_variants(record.kind()) {
+        let _ = writeln!(out, "Rule: {}", record.spec.rule());
     }
     if let Some(start) = &record.start_position {
         let _ = writeln!(out, "Start: {}", one_line(start));
@@ -133,10 +129,10 @@ pub fn read(text: &str) -> Result<GameRecord, TextRecordError> {
                     format!("the first header must be Game, got {:?}", key.trim()),
                 ));
             }
-            let kind = value
-                .parse::<GameKind>()
+            let spec = value
+                .parse::<GameSpec>()
                 .map_err(|err| fail(number, err.to_string()))?;
-            record = Some(GameRecord::new(kind));
+            record = Some(GameRecord::new(spec));
             continue;
         };
         match key.trim() {
@@ -145,16 +141,8 @@ pub fn read(text: &str) -> Result<GameRecord, TextRecordError> {
             "First" => record.players[0] = value.to_owned(),
             "Second" => record.players[1] = value.to_owned(),
             "Rule" => {
-                record.pente_tournament_rule = match value {
-                    "tournament" => true,
-                    "free" => false,
-                    other => {
-                        return Err(fail(
-                            number,
-                            format!("expected Rule: tournament or free, got {other:?}"),
-                        ));
-                    }
-                };
+                record.spec = GameSpec::with_rule(record.kind(), value)
+                    .map_err(|err| fail(number, err.to_string()))?;
             }
             "Start" => record.start_position = Some(value.to_owned()),
             "Result" => {
@@ -215,8 +203,8 @@ pub(crate) fn is_move_number(token: &str) -> bool {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::Side;
     use crate::protocol::EndReason;
+    use crate::{GameKind, Side};
 
     fn played(kind: GameKind, moves: &[&str]) -> GameRecord {
         let mut record = GameRecord::new(kind);
@@ -234,7 +222,7 @@ mod tests {
             winner: Some(Side::Second),
             reason: Some(EndReason::Resignation),
         });
-        pente.pente_tournament_rule = false;
+        pente.spec = "pente-free".parse().unwrap();
         let mut ttt = played(GameKind::TicTacToe, &["5", "1", "9"]);
         ttt.start_position = Some("---------".into());
         for record in [pente, ttt] {

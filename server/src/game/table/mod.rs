@@ -110,7 +110,7 @@ pub fn open(
     let (mut table, handle, receiver) =
         Table::new(context, id, setup, judge, seats, Stored::NotYet);
     table.spectators = spectators;
-    tracing::info!(game = %id, kind = %table.setup.kind, "game created");
+    tracing::info!(game = %id, spec = %table.setup.spec, "game created");
     table.welcome_members();
     context.tasks.spawn(table.run(receiver));
     handle
@@ -127,13 +127,12 @@ pub fn resume(
 ) -> Result<TableHandle, ResumeError> {
     let game = &stored.game;
     let setup = GameSetup {
-        kind: game.kind,
+        spec: game.spec,
         start: stored
             .to_record()
             .start_game()
             .map_err(ResumeError::Start)?,
         time_control: game.time_control,
-        pente_tournament_rule: game.pente_tournament_rule,
         rated: game.rated,
     };
     let now = Instant::now();

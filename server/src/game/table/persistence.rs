@@ -10,9 +10,6 @@ use super::{Table, TableCommand};
 use crate::refusal::Refusal;
 use crate::storage::records::unix_ms;
 use crate::storage::{NewGame, Participant, StoreError, StoredMove};
-use kingme_shared::AnyGame;
-use kingme_shared::GameKind;
-use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{ClientMessage, ClockState, EndReason, GameResult, ServerMessage};
 use tokio::time::Instant;
 
@@ -154,20 +151,14 @@ impl Table {
     /// The game as it is created: the options, the start (when not the standard one) and who
     /// sits where.
     pub(super) async fn store_creation(&mut self) {
-        let standard = match self.setup.kind {
-            GameKind::Pente => AnyGame::pente_with_rules(PenteRules {
-                tournament: self.setup.pente_tournament_rule,
-            }),
-            kind => AnyGame::start(kind),
-        };
+        let standard = self.setup.spec.standard_start();
         let start_position =
             (self.setup.start != standard).then(|| self.setup.start.position_text());
         let game = NewGame {
             id: self.id,
-            kind: self.setup.kind,
+            spec: self.setup.spec,
             time_control: self.setup.time_control,
             rated: self.setup.rated,
-            pente_tournament_rule: self.setup.pente_tournament_rule,
             start_position,
             seats: [self.seats[0].participant(), self.seats[1].participant()],
             created_at_ms: unix_ms(),

@@ -21,7 +21,7 @@ pub(super) fn game_summary(
 ) -> GameSummary {
     GameSummary {
         id,
-        kind: setup.kind,
+        spec: setup.spec,
         seats,
         time_control: setup.time_control,
         moves: u32::try_from(judge.moves().len()).unwrap_or(u32::MAX),
@@ -66,11 +66,10 @@ impl Table {
         let game = self.judge.game();
         GameState {
             id: self.id,
-            kind: self.setup.kind,
+            spec: self.setup.spec,
             seats: self.holders(),
             your_side,
             time_control: self.setup.time_control,
-            pente_tournament_rule: self.setup.pente_tournament_rule,
             rated: self.setup.rated,
             start_position: self.judge.start().position_text(),
             moves: self.judge.moves().to_vec(),

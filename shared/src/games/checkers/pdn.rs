@@ -42,8 +42,8 @@ pub enum PdnError {
 /// Writes a checkers record as PDN. The moves are replayed, so an invalid record is an error,
 /// and each is written in its standard form.
 pub fn export(record: &GameRecord) -> Result<String, PdnError> {
-    if record.kind != GameKind::Checkers {
-        return Err(PdnError::NotCheckers(record.kind));
+    if record.kind() != GameKind::Checkers {
+        return Err(PdnError::NotCheckers(record.kind()));
     }
     let positions = record.replay()?;
     let mut out = String::new();

@@ -232,7 +232,7 @@ fn any_game_plays_pente_with_the_tournament_rule_unless_switched_off() {
     assert!(game.play_text("J12").is_err());
     assert!(game.play_text("K13").is_ok());
 
-    let mut free = AnyGame::pente_with_rules(PenteRules::FREE);
+    let mut free = AnyGame::Pente(Pente::with_rules(PenteRules::FREE));
     for text in ["K10", "L10", "J12"] {
         free.play_text(text).expect(text);
     }
@@ -240,7 +240,8 @@ fn any_game_plays_pente_with_the_tournament_rule_unless_switched_off() {
     assert_eq!(text, "M10");
     assert_eq!(effect.path, [9 * 19 + 11]);
 
-    let setup = AnyGame::pente_from_position_text("1:K10,A1:L10,M10:0,0", PenteRules::FREE)
+    let setup = Pente::from_position_text_with_rules("1:K10,A1:L10,M10:0,0", PenteRules::FREE)
+        .map(AnyGame::Pente)
         .expect("a setup");
     let mut setup = setup;
     let (_, effect) = setup.play_text("n10").expect("a capture");
