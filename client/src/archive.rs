@@ -140,7 +140,7 @@ async fn fetch(global: &GlobalArgs, game: u64) -> anyhow::Result<GameRecord> {
 
 /// A record as the file `kingme export` writes: PDN for checkers, the text record otherwise.
 pub fn export_text(record: &GameRecord) -> anyhow::Result<String> {
-    Ok(match record.kind {
+    Ok(match record.kind() {
         GameKind::Checkers => pdn::export(record)?,
         _ => text::write(record),
     })
@@ -283,7 +283,7 @@ mod tests {
             record.moves = moves.into_iter().map(str::to_owned).collect();
             let text = export_text(&record).unwrap();
             let back = import_text(&text).unwrap();
-            assert_eq!(back.kind, kind);
+            assert_eq!(back.kind(), kind);
             assert_eq!(back.moves, record.moves, "{text}");
         }
         let err = import_text("[Event \"x\"]\n1. 11-99").unwrap_err();

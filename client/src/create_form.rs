@@ -7,10 +7,8 @@ use crate::settings::GameSettings;
 use crate::setup_board::SetupBoard;
 use crate::text_field::TextField;
 use kingme_shared::ai::Level;
-use kingme_shared::games::checkers::BoardFile;
-use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{GameOptions, MAX_POSITION_TEXT, Opponent, SeatChoice, TimeControl};
-use kingme_shared::{AnyGame, Game, GameKind, Side};
+use kingme_shared::{GameKind, GameSpec, Side};
 use ratatui::crossterm::event::KeyEvent;
 
 /// The time controls offered, quickest first.
@@ -248,7 +246,7 @@ impl CreateForm {
 
     /// The options for the server, or what is wrong with the form.
     pub fn options(&self) -> Result<GameOptions, String> {
-        let rules = PenteRules::default();
+        let spec = GameSpec::standard(self.kind);
         let start_position = match self.setup {
             SetupSource::Standard => None,
             SetupSource::Typed => {
@@ -259,14 +257,14 @@ impl CreateForm {
                         self.kind
                     ));
                 }
-                Some(check_position(self.kind, text, rules)?)
+                Some(check_position(spec, text)?)
             }
             SetupSource::BoardFile => {
                 let path = self.text.value().trim();
                 if path.is_empty() {
                     return Err("type the board file's path on the position row".to_owned());
                 }
-                Some(read_board_file(self.kind, path, rules)?)
+                Some(read_board_file(spec, path)?)
             }
             SetupSource::Placed => {
                 let board = self
@@ -278,12 +276,11 @@ impl CreateForm {
             }
         };
         Ok(GameOptions {
-            kind: self.kind,
+            spec,
             seat: self.seat,
             opponent: self.opponent.map_or(Opponent::OpenSeat, Opponent::Bot),
             time_control: TIME_CONTROLS[self.time % TIME_CONTROLS.len()],
             start_position,
-            pente_tournament_rule: rules.tournament,
             rated: false,
         })
     }
@@ -291,34 +288,14 @@ impl CreateForm {
 
 /// Checks a position text and returns it in the game's canonical form; for checkers a board
 /// file's text is accepted too.
-pub fn check_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<String, String> {
-    let game = match kind {
-        GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
-        _ => AnyGame::from_position_text(kind, text),
-    };
-    match game {
-        Ok(game) => Ok(game.position_text()),
-        Err(_) if kind == GameKind::Checkers && looks_like_board_file(text) => text
-            .parse::<BoardFile>()
-            .map(|file| {
-                kingme_shared::games::checkers::Checkers::from_position(file.position)
-                    .position_text()
-            })
-            // Neither form: the error of the one it resembles (lines of squares) is the one
-            // that helps; the FEN's complaint about it would only mislead.
-            .map_err(|file_err| format!("not a valid board file: {file_err}")),
-        Err(err) => Err(err.to_string()),
-    }
-}
-
-/// Whether a checkers text looks like a board file (several lines of squares) rather than a
-/// FEN (one line, like `W:W21,22:B1,2`).
-fn looks_like_board_file(text: &str) -> bool {
-    text.trim().lines().count() > 1
+pub fn check_position(spec: GameSpec, text: &str) -> Result<String, String> {
+    spec.start(Some(text))
+        .map(|game| game.position_text())
+        .map_err(|err| err.to_string())
 }
 
 /// Reads a position from a file: a board file or a position text.
-pub fn read_board_file(kind: GameKind, path: &str, rules: PenteRules) -> Result<String, String> {
+pub fn read_board_file(spec: GameSpec, path: &str) -> Result<String, String> {
     let limit = kingme_shared::games::checkers::MAX_BOARD_FILE_LEN as u64;
     let size = std::fs::metadata(path)
         .map_err(|err| format!("cannot read {path}: {err}"))?
@@ -329,7 +306,7 @@ pub fn read_board_file(kind: GameKind, path: &str, rules: PenteRules) -> Result<
         ));
     }
     let text = std::fs::read_to_string(path).map_err(|err| format!("cannot read {path}: {err}"))?;
-    check_position(kind, &text, rules).map_err(|err| format!("{path}: {err}"))
+    check_position(spec, &text).map_err(|err| format!("{path}: {err}"))
 }
 
 #[cfg(test)]
@@ -339,7 +316,7 @@ mod tests {
     #[test]
     fn the_default_form_creates_a_checkers_game_against_a_bot() {
         let options = CreateForm::default().options().expect("valid");
-        assert_eq!(options.kind, GameKind::Checkers);
+        assert_eq!(options.spec.kind(), GameKind::Checkers);
         assert_eq!(options.opponent, Opponent::Bot(Level::Intermediate));
         assert_eq!(options.start_position, None);
     }
@@ -392,14 +369,14 @@ mod tests {
     #[test]
     fn a_broken_board_file_reports_the_board_file_error_not_the_fen_one() {
         let text = "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n";
-        let err = check_position(GameKind::Checkers, text, PenteRules::default())
+        let err = check_position(GameKind::Checkers.into(), text)
             .expect_err("bad character");
         assert!(
             err.contains("board file") && err.contains("line 8"),
             "{err}"
         );
         assert!(!err.contains("FEN"), "{err}");
-        let err = check_position(GameKind::Checkers, "W:W9:B1,1", PenteRules::default())
+        let err = check_position(GameKind::Checkers.into(), "W:W9:B1,1")
             .expect_err("square twice");
         assert!(!err.contains("board file"), "{err}");
     }

@@ -9,9 +9,8 @@ use crate::net::{Net, NetConfig};
 use crate::plain::Start;
 use anyhow::{Context, bail};
 use kingme_shared::ai::{Level, ladder};
-use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{GameId, GameOptions, Opponent, SeatChoice, TimeControl};
-use kingme_shared::{GameKind, Side};
+use kingme_shared::{GameKind, GameSpec, Side};
 use std::io::IsTerminal;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -38,9 +37,10 @@ pub struct GlobalArgs {
 /// `kingme play`: create a game and play it.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
-    /// The game: checkers, pente or tictactoe.
+    /// The game and its rules: checkers, pente, pente-free (Pente without the tournament rule)
+    /// or tictactoe.
     #[arg(long, default_value = "checkers")]
-    pub game: GameKind,
+    pub game: GameSpec,
     /// The opponent: a bot level (random, beginner, easy, casual, intermediate, club,
     /// advanced, strong, expert), a rating such as 1200 (the bot level whose measured rating is
     /// nearest), or "human" for an open seat.
@@ -58,8 +58,8 @@ pub struct PlayArgs {
     /// Start from the position in this file (a checkers board file or a position text).
     #[arg(long, value_name = "FILE")]
     pub position_file: Option<String>,
-    /// Play Pente without the tournament rule.
-    #[arg(long)]
+    /// The old spelling of `--game pente-free`, still read: the game's free rule where it has one.
+    #[arg(long, hide = true)]
     pub free_pente: bool,
 }
 
@@ -163,19 +163,27 @@ pub fn parse_time(text: &str) -> Result<TimeControl, String> {
 }
 
 impl PlayArgs {
+    /// The game and rules asked for: `--game`, with `--free-pente` choosing the free rule.
+    #[must_use]
+    pub fn spec(&self) -> GameSpec {
+        if self.free_pente {
+            GameSpec::with_rule(self.game.kind(), "free").unwrap_or(self.game)
+        } else {
+            self.game
+        }
+    }
+
     /// The game options these arguments ask for; a given position is checked here first.
     pub fn options(&self) -> anyhow::Result<GameOptions> {
-        let rules = PenteRules {
-            tournament: !self.free_pente,
-        };
+        let spec = self.spec();
         let start_position = match (&self.position, &self.position_file) {
             (Some(text), _) => Some(
-                crate::create_form::check_position(self.game, text, rules)
+                crate::create_form::check_position(spec, text)
                     .map_err(anyhow::Error::msg)
                     .context("--position")?,
             ),
             (None, Some(path)) => Some(
-                crate::create_form::read_board_file(self.game, path, rules)
+                crate::create_form::read_board_file(spec, path)
                     .map_err(anyhow::Error::msg)
                     .context("--position-file")?,
             ),
@@ -183,18 +191,17 @@ impl PlayArgs {
         };
         if let Some(text) = &start_position {
             let game =
-                crate::table::read_position(self.game, text, rules).map_err(anyhow::Error::msg)?;
+                crate::table::read_position(spec, text).map_err(anyhow::Error::msg)?;
             if game.outcome().is_some() {
                 bail!("the start position is already over: give a position where the game goes on");
             }
         }
         Ok(GameOptions {
-            kind: self.game,
+            spec,
             seat: self.color,
-            opponent: self.vs.opponent(self.game),
+            opponent: self.vs.opponent(spec.kind()),
             time_control: self.time,
             start_position,
-            pente_tournament_rule: rules.tournament,
             rated: false,
         })
     }

@@ -9,12 +9,11 @@ use crate::animation::Animation;
 use crate::board_geometry::{BoardGeometry, Cell};
 use crate::review::Review;
 use crate::selection::{Candidate, Selection};
-use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
     ClockState, GameId, GameResult, GameState, GameStatus, MoveRecord, SeatHolder, ServerMessage,
     TimeControl,
 };
-use kingme_shared::{AnyGame, GameKind, Side};
+use kingme_shared::{AnyGame, GameKind, GameSpec, Side};
 use std::time::{Duration, Instant};
 
 /// Chat lines kept per table.
@@ -30,7 +29,8 @@ pub struct Table {
     pub start: AnyGame,
     /// An earlier position being looked at, `None` for the live game.
     pub review: Option<Review>,
-    pub pente_rules: PenteRules,
+    /// The game and the rules it is played under.
+    pub spec: GameSpec,
     pub seats: [SeatHolder; 2],
     /// When `seats` arrived, so an absent player's grace period counts down between messages.
     pub seats_at: Instant,
@@ -61,20 +61,18 @@ pub struct Table {
 impl Table {
     /// A table from the server's full state.
     pub fn from_state(state: &GameState, now: Instant) -> Result<Table, String> {
-        let pente_rules = PenteRules {
-            tournament: state.pente_tournament_rule,
-        };
-        let game = read_position(state.kind, &state.position, pente_rules)?;
-        let start = read_position(state.kind, &state.start_position, pente_rules)?;
-        let flipped = BoardGeometry::flipped_for(state.kind, state.your_side);
-        let layout = AnyGame::layout(state.kind);
+        let spec = state.spec;
+        let game = read_position(spec, &state.position)?;
+        let start = read_position(spec, &state.start_position)?;
+        let flipped = BoardGeometry::flipped_for(spec.kind(), state.your_side);
+        let layout = AnyGame::layout(spec.kind());
         let mut table = Table {
             id: state.id,
-            kind: state.kind,
+            kind: spec.kind(),
             game,
             start,
             review: None,
-            pente_rules,
+            spec,
             seats: state.seats.clone(),
             seats_at: now,
             your_side: state.your_side,
@@ -175,7 +173,7 @@ impl Table {
                 ..
             } => {
                 let before = self.game.clone();
-                let after = match read_position(self.kind, position, self.pente_rules) {
+                let after = match read_position(self.spec, position) {
                     Ok(after) => after,
                     Err(err) => return Some(format!("could not follow the game: {err}")),
                 };
@@ -318,12 +316,9 @@ impl Table {
 }
 
 /// Reads a position text of the server into a game.
-pub fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<AnyGame, String> {
-    let game = match kind {
-        GameKind::Pente => AnyGame::pente_from_position_text(text, rules),
-        _ => AnyGame::from_position_text(kind, text),
-    };
-    game.map_err(|err| format!("the server sent a position this client cannot read: {err}"))
+pub fn read_position(spec: GameSpec, text: &str) -> Result<AnyGame, String> {
+    spec.start(Some(text))
+        .map_err(|err| format!("the server sent a position this client cannot read: {err}"))
 }
 
 /// A seat's holder in words; an absent person's grace period is counted down by `elapsed`,

@@ -286,7 +286,7 @@ fn the_create_dialog_sends_options() {
     let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
         panic!("{sent:?}");
     };
-    assert_eq!(options.kind, GameKind::Pente);
+    assert_eq!(options.spec.kind(), GameKind::Pente);
     assert_eq!(app.overlay, None);
 }
 
@@ -317,7 +317,7 @@ fn pieces_placed_on_an_empty_board_become_the_start_position() {
     let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
         panic!("{sent:?} {:?}", app.overlay);
     };
-    assert_eq!(options.kind, GameKind::TicTacToe);
+    assert_eq!(options.spec.kind(), GameKind::TicTacToe);
     assert_eq!(options.start_position.as_deref(), Some("X---O----"));
 }
 
@@ -374,7 +374,7 @@ fn the_lobby_seats_a_bot_in_the_selected_game() {
     );
     let summary = kingme_shared::protocol::GameSummary {
         id: kingme_shared::protocol::GameId(4),
-        kind: GameKind::Pente,
+        spec: GameKind::Pente.into(),
         seats: [
             kingme_shared::protocol::SeatHolder::Empty,
             kingme_shared::protocol::SeatHolder::Empty,
@@ -407,7 +407,7 @@ fn summary(
 ) -> kingme_shared::protocol::GameSummary {
     kingme_shared::protocol::GameSummary {
         id: kingme_shared::protocol::GameId(id),
-        kind: GameKind::Checkers,
+        spec: GameKind::Checkers.into(),
         seats: [
             kingme_shared::protocol::SeatHolder::Empty,
             kingme_shared::protocol::SeatHolder::Empty,
@@ -566,7 +566,7 @@ fn choices_are_kept_in_the_settings_for_the_next_run() {
     }
     let sent = key(&mut app, KeyCode::Enter);
     assert!(
-        matches!(sent.as_slice(), [ClientMessage::CreateGame(o)] if o.kind == GameKind::Pente),
+        matches!(sent.as_slice(), [ClientMessage::CreateGame(o)] if o.spec.kind() == GameKind::Pente),
         "{sent:?}"
     );
     assert!(app.settings_changed);

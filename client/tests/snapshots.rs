@@ -157,7 +157,7 @@ fn lobby_lists_games() {
     let games = vec![
         GameSummary {
             id: GameId(1),
-            kind: GameKind::Checkers,
+            spec: GameKind::Checkers.into(),
             seats: [human("bob"), SeatHolder::Empty],
             time_control: TimeControl::Incremental {
                 initial_secs: 300,
@@ -169,7 +169,7 @@ fn lobby_lists_games() {
         },
         GameSummary {
             id: GameId(2),
-            kind: GameKind::Pente,
+            spec: GameKind::Pente.into(),
             seats: [
                 human("carol"),
                 SeatHolder::Bot {
@@ -183,7 +183,7 @@ fn lobby_lists_games() {
         },
         GameSummary {
             id: GameId(3),
-            kind: GameKind::TicTacToe,
+            spec: GameKind::TicTacToe.into(),
             seats: [human("dan"), human("eve")],
             time_control: TimeControl::PerMove { secs: 5 },
             moves: 7,

@@ -34,7 +34,7 @@ fn state(id: u64, moves: &[&str], status: GameStatus) -> GameState {
     }
     GameState {
         id: GameId(id),
-        kind: GameKind::TicTacToe,
+        spec: GameKind::TicTacToe.into(),
         seats: [
             SeatHolder::Human {
                 name: "robo".to_owned(),
@@ -47,7 +47,6 @@ fn state(id: u64, moves: &[&str], status: GameStatus) -> GameState {
         ],
         your_side: Some(Side::First),
         time_control: TimeControl::Unlimited,
-        pente_tournament_rule: true,
         rated: false,
         start_position: AnyGame::start(GameKind::TicTacToe).position_text(),
         moves: records,
@@ -75,7 +74,7 @@ fn your_turn(id: u64) -> Event {
 fn summary(id: u64, status: GameStatus) -> GameSummary {
     GameSummary {
         id: GameId(id),
-        kind: GameKind::TicTacToe,
+        spec: GameKind::TicTacToe.into(),
         seats: [
             SeatHolder::Human {
                 name: "someone".to_owned(),

@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 "▶ your game: Enter goes back".to_owned()
             }
             GameStatus::Playing => "playing".to_owned(),
-            GameStatus::Over(result) => crate::words::result_sentence(game.kind, result),
+            GameStatus::Over(result) => crate::words::result_sentence(game.spec.kind(), result),
         };
         // Only games going on are watched; a finished game's count is stale.
         let finished = matches!(game.status, GameStatus::Over(_));
@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         };
         Row::new(vec![
             Cell::from(game.id.to_string()),
-            Cell::from(game.kind.to_string()),
+            Cell::from(game.spec.to_string()),
             Cell::from(seat_text(&game.seats[0], Duration::ZERO)),
             Cell::from(seat_text(&game.seats[1], Duration::ZERO)),
             Cell::from(time_control_text(game.time_control)),
