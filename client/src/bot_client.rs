@@ -456,7 +456,10 @@ impl Bot {
     fn fits(&self, summary: &GameSummary) -> bool {
         matches!(summary.status, GameStatus::Open)
             && !self.refused.contains(&summary.id)
-            && self.args.game.is_none_or(|kind| kind == summary.spec.kind())
+            && self
+                .args
+                .game
+                .is_none_or(|kind| kind == summary.spec.kind())
             && summary.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
             && !summary
                 .seats

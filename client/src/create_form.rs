@@ -369,15 +369,13 @@ mod tests {
     #[test]
     fn a_broken_board_file_reports_the_board_file_error_not_the_fen_one() {
         let text = "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n";
-        let err = check_position(GameKind::Checkers.into(), text)
-            .expect_err("bad character");
+        let err = check_position(GameKind::Checkers.into(), text).expect_err("bad character");
         assert!(
             err.contains("board file") && err.contains("line 8"),
             "{err}"
         );
         assert!(!err.contains("FEN"), "{err}");
-        let err = check_position(GameKind::Checkers.into(), "W:W9:B1,1")
-            .expect_err("square twice");
+        let err = check_position(GameKind::Checkers.into(), "W:W9:B1,1").expect_err("square twice");
         assert!(!err.contains("board file"), "{err}");
     }
 

@@ -190,8 +190,7 @@ impl PlayArgs {
             (None, None) => None,
         };
         if let Some(text) = &start_position {
-            let game =
-                crate::table::read_position(spec, text).map_err(anyhow::Error::msg)?;
+            let game = crate::table::read_position(spec, text).map_err(anyhow::Error::msg)?;
             if game.outcome().is_some() {
                 bail!("the start position is already over: give a position where the game goes on");
             }
@@ -288,6 +287,47 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `kingme play` with these arguments, as clap reads them.
+    fn play(args: &[&str]) -> Result<PlayArgs, clap::Error> {
+        #[derive(clap::Parser)]
+        struct Play {
+            #[command(flatten)]
+            args: PlayArgs,
+        }
+        <Play as clap::Parser>::try_parse_from(std::iter::once("play").chain(args.iter().copied()))
+            .map(|play| play.args)
+    }
+
+    #[test]
+    fn the_game_flag_takes_a_spec_and_the_old_free_pente_flag_still_works() {
+        let spec = |args: &[&str]| play(args).map(|args| args.spec().name());
+        assert_eq!(spec(&[]).ok(), Some("checkers"));
+        assert_eq!(spec(&["--game", "pente"]).ok(), Some("pente"));
+        assert_eq!(spec(&["--game", "pente-free"]).ok(), Some("pente-free"));
+        assert_eq!(
+            spec(&["--game", "pente", "--free-pente"]).ok(),
+            Some("pente-free")
+        );
+        // The old flag meant nothing for other games, and still does not.
+        assert_eq!(
+            spec(&["--game", "checkers", "--free-pente"]).ok(),
+            Some("checkers")
+        );
+        let err = spec(&["--game", "chess"])
+            .expect_err("no such game")
+            .to_string();
+        assert!(
+            err.contains("checkers, pente, pente-free, tictactoe"),
+            "{err}"
+        );
+        let options = play(&["--game", "pente-free", "--position", "1:K10:A1:0,0"])
+            .expect("arguments")
+            .options()
+            .expect("options");
+        assert_eq!(options.spec.name(), "pente-free");
+        assert_eq!(options.start_position.as_deref(), Some("1:K10:A1:0,0"));
+    }
 
     #[test]
     fn clocks_parse_and_bad_ones_are_explained() {

@@ -92,8 +92,8 @@ fn check_time(control: TimeControl) -> Result<(), OptionsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kingme_shared::{GameKind, Side};
     use kingme_shared::protocol::{Opponent, SeatChoice};
+    use kingme_shared::{GameKind, Side};
 
     fn options(kind: GameKind, time_control: TimeControl, start: Option<&str>) -> GameOptions {
         GameOptions {

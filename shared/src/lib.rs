@@ -16,5 +16,5 @@ pub mod protocol;
 pub mod record;
 
 pub use any_game::{AnyGame, AnyMove, GameKind};
-pub use games::spec::{GameSpec, SpecError, StartError, Variant};
 pub use game::{DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason};
+pub use games::spec::{GameSpec, SpecError, StartError, Variant};

@@ -264,7 +264,10 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         assert!(columns.contains(&"variant".to_owned()), "{columns:?}");
-        assert!(!columns.iter().any(|c| c.contains("tournament")), "{columns:?}");
+        assert!(
+            !columns.iter().any(|c| c.contains("tournament")),
+            "{columns:?}"
+        );
         let mut store = SqliteStore::from_connection(connection, 9).unwrap();
         assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
         let spec = |store: &mut SqliteStore, id: u64| {
@@ -294,7 +297,10 @@ mod tests {
             [(2, GameSpec::standard(GameKind::Checkers)), (3, free)]
         );
         // Everything else of version 3 is kept: keys, secrets, the server's id, ratings.
-        assert_eq!(store.server_id().unwrap(), "0123456789abcdef0123456789abcdef");
+        assert_eq!(
+            store.server_id().unwrap(),
+            "0123456789abcdef0123456789abcdef"
+        );
         assert_eq!(
             store.identity("dave").unwrap(),
             Some(StoredIdentity {

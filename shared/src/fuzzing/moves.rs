@@ -18,7 +18,9 @@ const MOVES_CHECKED: usize = 24;
 /// A start position of `kind`, the Pente rules chosen by a byte.
 fn start(kind: GameKind, script: &mut Script<'_>) -> AnyGame {
     match kind {
-        GameKind::Pente if script.byte() % 2 == 1 => AnyGame::Pente(Pente::with_rules(PenteRules::FREE)),
+        GameKind::Pente if script.byte() % 2 == 1 => {
+            AnyGame::Pente(Pente::with_rules(PenteRules::FREE))
+        }
         _ => AnyGame::start(kind),
     }
 }

@@ -339,7 +339,10 @@ mod tests {
             Ok(GameSpec::standard(GameKind::TicTacToe))
         );
         let err = "chess".parse::<GameSpec>().unwrap_err().to_string();
-        assert!(err.contains("checkers, pente, pente-free, tictactoe"), "{err}");
+        assert!(
+            err.contains("checkers, pente, pente-free, tictactoe"),
+            "{err}"
+        );
         assert!("checkers-free".parse::<GameSpec>().is_err());
     }
 
@@ -412,7 +415,10 @@ mod tests {
         );
         let broken = "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n";
         let err = checkers.start(Some(broken)).unwrap_err().to_string();
-        assert!(err.contains("board file") && err.contains("line 8"), "{err}");
+        assert!(
+            err.contains("board file") && err.contains("line 8"),
+            "{err}"
+        );
         assert!(!err.contains("FEN"), "{err}");
         let err = checkers.start(Some("W:W9:B1,1")).unwrap_err().to_string();
         assert!(err.starts_with("not a checkers position"), "{err}");

@@ -6,8 +6,8 @@
 
 use crate::ai::Level;
 use crate::any_game::GameKind;
-use crate::games::spec::GameSpec;
 use crate::game::{DrawReason, Side, WinReason};
+use crate::games::spec::GameSpec;
 use crate::protocol::archive::{HistoryEntry, LeaderboardEntry};
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
