@@ -8,12 +8,11 @@
 
 use super::script::Script;
 use crate::protocol::codec::{decode_payload, encode_payload};
-use crate::protocol::{ClientCodec, ClientMessage, FrameError, ServerCodec, ServerMessage};
+use crate::protocol::{ClientCodec, ClientMessage, FrameCodec, ServerCodec, ServerMessage};
 use bytes::BytesMut;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
-use tokio_util::codec::Decoder;
 
 /// Decodes a byte stream as a server (first byte even) or a client (odd) would.
 pub fn frame_decoder(data: &[u8]) {
@@ -28,10 +27,9 @@ pub fn frame_decoder(data: &[u8]) {
     }
 }
 
-fn check_stream<M, C>(codec: fn() -> C, stream: &[u8], read_size: usize)
+fn check_stream<M, Out>(codec: fn() -> FrameCodec<M, Out>, stream: &[u8], read_size: usize)
 where
     M: Serialize + DeserializeOwned + PartialEq + Debug,
-    C: Decoder<Item = M, Error = FrameError>,
 {
     let whole = decode_stream(codec(), stream, stream.len().max(1));
     let split = decode_stream(codec(), stream, read_size);
@@ -48,23 +46,24 @@ where
 
 /// The messages decoded from `stream` delivered `read_size` bytes at a time, and the error that
 /// stopped decoding, if one did (the end of the stream in the middle of a frame is one).
-fn decode_stream<M, C>(mut codec: C, stream: &[u8], read_size: usize) -> (Vec<M>, Option<String>)
-where
-    C: Decoder<Item = M, Error = FrameError>,
-{
+fn decode_stream<M: DeserializeOwned, Out>(
+    mut codec: FrameCodec<M, Out>,
+    stream: &[u8],
+    read_size: usize,
+) -> (Vec<M>, Option<String>) {
     let mut buffer = BytesMut::new();
     let mut messages = Vec::new();
     for read in stream.chunks(read_size) {
         buffer.extend_from_slice(read);
         loop {
-            match codec.decode(&mut buffer) {
+            match codec.decode_frame(&mut buffer) {
                 Ok(Some(message)) => messages.push(message),
                 Ok(None) => break,
                 Err(err) => return (messages, Some(err.to_string())),
             }
         }
     }
-    match codec.decode_eof(&mut buffer) {
+    match codec.decode_last(&mut buffer) {
         Ok(Some(message)) => messages.push(message),
         Ok(None) => {}
         Err(err) => return (messages, Some(err.to_string())),

@@ -1,5 +1,7 @@
-//! The one place that knows the bytes: length-delimited frames (tokio-util) whose payloads are
-//! bincode 2 (through serde). Swapping the encoding means changing this file and nothing else.
+//! The one place that knows the bytes: length-delimited frames (a 4-byte big-endian length, then
+//! the payload) whose payloads are bincode 2 (through serde). Swapping the encoding means changing
+//! this file and nothing else. Plain code over byte buffers, no runtime: the tokio-util adaptors
+//! are in [`super::tokio_codec`], behind the `codec` feature.
 //!
 //! Limits, and why: a client's messages are small (the longest is a start position of at most
 //! 2 KiB, or a 300-character chat line), so the server accepts frames of at most
@@ -9,11 +11,10 @@
 //! prefix is refused before any payload is read. bincode gets the same limit, so a lying length
 //! inside a payload cannot make it allocate either.
 
-use bytes::{Bytes, BytesMut};
+use bytes::{Buf, BufMut, BytesMut};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::marker::PhantomData;
-use tokio_util::codec::{Decoder, Encoder, LengthDelimitedCodec};
 
 use super::message::{ClientMessage, ServerMessage};
 
@@ -81,14 +82,19 @@ fn check_whole<T>(
     Ok(message)
 }
 
+/// Bytes of the length prefix in front of every frame (big-endian `u32`).
+pub const PREFIX_LEN: usize = 4;
+
 /// A codec that reads frames of `In` and writes frames of `Out`, with a maximum frame length.
+///
+/// The framing itself is plain code over a [`BytesMut`] buffer ([`FrameCodec::decode_frame`],
+/// [`FrameCodec::decode_last`], [`FrameCodec::encode_frame`]), so this crate needs no async
+/// runtime; with the `codec` feature, [`super::tokio_codec`] makes it a tokio-util
+/// `Decoder`/`Encoder` for `Framed` streams.
 #[derive(Debug)]
 pub struct FrameCodec<In, Out> {
-    frames: LengthDelimitedCodec,
-    limit: usize,
-    /// Whether the length prefix of the frame being read has been consumed already (by
-    /// `frames`), so the bytes at the front of the buffer are payload, not a prefix.
-    reading_payload: bool,
+    read_limit: usize,
+    write_limit: usize,
     _messages: PhantomData<fn(Out) -> In>,
 }
 
@@ -118,78 +124,93 @@ impl<In, Out> FrameCodec<In, Out> {
     /// most `write_limit` bytes.
     #[must_use]
     pub fn with_limits(read_limit: usize, write_limit: usize) -> Self {
-        let frames = LengthDelimitedCodec::builder()
-            .length_field_length(4)
-            .max_frame_length(read_limit.max(write_limit))
-            .new_codec();
         FrameCodec {
-            frames,
-            limit: read_limit,
-            reading_payload: false,
+            read_limit,
+            write_limit,
             _messages: PhantomData,
         }
     }
 }
 
-impl<In: DeserializeOwned, Out> Decoder for FrameCodec<In, Out> {
-    type Item = In;
-    type Error = FrameError;
-
-    fn decode(&mut self, src: &mut BytesMut) -> Result<Option<In>, FrameError> {
-        // Check the length prefix ourselves so an oversize frame is refused by this side's own
-        // limit before its payload arrives, with a message that says so. Only at a frame's start:
-        // once `frames` has consumed a prefix, the buffer holds payload bytes until the frame ends.
-        let at_prefix = !self.reading_payload && src.len() >= 4;
-        if at_prefix {
-            let length = u32::from_be_bytes([src[0], src[1], src[2], src[3]]) as usize;
-            if length > self.limit {
-                return Err(FrameError::TooLong {
-                    length,
-                    limit: self.limit,
-                });
-            }
+impl<In: DeserializeOwned, Out> FrameCodec<In, Out> {
+    /// Takes one whole frame off the front of `src` and decodes it; `Ok(None)` until the whole
+    /// frame is there (nothing is consumed meanwhile). A length prefix over this side's limit is
+    /// refused as soon as its four bytes arrive, before any of its payload.
+    pub fn decode_frame(&mut self, src: &mut BytesMut) -> Result<Option<In>, FrameError> {
+        let Some(prefix) = src.get(..PREFIX_LEN) else {
+            return Ok(None);
+        };
+        let length = u32::from_be_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+        if length > self.read_limit {
+            return Err(FrameError::TooLong {
+                length,
+                limit: self.read_limit,
+            });
         }
-        match self.frames.decode(src)? {
-            Some(frame) => {
-                self.reading_payload = false;
-                if self.limit <= MAX_CLIENT_FRAME {
-                    decode_client_payload(&frame).map(Some)
-                } else {
-                    decode_payload(&frame).map(Some)
-                }
-            }
-            None => {
-                // A prefix was there, so `frames` consumed it and now waits for the payload.
-                self.reading_payload |= at_prefix;
-                Ok(None)
-            }
+        if src.len() < PREFIX_LEN + length {
+            // Room for the rest of the frame, so the reads that bring it need not reallocate.
+            src.reserve(PREFIX_LEN + length - src.len());
+            return Ok(None);
+        }
+        src.advance(PREFIX_LEN);
+        let frame = src.split_to(length);
+        if self.read_limit <= MAX_CLIENT_FRAME {
+            decode_client_payload(&frame).map(Some)
+        } else {
+            decode_payload(&frame).map(Some)
+        }
+    }
+
+    /// Like [`FrameCodec::decode_frame`] when the stream has ended: bytes of an unfinished frame
+    /// left over are an error.
+    pub fn decode_last(&mut self, src: &mut BytesMut) -> Result<Option<In>, FrameError> {
+        match self.decode_frame(src)? {
+            Some(message) => Ok(Some(message)),
+            None if src.is_empty() => Ok(None),
+            None => Err(FrameError::Io(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("the stream ended {} bytes into a frame", src.len()),
+            ))),
         }
     }
 }
 
-impl<In, Out: Serialize> Encoder<Out> for FrameCodec<In, Out> {
-    type Error = FrameError;
-
-    fn encode(&mut self, message: Out, dst: &mut BytesMut) -> Result<(), FrameError> {
-        let payload = encode_payload(&message)?;
-        self.frames
-            .encode(Bytes::from(payload), dst)
-            .map_err(|err| FrameError::Malformed(err.to_string()))
+impl<In, Out: Serialize> FrameCodec<In, Out> {
+    /// Appends a message as one frame (length prefix and payload) to `dst`.
+    pub fn encode_frame(&mut self, message: &Out, dst: &mut BytesMut) -> Result<(), FrameError> {
+        let payload = encode_payload(message)?;
+        if payload.len() > self.write_limit {
+            return Err(FrameError::TooLong {
+                length: payload.len(),
+                limit: self.write_limit,
+            });
+        }
+        let length = u32::try_from(payload.len()).map_err(|_| FrameError::TooLong {
+            length: payload.len(),
+            limit: self.write_limit,
+        })?;
+        dst.reserve(PREFIX_LEN + payload.len());
+        dst.put_u32(length);
+        dst.extend_from_slice(&payload);
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::message::{GameId, PROTOCOL_VERSION};
+    use crate::Side;
+    use crate::protocol::message::{
+        GameId, GameOptions, Opponent, PROTOCOL_VERSION, SeatChoice, TimeControl,
+    };
 
     fn round_trip(message: ClientMessage) {
         let mut client = ClientCodec::client();
         let mut server = ServerCodec::server();
         let mut buffer = BytesMut::new();
-        client.encode(message.clone(), &mut buffer).expect("encode");
+        client.encode_frame(&message, &mut buffer).expect("encode");
         let decoded = server
-            .decode(&mut buffer)
+            .decode_frame(&mut buffer)
             .expect("decode")
             .expect("a whole frame");
         assert_eq!(decoded, message);
@@ -220,11 +241,11 @@ mod tests {
         let mut client = ClientCodec::client();
         let mut whole = BytesMut::new();
         client
-            .encode(ClientMessage::ListGames, &mut whole)
+            .encode_frame(&ClientMessage::ListGames, &mut whole)
             .expect("encode");
         let mut server = ServerCodec::server();
         let mut partial = BytesMut::from(&whole[..whole.len() - 1]);
-        assert!(server.decode(&mut partial).expect("no error yet").is_none());
+        assert!(server.decode_frame(&mut partial).expect("no error yet").is_none());
     }
 
     fn chat(text: &str) -> ClientMessage {
@@ -242,7 +263,7 @@ mod tests {
         let mut decoded = Vec::new();
         for chunk in bytes.chunks(piece) {
             buffer.extend_from_slice(chunk);
-            while let Some(message) = server.decode(&mut buffer).expect("a valid stream") {
+            while let Some(message) = server.decode_frame(&mut buffer).expect("a valid stream") {
                 decoded.push(message);
             }
         }
@@ -266,7 +287,7 @@ mod tests {
         let mut client = ClientCodec::client();
         let mut stream = BytesMut::new();
         for message in &messages {
-            client.encode(message.clone(), &mut stream).expect("encode");
+            client.encode_frame(message, &mut stream).expect("encode");
         }
         for piece in [1, 2, 3, 4, 5, 7, 64, stream.len()] {
             assert_eq!(
@@ -282,8 +303,8 @@ mod tests {
         let mut client = ClientCodec::client();
         let mut frame = BytesMut::new();
         client
-            .encode(
-                ClientMessage::Hello {
+            .encode_frame(
+                &ClientMessage::Hello {
                     protocol_version: PROTOCOL_VERSION,
                     name: "ada".to_owned(),
                     public_key: None,
@@ -296,15 +317,41 @@ mod tests {
             .expect("encode");
         assert_eq!(
             &frame[..],
-            &[0, 0, 0, 10, 0, 3, 3, b'a', b'd', b'a', 0, 0, 0, 1]
+            &[0, 0, 0, 10, 0, 4, 3, b'a', b'd', b'a', 0, 0, 0, 1]
         );
+    }
+
+    #[test]
+    fn the_bytes_of_a_create_game_are_those_protocol_md_shows() {
+        let mut frame = BytesMut::new();
+        ClientCodec::client()
+            .encode_frame(
+                &ClientMessage::CreateGame(GameOptions {
+                    spec: "pente-free".parse().expect("a spec"),
+                    seat: SeatChoice::Side(Side::First),
+                    opponent: Opponent::OpenSeat,
+                    time_control: TimeControl::Unlimited,
+                    start_position: None,
+                    rated: false,
+                }),
+                &mut frame,
+            )
+            .expect("encode");
+        // Variant 4, the spec (Pente 1, Free 1), then seat, opponent, clock, start and rated.
+        assert_eq!(&frame[..], &[0, 0, 0, 9, 4, 1, 1, 0, 0, 0, 0, 0, 0]);
+        // A variant that is not the game's is refused when read, like any malformed payload.
+        let mut checkers_free = BytesMut::from(&[0, 0, 0, 9, 4, 0, 1, 0, 0, 0, 0, 0, 0][..]);
+        let err = ServerCodec::server()
+            .decode_frame(&mut checkers_free)
+            .expect_err("no such variant");
+        assert!(err.to_string().contains("checkers has no free variant"), "{err}");
     }
 
     #[test]
     fn an_oversize_length_prefix_is_refused_before_the_payload() {
         let mut server = ServerCodec::server();
         let mut buffer = BytesMut::from(&u32::MAX.to_be_bytes()[..]);
-        let err = server.decode(&mut buffer).expect_err("too long");
+        let err = server.decode_frame(&mut buffer).expect_err("too long");
         assert!(
             matches!(
                 err,
@@ -324,7 +371,7 @@ mod tests {
             let mut buffer = BytesMut::new();
             buffer.extend_from_slice(&(payload.len() as u32).to_be_bytes());
             buffer.extend_from_slice(payload);
-            let err = server.decode(&mut buffer).expect_err("garbage");
+            let err = server.decode_frame(&mut buffer).expect_err("garbage");
             assert!(matches!(err, FrameError::Malformed(_)), "{err}");
         }
     }
@@ -339,7 +386,7 @@ mod tests {
         buffer.extend_from_slice(&(payload.len() as u32).to_be_bytes());
         buffer.extend_from_slice(&payload);
         let err = ServerCodec::server()
-            .decode(&mut buffer)
+            .decode_frame(&mut buffer)
             .expect_err("claim");
         assert!(err.to_string().contains("Limit"), "{err}");
         // The same bytes read by a client (server messages may be large) fail only for want of
