@@ -23,6 +23,7 @@ pub mod embedded;
 pub mod event;
 pub mod fuzzing;
 pub mod identity;
+pub mod intent;
 pub mod keys;
 pub mod launch;
 pub mod move_list;
