@@ -187,10 +187,41 @@ impl Binding {
         }
     }
 
+    /// The key codes this row matches, among every key the client reads (see [`codes`]).
+    #[must_use]
+    pub fn codes(&self) -> Vec<KeyCode> {
+        codes().into_iter().filter(|k| (self.matches)(*k)).collect()
+    }
+
     /// Whether the footer names this key now.
-    fn is_shown(&self, app: &App) -> bool {
+    #[must_use]
+    pub fn is_shown(&self, app: &App) -> bool {
         self.footer.is_some() && self.shown.unwrap_or(self.applies)(app)
     }
+}
+
+/// Every key code a row could match: the printable characters, the arrows and editing keys,
+/// and F1 to F12.
+#[must_use]
+pub fn codes() -> Vec<KeyCode> {
+    let mut keys: Vec<KeyCode> = (' '..='~').map(KeyCode::Char).collect();
+    keys.extend([
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Tab,
+        KeyCode::Backspace,
+        KeyCode::Delete,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+    ]);
+    keys.extend((1..=12).map(KeyCode::F));
+    keys
 }
 
 /// Where keys go now: the dialog on top, else the line being typed, else the screen.

@@ -1,30 +1,8 @@
 //! Tidy tests of the key table: what a row says about its keys is true of what it matches, so
 //! help, README and footers name the keys that really do something.
 
-use super::{Action, BINDINGS, Binding, Place, rows};
+use super::{Action, BINDINGS, Binding, Place, codes, rows};
 use ratatui::crossterm::event::KeyCode;
-
-/// Every key code a row could match, as far as the client reads keys.
-fn sample_keys() -> Vec<KeyCode> {
-    let mut keys: Vec<KeyCode> = (' '..='~').map(KeyCode::Char).collect();
-    keys.extend([
-        KeyCode::Up,
-        KeyCode::Down,
-        KeyCode::Left,
-        KeyCode::Right,
-        KeyCode::Enter,
-        KeyCode::Esc,
-        KeyCode::Tab,
-        KeyCode::Backspace,
-        KeyCode::Delete,
-        KeyCode::Home,
-        KeyCode::End,
-        KeyCode::PageUp,
-        KeyCode::PageDown,
-    ]);
-    keys.extend((1..=12).map(KeyCode::F));
-    keys
-}
 
 /// How a key may be spelt in the table's texts.
 fn spellings(key: KeyCode) -> Vec<String> {
@@ -69,14 +47,11 @@ fn names(text: &str, key: KeyCode) -> bool {
 }
 
 fn matched(binding: &Binding) -> Vec<KeyCode> {
-    sample_keys()
-        .into_iter()
-        .filter(|k| (binding.matches)(*k))
-        .collect()
+    binding.codes()
 }
 
 fn takes_any_key(binding: &Binding) -> bool {
-    matched(binding).len() == sample_keys().len()
+    matched(binding).len() == codes().len()
 }
 
 #[test]
