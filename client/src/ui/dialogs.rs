@@ -113,14 +113,19 @@ pub fn themes(frame: &mut Frame<'_>, selected: usize, current: &Theme) {
 }
 
 /// A yes/no question.
+/// As tall as the wrapped question needs, so its keys always show under it.
 pub fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
-    let area = centred(frame.area(), 50, 5);
-    let inner = boxed(frame, area, "Are you sure?", theme);
+    const WIDTH: u16 = 50;
     let lines = vec![
         Line::from(what.question()),
         Line::from(dialog_keys(Place::Question).join(" · ")),
     ];
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let inner_width = WIDTH.min(frame.area().width).saturating_sub(2);
+    let height = text.line_count(inner_width) as u16 + 2;
+    let area = centred(frame.area(), WIDTH, height);
+    let inner = boxed(frame, area, "Are you sure?", theme);
+    frame.render_widget(text, inner);
 }
 
 /// The game-over dialog: the winner and the reason.
