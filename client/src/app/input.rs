@@ -27,18 +27,8 @@ impl App {
         }
         let place = keys::place(self);
         let action = keys::action(self, key.code);
-        match action {
-            Some(Action::Help) => return self.overlay = Some(Overlay::Help),
-            Some(Action::Themes) => {
-                let selected = Theme::ALL
-                    .iter()
-                    .position(|t| t.name == self.theme.name)
-                    .unwrap_or(0);
-                return self.overlay = Some(Overlay::Themes { selected });
-            }
-            Some(Action::Quit) => return self.ask_quit(out),
-            Some(Action::WholeMessage) => return self.overlay = Some(Overlay::Message),
-            _ => {}
+        if self.anywhere_key(action, out) {
+            return;
         }
         match place {
             Place::Lobby => self.lobby_key(action, out),
@@ -54,6 +44,24 @@ impl App {
             | Place::Create
             | Place::SetupBoard => self.dialog_key(key, action, out),
         }
+    }
+
+    /// The keys that work on both screens; true if `action` was one.
+    fn anywhere_key(&mut self, action: Option<Action>, out: &mut Vec<ClientMessage>) -> bool {
+        match action {
+            Some(Action::Help) => self.overlay = Some(Overlay::Help),
+            Some(Action::Themes) => {
+                let selected = Theme::ALL
+                    .iter()
+                    .position(|t| t.name == self.theme.name)
+                    .unwrap_or(0);
+                self.overlay = Some(Overlay::Themes { selected });
+            }
+            Some(Action::Quit) => self.ask_quit(out),
+            Some(Action::WholeMessage) => self.overlay = Some(Overlay::Message),
+            _ => return false,
+        }
+        true
     }
 
     fn in_live_game(&self) -> bool {
