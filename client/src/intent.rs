@@ -107,25 +107,3 @@ pub fn resolve(intent: Intent, table: &Table, legal: &[String]) -> Result<Reques
     };
     Ok(Request { message, note })
 }
-
-impl Table {
-    /// Notes a request sent about this table: a move waits for the server's answer, and an
-    /// answered question is no longer asked.
-    pub fn sent(&mut self, message: &ClientMessage) {
-        match message {
-            ClientMessage::Move { text, .. } => {
-                self.selection.clear();
-                self.pending_move = Some(text.clone());
-            }
-            ClientMessage::AnswerDraw { .. } => self.draw_offer = None,
-            ClientMessage::AnswerTakeback { .. } => self.takeback_request = None,
-            _ => {}
-        }
-    }
-
-    /// The texts of the legal moves as the board offers them.
-    #[must_use]
-    pub fn legal_texts(&self) -> Vec<String> {
-        self.candidates.iter().map(|c| c.text.clone()).collect()
-    }
-}
