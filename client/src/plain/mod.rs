@@ -16,7 +16,7 @@ pub mod session;
 
 pub use board_text::board_text;
 pub use command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
-pub use session::{Session, Step};
+pub use session::{Phase, Session, Step};
 
 use crate::event::Event;
 use crate::net::Net;
