@@ -2,9 +2,9 @@
 //! server message goes through [`App::update`], which changes the state and returns the
 //! messages to send. No terminal here: tests drive it directly, and `ui` only reads it.
 //!
-//! Keys are looked up in the one key table ([`crate::keys`]) and done in [`input`] (screens
-//! and typed lines) and [`dialogs`]; what reaches the game is an [`crate::intent::Intent`]
-//! resolved and sent in [`board`], which also turns clicks into moves.
+//! Keys are looked up in the one key table ([`crate::keys`]) and done in `input` (screens
+//! and typed lines) and `dialogs`; what reaches the game is an [`crate::intent::Intent`]
+//! resolved and sent in `board`, which also turns clicks into moves.
 
 mod board;
 mod dialogs;

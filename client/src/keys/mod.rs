@@ -1,6 +1,6 @@
 //! The one key table: every key of the screens and dialogs, what it does, when it applies and
 //! how the footer names it ([`BINDINGS`]). Dispatch, footers and help all read it, so they
-//! cannot disagree: [`App`](crate::app::App) asks [`place`] where keys go now and [`action`]
+//! cannot disagree: [`App`] asks [`place`] where keys go now and [`action`]
 //! what a key does there; the status line shows [`footer`] (only the keys that apply now);
 //! dialogs show [`dialog_keys`]; the help overlay lists [`help_rows`] and README lists
 //! [`rows`] (a test checks both). Ctrl-C, which quits from anywhere, is read before the table.

@@ -7,7 +7,7 @@
 //! Input lines are read only while the prompt is up (on the player's turn, or in the lobby or
 //! while watching), so a script can write all its moves at once and each is taken in turn.
 //! [`command`] reads a line, [`session`] is the state machine (no I/O of its own), and
-//! [`board_text`] draws the board; [`run`] joins them to standard input and output.
+//! [`board_text()`] draws the board; [`run`] joins them to standard input and output.
 
 pub mod board_text;
 pub mod command;

@@ -2,7 +2,7 @@
 //! stands ([`Phase`]: connecting, waiting for an answer, idle, or asking for the player's
 //! move). It reads events and typed lines and writes to `out`, with no I/O of its own;
 //! [`super::run`] joins it to standard input and output. How it follows the server's news is
-//! in [`super::news`].
+//! in `news`.
 
 use super::Start;
 use super::board_text::board_text;
