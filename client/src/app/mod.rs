@@ -126,13 +126,10 @@ pub struct App {
     pub in_progress: Vec<GameId>,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
-    /// Ticks seen, for things done every so many ticks.
-    ticks: u32,
+    /// Whether the server pushes the lobby's list to this client (asked while the lobby is
+    /// on screen and the link is up).
+    watching_lobby: bool,
 }
-
-/// Ticks between refreshes of the lobby's list while it is shown (about a second at the
-/// terminal's rate; the server does not push lobby changes yet).
-pub const LOBBY_REFRESH_TICKS: u32 = 16;
 
 impl App {
     /// A client for the player `name`, not yet connected.
@@ -161,7 +158,7 @@ impl App {
             settings_problem: None,
             in_progress: Vec::new(),
             drag_from: None,
-            ticks: 0,
+            watching_lobby: false,
         }
     }
 
@@ -195,15 +192,6 @@ impl App {
         match event {
             Event::Tick => {
                 self.now = Instant::now();
-                self.ticks = self.ticks.wrapping_add(1);
-                // The lobby keeps itself current while it is on screen.
-                if self.screen == Screen::Lobby
-                    && self.link == Link::Online
-                    && self.overlay.is_none()
-                    && self.ticks.is_multiple_of(LOBBY_REFRESH_TICKS)
-                {
-                    out.push(ClientMessage::ListGames);
-                }
                 if let Some(table) = &mut self.table {
                     table.tick();
                 }
@@ -217,13 +205,31 @@ impl App {
             Event::Server(message) => self.server(message, &mut out),
             Event::Link(link) => self.link(link, &mut out),
         }
+        self.watch_lobby_while_shown(&mut out);
         out
+    }
+
+    /// The lobby keeps itself current while it is on screen: the server pushes its list to a
+    /// client that watches it, so the client asks to watch when the lobby comes up and stops
+    /// when it goes (a new connection starts unwatched).
+    fn watch_lobby_while_shown(&mut self, out: &mut Vec<ClientMessage>) {
+        if self.link != Link::Online {
+            self.watching_lobby = false;
+            return;
+        }
+        let wanted = self.screen == Screen::Lobby;
+        if wanted != self.watching_lobby {
+            self.watching_lobby = wanted;
+            out.push(ClientMessage::WatchLobby { on: wanted });
+        }
     }
 
     fn link(&mut self, event: LinkEvent, out: &mut Vec<ClientMessage>) {
         match event {
             LinkEvent::Connected { resumed } => {
                 self.link = Link::Online;
+                // The new connection watches nothing yet.
+                self.watching_lobby = false;
                 self.say(if resumed {
                     "reconnected; your games are back"
                 } else {
