@@ -114,8 +114,8 @@ impl<W: Write> Session<W> {
                 "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                 game.id,
                 game.kind.name(),
-                seat_text(&game.seats[0], Duration::ZERO),
-                seat_text(&game.seats[1], Duration::ZERO),
+                seat_text(game.kind, &game.seats[0], Duration::ZERO),
+                seat_text(game.kind, &game.seats[1], Duration::ZERO),
                 time_control_text(game.time_control),
                 crate::words::count(game.moves as usize, "ply", "plies")
             ));

@@ -210,7 +210,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         SeatChoice::Spectate => "nobody: watch (bots or guests play)".to_owned(),
     };
     let opponent = match form.opponent {
-        Some(level) => format!("bot: {level}"),
+        Some(level) => format!("bot: {}", crate::words::bot_level(form.kind, level)),
         None => "open seat (a person or a bot joins)".to_owned(),
     };
     let setup = match (form.setup, &form.board) {
@@ -308,20 +308,30 @@ pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
 }
 
 /// The bot level dialog of the lobby's `a`.
-pub fn bot_level(frame: &mut Frame<'_>, game: GameId, selected: usize, theme: &Theme) {
+pub fn bot_level(
+    frame: &mut Frame<'_>,
+    game: GameId,
+    kind: Option<kingme_shared::GameKind>,
+    selected: usize,
+    theme: &Theme,
+) {
     let area = centred(frame.area(), 44, Level::ALL.len() as u16 + 4);
-    let inner = boxed(frame, area, &format!("A bot for game {game}"), theme);
+    let name = |level: Level| match kind {
+        Some(kind) => crate::words::bot_level(kind, level),
+        None => level.to_string(),
+    };
+    let inner = boxed(frame, area, &format!("A bot for game {game} (rating)"), theme);
     let mut lines: Vec<Line<'_>> = Level::ALL
         .iter()
         .enumerate()
         .map(|(i, level)| {
             if i == selected {
                 Line::styled(
-                    format!("▶ {level}"),
+                    format!("▶ {}", name(*level)),
                     Style::default().add_modifier(Modifier::REVERSED),
                 )
             } else {
-                Line::from(format!("  {level}"))
+                Line::from(format!("  {}", name(*level)))
             }
         })
         .collect();
