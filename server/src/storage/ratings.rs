@@ -5,13 +5,11 @@
 //! `K * (score - expected)`, where `score` is 1 for a win, 1/2 for a draw, 0 for a loss, and
 //! `expected = 1 / (1 + 10^((opponent - own) / 400))`. Elo over Glicko-2 because it needs no rating
 //! periods and every result can be applied the moment a game ends. Guests, empty seats and
-//! aborted games are not rated.
+//! aborted games are not rated. A bot level enters the pool at its measured rating.
 
 use super::records::Participant;
-use super::store::{Store, StoreError};
-use kingme_shared::ai::Level;
-use kingme_shared::protocol::{EndReason, GameResult};
-use kingme_shared::{GameKind, Side};
+use kingme_shared::GameKind;
+use kingme_shared::ai::{Level, ladder};
 
 /// How far one game can move a rating.
 pub const K_FACTOR: f64 = 32.0;
@@ -61,6 +59,21 @@ impl Default for Rating {
 }
 
 impl Rating {
+    /// A rating before its first rated game in `kind`: a person starts at [`INITIAL_RATING`], a
+    /// bot level at its measured rating (`kingme ladder`, see `kingme_shared::ai::ladder`), so
+    /// the pool does not take `expert` and `random` for equals.
+    #[must_use]
+    pub fn seed(kind: GameKind, who: &Rated) -> Rating {
+        let measured = match who {
+            Rated::Bot(level) => ladder::measured_rating(kind, *level),
+            Rated::Person(_) => None,
+        };
+        Rating {
+            rating: measured.map_or(INITIAL_RATING, f64::from),
+            ..Rating::default()
+        }
+    }
+
     /// This rating after a game with `score` (1 win, 0.5 draw, 0 loss) against `opponent`.
     #[must_use]
     pub fn after(self, opponent: f64, score: f64) -> Rating {
@@ -83,50 +96,6 @@ pub struct RatingChange {
     pub who: Rated,
     pub before: f64,
     pub after: f64,
-}
-
-/// Applies a finished game to both sides' ratings, if it counts: both seats rated identities,
-/// the game rated, and not aborted. Returns the changes, first side first.
-pub fn rate_game(
-    store: &mut dyn Store,
-    kind: GameKind,
-    seats: &[Participant; 2],
-    rated: bool,
-    result: &GameResult,
-) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    if !rated || result.reason == EndReason::Aborted {
-        return Ok(None);
-    }
-    let (Some(first), Some(second)) = (Rated::of(&seats[0]), Rated::of(&seats[1])) else {
-        return Ok(None);
-    };
-    let before = [
-        store.rating(kind, &first)?.unwrap_or_default(),
-        store.rating(kind, &second)?.unwrap_or_default(),
-    ];
-    let score = |side: Side| match result.winner {
-        Some(winner) if winner == side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    };
-    let after = [
-        before[0].after(before[1].rating, score(Side::First)),
-        before[1].after(before[0].rating, score(Side::Second)),
-    ];
-    store.set_rating(kind, &first, &after[0])?;
-    store.set_rating(kind, &second, &after[1])?;
-    Ok(Some([
-        RatingChange {
-            who: first,
-            before: before[0].rating,
-            after: after[0].rating,
-        },
-        RatingChange {
-            who: second,
-            before: before[1].rating,
-            after: after[1].rating,
-        },
-    ]))
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@
 //! paused test clock, time does not jump ahead while the database is working.
 
 use super::identity::{self, Admission, Claim, IdentityError};
-use super::ratings::{self, RatingChange};
+use super::rating_update;
+use super::ratings::RatingChange;
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
 use super::store::{HistoryQuery, Store, StoreError};
 use kingme_shared::protocol::{
@@ -76,7 +77,8 @@ struct Queue {
 
 struct Inner {
     queue: Mutex<Queue>,
-    store: Mutex<Box<dyn Store>>,
+    /// `None` once closed: requests then fail as [`StoreError::Stopped`].
+    store: Mutex<Option<Box<dyn Store>>>,
 }
 
 fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -147,7 +149,10 @@ impl Inner {
                 let take = queue.requests.len().min(MAX_BATCH);
                 queue.requests.drain(..take).collect()
             };
-            serve_batch(store.as_mut(), batch);
+            match store.as_mut() {
+                Some(store) => serve_batch(store.as_mut(), batch),
+                None => answer_all(batch, &Err(StoreError::Stopped)),
+            }
         }
     }
 }
@@ -159,7 +164,7 @@ impl Storage {
         Storage {
             inner: Arc::new(Inner {
                 queue: Mutex::new(Queue::default()),
-                store: Mutex::new(Box::new(store)),
+                store: Mutex::new(Some(Box::new(store))),
             }),
         }
     }
@@ -187,6 +192,21 @@ impl Storage {
             tokio::task::spawn_blocking(move || inner.drain());
         }
         answer.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Closes the database once the requests queued before are answered, and returns when it
+    /// is closed (its file complete on disk): a server that has shut down leaves no write
+    /// behind. Later requests fail as [`StoreError::Stopped`].
+    pub async fn close(&self) {
+        let inner = Arc::clone(&self.inner);
+        let closing = tokio::task::spawn_blocking(move || {
+            // Waits for a running batch (it holds the lock), then drops the store here.
+            let store = lock(&inner.store).take();
+            drop(store);
+        });
+        if let Err(err) = closing.await {
+            tracing::error!(%err, "closing the database failed");
+        }
     }
 
     /// Checks that the database is still the one opened (see [`Store::verify`]).
@@ -234,7 +254,7 @@ impl Storage {
                 .game(game)?
                 .ok_or_else(|| StoreError::NotFound(format!("no game {game} is stored")))?;
             store.finish_game(game, &result, finished_at_ms)?;
-            ratings::rate_game(
+            rating_update::rate_game(
                 store,
                 stored.game.spec.kind(),
                 &stored.game.seats,
@@ -329,7 +349,7 @@ impl Storage {
 mod tests {
     use super::*;
     use crate::storage::SqliteStore;
-    use crate::storage::ratings::Rated;
+    use crate::storage::ratings::{Rated, Rating};
     use kingme_shared::ai::Level;
     use kingme_shared::protocol::{EndReason, TimeControl};
     use kingme_shared::{Side, WinReason};
@@ -361,6 +381,21 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_closed_storage_answers_every_later_request_as_stopped() {
+        let storage = start();
+        storage
+            .create_game(game(1, [Participant::Empty, Participant::Empty]))
+            .await
+            .unwrap();
+        let other_handle = storage.clone();
+        storage.close().await;
+        assert!(matches!(
+            other_handle.game(GameId(1)).await,
+            Err(StoreError::Stopped)
+        ));
+    }
+
+    #[tokio::test]
     async fn a_failing_request_in_a_batch_leaves_the_others_stored() {
         let storage = start();
         storage
@@ -386,6 +421,14 @@ mod tests {
         let storage = start();
         let alice = Participant::Person("alice".into());
         let bot = Participant::Bot(Level::Beginner);
+        // The bot level has played before and stands at 1500, as alice does.
+        storage
+            .run(|store| {
+                let even = Rating::default();
+                store.set_rating(GameKind::TicTacToe, &Rated::Bot(Level::Beginner), &even)
+            })
+            .await
+            .unwrap();
         storage
             .create_game(game(1, [alice.clone(), bot.clone()]))
             .await
@@ -430,6 +473,29 @@ mod tests {
         assert_eq!(lines, [("alice", 1531, 2), ("beginner", 1469, 2)]);
         let history = storage.history(HistoryQuery::default()).await.unwrap();
         assert_eq!(history.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_bot_level_enters_the_pool_at_its_measured_rating() {
+        let storage = start();
+        let alice = Participant::Person("alice".into());
+        let expert = Participant::Bot(Level::Expert);
+        storage.create_game(game(1, [alice, expert])).await.unwrap();
+        let win = GameResult {
+            winner: Some(Side::Second),
+            reason: EndReason::Win(WinReason::ThreeInARow),
+        };
+        let changes = storage
+            .finish_game(GameId(1), win, 5)
+            .await
+            .unwrap()
+            .unwrap();
+        let measured =
+            kingme_shared::ai::ladder::measured_rating(GameKind::TicTacToe, Level::Expert)
+                .expect("the expert is on the ladder");
+        assert_eq!(changes[0].before, 1500.0, "a person starts at 1500");
+        assert_eq!(changes[1].before, f64::from(measured));
+        assert!(changes[1].after > changes[1].before, "the winner gains");
     }
 
     #[tokio::test]
