@@ -4,10 +4,18 @@
 //! stops in the middle of an exchange.
 //!
 //! The classic levels count material only (a man 100, a king 175, a side without a move has lost);
-//! `expert` uses [`super::checkers_eval`].
+//! `expert` uses [`super::checkers_eval`], and an endgame database when it is given one: a
+//! position in the database is scored exactly (won, lost or drawn, a little more for more
+//! material) and searched no further. In a won position the expert must also make progress, so it
+//! converts by a rule: positions with the root's own material that are still won are searched on
+//! (the evaluation drives the lone pieces out of the corners and the search finds the capture or
+//! crowning into a smaller won ending), and only one that lets the win slip is scored at once.
 
+use super::Level;
 use super::checkers_eval::{expert_eval, material};
 use super::classic::{Request, classic, expert};
+use super::egdb::index::Counts;
+use super::egdb::{Egdb, Verdict};
 use super::search::{Found, SearchGame};
 use super::zobrist::checkers_key;
 use crate::game::Side;
@@ -15,6 +23,7 @@ use crate::games::checkers::{
     Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
+use std::sync::Arc;
 
 /// Transposition table size for checkers: 2^18 entries of about 48 bytes.
 const TABLE_BITS: u32 = 18;
@@ -29,7 +38,18 @@ pub struct CheckersSearch {
     /// Where in `keys` the current reversible stretch (since the last capture or man's move)
     /// starts.
     reversible_from: usize,
+    /// The endgame database consulted at every node, if any.
+    egdb: Option<Arc<Egdb>>,
+    /// When the root is a database win: its material and the winner. Positions with that
+    /// material still won for the winner are searched on rather than scored (see the file's
+    /// comment).
+    converting: Option<(Counts, Side)>,
 }
+
+/// A database win's score before the material term: far above any evaluation of a position
+/// with few pieces, below [`super::search::MATE_BOUND`] (a database win is not a mate in so
+/// many moves).
+pub const KNOWN_WIN: i32 = 8_000;
 
 impl CheckersSearch {
     /// The game's position and history, evaluated as a classic level or as the expert.
@@ -42,6 +62,32 @@ impl CheckersSearch {
             expert,
             keys,
             reversible_from: 0,
+            egdb: None,
+            converting: None,
+        }
+    }
+
+    /// Consults `egdb` in the search; when the root is won there, converts it.
+    #[must_use]
+    pub fn with_egdb(mut self, egdb: Option<Arc<Egdb>>) -> CheckersSearch {
+        self.converting = egdb.as_deref().and_then(|db| {
+            (db.verdict(&self.position)? == Verdict::Win)
+                .then(|| (Counts::of(&self.position), self.position.side_to_move()))
+        });
+        self.egdb = egdb;
+        self
+    }
+
+    /// The database's score for the side to move, from a verdict.
+    fn known_score(&self, verdict: Verdict) -> i32 {
+        let ahead = match self.position.side_to_move() {
+            Side::First => material(&self.position),
+            Side::Second => -material(&self.position),
+        } / 2;
+        match verdict {
+            Verdict::Win => KNOWN_WIN + ahead,
+            Verdict::Loss => -KNOWN_WIN + ahead,
+            Verdict::Draw => 0,
         }
     }
 }
@@ -104,6 +150,24 @@ impl SearchGame for CheckersSearch {
         self.keys[self.keys.len() - 1]
     }
 
+    fn probe(&self) -> Option<i32> {
+        let verdict = self.egdb.as_deref()?.verdict(&self.position)?;
+        if let Some((material, winner)) = self.converting
+            && Counts::of(&self.position) == material
+        {
+            let mover = self.position.side_to_move();
+            let still_won = match verdict {
+                Verdict::Win => mover == winner,
+                Verdict::Loss => mover != winner,
+                Verdict::Draw => false,
+            };
+            if still_won {
+                return None;
+            }
+        }
+        Some(self.known_score(verdict))
+    }
+
     fn extend(&self) -> bool {
         has_capture(&self.position)
     }
@@ -124,6 +188,9 @@ const STRONG_NODES: u64 = 5_000;
 /// The move for a level.
 pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
     let mut search = CheckersSearch::new(game, request.deepens());
+    if request.level == Level::Expert {
+        search = search.with_egdb(request.limits.egdb.clone());
+    }
     if request.deepens() {
         expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
     } else {

@@ -73,6 +73,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Raised by another thread to stop at once.
     pub stop: StopFlag,
+    /// A checkers endgame database the expert may consult (exact scores in the search, and a
+    /// won position converted); `None` to search without one.
+    pub egdb: Option<Arc<egdb::Egdb>>,
 }
 
 /// Switches for engine tools, beyond what bots use.
