@@ -10,8 +10,10 @@
 //! converts by a rule: positions with the root's own material that are still won are searched on
 //! (the evaluation drives the lone pieces out of the corners and the search finds the capture or
 //! crowning into a smaller won ending), and only one that lets the win slip is scored at once.
+//! In the opening the expert plays the move of the shipped [`Book`] while the position is in it.
 
 use super::Level;
+use super::book::Book;
 use super::checkers_eval::{expert_eval, material};
 use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
@@ -187,6 +189,21 @@ const STRONG_NODES: u64 = 5_000;
 
 /// The move for a level.
 pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
+    if request.level == Level::Expert
+        && !request.limits.no_book
+        && !request.options.minimax
+        && !request.options.fixed_depth
+        && let Some(line) = Book::shipped().and_then(|book| book.lookup(game.position()))
+    {
+        return Some(Found {
+            best: line.mv,
+            score: line.score,
+            depth: line.depth,
+            nodes: 0,
+            pv: vec![line.mv],
+            ties: vec![line.mv],
+        });
+    }
     let mut search = CheckersSearch::new(game, request.deepens());
     if request.level == Level::Expert {
         search = search.with_egdb(request.limits.egdb.clone());
