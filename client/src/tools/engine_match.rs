@@ -3,7 +3,8 @@
 //! played twice with colours reversed. Each game's result is printed as it ends, with the
 //! running score, and at the end the search speed of each side. `--egdb a|b|both` gives the
 //! checkers endgame database (`--egdb-file`, or the largest in the data directory) to one side
-//! or both, so a level can play itself with and without it.
+//! or both, so a level can play itself with and without it; `--no-book a|b|both` keeps a side
+//! out of the opening book.
 
 use super::analyze::seconds;
 use super::ballots;
@@ -37,26 +38,29 @@ pub struct MatchArgs {
     pub max_plies: u32,
     /// Which sides consult the checkers endgame database: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
-    pub egdb: Option<EgdbSides>,
+    pub egdb: Option<Sides>,
     /// The endgame database file (default: the largest in the data directory's egdb folder).
     #[arg(long, value_name = "FILE", requires = "egdb")]
     pub egdb_file: Option<std::path::PathBuf>,
+    /// Which sides play without the checkers opening book: a, b or both (default neither).
+    #[arg(long, value_name = "SIDES")]
+    pub no_book: Option<Sides>,
 }
 
-/// Which sides of a match consult the endgame database.
+/// Which sides of a match an option applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EgdbSides {
+pub enum Sides {
     A,
     B,
     Both,
 }
 
-impl EgdbSides {
+impl Sides {
     /// Whether side a (index 0) or b (index 1) consults the database.
     fn includes(self, index: usize) -> bool {
         matches!(
             (self, index),
-            (EgdbSides::Both, _) | (EgdbSides::A, 0) | (EgdbSides::B, 1)
+            (Sides::Both, _) | (Sides::A, 0) | (Sides::B, 1)
         )
     }
 }
@@ -113,6 +117,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .as_ref()
             .filter(|(sides, _)| sides.includes(index))
             .map(|(_, db)| db.clone()),
+        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
         ..Limits::default()
     });
     let openings = match args.game {

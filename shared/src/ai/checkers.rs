@@ -336,4 +336,84 @@ mod tests {
         search.unmake(mv, undo);
         assert_eq!(search.key(), checkers_key(game.position()));
     }
+
+    #[test]
+    fn with_a_database_the_expert_scores_endings_exactly() {
+        use crate::ai::egdb::index::position_at;
+        use crate::ai::egdb::{encode, solve};
+        let db = Arc::new(Egdb::parse(encode(&solve(3, |_| {}))).unwrap());
+        let with_db = |depth| Limits {
+            depth: Some(depth),
+            egdb: Some(db.clone()),
+            ..Limits::default()
+        };
+        // Two kings to move against one: in a won one the expert converts (its move keeps the
+        // win), a drawn one (a king cramped in the single corner) scores 0 though a king up. The
+        // lone king to move scores its loss as a database loss at once.
+        let slice = Counts {
+            black_men: 0,
+            black_kings: 2,
+            white_men: 0,
+            white_kings: 1,
+        };
+        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        for index in (0..slice.entries()).step_by(37) {
+            let Some(position) = position_at(slice, index) else {
+                continue;
+            };
+            for position in [position, position.with_side_to_move(Side::Second)] {
+                let game = AnyGame::Checkers(Checkers::from_position(position));
+                if game.legal_moves().len() < 2 {
+                    continue;
+                }
+                let report = think(&game, Level::Expert, &with_db(2), 0).unwrap();
+                let crate::AnyMove::Checkers(mv) = report.best else {
+                    panic!("a checkers move");
+                };
+                let after = position.after(&mv);
+                match db.verdict(&position).unwrap() {
+                    Verdict::Win => {
+                        assert!(report.score > 0, "{position:?}: {report:?}");
+                        assert_eq!(db.verdict(&after), Some(Verdict::Loss), "{position:?}");
+                        wins += 1;
+                    }
+                    Verdict::Draw => {
+                        assert_eq!(report.score, 0, "{position:?}: {report:?}");
+                        draws += 1;
+                    }
+                    Verdict::Loss => {
+                        assert!(
+                            report.score < -KNOWN_WIN + 1_000,
+                            "{position:?}: {report:?}"
+                        );
+                        losses += 1;
+                    }
+                }
+            }
+        }
+        assert!(losses > 50, "{wins} {draws} {losses}");
+        assert!(wins > 50, "{wins} {draws}");
+        // Without the database a drawn position a king up scores as a king up.
+        let cramped = (0..slice.entries())
+            .filter_map(|index| position_at(slice, index))
+            .find(|p| db.verdict(p) == Some(Verdict::Draw))
+            .unwrap();
+        let game = AnyGame::Checkers(Checkers::from_position(cramped));
+        let plain = think(
+            &game,
+            Level::Expert,
+            &Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            0,
+        )
+        .unwrap();
+        let known = think(&game, Level::Expert, &with_db(2), 0).unwrap();
+        assert_eq!(known.score, 0);
+        assert!(
+            plain.score != 0 || game.legal_moves().len() == 1,
+            "{plain:?}"
+        );
+    }
 }
