@@ -2,7 +2,8 @@
 //! ([`kingme_shared::ai::egdb`]) with a progress bar and writes the database file into the data
 //! directory (`<data dir>/egdb/checkers-wld-N.kmdb`, or `--dir`); [`open`] reads a database file
 //! and checks it whole before any use, and [`find`] picks the largest database in a folder, for
-//! `kingme analyze` and `kingme match`.
+//! `kingme analyze` and `kingme match`; `kingme egdb info` checks a file and prints its verdicts
+//! slice by slice.
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -36,6 +37,15 @@ pub enum EgdbCommand {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Check a database file and print its wins, losses and draws slice by slice.
+    Info {
+        /// The folder to look in (default: the egdb folder of kingme's data directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// The file, instead of the largest in the folder.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
 }
 
 /// Runs `kingme egdb`.
@@ -48,7 +58,43 @@ pub fn run(args: &EgdbArgs) -> anyhow::Result<()> {
             };
             build(*pieces, &path, true)
         }
+        EgdbCommand::Info { dir, file } => {
+            let path = locate(file.as_deref(), dir.as_deref())?.with_context(|| {
+                format!(
+                    "no endgame database in {}: build one with kingme egdb build --pieces 4",
+                    folder(dir.as_deref()).map_or_else(
+                        |_| "the data directory".to_owned(),
+                        |f| f.display().to_string()
+                    )
+                )
+            })?;
+            let db = open(&path)?;
+            print!("{}", info(&path, &db));
+            Ok(())
+        }
     }
+}
+
+/// The file's summary and a line a slice: Black to move's wins, losses and draws.
+fn info(path: &Path, db: &Egdb) -> String {
+    let mut out = format!(
+        "{}: checked, up to {} pieces, {} bytes\n{:<28} {:>12} {:>12} {:>12}\n",
+        path.display(),
+        db.max_pieces(),
+        db.len_bytes(),
+        "Black to move against White",
+        "wins",
+        "losses",
+        "draws"
+    );
+    for (c, [_, wins, losses, draws]) in db.tallies() {
+        let name = format!(
+            "{}m{}k v {}m{}k",
+            c.black_men, c.black_kings, c.white_men, c.white_kings
+        );
+        out.push_str(&format!("{name:<28} {wins:>12} {losses:>12} {draws:>12}\n"));
+    }
+    out
 }
 
 /// The name of the database file for up to `pieces` pieces.
@@ -170,6 +216,9 @@ mod tests {
         build(2, &path, false).expect("built");
         assert_eq!(find(&dir.path().join("nested")), Some(path.clone()));
         let db = open(&path).expect("opened");
+        let summary = info(&path, &db);
+        // The kings-only slice of one against one: every position drawn or won by a capture.
+        assert!(summary.contains("0m1k v 0m1k"), "{summary}");
         // A king each in opposite corners: a draw. Three pieces are not in a two-piece file.
         let position = parse_fen("B:WK1:BK32").expect("a FEN");
         assert_eq!(db.verdict(&position), Some(Verdict::Draw));
@@ -178,7 +227,7 @@ mod tests {
         let mut bytes = std::fs::read(&path).expect("read");
         bytes.truncate(bytes.len() - 10);
         std::fs::write(&path, &bytes).expect("written");
-        let err = open(&path).err().expect("refused");
+        let err = open(&path).expect_err("refused");
         assert!(format!("{err:#}").contains("truncated"), "{err:#}");
     }
 }

@@ -217,6 +217,24 @@ impl Egdb {
         Verdict::from_code(packed_code(self.bytes.get(start..)?, index))
     }
 
+    /// For each slice in file order, how many of its indices are no position, wins, losses and
+    /// draws (for the side to move, Black).
+    #[must_use]
+    pub fn tallies(&self) -> Vec<(Counts, [u64; 4])> {
+        self.order
+            .iter()
+            .filter_map(|&counts| {
+                let &(start, entries) = self.slices.get(counts)?;
+                let data = self.bytes.get(start..)?;
+                let mut tally = [0u64; 4];
+                for index in 0..entries {
+                    tally[usize::from(packed_code(data, index))] += 1;
+                }
+                Some((counts, tally))
+            })
+            .collect()
+    }
+
     /// The tables in memory (for tests and tools that rewrite a file).
     #[must_use]
     pub fn to_tables(&self) -> Tables {
@@ -286,6 +304,12 @@ mod tests {
         old[7] = 1;
         let err = Egdb::parse(old).expect_err("format 1");
         assert!(err.to_string().contains("in format 1"), "{err}");
+        // The tallies count every index once, and as many wins as the tables hold.
+        let tallies = db.tallies();
+        assert_eq!(tallies.len(), tables.slices().len());
+        for (counts, tally) in tallies {
+            assert_eq!(tally.iter().sum::<u64>(), counts.entries());
+        }
         // A file read back and written again is the same file.
         assert_eq!(encode(&db.to_tables()), bytes);
     }
