@@ -1,9 +1,11 @@
-//! kingme's endgame database file: a header (the magic `KMEGDB`, a zero, the format number byte, the largest
-//! piece count, the number of slices), a slice table (four piece counts, the slice's byte offset
-//! in the data and its number of entries, each), the data (four positions a byte, two bits each,
-//! in index order, Black to move only: see [`super::index`]) and a CRC-32 of everything before
-//! it, little-endian throughout. [`Egdb`] owns a file's bytes after checking its length, its
-//! table and its checksum: a damaged or truncated file is refused with the reason, never used.
+//! kingme's endgame database file: a header (the magic `KMEGDB`, a zero, the format number byte,
+//! the largest piece count, the number of slices), a slice table (four piece counts, the slice's
+//! byte offset in the data and its number of entries, each), the length of the compressed data
+//! and the data itself (four positions a byte, two bits each, in index order, Black to move only:
+//! see [`super::index`]; compressed with deflate, `miniz_oxide`), and a CRC-32 of everything
+//! before it, little-endian throughout. [`Egdb`] holds the data in memory after checking the
+//! file's length, its table and its checksum, and that the data inflates to exactly the size the
+//! table gives: a damaged or truncated file is refused with the reason, never used.
 
 use super::Verdict;
 use super::index::{Counts, SliceMap, index_of, normalise};
@@ -12,8 +14,13 @@ use crate::games::checkers::Position;
 
 /// The magic: `KMEGDB`, a zero byte, then the format number byte.
 const MAGIC: &[u8; 7] = b"KMEGDB\x00";
-/// The format this code writes and reads; format 1 (an index with both sides to move) is refused.
-const FORMAT: u8 = 2;
+/// The format this code writes and reads; format 1 (an index with both sides to move) and
+/// format 2 (the data not compressed) are refused.
+const FORMAT: u8 = 3;
+/// The deflate level: the data is written once and read many times.
+const LEVEL: u8 = 9;
+/// The largest data a file may declare: above the six-piece set (641 MB), far below a bomb.
+const MAX_DATA: u64 = 1 << 30;
 const HEADER: usize = 16;
 const SLICE_ENTRY: usize = 20;
 const CHECKSUM: usize = 4;
@@ -64,9 +71,14 @@ pub fn encode(tables: &Tables) -> Vec<u8> {
         out.extend_from_slice(&counts.entries().to_le_bytes());
         offset += packed.len() as u64;
     }
-    for (_, packed) in tables.slices() {
-        out.extend_from_slice(packed);
-    }
+    let data: Vec<u8> = tables
+        .slices()
+        .iter()
+        .flat_map(|(_, packed)| packed.iter().copied())
+        .collect();
+    let compressed = miniz_oxide::deflate::compress_to_vec(&data, LEVEL);
+    out.extend_from_slice(&(compressed.len() as u64).to_le_bytes());
+    out.extend_from_slice(&compressed);
     let checksum = crc32fast::hash(&out);
     out.extend_from_slice(&checksum.to_le_bytes());
     out
@@ -75,7 +87,10 @@ pub fn encode(tables: &Tables) -> Vec<u8> {
 /// A checked database file in memory.
 #[derive(Clone)]
 pub struct Egdb {
+    /// The data, inflated.
     bytes: Vec<u8>,
+    /// The file's size.
+    file_len: usize,
     max_pieces: u32,
     /// Each slice's data start in `bytes` and its entries.
     slices: SliceMap<(usize, u64)>,
@@ -87,6 +102,7 @@ impl std::fmt::Debug for Egdb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Egdb")
             .field("bytes", &self.bytes.len())
+            .field("file_len", &self.file_len)
             .field("max_pieces", &self.max_pieces)
             .field("slices", &self.order.len())
             .finish()
@@ -127,8 +143,8 @@ impl Egdb {
             expected,
             got: bytes.len() as u64,
         };
-        if bytes.len() < table_end + CHECKSUM {
-            return Err(truncated((table_end + CHECKSUM) as u64));
+        if bytes.len() < table_end + 8 + CHECKSUM {
+            return Err(truncated((table_end + 8 + CHECKSUM) as u64));
         }
         let mut slices = SliceMap::default();
         let mut order = Vec::with_capacity(count);
@@ -152,19 +168,22 @@ impl Egdb {
             expected_offset = offset
                 .checked_add(entries.div_ceil(4))
                 .ok_or_else(|| EgdbError::BadTable(format!("slice {slot} is too large")))?;
-            let start = usize::try_from(offset)
-                .ok()
-                .and_then(|offset| offset.checked_add(table_end))
-                .ok_or_else(|| EgdbError::BadTable(format!("slice {slot} is too large")))?;
+            if expected_offset > MAX_DATA {
+                return Err(EgdbError::BadTable(format!(
+                    "slice {slot} ends after {expected_offset} bytes of data, more than any \
+                     database holds"
+                )));
+            }
+            let start = offset as usize;
             if !slices.insert(counts, (start, entries)) {
                 return Err(EgdbError::BadTable(format!("slice {slot} ({counts:?})")));
             }
             order.push(counts);
         }
-        let expected_len = (table_end as u64)
-            .checked_add(expected_offset)
-            .and_then(|len| len.checked_add(CHECKSUM as u64))
-            .ok_or_else(|| EgdbError::BadTable("a table larger than any file".to_owned()))?;
+        let compressed_len = le_u64(&bytes, table_end);
+        let expected_len = ((table_end + 8 + CHECKSUM) as u64)
+            .checked_add(compressed_len)
+            .ok_or_else(|| EgdbError::BadTable("a length larger than any file".to_owned()))?;
         if (bytes.len() as u64) < expected_len {
             return Err(truncated(expected_len));
         }
@@ -180,8 +199,21 @@ impl Egdb {
         if found != computed {
             return Err(EgdbError::Checksum { found, computed });
         }
+        let raw_len = expected_offset as usize;
+        let data = miniz_oxide::inflate::decompress_to_vec_with_limit(
+            &bytes[table_end + 8..body],
+            raw_len,
+        )
+        .map_err(|_| EgdbError::BadTable("the data does not inflate to its table".to_owned()))?;
+        if data.len() != raw_len {
+            return Err(EgdbError::BadTable(format!(
+                "the data inflates to {} bytes, its table needs {raw_len}",
+                data.len()
+            )));
+        }
         Ok(Egdb {
-            bytes,
+            bytes: data,
+            file_len: bytes.len(),
             max_pieces,
             slices,
             order,
@@ -197,6 +229,12 @@ impl Egdb {
     /// The file's size in bytes.
     #[must_use]
     pub fn len_bytes(&self) -> usize {
+        self.file_len
+    }
+
+    /// The size of the data in memory, in bytes.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
         self.bytes.len()
     }
 
