@@ -227,11 +227,13 @@ fn rank(mut set: u32) -> u64 {
 /// The set of `k` squares with colexicographic rank `rank`.
 fn unrank(mut rank: u64, k: u32) -> u32 {
     let mut set = 0;
+    // Squares come out highest first, so each search starts below the last square found.
+    let mut square = 32;
     for i in (1..=k).rev() {
-        // The largest square s with choose(s, i) <= rank.
-        let mut square = i - 1;
-        while choose(square + 1, i) <= rank {
-            square += 1;
+        // The largest square s with choose(s, i) <= rank (choose(i - 1, i) is 0, a floor).
+        square -= 1;
+        while choose(square, i) > rank {
+            square -= 1;
         }
         rank -= choose(square, i);
         set |= 1 << square;
@@ -253,18 +255,21 @@ fn squeeze(set: u32, taken: u32) -> u32 {
     out
 }
 
-/// The inverse of [`squeeze`]: free-square numbers back to squares.
+/// The inverse of [`squeeze`]: free-square numbers back to squares. Each taken square at or
+/// below a number pushes it one square up (the taken squares are few, so this beats walking
+/// the free ones).
 fn expand(squeezed: u32, taken: u32) -> u32 {
     let mut out = 0;
-    let mut free = !taken;
-    let mut number = 0;
-    while free != 0 {
-        let square = free.trailing_zeros();
-        if squeezed & (1 << number) != 0 {
-            out |= 1 << square;
+    let mut rest = squeezed;
+    while rest != 0 {
+        let mut square = rest.trailing_zeros();
+        let mut below = taken;
+        while below != 0 && below.trailing_zeros() <= square {
+            square += 1;
+            below &= below - 1;
         }
-        number += 1;
-        free &= free - 1;
+        out |= 1 << square;
+        rest &= rest - 1;
     }
     out
 }
