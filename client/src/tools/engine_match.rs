@@ -4,10 +4,11 @@
 //! running score, and at the end the search speed of each side. `--egdb a|b|both` gives the
 //! checkers endgame database (`--egdb-file`, or the largest in the data directory) to one side
 //! or both, so a level can play itself with and without it; `--no-book a|b|both` keeps a side
-//! out of the opening book.
+//! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
 
 use super::analyze::seconds;
 use super::ballots;
+use anyhow::Context;
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
@@ -42,6 +43,10 @@ pub struct MatchArgs {
     /// The endgame database file (default: the largest in the data directory's egdb folder).
     #[arg(long, value_name = "FILE", requires = "egdb")]
     pub egdb_file: Option<std::path::PathBuf>,
+    /// Start from this position instead of the ballots (repeat for several; each is played
+    /// twice, colours reversed).
+    #[arg(long = "start", value_name = "POS")]
+    pub starts: Vec<String>,
     /// Which sides play without the checkers opening book: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
     pub no_book: Option<Sides>,
@@ -120,9 +125,25 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
         ..Limits::default()
     });
-    let openings = match args.game {
-        GameKind::Checkers => ballots::playable()?,
-        GameKind::Pente | GameKind::TicTacToe => Vec::new(),
+    let openings: Vec<(AnyGame, String)> = if !args.starts.is_empty() {
+        args.starts
+            .iter()
+            .map(|text| {
+                let game = AnyGame::from_position_text(args.game, text)
+                    .with_context(|| format!("cannot read the {} position {text:?}", args.game))?;
+                Ok((game, format!(" from {text}")))
+            })
+            .collect::<anyhow::Result<_>>()?
+    } else if args.game == GameKind::Checkers {
+        ballots::playable()?
+            .into_iter()
+            .map(|ballot| {
+                let label = format!(" ballot {} ({})", ballot.number, ballot.moves);
+                (ballot.game, label)
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
     println!(
         "{} vs {} at {}, {} games{}",
@@ -141,10 +162,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Side::Second
         };
         let (start, opening) = match openings.get((index / 2) as usize % openings.len().max(1)) {
-            Some(ballot) => (
-                ballot.game.clone(),
-                format!(" ballot {} ({})", ballot.number, ballot.moves),
-            ),
+            Some((game, label)) => (game.clone(), label.clone()),
             None => (AnyGame::start(args.game), String::new()),
         };
         let seed = args
