@@ -5,7 +5,8 @@
 
 use super::analyze::seconds;
 use super::ballots;
-use kingme_shared::ai::{Level, Limits, think};
+use kingme_shared::ai::strength::plan;
+use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
 
@@ -33,6 +34,10 @@ pub struct MatchArgs {
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Pente: the second side searches as before the threat search (no threat search beyond a
+    /// win in two, no capture threats in the evaluation), to measure what it gains.
+    #[arg(long)]
+    pub b_without_threats: bool,
 }
 
 /// A tally from one side's point of view.
@@ -71,6 +76,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         GameKind::Checkers => ballots::playable()?,
         GameKind::Pente | GameKind::TicTacToe => Vec::new(),
     };
+    // Pente and noughts and crosses: seeded random openings, as the ladder plays them.
+    let starts = super::ladder::openings(args.game, args.games, args.seed)?;
+    let b_options = ThinkOptions {
+        without_threats: args.b_without_threats,
+        ..ThinkOptions::default()
+    };
     println!(
         "{} vs {} at {}, {} games{}",
         args.a,
@@ -92,13 +103,26 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                 ballot.game.clone(),
                 format!(" ballot {} ({})", ballot.number, ballot.moves),
             ),
-            None => (AnyGame::start(args.game), String::new()),
+            None => (
+                starts
+                    .get((index / 2) as usize)
+                    .cloned()
+                    .unwrap_or_else(|| AnyGame::start(args.game)),
+                format!(" opening {}", index / 2 + 1),
+            ),
         };
         let seed = args
             .seed
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(index));
-        let played = play_game(start, [args.a, args.b], a_side, time, seed, args.max_plies)?;
+        let played = play_game(
+            start,
+            [(args.a, ThinkOptions::default()), (args.b, b_options)],
+            a_side,
+            time,
+            seed,
+            args.max_plies,
+        )?;
         a.nodes += played.nodes[0];
         a.thinking += played.thinking[0];
         b.nodes += played.nodes[1];
@@ -160,10 +184,12 @@ pub(super) struct Played {
     thinking: [Duration; 2],
 }
 
-/// Plays `levels[0]` (on `first_side`) against `levels[1]` from `start`.
+/// Plays `players[0]` (on `first_side`) against `players[1]` from `start`, each a level and its
+/// engine options. `time` is for the levels that search under a time budget (the expert); the
+/// others search their depth or nodes whatever it takes.
 pub(super) fn play_game(
     start: AnyGame,
-    levels: [Level; 2],
+    players: [(Level, ThinkOptions); 2],
     first_side: Side,
     time: Option<Duration>,
     seed: u64,
@@ -177,14 +203,26 @@ pub(super) fn play_game(
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
     };
-    let limits = Limits {
-        time,
-        ..Limits::default()
-    };
+    let kind = game.kind();
+    let limits = players.map(|(level, _)| {
+        let plan = plan(kind, level);
+        Limits {
+            time: time.filter(|_| plan.deepens && plan.nodes.is_none()),
+            ..Limits::default()
+        }
+    });
+    let levels = players.map(|(level, _)| level);
     while game.outcome().is_none() && played.plies < max_plies {
         let who = usize::from(game.side_to_move() != first_side);
-        let report = think(&game, levels[who], &limits, seed ^ u64::from(played.plies))
-            .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
+        let (level, options) = players[who];
+        let report = think_with(
+            &game,
+            level,
+            &limits[who],
+            seed ^ u64::from(played.plies),
+            &options,
+        )
+        .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
         played.nodes[who] += report.nodes;
         played.thinking[who] += report.elapsed;
         game.play(&report.best).map_err(|err| {
@@ -220,7 +258,10 @@ mod tests {
             };
             let played = play_game(
                 AnyGame::start(GameKind::TicTacToe),
-                [Level::Expert, Level::Random],
+                [
+                    (Level::Expert, ThinkOptions::default()),
+                    (Level::Random, ThinkOptions::default()),
+                ],
                 a_side,
                 None,
                 u64::from(index),
