@@ -90,6 +90,7 @@ pub const EVAL_LIMIT: i32 = MATE_BOUND - 100;
 /// move, and facing two fours it can stop only one (unless a capture breaks them, which the
 /// search will see). A pair the side to move can take is most of a pair gained; pairs the
 /// opponent threatens cost a tempo to save, and when two are threatened one is likely lost.
+#[cfg(test)]
 #[must_use]
 pub fn evaluate(game: &Pente) -> i32 {
     evaluate_with_shape(game, true).0

@@ -1,23 +1,100 @@
-//! Pente's wins in one: the points where a side would win at once (a five, or the fifth pair),
-//! which the threat search ([`super::pente_tss`]) and the candidate lists build on.
+//! Pente's wins in one and the points that make them: where a side would win at once (a five, or
+//! the fifth pair), where it would make a four, where it would capture, all read from the line
+//! words a window at a time. The threat search ([`super::pente_tss`]) and the candidate lists
+//! build on them.
 
-use super::pente_patterns::{for_each_point, near_stones, wins_at};
+use super::pente_patterns::for_each_point;
 use crate::game::{Game, Side};
-use crate::games::pente::{Pente, Point};
+use crate::games::pente::{Board, CAPTURES_TO_WIN, Direction, Pente, Point};
 
-/// The legal points where `side` would win at once if it were its move: a five needs a stone of
-/// its own next to the point, a capture a stone of the opponent's, so the points next to stones
-/// are all there is to look at.
+/// A set of points as a bit row per board row (bit = column), as
+/// [`super::pente_patterns::near_stones`] gives them.
+pub type PointRows = [u32; 19];
+
+fn insert(rows: &mut PointRows, point: Point) {
+    rows[usize::from(point.row())] |= 1 << point.column();
+}
+
+/// The empty points of every five-point window on the board that holds exactly `stones` of
+/// `side`'s stones and none of the other side's: with 4, the points where `side` makes five;
+/// with 3, the points where it makes a four. Read from the line words, not point by point.
+#[must_use]
+pub fn window_points(board: &Board, side: Side, stones: u32) -> PointRows {
+    let mut rows = [0; 19];
+    for direction in Direction::ALL {
+        let masks = Board::line_masks(direction);
+        let mine = board.lines(side, direction);
+        let theirs = board.lines(side.opponent(), direction);
+        for (line, ((&m, &t), &on_board)) in mine.iter().zip(theirs).zip(masks).enumerate() {
+            if m.count_ones() < stones {
+                continue;
+            }
+            let mut start = on_board.trailing_zeros();
+            while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
+                let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
+                if t5 == 0 && m5.count_ones() == stones {
+                    let mut empty = !m5 & 0b11111;
+                    while empty != 0 {
+                        let bit = start + empty.trailing_zeros();
+                        empty &= empty - 1;
+                        if let Some(point) = Board::point_on_line(direction, line, bit) {
+                            insert(&mut rows, point);
+                        }
+                    }
+                }
+                start += 1;
+            }
+        }
+    }
+    rows
+}
+
+/// The empty points where a stone of `side` would capture a pair (X O O and the point).
+#[must_use]
+pub fn capture_points(board: &Board, side: Side) -> PointRows {
+    let mut rows = [0; 19];
+    for direction in Direction::ALL {
+        let masks = Board::line_masks(direction);
+        let mine = board.lines(side, direction);
+        let theirs = board.lines(side.opponent(), direction);
+        for (line, ((&m, &t), &on_board)) in mine.iter().zip(theirs).zip(masks).enumerate() {
+            if m == 0 || t.count_ones() < 2 {
+                continue;
+            }
+            let empty = on_board & !(m | t);
+            let mut points =
+                (empty & (t >> 1) & (t >> 2) & (m >> 3)) | (empty & (t << 1) & (t << 2) & (m << 3));
+            while points != 0 {
+                let bit = points.trailing_zeros();
+                points &= points - 1;
+                if let Some(point) = Board::point_on_line(direction, line, bit) {
+                    insert(&mut rows, point);
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The points where `side` would win at once if it were its move: a five, or captures bringing
+/// it to ten stones. Read from the line words.
 pub fn winning_points(game: &Pente, side: Side, out: &mut Vec<Point>) {
     out.clear();
     if game.outcome().is_some() {
         return;
     }
-    for_each_point(&near_stones(game.board(), 1), |point| {
-        if wins_at(game, side, point) {
-            out.push(point);
-        }
-    });
+    let board = game.board();
+    let mut rows = window_points(board, side, 4);
+    let captured = game.captured_by(side);
+    if captured + 4 >= CAPTURES_TO_WIN {
+        // One pair wins from eight; from six only a point that takes two pairs at once.
+        for_each_point(&capture_points(board, side), |point| {
+            if captured + 2 * board.capture_rays(side, point).pairs() as u16 >= CAPTURES_TO_WIN {
+                insert(&mut rows, point);
+            }
+        });
+    }
+    for_each_point(&rows, |point| out.push(point));
 }
 
 /// A winning move for the side to move, if there is one.
@@ -45,5 +122,72 @@ mod tests {
         let pair = game("1:K10,F5,A3:G6,H7,A1:8,0");
         assert_eq!(win_in_one(&pair).unwrap().to_string(), "J8");
         assert_eq!(win_in_one(&game("1:K10,L10,A3:A1,S19:0,0")), None);
+    }
+
+    #[test]
+    fn point_sets_agree_with_the_point_by_point_rules_on_random_boards() {
+        use super::super::pente_patterns::{gain, wins_at};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+        let mut checked = 0;
+        for round in 0..60 {
+            let mut text_first = Vec::new();
+            let mut text_second = Vec::new();
+            let mut taken = std::collections::HashSet::new();
+            for _ in 0..rng.random_range(10..90) {
+                let p = Point::new(rng.random_range(0..19), rng.random_range(0..19)).unwrap();
+                if taken.insert(p) {
+                    if rng.random_bool(0.5) {
+                        text_first.push(p.to_string());
+                    } else {
+                        text_second.push(p.to_string());
+                    }
+                }
+            }
+            let captured = [0, 4, 6, 8][round % 4];
+            let text = format!(
+                "1:{}:{}:{captured},{}",
+                text_first.join(","),
+                text_second.join(","),
+                8 - captured
+            );
+            let Ok(g) = Pente::from_position_text(&text) else {
+                continue;
+            };
+            if g.outcome().is_some() {
+                continue;
+            }
+            checked += 1;
+            let board = g.board();
+            for side in [Side::First, Side::Second] {
+                let set = |rows: PointRows| {
+                    let mut points = Vec::new();
+                    for_each_point(&rows, |p| points.push(p));
+                    points
+                };
+                let empty: Vec<Point> = Point::all().filter(|&p| board.is_empty(p)).collect();
+                let fours: Vec<Point> = empty
+                    .iter()
+                    .copied()
+                    .filter(|&p| gain(board, side, p).fours > 0)
+                    .collect();
+                assert_eq!(set(window_points(board, side, 3)), fours, "{text}");
+                let captures: Vec<Point> = empty
+                    .iter()
+                    .copied()
+                    .filter(|&p| !board.capture_rays(side, p).is_empty())
+                    .collect();
+                assert_eq!(set(capture_points(board, side)), captures, "{text}");
+                let wins: Vec<Point> = empty
+                    .iter()
+                    .copied()
+                    .filter(|&p| wins_at(&g, side, p))
+                    .collect();
+                let mut found = Vec::new();
+                winning_points(&g, side, &mut found);
+                assert_eq!(found, wins, "{text} {side:?}");
+            }
+        }
+        assert!(checked > 30, "{checked}");
     }
 }

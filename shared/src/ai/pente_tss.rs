@@ -15,7 +15,7 @@
 //! small budgets here do not reach; the tests check the wins it claims against every legal reply.
 
 use super::pente_patterns::{for_each_point, gain, near_stones, point_score};
-use super::pente_threats::{win_in_one, winning_points};
+use super::pente_threats::{capture_points, win_in_one, window_points, winning_points};
 use crate::game::Game;
 use crate::games::pente::{Pente, Point};
 use std::time::Instant;
@@ -105,20 +105,35 @@ impl ThreatSearch {
         }
         let us = game.side_to_move();
         let board = game.board();
-        let race = game.captured_by(us) >= CAPTURE_RACE;
+        // Fours: a point in a window of three (read from the line words), a capture (it may open
+        // a line or reach the fifth pair), and near the fifth pair any point near the stones.
+        let mut fours = window_points(board, us, 3);
+        let takes = capture_points(board, us);
+        let race = if game.captured_by(us) >= CAPTURE_RACE {
+            near_stones(board, 1)
+        } else {
+            [0; 19]
+        };
+        for ((four, take), near) in fours.iter_mut().zip(takes).zip(race) {
+            *four |= take | near;
+        }
         let mut candidates = Vec::new();
-        for_each_point(&near_stones(board, 2), |point| {
-            if !game.is_legal(point) {
-                return;
-            }
-            let made = gain(board, us, point);
-            let takes = !board.capture_rays(us, point).is_empty();
-            let four = made.fours > 0 || takes || race;
-            let three = threes > 0 && made.threes > 0;
-            if four || three {
-                candidates.push((point_score(game, point), point, four));
+        for_each_point(&fours, |point| {
+            if game.is_legal(point) {
+                candidates.push((point_score(game, point), point, true));
             }
         });
+        if threes > 0 {
+            for_each_point(&near_stones(board, 2), |point| {
+                let row = fours[usize::from(point.row())];
+                if row & (1 << point.column()) == 0
+                    && game.is_legal(point)
+                    && gain(board, us, point).threes > 0
+                {
+                    candidates.push((point_score(game, point), point, false));
+                }
+            });
+        }
         candidates.sort_by_key(|&(score, point, _)| (std::cmp::Reverse(score), point));
         let mut ours = Vec::new();
         for (_, point, may_be_four) in candidates {
@@ -180,11 +195,8 @@ impl ThreatSearch {
             .copied()
             .filter(|&p| game.is_legal(p))
             .collect();
-        for_each_point(&near_stones(game.board(), 1), |point| {
-            if !game.board().capture_rays(them, point).is_empty()
-                && game.is_legal(point)
-                && !replies.contains(&point)
-            {
+        for_each_point(&capture_points(game.board(), them), |point| {
+            if game.is_legal(point) && !replies.contains(&point) {
                 replies.push(point);
             }
         });
