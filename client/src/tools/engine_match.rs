@@ -82,10 +82,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         without_threats: args.b_without_threats,
         ..ThinkOptions::default()
     };
+    let (a_name, b_name) = (args.a.to_string(), side_name(args.b, &b_options));
     println!(
-        "{} vs {} at {}, {} games{}",
-        args.a,
-        args.b,
+        "{a_name} vs {b_name} at {}, {} games{}",
         args.game,
         args.games,
         time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64()))
@@ -131,12 +130,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Some(side) if side == a_side => {
                 a.wins += 1;
                 b.losses += 1;
-                format!("{} wins", args.a)
+                format!("{a_name} wins")
             }
             Some(_) => {
                 b.wins += 1;
                 a.losses += 1;
-                format!("{} wins", args.b)
+                format!("{b_name} wins")
             }
             None => {
                 a.draws += 1;
@@ -148,18 +147,18 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "game {:>3}/{}: {} has {}{opening}: {result} after {} plies ({}) | {} {} - {} {}",
             index + 1,
             args.games,
-            args.a,
+            a_name,
             AnyGame::kind_side_name(args.game, a_side),
             played.plies,
             played.how,
-            args.a,
+            a_name,
             a.points(),
             b.points(),
-            args.b
+            b_name
         );
     }
     println!();
-    for (level, tally) in [(args.a, a), (args.b, b)] {
+    for (level, tally) in [(&a_name, a), (&b_name, b)] {
         println!(
             "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s",
             tally.wins,
@@ -172,6 +171,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A side's name in the match's lines: its level, and the switch that changes it.
+fn side_name(level: Level, options: &ThinkOptions) -> String {
+    if options.without_threats {
+        format!("{level} (without threats)")
+    } else {
+        level.to_string()
+    }
 }
 
 /// One finished game.

@@ -258,11 +258,12 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
         let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
         return classic(&mut search, request.classic_depth(), request, rng);
     }
-    if !request.options.minimax && !request.options.fixed_depth && !request.limits.stop.is_stopped()
+    if !request.options.minimax
+        && !request.options.fixed_depth
+        && !request.limits.stop.is_stopped()
+        && let Some(found) = threat_win(game, request)
     {
-        if let Some(found) = threat_win(game, request) {
-            return Some(found);
-        }
+        return Some(found);
     }
     let mut search = PenteSearch::new(game, EXPERT_BREADTH);
     if request.options.without_threats {

@@ -59,13 +59,13 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 /// captures do not already decide, so even `beginner` looks two plies ahead.
 const CHECKERS: [Plan; 9] = [
     Plan::fixed(1, 0.0),
-    Plan::fixed(2, 1.5),
-    Plan::fixed(2, 0.6),
+    Plan::fixed(2, 2.5),
+    Plan::fixed(2, 0.9),
     Plan::fixed(3, 0.5),
-    Plan::fixed(4, 0.3),
-    Plan::fixed(4, 0.0),
-    Plan::fixed(6, 0.0),
-    Plan::deepening(Some(3_000)),
+    Plan::fixed(4, 0.4),
+    Plan::fixed(5, 0.0),
+    Plan::fixed(7, 0.0),
+    Plan::deepening(Some(5_000)),
     Plan::deepening(None),
 ];
 
