@@ -73,11 +73,11 @@ const CHECKERS: [Plan; 9] = [
 const PENTE: [Plan; 9] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
-    Plan::fixed(2, 1.5),
+    Plan::fixed(2, 3.0),
     Plan::fixed(2, 0.5),
-    Plan::fixed(3, 0.3),
-    Plan::fixed(3, 0.0),
-    Plan::fixed(4, 0.0),
+    Plan::fixed(3, 0.6),
+    Plan::fixed(4, 0.4),
+    Plan::fixed(5, 0.0),
     Plan::deepening(Some(2_000)),
     Plan::deepening(None),
 ];
