@@ -238,7 +238,8 @@ impl SearchGame for PenteSearch {
     }
 }
 
-/// The nodes a move `strong` searches in Pente.
+/// The nodes a move `strong` searches in Pente if its plan named none ([`super::strength`] names
+/// the budget).
 const STRONG_NODES: u64 = 1_000;
 
 /// The move for a level.
