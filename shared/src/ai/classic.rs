@@ -268,7 +268,7 @@ mod tests {
                 depth: Some(1),
                 ..Limits::default()
             };
-            let report = think(&game, Level::Club, &limits, seed).unwrap();
+            let report = think(&game, Level::Advanced, &limits, seed).unwrap();
             assert_eq!(report.text, "9x27", "seed {seed}");
         }
     }
@@ -325,7 +325,7 @@ mod tests {
                 };
                 let seed = index as u64;
                 // A cold level: plain minimax knows no temperature.
-                let level = Level::Club;
+                let level = Level::Advanced;
                 let pruned = think(game, level, &limits, seed).unwrap();
                 let options = ThinkOptions {
                     minimax: true,

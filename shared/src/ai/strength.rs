@@ -119,6 +119,8 @@ mod tests {
                 );
             }
             assert_eq!(plan(kind, Level::Expert).nodes, None, "{kind}");
+            // The tests that compare with plain minimax use `advanced`: cold in every game.
+            assert!(plan(kind, Level::Advanced).temperature == 0.0, "{kind}");
         }
     }
 }
