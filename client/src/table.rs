@@ -11,8 +11,8 @@ use crate::review::Review;
 use crate::selection::{Candidate, Selection};
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
-    ClockState, GameId, GameResult, GameState, GameStatus, MoveRecord, SeatHolder, ServerMessage,
-    TimeControl,
+    ClientMessage, ClockState, GameId, GameResult, GameState, GameStatus, MoveRecord, SeatHolder,
+    ServerMessage, TimeControl,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::{Duration, Instant};
@@ -288,6 +288,26 @@ impl Table {
             }
             _ => None,
         }
+    }
+
+    /// Notes a request sent about this table: a move waits for the server's answer, and an
+    /// answered question is no longer asked.
+    pub fn sent(&mut self, message: &ClientMessage) {
+        match message {
+            ClientMessage::Move { text, .. } => {
+                self.selection.clear();
+                self.pending_move = Some(text.clone());
+            }
+            ClientMessage::AnswerDraw { .. } => self.draw_offer = None,
+            ClientMessage::AnswerTakeback { .. } => self.takeback_request = None,
+            _ => {}
+        }
+    }
+
+    /// The texts of the legal moves as the board offers them.
+    #[must_use]
+    pub fn legal_texts(&self) -> Vec<String> {
+        self.candidates.iter().map(|c| c.text.clone()).collect()
     }
 
     /// Steps the review back (`-1`) or forward (`1`) a move; forward past the last move
