@@ -15,58 +15,22 @@ fn insert(rows: &mut PointRows, point: Point) {
     rows[usize::from(point.row())] |= 1 << point.column();
 }
 
-/// The empty points of every five-point window on the board that holds exactly `stones` of
-/// `side`'s stones and none of the other side's: with 4, the points where `side` makes five;
-/// with 3, the points where it makes a four. Read from the line words, not point by point.
-#[must_use]
-pub fn window_points(board: &Board, side: Side, stones: u32) -> PointRows {
+/// Gathers points line by line: `pick` is given each line's words (`side`'s stones, the other
+/// side's, the bits on the board) and answers with the bits of the points it wants.
+fn points_by_line(board: &Board, side: Side, pick: impl Fn(u32, u32, u32) -> u32) -> PointRows {
     let mut rows = [0; 19];
     for direction in Direction::ALL {
         let masks = Board::line_masks(direction);
         let mine = board.lines(side, direction);
         let theirs = board.lines(side.opponent(), direction);
         for (line, ((&m, &t), &on_board)) in mine.iter().zip(theirs).zip(masks).enumerate() {
-            if m.count_ones() < stones {
+            if m == 0 {
                 continue;
             }
-            let mut start = on_board.trailing_zeros();
-            while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
-                let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
-                if t5 == 0 && m5.count_ones() == stones {
-                    let mut empty = !m5 & 0b11111;
-                    while empty != 0 {
-                        let bit = start + empty.trailing_zeros();
-                        empty &= empty - 1;
-                        if let Some(point) = Board::point_on_line(direction, line, bit) {
-                            insert(&mut rows, point);
-                        }
-                    }
-                }
-                start += 1;
-            }
-        }
-    }
-    rows
-}
-
-/// The empty points where a stone of `side` would capture a pair (X O O and the point).
-#[must_use]
-pub fn capture_points(board: &Board, side: Side) -> PointRows {
-    let mut rows = [0; 19];
-    for direction in Direction::ALL {
-        let masks = Board::line_masks(direction);
-        let mine = board.lines(side, direction);
-        let theirs = board.lines(side.opponent(), direction);
-        for (line, ((&m, &t), &on_board)) in mine.iter().zip(theirs).zip(masks).enumerate() {
-            if m == 0 || t.count_ones() < 2 {
-                continue;
-            }
-            let empty = on_board & !(m | t);
-            let mut points =
-                (empty & (t >> 1) & (t >> 2) & (m >> 3)) | (empty & (t << 1) & (t << 2) & (m << 3));
-            while points != 0 {
-                let bit = points.trailing_zeros();
-                points &= points - 1;
+            let mut bits = pick(m, t, on_board);
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
                 if let Some(point) = Board::point_on_line(direction, line, bit) {
                     insert(&mut rows, point);
                 }
@@ -74,6 +38,37 @@ pub fn capture_points(board: &Board, side: Side) -> PointRows {
         }
     }
     rows
+}
+
+/// The empty points of every five-point window on the board that holds exactly `stones` of
+/// `side`'s stones and none of the other side's: with 4, the points where `side` makes five;
+/// with 3, the points where it makes a four. Read from the line words, not point by point.
+#[must_use]
+pub fn window_points(board: &Board, side: Side, stones: u32) -> PointRows {
+    points_by_line(board, side, |m, t, on_board| {
+        let mut bits = 0;
+        if m.count_ones() < stones {
+            return bits;
+        }
+        let mut start = on_board.trailing_zeros();
+        while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
+            let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
+            if t5 == 0 && m5.count_ones() == stones {
+                bits |= (!m5 & 0b11111) << start;
+            }
+            start += 1;
+        }
+        bits
+    })
+}
+
+/// The empty points where a stone of `side` would capture a pair (X O O and the point).
+#[must_use]
+pub fn capture_points(board: &Board, side: Side) -> PointRows {
+    points_by_line(board, side, |m, t, on_board| {
+        let empty = on_board & !(m | t);
+        (empty & (t >> 1) & (t >> 2) & (m >> 3)) | (empty & (t << 1) & (t << 2) & (m << 3))
+    })
 }
 
 /// The points where `side` would win at once if it were its move: a five, or captures bringing
