@@ -6,10 +6,13 @@
 //! or both, so a level can play itself with and without it; `--no-book a|b|both` keeps a side
 //! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
 
+//! `--b-without-threats` gives Pente's second side the search as it was before the threat
+//! search, to measure what it gains.
 use super::analyze::seconds;
 use super::ballots;
 use anyhow::Context;
-use kingme_shared::ai::{Level, Limits, think};
+use kingme_shared::ai::strength::plan;
+use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
 
@@ -37,6 +40,10 @@ pub struct MatchArgs {
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Pente: the second side searches as before the threat search (no threat search beyond a
+    /// win in two, no capture threats in the evaluation), to measure what it gains.
+    #[arg(long)]
+    pub b_without_threats: bool,
     /// Which sides consult the checkers endgame database: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
     pub egdb: Option<Sides>,
@@ -145,10 +152,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     } else {
         Vec::new()
     };
+    // Pente and noughts and crosses: seeded random openings, as the ladder plays them.
+    let starts = super::ladder::openings(args.game, args.games, args.seed)?;
+    let b_options = ThinkOptions {
+        without_threats: args.b_without_threats,
+        ..ThinkOptions::default()
+    };
+    let (a_name, b_name) = (args.a.to_string(), side_name(args.b, &b_options));
     println!(
-        "{} vs {} at {}, {} games{}",
-        args.a,
-        args.b,
+        "{a_name} vs {b_name} at {}, {} games{}",
         args.game,
         args.games,
         time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64()))
@@ -163,7 +175,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         };
         let (start, opening) = match openings.get((index / 2) as usize % openings.len().max(1)) {
             Some((game, label)) => (game.clone(), label.clone()),
-            None => (AnyGame::start(args.game), String::new()),
+            None => (
+                starts
+                    .get((index / 2) as usize)
+                    .cloned()
+                    .unwrap_or_else(|| AnyGame::start(args.game)),
+                format!(" opening {}", index / 2 + 1),
+            ),
         };
         let seed = args
             .seed
@@ -171,7 +189,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .wrapping_add(u64::from(index));
         let played = play_game_with(
             start,
-            [args.a, args.b],
+            [(args.a, ThinkOptions::default()), (args.b, b_options)],
             a_side,
             &limits,
             seed,
@@ -185,12 +203,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Some(side) if side == a_side => {
                 a.wins += 1;
                 b.losses += 1;
-                format!("{} wins", args.a)
+                format!("{a_name} wins")
             }
             Some(_) => {
                 b.wins += 1;
                 a.losses += 1;
-                format!("{} wins", args.b)
+                format!("{b_name} wins")
             }
             None => {
                 a.draws += 1;
@@ -202,18 +220,18 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "game {:>3}/{}: {} has {}{opening}: {result} after {} plies ({}) | {} {} - {} {}",
             index + 1,
             args.games,
-            args.a,
+            a_name,
             AnyGame::kind_side_name(args.game, a_side),
             played.plies,
             played.how,
-            args.a,
+            a_name,
             a.points(),
             b.points(),
-            args.b
+            b_name
         );
     }
     println!();
-    for (level, tally) in [(args.a, a), (args.b, b)] {
+    for (level, tally) in [(&a_name, a), (&b_name, b)] {
         println!(
             "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s",
             tally.wins,
@@ -228,6 +246,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A side's name in the match's lines: its level, and the switch that changes it.
+fn side_name(level: Level, options: &ThinkOptions) -> String {
+    if options.without_threats {
+        format!("{level} (without threats)")
+    } else {
+        level.to_string()
+    }
+}
+
 /// One finished game.
 pub(super) struct Played {
     pub(super) winner: Option<Side>,
@@ -238,10 +265,12 @@ pub(super) struct Played {
     thinking: [Duration; 2],
 }
 
-/// Plays `levels[0]` (on `first_side`) against `levels[1]` from `start`.
+/// Plays `players[0]` (on `first_side`) against `players[1]` from `start`, each a level and its
+/// engine options. `time` is for the levels that search under a time budget (the expert); the
+/// others search their depth or nodes whatever it takes.
 pub(super) fn play_game(
     start: AnyGame,
-    levels: [Level; 2],
+    players: [(Level, ThinkOptions); 2],
     first_side: Side,
     time: Option<Duration>,
     seed: u64,
@@ -253,7 +282,7 @@ pub(super) fn play_game(
     };
     play_game_with(
         start,
-        levels,
+        players,
         first_side,
         &[limits.clone(), limits],
         seed,
@@ -261,10 +290,11 @@ pub(super) fn play_game(
     )
 }
 
-/// [`play_game`] with each level's own limits (and endgame database).
+/// [`play_game`] with each side's own limits (its time, endgame database and book); the time
+/// applies only to the levels that search under a time budget.
 pub(super) fn play_game_with(
     start: AnyGame,
-    levels: [Level; 2],
+    players: [(Level, ThinkOptions); 2],
     first_side: Side,
     limits: &[Limits; 2],
     seed: u64,
@@ -278,13 +308,26 @@ pub(super) fn play_game_with(
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
     };
+    let kind = game.kind();
+    let limits: [Limits; 2] = std::array::from_fn(|index| {
+        let plan = plan(kind, players[index].0);
+        Limits {
+            time: limits[index]
+                .time
+                .filter(|_| plan.deepens && plan.nodes.is_none()),
+            ..limits[index].clone()
+        }
+    });
+    let levels = players.map(|(level, _)| level);
     while game.outcome().is_none() && played.plies < max_plies {
         let who = usize::from(game.side_to_move() != first_side);
-        let report = think(
+        let (level, options) = players[who];
+        let report = think_with(
             &game,
-            levels[who],
+            level,
             &limits[who],
             seed ^ u64::from(played.plies),
+            &options,
         )
         .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
         played.nodes[who] += report.nodes;
@@ -322,7 +365,10 @@ mod tests {
             };
             let played = play_game(
                 AnyGame::start(GameKind::TicTacToe),
-                [Level::Expert, Level::Random],
+                [
+                    (Level::Expert, ThinkOptions::default()),
+                    (Level::Random, ThinkOptions::default()),
+                ],
                 a_side,
                 None,
                 u64::from(index),
