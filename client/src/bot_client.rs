@@ -16,7 +16,7 @@ use crate::net::{Net, NetConfig};
 use crate::table::Table;
 use crate::words::result_sentence;
 use kingme_shared::GameKind;
-use kingme_shared::ai::{Level, Limits, think};
+use kingme_shared::ai::{Level, Limits, ladder, think};
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, GameStatus, GameSummary, Opponent, SeatChoice, SeatHolder,
     ServerMessage, TimeControl,
@@ -30,9 +30,14 @@ use tokio_util::sync::CancellationToken;
 /// Arguments of `kingme bot`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BotArgs {
-    /// How strongly to play: random, beginner, intermediate, advanced or expert.
+    /// How strongly to play: random, beginner, easy, casual, intermediate, club, advanced,
+    /// strong or expert.
     #[arg(long, default_value = "intermediate")]
     pub level: Level,
+    /// Play at the level whose measured rating in each game is nearest to this one (for example
+    /// 1200), instead of --level.
+    #[arg(long, conflicts_with = "level", allow_negative_numbers = true)]
+    pub vs: Option<i32>,
     /// Play only this game (checkers, pente, tictactoe); by default join any open game and
     /// open checkers games.
     #[arg(long)]
@@ -40,6 +45,26 @@ pub struct BotArgs {
     /// Stop after this many finished games.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
+}
+
+impl BotArgs {
+    /// The level played in `kind`: the one asked for, or the one whose measured rating is
+    /// nearest to `--vs`.
+    #[must_use]
+    pub fn level_for(&self, kind: GameKind) -> Level {
+        self.vs
+            .map_or(self.level, |rating| ladder::nearest_level(kind, rating))
+    }
+
+    /// The bot's default name: its level, or `vs` and its rating.
+    #[must_use]
+    pub fn default_name(&self) -> String {
+        let strength = match self.vs {
+            Some(rating) => format!("vs{rating}"),
+            None => self.level.to_string(),
+        };
+        format!("bot-{strength}-{}", std::process::id() % 10_000)
+    }
 }
 
 /// How often a bot looks at the lobby again: while it waits in its own open game (for an older
@@ -272,7 +297,7 @@ impl Bot {
                     game,
                     ply,
                     position: table.game.clone(),
-                    level: self.args.level,
+                    level: self.args.level_for(table.kind),
                     limits,
                     seed: self.seed,
                 });
@@ -317,7 +342,7 @@ impl Bot {
                     "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {}: {verdict}",
                     table.kind,
                     self.name,
-                    self.args.level,
+                    self.args.level_for(table.kind),
                     result_sentence(table.kind, result),
                     crate::words::game_length(table.moves.len())
                 );
@@ -466,12 +491,6 @@ impl Bot {
                 .iter()
                 .any(|s| matches!(s, SeatHolder::Human { name, .. } if *name == self.name))
     }
-}
-
-/// The default name of a bot client.
-#[must_use]
-pub fn default_bot_name(level: Level) -> String {
-    format!("bot-{level}-{}", std::process::id() % 10_000)
 }
 
 #[cfg(test)]

@@ -226,10 +226,7 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             // name of this run (`bot-LEVEL-PID`) gets a key for this run only, so no key
             // files pile up.
             let keep_key = global.name.is_some();
-            let name = global
-                .name
-                .clone()
-                .unwrap_or_else(|| crate::bot_client::default_bot_name(args.level));
+            let name = global.name.clone().unwrap_or_else(|| args.default_name());
             let finished = crate::bot_client::run(args.clone(), address, name, keep_key).await?;
             return Ok(finished == args.games);
         }

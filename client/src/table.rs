@@ -453,7 +453,10 @@ mod tests {
             connected: true,
             grace_left_ms: None,
         };
-        assert_eq!(seat_text(GameKind::Checkers, &back, Duration::from_secs(5)), "ann");
+        assert_eq!(
+            seat_text(GameKind::Checkers, &back, Duration::from_secs(5)),
+            "ann"
+        );
     }
 
     #[test]

@@ -188,5 +188,4 @@ mod tests {
             format!("advanced ({rating})")
         );
     }
-
 }

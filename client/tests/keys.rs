@@ -74,7 +74,7 @@ fn situations() -> Vec<(&'static str, App)> {
     lobby.update(Event::Server(ServerMessage::GameList {
         games: vec![GameSummary {
             id: GameId(9),
-            kind: GameKind::Checkers,
+            spec: GameKind::Checkers.into(),
             seats: [SeatHolder::Empty, SeatHolder::Empty],
             time_control: TimeControl::Unlimited,
             moves: 0,

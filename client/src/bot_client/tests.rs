@@ -9,6 +9,7 @@ use kingme_shared::{AnyGame, Side};
 fn args(games: u32) -> BotArgs {
     BotArgs {
         level: Level::Random,
+        vs: None,
         game: Some(GameKind::TicTacToe),
         games,
     }
@@ -273,4 +274,54 @@ fn a_bot_plays_every_game_it_sits_in() {
     }
     let games: HashSet<GameId> = moved.iter().filter_map(ClientMessage::game).collect();
     assert_eq!(games, HashSet::from([GameId(1), GameId(2)]));
+}
+
+#[test]
+fn a_bot_asked_for_by_rating_thinks_at_the_nearest_level() {
+    let rating = ladder::measured_rating(GameKind::TicTacToe, Level::Expert).unwrap_or(400);
+    let mut bot = Bot::new(
+        BotArgs {
+            vs: Some(rating),
+            ..args(1)
+        },
+        "robo".to_owned(),
+    );
+    says(
+        &mut bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), Instant::now()).unwrap();
+    let search = bot.searches.pop().expect("a search was started");
+    let wanted = ladder::nearest_level(GameKind::TicTacToe, rating);
+    assert_eq!(search.level, wanted);
+    assert_ne!(search.level, Level::Random, "--vs overrides --level");
+    // Per game: the same rating may name different levels in different games.
+    for kind in GameKind::ALL {
+        assert_eq!(
+            bot.args.level_for(kind),
+            ladder::nearest_level(kind, rating)
+        );
+    }
+    assert!(
+        bot.args
+            .default_name()
+            .starts_with(&format!("bot-vs{rating}-"))
+    );
+}
+
+#[test]
+fn vs_and_level_parse_and_do_not_mix() {
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        bot: BotArgs,
+    }
+    use clap::Parser;
+    let parsed = Cli::try_parse_from(["bot", "--vs", "1200", "--game", "pente"]).unwrap();
+    assert_eq!(parsed.bot.vs, Some(1200));
+    let plain = Cli::try_parse_from(["bot", "--level", "club"]).unwrap();
+    assert_eq!(plain.bot.level_for(GameKind::Checkers), Level::Club);
+    let both = Cli::try_parse_from(["bot", "--vs", "1200", "--level", "club"]);
+    assert!(both.is_err());
+    assert!(Cli::try_parse_from(["bot", "--vs", "strong"]).is_err());
 }

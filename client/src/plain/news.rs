@@ -108,14 +108,14 @@ impl<W: Write> Session<W> {
             let status = match game.status {
                 GameStatus::Open => "open seat".to_owned(),
                 GameStatus::Playing => "playing".to_owned(),
-                GameStatus::Over(result) => result_sentence(game.kind, result),
+                GameStatus::Over(result) => result_sentence(game.spec.kind(), result),
             };
             self.say(&format!(
                 "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                 game.id,
-                game.kind.name(),
-                seat_text(game.kind, &game.seats[0], Duration::ZERO),
-                seat_text(game.kind, &game.seats[1], Duration::ZERO),
+                game.spec.name(),
+                seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
+                seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
                 time_control_text(game.time_control),
                 crate::words::count(game.moves as usize, "ply", "plies")
             ));
@@ -148,7 +148,7 @@ impl<W: Write> Session<W> {
         self.say(&format!(
             "game {}: {}, {players}, {}; {you}",
             state.id,
-            state.kind,
+            state.spec,
             time_control_text(state.time_control)
         ));
         self.table = Some(table);

@@ -1,11 +1,18 @@
 //! `kingme match`: plays games between two levels and prints wins, draws and losses for each and
 //! the score. Colours alternate; checkers games start from the ACF three-move ballots, each
 //! played twice with colours reversed. Each game's result is printed as it ends, with the
-//! running score, and at the end the search speed of each side.
+//! running score, and at the end the search speed of each side. `--egdb a|b|both` gives the
+//! checkers endgame database (`--egdb-file`, or the largest in the data directory) to one side
+//! or both, so a level can play itself with and without it; `--no-book a|b|both` keeps a side
+//! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
 
+//! `--b-without-threats` gives Pente's second side the search as it was before the threat
+//! search, to measure what it gains.
 use super::analyze::seconds;
 use super::ballots;
-use kingme_shared::ai::{Level, Limits, think};
+use anyhow::Context;
+use kingme_shared::ai::strength::plan;
+use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
 
@@ -33,6 +40,41 @@ pub struct MatchArgs {
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Pente: the second side searches as before the threat search (no threat search beyond a
+    /// win in two, no capture threats in the evaluation), to measure what it gains.
+    #[arg(long)]
+    pub b_without_threats: bool,
+    /// Which sides consult the checkers endgame database: a, b or both (default neither).
+    #[arg(long, value_name = "SIDES")]
+    pub egdb: Option<Sides>,
+    /// The endgame database file (default: the largest in the data directory's egdb folder).
+    #[arg(long, value_name = "FILE", requires = "egdb")]
+    pub egdb_file: Option<std::path::PathBuf>,
+    /// Start from this position instead of the ballots (repeat for several; each is played
+    /// twice, colours reversed).
+    #[arg(long = "start", value_name = "POS")]
+    pub starts: Vec<String>,
+    /// Which sides play without the checkers opening book: a, b or both (default neither).
+    #[arg(long, value_name = "SIDES")]
+    pub no_book: Option<Sides>,
+}
+
+/// Which sides of a match an option applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sides {
+    A,
+    B,
+    Both,
+}
+
+impl Sides {
+    /// Whether side a (index 0) or b (index 1) consults the database.
+    fn includes(self, index: usize) -> bool {
+        matches!(
+            (self, index),
+            (Sides::Both, _) | (Sides::A, 0) | (Sides::B, 1)
+        )
+    }
 }
 
 /// A tally from one side's point of view.
@@ -67,14 +109,58 @@ impl Tally {
 /// Runs `kingme match`, printing each game as it ends and the totals.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let time = args.time.map(seconds).transpose()?;
-    let openings = match args.game {
-        GameKind::Checkers => ballots::playable()?,
-        GameKind::Pente | GameKind::TicTacToe => Vec::new(),
+    let egdb = match args.egdb {
+        Some(sides) => {
+            let path = super::egdb::locate(args.egdb_file.as_deref(), None)?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no endgame database in the data directory: build one with kingme egdb \
+                     build --pieces 5, or give one with --egdb-file"
+                )
+            })?;
+            let db = super::egdb::open(&path)?;
+            println!("endgame database {} for {sides:?}", path.display());
+            Some((sides, db))
+        }
+        None => None,
     };
+    let limits: [Limits; 2] = std::array::from_fn(|index| Limits {
+        time,
+        egdb: egdb
+            .as_ref()
+            .filter(|(sides, _)| sides.includes(index))
+            .map(|(_, db)| db.clone()),
+        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
+        ..Limits::default()
+    });
+    let openings: Vec<(AnyGame, String)> = if !args.starts.is_empty() {
+        args.starts
+            .iter()
+            .map(|text| {
+                let game = AnyGame::from_position_text(args.game, text)
+                    .with_context(|| format!("cannot read the {} position {text:?}", args.game))?;
+                Ok((game, format!(" from {text}")))
+            })
+            .collect::<anyhow::Result<_>>()?
+    } else if args.game == GameKind::Checkers {
+        ballots::playable()?
+            .into_iter()
+            .map(|ballot| {
+                let label = format!(" ballot {} ({})", ballot.number, ballot.moves);
+                (ballot.game, label)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // Pente and noughts and crosses: seeded random openings, as the ladder plays them.
+    let starts = super::ladder::openings(args.game, args.games, args.seed)?;
+    let b_options = ThinkOptions {
+        without_threats: args.b_without_threats,
+        ..ThinkOptions::default()
+    };
+    let (a_name, b_name) = (args.a.to_string(), side_name(args.b, &b_options));
     println!(
-        "{} vs {} at {}, {} games{}",
-        args.a,
-        args.b,
+        "{a_name} vs {b_name} at {}, {} games{}",
         args.game,
         args.games,
         time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64()))
@@ -88,17 +174,27 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Side::Second
         };
         let (start, opening) = match openings.get((index / 2) as usize % openings.len().max(1)) {
-            Some(ballot) => (
-                ballot.game.clone(),
-                format!(" ballot {} ({})", ballot.number, ballot.moves),
+            Some((game, label)) => (game.clone(), label.clone()),
+            None => (
+                starts
+                    .get((index / 2) as usize)
+                    .cloned()
+                    .unwrap_or_else(|| AnyGame::start(args.game)),
+                format!(" opening {}", index / 2 + 1),
             ),
-            None => (AnyGame::start(args.game), String::new()),
         };
         let seed = args
             .seed
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(index));
-        let played = play_game(start, [args.a, args.b], a_side, time, seed, args.max_plies)?;
+        let played = play_game_with(
+            start,
+            [(args.a, ThinkOptions::default()), (args.b, b_options)],
+            a_side,
+            &limits,
+            seed,
+            args.max_plies,
+        )?;
         a.nodes += played.nodes[0];
         a.thinking += played.thinking[0];
         b.nodes += played.nodes[1];
@@ -107,12 +203,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Some(side) if side == a_side => {
                 a.wins += 1;
                 b.losses += 1;
-                format!("{} wins", args.a)
+                format!("{a_name} wins")
             }
             Some(_) => {
                 b.wins += 1;
                 a.losses += 1;
-                format!("{} wins", args.b)
+                format!("{b_name} wins")
             }
             None => {
                 a.draws += 1;
@@ -124,18 +220,18 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             "game {:>3}/{}: {} has {}{opening}: {result} after {} plies ({}) | {} {} - {} {}",
             index + 1,
             args.games,
-            args.a,
+            a_name,
             AnyGame::kind_side_name(args.game, a_side),
             played.plies,
             played.how,
-            args.a,
+            a_name,
             a.points(),
             b.points(),
-            args.b
+            b_name
         );
     }
     println!();
-    for (level, tally) in [(args.a, a), (args.b, b)] {
+    for (level, tally) in [(&a_name, a), (&b_name, b)] {
         println!(
             "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s",
             tally.wins,
@@ -150,6 +246,15 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A side's name in the match's lines: its level, and the switch that changes it.
+fn side_name(level: Level, options: &ThinkOptions) -> String {
+    if options.without_threats {
+        format!("{level} (without threats)")
+    } else {
+        level.to_string()
+    }
+}
+
 /// One finished game.
 pub(super) struct Played {
     pub(super) winner: Option<Side>,
@@ -160,12 +265,38 @@ pub(super) struct Played {
     thinking: [Duration; 2],
 }
 
-/// Plays `levels[0]` (on `first_side`) against `levels[1]` from `start`.
+/// Plays `players[0]` (on `first_side`) against `players[1]` from `start`, each a level and its
+/// engine options. `time` is for the levels that search under a time budget (the expert); the
+/// others search their depth or nodes whatever it takes.
 pub(super) fn play_game(
     start: AnyGame,
-    levels: [Level; 2],
+    players: [(Level, ThinkOptions); 2],
     first_side: Side,
     time: Option<Duration>,
+    seed: u64,
+    max_plies: u32,
+) -> anyhow::Result<Played> {
+    let limits = Limits {
+        time,
+        ..Limits::default()
+    };
+    play_game_with(
+        start,
+        players,
+        first_side,
+        &[limits.clone(), limits],
+        seed,
+        max_plies,
+    )
+}
+
+/// [`play_game`] with each side's own limits (its time, endgame database and book); the time
+/// applies only to the levels that search under a time budget.
+pub(super) fn play_game_with(
+    start: AnyGame,
+    players: [(Level, ThinkOptions); 2],
+    first_side: Side,
+    limits: &[Limits; 2],
     seed: u64,
     max_plies: u32,
 ) -> anyhow::Result<Played> {
@@ -177,14 +308,28 @@ pub(super) fn play_game(
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
     };
-    let limits = Limits {
-        time,
-        ..Limits::default()
-    };
+    let kind = game.kind();
+    let limits: [Limits; 2] = std::array::from_fn(|index| {
+        let plan = plan(kind, players[index].0);
+        Limits {
+            time: limits[index]
+                .time
+                .filter(|_| plan.deepens && plan.nodes.is_none()),
+            ..limits[index].clone()
+        }
+    });
+    let levels = players.map(|(level, _)| level);
     while game.outcome().is_none() && played.plies < max_plies {
         let who = usize::from(game.side_to_move() != first_side);
-        let report = think(&game, levels[who], &limits, seed ^ u64::from(played.plies))
-            .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
+        let (level, options) = players[who];
+        let report = think_with(
+            &game,
+            level,
+            &limits[who],
+            seed ^ u64::from(played.plies),
+            &options,
+        )
+        .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
         played.nodes[who] += report.nodes;
         played.thinking[who] += report.elapsed;
         game.play(&report.best).map_err(|err| {
@@ -220,7 +365,10 @@ mod tests {
             };
             let played = play_game(
                 AnyGame::start(GameKind::TicTacToe),
-                [Level::Expert, Level::Random],
+                [
+                    (Level::Expert, ThinkOptions::default()),
+                    (Level::Random, ThinkOptions::default()),
+                ],
                 a_side,
                 None,
                 u64::from(index),

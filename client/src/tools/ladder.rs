@@ -11,7 +11,7 @@ use super::elo_fit::{FitConfig, Pairing, fit};
 use super::engine_match::play_game;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use kingme_shared::ai::Level;
+use kingme_shared::ai::{Level, ThinkOptions};
 use kingme_shared::{AnyGame, GameKind, Side};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -134,7 +134,7 @@ fn pairs(levels: &[Level]) -> impl Iterator<Item = (Level, Level)> + '_ {
 }
 
 /// The starting positions: game `index` of every pair starts from `openings[index / 2]`.
-fn openings(kind: GameKind, games: u32, seed: u64) -> anyhow::Result<Vec<AnyGame>> {
+pub(super) fn openings(kind: GameKind, games: u32, seed: u64) -> anyhow::Result<Vec<AnyGame>> {
     let count = games.div_ceil(2) as usize;
     if kind == GameKind::Checkers {
         let ballots = ballots::playable()?;
@@ -184,7 +184,10 @@ fn play_fixture(
         .wrapping_add((fixture.a.rank() * 31 + fixture.b.rank()) as u64 * 7_919);
     let played = play_game(
         start,
-        [fixture.a, fixture.b],
+        [
+            (fixture.a, ThinkOptions::default()),
+            (fixture.b, ThinkOptions::default()),
+        ],
         a_side,
         Some(time),
         seed,

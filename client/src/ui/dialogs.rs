@@ -320,7 +320,12 @@ pub fn bot_level(
         Some(kind) => crate::words::bot_level(kind, level),
         None => level.to_string(),
     };
-    let inner = boxed(frame, area, &format!("A bot for game {game} (rating)"), theme);
+    let inner = boxed(
+        frame,
+        area,
+        &format!("A bot for game {game} (rating)"),
+        theme,
+    );
     let mut lines: Vec<Line<'_>> = Level::ALL
         .iter()
         .enumerate()

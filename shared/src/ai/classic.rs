@@ -1,12 +1,14 @@
-//! How each level drives the search, for any game: the classic levels search to their fixed depth
-//! and choose at random among the moves that share the best minimax score (`easy` and `casual`
-//! among the near-best moves, weighted by a temperature); `expert` deepens iteratively under its
-//! time budget with every search feature switched on, and `strong` does the same under a budget
-//! of nodes.
+//! How each level drives the search, for any game, following its [`super::strength`] plan: the
+//! fixed-depth levels search their depth and choose at random among the moves that share the best
+//! minimax score, or among the near-best moves weighted by a temperature; `expert` deepens
+//! iteratively under its time budget with every search feature switched on, and `strong` does
+//! the same under a budget of nodes.
 
 use super::level::Level;
 use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
+use super::strength::{Plan, plan};
 use super::{Limits, ThinkOptions};
+use crate::GameKind;
 use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -14,6 +16,7 @@ use std::time::Instant;
 
 /// Everything a game's `choose` needs to know besides the position.
 pub struct Request<'a> {
+    pub kind: GameKind,
     pub level: Level,
     pub limits: &'a Limits,
     pub options: ThinkOptions,
@@ -21,44 +24,35 @@ pub struct Request<'a> {
 }
 
 impl Request<'_> {
-    /// The depth of a classic level (1 to 5 plies) unless the limits say otherwise.
+    /// What the level does in this game ([`super::strength`]).
+    #[must_use]
+    pub fn plan(&self) -> Plan {
+        plan(self.kind, self.level)
+    }
+
+    /// The depth of a fixed-depth level unless the limits say otherwise (the deepening levels'
+    /// fixed depth, for plain-minimax comparisons, is 6).
     #[must_use]
     pub fn classic_depth(&self) -> u32 {
-        let own = match self.level {
-            Level::Random | Level::Beginner => 1,
-            Level::Easy | Level::Casual => 2,
-            Level::Intermediate => 3,
-            Level::Club => 4,
-            Level::Advanced => 5,
-            Level::Strong | Level::Expert => 6,
-        };
+        let plan = self.plan();
+        let own = if plan.deepens { 6 } else { plan.depth };
         self.limits.depth.unwrap_or(own).max(1)
     }
 
-    /// How widely a classic level strays from the best move, in units of the game's
+    /// How widely a fixed-depth level strays from the best move, in units of the game's
     /// [`SearchGame::temperature_unit`]: 0 for always a best move.
     #[must_use]
     pub fn temperature(&self) -> f64 {
-        match self.level {
-            Level::Easy => EASY_TEMPERATURE,
-            Level::Casual => CASUAL_TEMPERATURE,
-            _ => 0.0,
-        }
+        self.plan().temperature
     }
 
     /// Whether the level deepens iteratively (`strong` and `expert`) rather than searching a
     /// fixed depth.
     #[must_use]
     pub fn deepens(&self) -> bool {
-        matches!(self.level, Level::Strong | Level::Expert)
+        self.plan().deepens
     }
 }
-
-/// The temperatures of `easy` and `casual`, in units of the game's temperature unit (a man in
-/// checkers): a move one unit worse than the best is chosen e^-1 times as often as the best at
-/// temperature 1.
-const EASY_TEMPERATURE: f64 = 1.0;
-const CASUAL_TEMPERATURE: f64 = 0.35;
 
 /// Moves worse than the best by more than this many temperatures are never chosen, so a
 /// temperature never throws away a won game or walks into a forced loss it has seen.
@@ -121,8 +115,8 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 }
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
-/// extensions, under the limits or one second when none is set; `strong` the same under
-/// `strong_nodes` nodes a move unless the limits set a node budget. With `minimax` or
+/// extensions, under the limits or one second when none is set; `strong` the same under its
+/// plan's node budget (or `strong_nodes` if the plan has none) unless the limits set one. With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
 pub fn expert<G: SearchGame>(
@@ -137,7 +131,7 @@ pub fn expert<G: SearchGame>(
     }
     let mut limits = request.limits.clone();
     if request.level == Level::Strong && limits.nodes.is_none() {
-        limits.nodes = Some(strong_nodes);
+        limits.nodes = Some(request.plan().nodes.unwrap_or(strong_nodes));
     }
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
         limits.time = Some(DEFAULT_TIME);
@@ -266,11 +260,15 @@ mod tests {
     }
 
     #[test]
-    fn beginner_takes_the_biggest_capture() {
-        // Black may take one man (2x11) or two (9x18x27... here 9x27): the beginner takes two.
+    fn a_cold_level_takes_the_biggest_capture() {
+        // Black may take one man (2x11) or two (9x18x27... here 9x27): two it is.
         let game = AnyGame::from_position_text(GameKind::Checkers, "B:W7,14,23:B2,9").unwrap();
         for seed in 0..10 {
-            let report = think(&game, Level::Beginner, &Limits::default(), seed).unwrap();
+            let limits = Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+            let report = think(&game, Level::Advanced, &limits, seed).unwrap();
             assert_eq!(report.text, "9x27", "seed {seed}");
         }
     }
@@ -326,7 +324,8 @@ mod tests {
                     ..Limits::default()
                 };
                 let seed = index as u64;
-                let level = Level::Intermediate;
+                // A cold level: plain minimax knows no temperature.
+                let level = Level::Advanced;
                 let pruned = think(game, level, &limits, seed).unwrap();
                 let options = ThinkOptions {
                     minimax: true,

@@ -6,26 +6,26 @@ use std::str::FromStr;
 
 /// How strongly a bot plays, weakest to strongest as [`Level::ALL`] lists them (the declaration
 /// order is the wire order: the four levels added for the rating ladder come last so that the
-/// first five keep their numbers). The classic levels search a fixed depth; `Easy` and `Casual`
-/// choose among near-best moves with a temperature; `Strong` and `Expert` deepen iteratively,
-/// `Strong` under a small node budget.
+/// first five keep their numbers). What each level does differs by game ([`super::strength`]):
+/// the fixed-depth levels search a few plies and some choose among near-best moves with a
+/// temperature; `Strong` and `Expert` deepen iteratively, `Strong` under a small node budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Level {
     /// A uniformly random legal move.
     Random,
-    /// One move ahead: the move with the best evaluation.
+    /// A shallow look with a high temperature (Pente: the priority board).
     Beginner,
-    /// Three plies of minimax.
+    /// A fixed depth, cold.
     Intermediate,
-    /// Five plies of minimax.
+    /// A deeper fixed depth, cold.
     Advanced,
     /// Iterative-deepening alpha-beta under a time budget.
     Expert,
-    /// Two plies, choosing among the near-best moves with a high temperature.
+    /// A shallow look with a temperature.
     Easy,
-    /// Two plies, choosing among the near-best moves with a lower temperature.
+    /// A little deeper or a lower temperature than `Easy`.
     Casual,
-    /// Four plies of minimax.
+    /// Between `Intermediate` and `Advanced`.
     Club,
     /// The expert's search under a budget of nodes a move.
     Strong,

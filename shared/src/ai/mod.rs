@@ -5,13 +5,16 @@
 //! another thread can raise) and a seed, and returns a [`Report`] with the chosen move and what the
 //! search found. The same position, seed and depth limit give the same move.
 //!
-//! Files: `level` (the names), `ladder` (their measured ratings), `egdb` (checkers endgame
-//! databases), `search` (generic negamax, alpha-beta, iterative deepening),
+//! Files: `level` (the names), `strength` (what each level does in each game), `ladder` (their
+//! measured ratings), `egdb` (checkers endgame databases), `book` (the checkers opening book),
+//! `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
-//! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats` (and, for tests,
+//! `pente` with `pente_patterns`, `pente_beginner`, `pente_threats` and `pente_tss` (the threat
+//! search; and, for tests,
 //! `pente_oracle`: facts from the rules alone).
 
+pub mod book;
 mod checkers;
 mod checkers_eval;
 mod classic;
@@ -24,7 +27,9 @@ mod pente_beginner;
 mod pente_oracle;
 mod pente_patterns;
 mod pente_threats;
+mod pente_tss;
 pub mod search;
+pub mod strength;
 mod tictactoe;
 mod tictactoe_solver;
 mod tt;
@@ -73,6 +78,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Raised by another thread to stop at once.
     pub stop: StopFlag,
+    /// A checkers endgame database the expert may consult (exact scores in the search, and a
+    /// won position converted); `None` to search without one.
+    pub egdb: Option<Arc<egdb::Egdb>>,
+    /// Keep the expert out of the opening book shipped with kingme (to measure what the book
+    /// is worth); by default it plays the book's move wherever the position is in it.
+    pub no_book: bool,
 }
 
 /// Switches for engine tools, beyond what bots use.
@@ -84,6 +95,10 @@ pub struct ThinkOptions {
     /// Search exactly the depth limit with alpha-beta, as the classic levels do, even for
     /// `expert`: the other half of a minimax comparison.
     pub fixed_depth: bool,
+    /// Pente: search as before the threat search (issue 18): only a win in two at the root, no
+    /// threat search at the leaves, no capture threats in the evaluation. For measuring what the
+    /// threat search gains (`kingme match --b-without-threats`).
+    pub without_threats: bool,
 }
 
 /// What a search chose and found.
@@ -123,6 +138,7 @@ pub fn think_with(
     let started = Instant::now();
     let mut rng = StdRng::seed_from_u64(seed);
     let request = classic::Request {
+        kind: game.kind(),
         level,
         limits,
         options: *options,

@@ -5,18 +5,20 @@
 //! pattern count of [`super::pente_patterns`].
 //!
 //! `beginner` is the priority board ([`super::pente_beginner`]); `intermediate` and `advanced`
-//! search 3 and 5 plies over the candidates; `expert` first checks for a forced win
-//! ([`super::pente_threats`]), then deepens iteratively with the transposition table.
+//! search a few plies over the candidates ([`super::strength`]); `strong` and `expert` first look
+//! for a win by threats ([`super::pente_tss`]), then deepen iteratively with the transposition
+//! table, asking the threat search again at quiet leaves where a three stands.
 
 use super::classic::{Request, classic, expert};
 use super::level::Level;
 use super::pente_beginner;
 use super::pente_patterns::{
-    BLOCK_WIN, WIN_NOW, evaluate, faces_a_fifth_pair, faces_a_four, for_each_point, near_stones,
-    point_score,
+    BLOCK_WIN, EVAL_LIMIT, WIN_NOW, evaluate_with_shape, faces_a_fifth_pair, faces_a_four,
+    for_each_point, near_stones, point_score,
 };
-use super::pente_threats::{win_in_one, win_in_two, winning_points};
-use super::search::{Found, MATE, SearchGame};
+use super::pente_threats::{win_in_one, winning_points};
+use super::pente_tss::{ThreatLimits, ThreatSearch};
+use super::search::{Found, MATE, MATE_BOUND, SearchGame};
 use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
 use rand::rngs::StdRng;
@@ -29,6 +31,32 @@ const EXPERT_BREADTH: usize = 8;
 /// Transposition table size for Pente: 2^17 entries.
 const TABLE_BITS: u32 = 17;
 
+/// The threat search at the deepening levels' quiet leaves: fours only (exact), a few deep, a
+/// small budget, and only where the side to move has a three or is near the fifth pair.
+const LEAF_THREATS: ThreatLimits = ThreatLimits {
+    threats: 3,
+    threes: 0,
+    nodes: 16,
+};
+
+/// The threat search before `strong` searches: fours only.
+const ROOT_FOURS: ThreatLimits = ThreatLimits {
+    threats: 8,
+    threes: 0,
+    nodes: 4_000,
+};
+
+/// The threat search before `expert` searches: fours and up to two threes.
+const ROOT_THREATS: ThreatLimits = ThreatLimits {
+    threats: 6,
+    threes: 2,
+    nodes: 20_000,
+};
+
+/// Captured stones from which a leaf looks for threats even without a three: a stone flanking a
+/// pair may threaten the fifth.
+const LEAF_CAPTURE_RACE: u16 = 6;
+
 /// A Pente game under search.
 pub struct PenteSearch {
     game: Pente,
@@ -37,6 +65,10 @@ pub struct PenteSearch {
     scored: Vec<(i32, Point)>,
     /// The opponent's winning points, reused by [`SearchGame::widen`].
     threats: Vec<Point>,
+    /// Whether quiet leaves look for a win by fours ([`LEAF_THREATS`]).
+    leaf_threats: bool,
+    /// Whether the evaluation counts capture threats (off only for comparisons).
+    capture_threats: bool,
 }
 
 impl PenteSearch {
@@ -48,7 +80,16 @@ impl PenteSearch {
             breadth,
             scored: Vec::with_capacity(128),
             threats: Vec::new(),
+            leaf_threats: false,
+            capture_threats: true,
         }
+    }
+
+    /// The same, with the threat search at quiet leaves.
+    #[must_use]
+    pub fn with_leaf_threats(mut self) -> PenteSearch {
+        self.leaf_threats = true;
+        self
     }
 }
 
@@ -154,8 +195,20 @@ impl SearchGame for PenteSearch {
         }
     }
 
+    /// The pattern evaluation; at the deepening levels, a quiet leaf where the side to move has
+    /// a three (or is near the fifth pair) first asks the threat search for a win by fours,
+    /// scored just below the wins the search proves itself.
     fn evaluate(&self) -> i32 {
-        evaluate(&self.game)
+        let (score, shape) = evaluate_with_shape(&self.game, self.capture_threats);
+        let us = self.game.side_to_move();
+        if self.leaf_threats
+            && score.abs() <= EVAL_LIMIT
+            && (shape.my_threes > 0 || self.game.captured_by(us) >= LEAF_CAPTURE_RACE)
+            && let Some(win) = ThreatSearch::new(LEAF_THREATS, None).find(&self.game)
+        {
+            return MATE_BOUND - 20 - win.plies as i32;
+        }
+        score
     }
 
     fn key(&self) -> u64 {
@@ -185,7 +238,8 @@ impl SearchGame for PenteSearch {
     }
 }
 
-/// The nodes a move `strong` searches in Pente.
+/// The nodes a move `strong` searches in Pente if its plan named none ([`super::strength`] names
+/// the budget).
 const STRONG_NODES: u64 = 1_000;
 
 /// The move for a level.
@@ -205,23 +259,53 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
         let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
         return classic(&mut search, request.classic_depth(), request, rng);
     }
-    if !request.options.minimax && !request.options.fixed_depth {
-        let forced = win_in_one(game)
-            .map(|point| (point, MATE - 1))
-            .or_else(|| win_in_two(game).map(|point| (point, MATE - 3)));
-        if let Some((best, score)) = forced {
-            return Some(Found {
-                best,
-                score,
-                depth: if score == MATE - 1 { 1 } else { 3 },
-                nodes: 0,
-                pv: vec![best],
-                ties: vec![best],
-            });
-        }
+    if !request.options.minimax
+        && !request.options.fixed_depth
+        && !request.limits.stop.is_stopped()
+        && let Some(found) = threat_win(game, request)
+    {
+        return Some(found);
     }
     let mut search = PenteSearch::new(game, EXPERT_BREADTH);
+    if request.options.without_threats {
+        search.capture_threats = false;
+    } else {
+        search = search.with_leaf_threats();
+    }
     expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
+}
+
+/// A forced win before the search: a win at once, or a win by threats (fours for `strong`, fours
+/// and threes for `expert`) within its budget and a quarter of the time limit.
+fn threat_win(game: &Pente, request: &Request<'_>) -> Option<Found<Point>> {
+    let (best, plies, nodes) = match win_in_one(game) {
+        Some(best) => (best, 1, 0),
+        None => {
+            let limits = if request.options.without_threats {
+                // A win in two (an open four, a double four), as before issue 18.
+                ThreatLimits {
+                    threats: 1,
+                    ..ROOT_FOURS
+                }
+            } else if request.level == Level::Expert {
+                ROOT_THREATS
+            } else {
+                ROOT_FOURS
+            };
+            let deadline = request.limits.time.map(|time| request.started + time / 4);
+            let mut threats = ThreatSearch::new(limits, deadline);
+            let win = threats.find(game)?;
+            (win.first, win.plies, threats.nodes())
+        }
+    };
+    Some(Found {
+        best,
+        score: MATE - plies as i32,
+        depth: plies,
+        nodes,
+        pv: vec![best],
+        ties: vec![best],
+    })
 }
 
 #[cfg(test)]

@@ -13,11 +13,23 @@ fn won_by(game: &Pente, side: Side) -> bool {
     matches!(game.outcome(), Some(Outcome::Win { winner, .. }) if winner == side)
 }
 
-/// The legal moves that win at once for the side to move.
+/// The legal moves that win at once for the side to move. Only points next to a stone are tried:
+/// a five through a point holds a stone of the mover's next to it, and a capture takes a pair
+/// next to it.
 pub fn winning_moves(game: &Pente) -> Vec<Point> {
     let us = game.side_to_move();
+    let next_to_a_stone = |point: &Point| {
+        (-1..=1).any(|rows| {
+            (-1..=1).any(|columns| {
+                point
+                    .offset(rows, columns)
+                    .is_some_and(|other| game.board().stone_at(other).is_some())
+            })
+        })
+    };
     game.legal_moves()
         .into_iter()
+        .filter(next_to_a_stone)
         .filter(|point| {
             let mut after = game.clone();
             after.play(point).is_ok() && won_by(&after, us)

@@ -25,12 +25,17 @@ pub const WIN_NOW: i32 = 1 << 24;
 pub const BLOCK_WIN: i32 = 1 << 22;
 
 /// The shape of the board from one side: the summed window worth (the side's minus the
-/// opponent's) and how many fours (windows one stone from five) each side has.
+/// opponent's), how many fours (windows one stone from five) each side has, how many threes
+/// (windows two stones from five, the rest empty) the side has, and how many pairs each side
+/// could take with its next stone (capture threats, counted by pair).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shape {
     pub worth: i32,
     pub my_fours: u32,
     pub their_fours: u32,
+    pub my_threes: u32,
+    pub my_captures: u32,
+    pub their_captures: u32,
 }
 
 /// The windows of the whole board seen from `side`.
@@ -45,6 +50,8 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
             if m | t == 0 {
                 continue;
             }
+            shape.my_captures += capture_threats(on_board, m, t);
+            shape.their_captures += capture_threats(on_board, t, m);
             let mut start = on_board.trailing_zeros();
             while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
                 let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
@@ -52,6 +59,7 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
                     let stones = m5.count_ones() as usize;
                     shape.worth += WINDOW[stones.min(4)];
                     shape.my_fours += u32::from(stones == 4);
+                    shape.my_threes += u32::from(stones == 3);
                 } else if m5 == 0 {
                     let stones = t5.count_ones() as usize;
                     shape.worth -= WINDOW[stones.min(4)];
@@ -64,23 +72,62 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
     shape
 }
 
-/// The static evaluation for the side to move: window shapes, captured pairs, and the tempo a
-/// four gives: the side to move with a four wins next move, and facing two fours it can stop
-/// only one (unless a capture breaks them, which the search will see).
+/// The pairs `mine` could take with one stone on a line: an empty point, two of `theirs`, one of
+/// `mine` (X O O .), both ways along the line.
+fn capture_threats(on_board: u32, mine: u32, theirs: u32) -> u32 {
+    let empty = on_board & !(mine | theirs);
+    let up = empty & (theirs >> 1) & (theirs >> 2) & (mine >> 3);
+    let down = empty & (theirs << 1) & (theirs << 2) & (mine << 3);
+    up.count_ones() + down.count_ones()
+}
+
+/// The best an evaluation can say short of a win: won positions found by the threat search score
+/// above it.
+pub const EVAL_LIMIT: i32 = MATE_BOUND - 100;
+
+/// The static evaluation for the side to move: window shapes, captured pairs, capture threats,
+/// and the tempo a four gives: the side to move with a four (or a fifth pair to take) wins next
+/// move, and facing two fours it can stop only one (unless a capture breaks them, which the
+/// search will see). A pair the side to move can take is most of a pair gained; pairs the
+/// opponent threatens cost a tempo to save, and when two are threatened one is likely lost.
+#[cfg(test)]
 #[must_use]
 pub fn evaluate(game: &Pente) -> i32 {
+    evaluate_with_shape(game, true).0
+}
+
+/// [`evaluate`] and the board's [`Shape`] from the side to move, for callers that look further
+/// where the shape says it may pay; without `capture_threats` the threats against pairs are not
+/// counted (the evaluation before issue 18, for comparisons).
+#[must_use]
+pub fn evaluate_with_shape(game: &Pente, capture_threats: bool) -> (i32, Shape) {
     let us = game.side_to_move();
     let them = us.opponent();
     let shape = board_shape(game.board(), us);
-    if shape.my_fours > 0 {
-        return MATE_BOUND - 10;
+    if shape.my_fours > 0 || (shape.my_captures > 0 && game.captured_by(us) + 2 >= CAPTURES_TO_WIN)
+    {
+        return (MATE_BOUND - 10, shape);
     }
     let pairs = |side: Side| usize::from(game.captured_by(side) / 2).min(PAIRS.len() - 1);
+    let next_pair = |side: Side| {
+        let now = pairs(side);
+        PAIRS[(now + 1).min(PAIRS.len() - 1)] - PAIRS[now]
+    };
     let mut score = shape.worth + PAIRS[pairs(us)] - PAIRS[pairs(them)];
+    if capture_threats && shape.my_captures > 0 {
+        score += next_pair(us) * 3 / 4;
+    }
+    if capture_threats {
+        score -= match shape.their_captures {
+            0 => 0,
+            1 => next_pair(them) / 6,
+            _ => next_pair(them) / 2,
+        };
+    }
     if shape.their_fours >= 2 {
         score -= 3_000;
     }
-    score.clamp(-MATE_BOUND + 20, MATE_BOUND - 20)
+    (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), shape)
 }
 
 /// Whether the side to move must answer a four (the opponent would win next move): the search
@@ -310,6 +357,61 @@ mod tests {
         assert_eq!(near.len(), 14);
         assert!(near.contains(&point("L11")) && near.contains(&point("B2")));
         assert!(near.iter().all(|&p| g.board().is_empty(p)));
+    }
+
+    #[test]
+    fn capture_threats_are_counted_by_pair_and_weigh_in_the_evaluation() {
+        // The second player's pair L10-M10 is flanked by K10: the first player threatens it
+        // from N10. Nothing else can be taken.
+        let g = game("1:K10,A3:L10,M10,S19:0,0");
+        let shape = board_shape(g.board(), Side::First);
+        assert_eq!((shape.my_captures, shape.their_captures), (1, 0));
+        // Counted from the rules: the points where the first player's stone would capture.
+        let by_rules: u32 = Point::all()
+            .filter(|&p| g.board().is_empty(p))
+            .map(|p| g.board().capture_rays(Side::First, p).pairs())
+            .sum();
+        assert_eq!(shape.my_captures, by_rules);
+        // With no pairs captured, the evaluation is the window worth plus the threat's share.
+        assert!(evaluate(&g) > shape.worth);
+        let unflanked = game("1:A3,K12:L10,M10,S19:0,0");
+        let plain = board_shape(unflanked.board(), Side::First);
+        assert_eq!(plain.my_captures, 0);
+        assert_eq!(evaluate(&unflanked), plain.worth);
+        // Seen from the threatened side, to move, the threat costs.
+        let turned = game("2:K10,A3:L10,M10,S19:0,0");
+        assert_eq!(board_shape(turned.board(), Side::Second).their_captures, 1);
+    }
+
+    #[test]
+    fn capture_threats_match_the_rules_on_random_boards() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for _ in 0..40 {
+            let mut board = Board::default();
+            for _ in 0..rng.random_range(10..80) {
+                let p = Point::new(rng.random_range(0..19), rng.random_range(0..19)).unwrap();
+                if board.is_empty(p) {
+                    let side = if rng.random_bool(0.5) {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    board.place(p, side);
+                }
+            }
+            for side in [Side::First, Side::Second] {
+                let by_rules: u32 = Point::all()
+                    .filter(|&p| board.is_empty(p))
+                    .map(|p| board.capture_rays(side, p).pairs())
+                    .sum();
+                assert_eq!(board_shape(&board, side).my_captures, by_rules);
+                assert_eq!(
+                    board_shape(&board, side.opponent()).their_captures,
+                    by_rules
+                );
+            }
+        }
     }
 
     #[test]

@@ -259,6 +259,21 @@ impl Board {
         u32::from(SPOTS[point.index()][direction.index()].bit)
     }
 
+    /// The point at `bit` of line `line` in `direction` (the inverse of a point's line and
+    /// [`Board::bit_on_line`]), or `None` off the board.
+    #[must_use]
+    pub fn point_on_line(direction: Direction, line: usize, bit: u32) -> Option<Point> {
+        let (line, bit) = (i32::try_from(line).ok()?, i32::try_from(bit).ok()?);
+        let last = i32::from(SIZE) - 1;
+        let (row, column) = match direction {
+            Direction::Horizontal => (line, bit),
+            Direction::Vertical => (bit, line),
+            Direction::Rising => (bit + last - line, bit),
+            Direction::Falling => (line - bit, bit),
+        };
+        Point::new(u8::try_from(row).ok()?, u8::try_from(column).ok()?)
+    }
+
     /// The bits of the line through `point` in `direction` that are on the board.
     #[must_use]
     pub fn line_mask(direction: Direction, point: Point) -> u32 {
@@ -441,6 +456,29 @@ impl fmt::Debug for Board {
             writeln!(f, " {}", row + 1)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn every_point_is_found_again_from_its_line_and_bit() {
+        for point in Point::all() {
+            for direction in Direction::ALL {
+                let spot = SPOTS[point.index()][direction.index()];
+                assert_eq!(
+                    Board::point_on_line(direction, usize::from(spot.line), u32::from(spot.bit)),
+                    Some(point),
+                    "{point} {direction:?}"
+                );
+            }
+        }
+        // Bits of a diagonal that are off the board are no point.
+        assert_eq!(Board::point_on_line(Direction::Rising, 0, 1), None);
+        assert_eq!(Board::point_on_line(Direction::Falling, 0, 5), None);
     }
 }
 

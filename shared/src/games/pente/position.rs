@@ -111,6 +111,17 @@ impl Pente {
             ^ u64::from(self.captured[1]).wrapping_mul(0x9fb2_1c65_1e98_df25)
     }
 
+    /// The same stones and captures with the other side to move: what a threat search asks when
+    /// it wants to know what a side could do with a free move. Pente has no pass; this is for
+    /// analysis only.
+    #[must_use]
+    pub fn with_turn_passed(&self) -> Pente {
+        Pente {
+            side_to_move: self.side_to_move.opponent(),
+            ..self.clone()
+        }
+    }
+
     /// The opening restriction on the side to move now.
     #[must_use]
     pub fn opening(&self) -> Opening {

@@ -1,0 +1,126 @@
+//! What each level does in each game: how deep it searches, how widely it strays from the best
+//! move (a temperature), and whether it deepens iteratively under a node or time budget. The
+//! levels are made weaker by these limits and by controlled randomness only, never by choosing
+//! bad moves on purpose; the figures are tuned so that neighbours on the measured ladder
+//! ([`super::ladder`]) stand about 200 Elo apart where the game allows it.
+
+use super::level::Level;
+use crate::GameKind;
+
+/// How a level searches in one game.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plan {
+    /// The plies a fixed-depth level searches (the deepening levels ignore it).
+    pub depth: u32,
+    /// How widely a fixed-depth level strays from the best move, in units of the game's
+    /// temperature unit (a man in checkers, a three's window in Pente): a move `d` units behind
+    /// the best is drawn `e^(-d / temperature)` times as often. 0 always plays a best move.
+    pub temperature: f64,
+    /// Whether the level deepens iteratively (the expert's search) instead of a fixed depth.
+    pub deepens: bool,
+    /// The nodes a move for a deepening level, unless the caller sets a budget; `None` means a
+    /// time budget (the expert).
+    pub nodes: Option<u64>,
+}
+
+impl Plan {
+    const fn fixed(depth: u32, temperature: f64) -> Plan {
+        Plan {
+            depth,
+            temperature,
+            deepens: false,
+            nodes: None,
+        }
+    }
+
+    const fn deepening(nodes: Option<u64>) -> Plan {
+        Plan {
+            depth: 0,
+            temperature: 0.0,
+            deepens: true,
+            nodes,
+        }
+    }
+}
+
+/// The plan of `level` in `kind`. `random` never searches (its plan is never read); Pente's
+/// `beginner` plays the priority board rather than a search.
+#[must_use]
+pub fn plan(kind: GameKind, level: Level) -> Plan {
+    let table = match kind {
+        GameKind::Checkers => &CHECKERS,
+        GameKind::Pente => &PENTE,
+        GameKind::TicTacToe => &TICTACTOE,
+    };
+    table[level.rank()]
+}
+
+/// Checkers, weakest first as [`Level::ALL`] orders them. One ply sees nothing that the forced
+/// captures do not already decide, so even `beginner` looks two plies ahead.
+const CHECKERS: [Plan; 9] = [
+    Plan::fixed(1, 0.0),
+    Plan::fixed(2, 2.5),
+    Plan::fixed(2, 0.9),
+    Plan::fixed(3, 0.5),
+    Plan::fixed(4, 0.4),
+    Plan::fixed(5, 0.0),
+    Plan::fixed(7, 0.0),
+    Plan::deepening(Some(5_000)),
+    Plan::deepening(None),
+];
+
+/// Pente, weakest first.
+const PENTE: [Plan; 9] = [
+    Plan::fixed(1, 0.0),
+    Plan::fixed(1, 0.0),
+    Plan::fixed(2, 3.0),
+    Plan::fixed(2, 0.5),
+    Plan::fixed(3, 0.6),
+    Plan::fixed(4, 0.4),
+    Plan::fixed(5, 0.0),
+    Plan::deepening(Some(2_000)),
+    Plan::deepening(None),
+];
+
+/// Noughts and crosses, weakest first. The game is too small for a ladder: from two plies up a
+/// level draws nearly every game against any other.
+const TICTACTOE: [Plan; 9] = [
+    Plan::fixed(1, 0.0),
+    Plan::fixed(1, 1.5),
+    Plan::fixed(1, 0.5),
+    Plan::fixed(1, 0.0),
+    Plan::fixed(2, 0.3),
+    Plan::fixed(2, 0.0),
+    Plan::fixed(3, 0.0),
+    Plan::deepening(Some(200)),
+    Plan::deepening(None),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stronger_levels_search_at_least_as_much_and_stray_no_more() {
+        for kind in GameKind::ALL {
+            let plans: Vec<Plan> = Level::ALL.iter().map(|&l| plan(kind, l)).collect();
+            for pair in plans[1..].windows(2) {
+                let (weaker, stronger) = (pair[0], pair[1]);
+                if weaker.deepens {
+                    assert!(stronger.deepens, "{kind}");
+                    continue;
+                }
+                assert!(
+                    stronger.deepens
+                        || stronger.depth > weaker.depth
+                        || (stronger.depth == weaker.depth
+                            && stronger.temperature < weaker.temperature),
+                    "{kind}: {weaker:?} then {stronger:?}"
+                );
+            }
+            assert_eq!(plan(kind, Level::Expert).nodes, None, "{kind}");
+            // The tests that compare with plain minimax use `advanced`: cold in every game.
+            assert!(plan(kind, Level::Advanced).temperature == 0.0, "{kind}");
+        }
+    }
+}
