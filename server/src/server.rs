@@ -77,6 +77,14 @@ pub async fn run_with_storage(
         connections: CancellationToken::new(),
         timers,
     });
+    // Game ids come from the database: the first block before anyone may create a game.
+    if let Err(err) = tables.registry.ids.fill(&tables.storage).await {
+        tracing::error!(%err, "could not reserve game ids; games cannot be created until it works");
+    }
+    tables
+        .registry
+        .ids
+        .supply(tables.storage.clone(), tables.games.clone(), &net.timers);
     match resume::resume_games(&tables, &net.sessions).await {
         Ok(0) => {}
         Ok(count) => tracing::info!(count, "resumed the games in progress"),

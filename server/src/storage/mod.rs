@@ -8,6 +8,7 @@
 //! store that fails on demand, for tests of the failure paths), `file_identity` (the database file
 //! must stay the one opened; the seal that tells it at start).
 
+pub mod conformance;
 pub mod faulty;
 pub mod file_identity;
 pub mod identity;
