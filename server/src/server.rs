@@ -3,13 +3,13 @@
 //! table (its game stays stored, unfinished, and resumes at the next start), then tell every
 //! connection and close it.
 
-use crate::config::Config;
+use crate::config::{Config, Database};
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
 use crate::players::Sessions;
 use crate::storage::records::unix_ms;
-use crate::storage::{SqliteStore, Storage, StoreError};
+use crate::storage::{PgStore, SqliteStore, Storage, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -23,10 +23,13 @@ use tokio_util::task::TaskTracker;
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
 /// and hands it to a storage worker.
 pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
-    let path = config.database.path();
+    let database = config.database.clone();
     let new_database = config.new_database;
-    tokio::task::spawn_blocking(move || {
-        SqliteStore::open_sealed(&path, unix_ms(), new_database).map(Storage::start)
+    tokio::task::spawn_blocking(move || match database {
+        Database::Postgres(url) => PgStore::connect(&url, unix_ms()).map(Storage::start),
+        Database::InMemory | Database::File(_) => {
+            SqliteStore::open_sealed(&database.path(), unix_ms(), new_database).map(Storage::start)
+        }
     })
     .await
     .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?

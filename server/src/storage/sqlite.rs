@@ -4,14 +4,14 @@
 use super::file_identity::{self, FileIdentity};
 use super::ratings::{Rated, Rating};
 use super::records::{
-    BadCode, NewGame, Participant, StoredGame, StoredMove, parse_time_control_code,
+    GAME_COLUMNS, GameColumns, GameRow, NewGame, Participant, StoredGame, StoredMove, side_code,
     time_control_code,
 };
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::protocol::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
-use kingme_shared::record::{end_reason_code, parse_end_reason_code};
-use kingme_shared::{GameKind, GameSpec, Side, Variant};
+use kingme_shared::record::end_reason_code;
+use kingme_shared::{GameKind, Side};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::Path;
 use std::time::Duration;
@@ -31,70 +31,21 @@ fn corrupt(problem: String) -> StoreError {
     StoreError::Corrupt(problem)
 }
 
-/// The columns of `games` that [`game_from_row`] reads, in its order.
-const GAME_COLUMNS: &str = "id, kind, time_control, rated, variant, start_position, \
-                            first_seat, second_seat, created_at_ms, winner, end_reason, \
-                            finished_at_ms";
-
-/// A game row without its moves, with the result if it has one.
-type GameRow = (NewGame, Option<GameResult>, Option<i64>);
-
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<Result<GameRow, StoreError>> {
-    let id: i64 = row.get(0)?;
-    let kind: String = row.get(1)?;
-    let time_control: String = row.get(2)?;
-    let rated: bool = row.get(3)?;
-    let variant: String = row.get(4)?;
-    let start_position: Option<String> = row.get(5)?;
-    let first: Option<String> = row.get(6)?;
-    let second: Option<String> = row.get(7)?;
-    let created_at_ms: i64 = row.get(8)?;
-    let winner: Option<String> = row.get(9)?;
-    let end_reason: Option<String> = row.get(10)?;
-    let finished_at_ms: Option<i64> = row.get(11)?;
-    Ok((|| {
-        let context = |problem: &dyn std::fmt::Display| corrupt(format!("game {id}: {problem}"));
-        let result = match end_reason {
-            None => None,
-            Some(code) => Some(GameResult {
-                winner: side_from_code(winner.as_deref()).map_err(|err| context(&err))?,
-                reason: parse_end_reason_code(&code).map_err(|err| context(&err))?,
-            }),
-        };
-        let kind = kind.parse::<GameKind>().map_err(|err| context(&err))?;
-        let spec = Variant::from_code(&variant)
-            .and_then(|variant| GameSpec::new(kind, variant))
-            .map_err(|err| context(&err))?;
-        let game = NewGame {
-            id: GameId(u64::try_from(id).map_err(|_| context(&"negative id"))?),
-            spec,
-            time_control: parse_time_control_code(&time_control).map_err(|err| context(&err))?,
-            rated,
-            start_position,
-            seats: [
-                Participant::from_code(first.as_deref()).map_err(|err| context(&err))?,
-                Participant::from_code(second.as_deref()).map_err(|err| context(&err))?,
-            ],
-            created_at_ms,
-        };
-        Ok((game, result, finished_at_ms))
-    })())
-}
-
-fn side_code(side: Option<Side>) -> Option<&'static str> {
-    side.map(|side| match side {
-        Side::First => "first",
-        Side::Second => "second",
-    })
-}
-
-fn side_from_code(code: Option<&str>) -> Result<Option<Side>, BadCode> {
-    match code {
-        None => Ok(None),
-        Some("first") => Ok(Some(Side::First)),
-        Some("second") => Ok(Some(Side::Second)),
-        Some(other) => Err(BadCode::new("a winner first or second", other)),
-    }
+    let columns = GameColumns {
+        id: row.get(0)?,
+        kind: row.get(1)?,
+        time_control: row.get(2)?,
+        rated: row.get(3)?,
+        variant: row.get(4)?,
+        start_position: row.get(5)?,
+        seats: [row.get(6)?, row.get(7)?],
+        created_at_ms: row.get(8)?,
+        winner: row.get(9)?,
+        end_reason: row.get(10)?,
+        finished_at_ms: row.get(11)?,
+    };
+    Ok(columns.decode())
 }
 
 fn seat_column(side: Side) -> &'static str {
