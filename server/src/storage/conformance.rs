@@ -298,7 +298,7 @@ pub fn every_stored_value_reads_back(database: &mut dyn TestDatabase) {
     for (game, mv) in &games {
         let stored = ok(store.game(game.id), "a game").expect("stored");
         assert_eq!(&stored.game, game);
-        assert_eq!(stored.moves, [mv.clone()]);
+        assert_eq!(stored.moves, std::slice::from_ref(mv));
     }
     let drawn = ok(store.game(ids[1]), "the draw").expect("stored");
     assert_eq!(drawn.result, Some(draw));

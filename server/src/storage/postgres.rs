@@ -73,8 +73,30 @@ pub struct PgStore {
     statements: HashMap<String, Statement>,
 }
 
-fn database(err: postgres::Error) -> StoreError {
-    StoreError::Database(err.to_string())
+/// A driver error as text: the server's own message (and detail) when PostgreSQL answered, else
+/// the driver's description with its cause (the driver's own text alone says only "db error").
+pub(super) fn database(err: postgres::Error) -> StoreError {
+    if let Some(db) = err.as_db_error() {
+        let detail = db
+            .detail()
+            .map(|detail| format!(" ({detail})"))
+            .unwrap_or_default();
+        return StoreError::Database(format!(
+            "PostgreSQL: {} {}{detail}",
+            db.code().code(),
+            db.message()
+        ));
+    }
+    let mut text = err.to_string();
+    let mut cause = std::error::Error::source(&err);
+    while let Some(inner) = cause {
+        let inner_text = inner.to_string();
+        if !text.contains(&inner_text) {
+            text = format!("{text}: {inner_text}");
+        }
+        cause = inner.source();
+    }
+    StoreError::Database(text)
 }
 
 fn corrupt(problem: String) -> StoreError {
@@ -684,5 +706,37 @@ impl Store for PgStore {
         .iter()
         .map(|row| row.try_get(0).map_err(database))
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        assert_eq!(
+            redacted("postgres://kingme:s3cr:et@db.example:5432/games?sslmode=disable"),
+            "postgres://kingme:***@db.example:5432/games?sslmode=disable"
+        );
+        assert_eq!(
+            redacted("postgresql://kingme@10.0.0.2/games"),
+            "postgresql://kingme@10.0.0.2/games"
+        );
+        assert_eq!(redacted("postgres://host/db"), "postgres://host/db");
+        assert!(is_postgres_url("postgresql://h/d") && is_postgres_url("postgres://h/d"));
+        assert!(!is_postgres_url("games.db") && !is_postgres_url(":memory:"));
+    }
+
+    #[test]
+    fn a_bad_url_is_refused_without_connecting() {
+        let Err(err) = PgStore::connect("postgres://kingme:pw@host:notaport/db", 0) else {
+            panic!("a bad URL was accepted");
+        };
+        let message = err.to_string();
+        assert!(
+            message.contains("is not a PostgreSQL URL") && !message.contains("pw@"),
+            "{message}"
+        );
     }
 }

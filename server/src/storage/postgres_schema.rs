@@ -8,6 +8,7 @@
 //! in `server_meta`), booleans are `BOOLEAN`, bytes `BYTEA`, the server's id is drawn with
 //! `gen_random_uuid()` (PostgreSQL 13 or newer).
 
+use super::postgres::database;
 use super::schema::CURRENT_VERSION;
 use super::store::StoreError;
 use postgres::Client;
@@ -96,10 +97,6 @@ const _: () = assert!(MIGRATIONS.len() as i64 == CURRENT_VERSION);
 
 /// The advisory lock servers take while migrating (any number no other program uses).
 const MIGRATION_LOCK: i64 = 0x6b69_6e67_6d65;
-
-fn database(err: postgres::Error) -> StoreError {
-    StoreError::Database(err.to_string())
-}
 
 /// The schema version of a database, 0 for an empty one.
 pub fn version(client: &mut Client) -> Result<i64, StoreError> {

@@ -670,6 +670,7 @@ mod tests {
     use crate::storage::conformance;
     use kingme_shared::ai::Level;
     use kingme_shared::protocol::TimeControl;
+    use kingme_shared::{GameSpec, Variant};
 
     pub(crate) fn memory() -> SqliteStore {
         SqliteStore::open(Path::new(":memory:"), 0).unwrap()

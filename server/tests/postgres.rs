@@ -1,0 +1,90 @@
+//! The PostgreSQL store against a real PostgreSQL that each test starts itself from the system's
+//! packages (`support/temp_postgres.rs`): the whole store conformance suite, two servers
+//! migrating one new database at once, and the real `kingme-server --db postgres://...` playing,
+//! killed and resuming (the scenario SQLite runs in `restart.rs`).
+//!
+//! Behind the `postgres-tests` feature: `cargo test -p kingme-server --features postgres-tests`.
+//! Without PostgreSQL installed these tests fail, saying what to install; they never pass
+//! quietly.
+#![cfg(feature = "postgres-tests")]
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/restart_scenario.rs"]
+mod restart_scenario;
+#[path = "support/temp_postgres.rs"]
+mod temp_postgres;
+
+use kingme_server::storage::conformance::{self, TestDatabase};
+use kingme_server::storage::schema::CURRENT_VERSION;
+use kingme_server::storage::{PgStore, Store, StoreError};
+use temp_postgres::TempPostgres;
+
+/// A new database on the test's server for every fresh store.
+struct PgDatabases {
+    server: TempPostgres,
+    current: String,
+}
+
+impl TestDatabase for PgDatabases {
+    fn fresh(&mut self) -> Box<dyn Store> {
+        self.current = self.server.create_database();
+        self.another()
+    }
+
+    fn another(&mut self) -> Box<dyn Store> {
+        Box::new(PgStore::connect(&self.current, 0).unwrap())
+    }
+}
+
+#[test]
+fn the_postgres_store_passes_the_conformance_suite() {
+    let mut databases = PgDatabases {
+        server: TempPostgres::start(),
+        current: String::new(),
+    };
+    conformance::check(&mut databases);
+}
+
+#[test]
+fn servers_starting_together_migrate_a_new_database_once() {
+    let mut server = TempPostgres::start();
+    let url = server.create_database();
+    let versions: Vec<i64> = std::thread::scope(|scope| {
+        let starting: Vec<_> = (0..3)
+            .map(|_| scope.spawn(|| PgStore::connect(&url, 0).unwrap().schema_version().unwrap()))
+            .collect();
+        starting.into_iter().map(|s| s.join().unwrap()).collect()
+    });
+    assert_eq!(versions, [CURRENT_VERSION; 3]);
+    // And once more on the migrated database: nothing to do, the games' id source kept.
+    let mut store = PgStore::connect(&url, 1).unwrap();
+    let first = store.reserve_game_ids(1).unwrap();
+    let mut again = PgStore::connect(&url, 2).unwrap();
+    assert!(again.reserve_game_ids(1).unwrap()[0] > first[0]);
+}
+
+#[test]
+fn a_database_that_is_not_there_is_refused_with_the_reason() {
+    let server = TempPostgres::start();
+    let url = server
+        .url("nobody_made_this")
+        .replace("kingme@", "kingme:secret@");
+    let Err(err) = PgStore::connect(&url, 0) else {
+        panic!("a missing database opened");
+    };
+    let message = err.to_string();
+    assert!(matches!(err, StoreError::Database(_)), "{message}");
+    assert!(
+        message.contains("cannot connect to PostgreSQL at postgres://kingme:***@127.0.0.1:")
+            && message.contains("nobody_made_this")
+            && !message.contains("secret"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn the_server_binary_on_postgres_survives_a_kill_and_a_restart() {
+    let mut server = TempPostgres::start();
+    let url = server.create_database();
+    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref()).await;
+}
