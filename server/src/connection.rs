@@ -12,7 +12,7 @@ use crate::rate_limit::RateLimiter;
 use crate::server::Shared;
 use crate::session::{Attachment, Session};
 use crate::storage::records::unix_ms;
-use crate::storage::{Claim, HistoryQuery, IdentityError};
+use crate::storage::{Claim, HistoryQuery, IdentityError, StoreError};
 use crate::table::TableCommand;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::identity;
@@ -61,6 +61,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, shared: Arc<Sha
         outbox,
         kick,
         shared,
+        watch_only: None,
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
@@ -99,6 +100,9 @@ struct Connection {
     /// Cancelled when the client reads too slowly.
     kick: CancellationToken,
     shared: Arc<Shared>,
+    /// Set when the database failed while letting the client in: it may only list and watch
+    /// games, and this says why to every request that would need storing.
+    watch_only: Option<String>,
 }
 
 /// A database failure as a refusal the client can show.
@@ -235,8 +239,16 @@ impl Connection {
                 public_key,
                 legacy_secret,
             };
-            self.admit(&name, claim).await?;
-            (self.shared.sessions.person(&name), String::new())
+            let admitted = self
+                .shared
+                .storage
+                .admit(name.clone(), claim, unix_ms())
+                .await;
+            match admitted {
+                Ok(_) => (self.shared.sessions.person(&name), String::new()),
+                Err(IdentityError::Store(err)) => self.admit_watcher(name, &err),
+                Err(err) => return Err(self.fatal(&identity_refusal(&err))),
+            }
         };
         let replaced = CancellationToken::new();
         let previous = session.attach(Attachment {
@@ -266,6 +278,13 @@ impl Connection {
             resume_token: token,
             games,
         });
+        if let Some(notice) = &self.watch_only {
+            self.outbox.send(ServerMessage::Error {
+                kind: ErrorKind::NotAllowed,
+                message: notice.clone(),
+                fatal: false,
+            });
+        }
         // The player's games (seats kept while it was away, or held by an older connection)
         // send their state to this connection, and the others hear that the player is back.
         for table in tables {
@@ -331,20 +350,23 @@ impl Connection {
             })
     }
 
-    /// Checks a person's name against the stored identities, binding the key to a new name.
-    async fn admit(&self, name: &str, claim: Claim) -> Result<(), String> {
-        self.shared
-            .storage
-            .admit(name.to_owned(), claim, unix_ms())
-            .await
-            .map(|_| ())
-            .map_err(|err| self.fatal(&identity_refusal(&err)))
+    /// Lets a client in to watch only, because the database failed while checking its name:
+    /// a session of its own (no seats, no token, found by nobody), and the notice saying what is
+    /// wrong, sent after the `Welcome` and again with every refused request.
+    fn admit_watcher(&mut self, name: String, err: &StoreError) -> (Arc<Session>, String) {
+        tracing::error!(connection = self.id, %err, "the database failed at hello; letting the client in to watch only");
+        self.watch_only = Some(format!(
+            "the server cannot use its database right now ({err}), so it cannot keep games: you \
+             are let in to list and watch games, but creating, joining and playing are paused; \
+             connect again later to play (if this lasts, tell the server's operator)"
+        ));
+        (self.shared.sessions.watcher(name), String::new())
     }
 
     /// Lets a guest in: back into the session its token names, or as a new guest under a name
     /// nobody registered, with a new token that is stored so it still works after a restart.
     async fn admit_guest(
-        &self,
+        &mut self,
         name: String,
         resume: Option<String>,
     ) -> Result<(Arc<Session>, String), String> {
@@ -363,10 +385,11 @@ impl Connection {
             return Ok((session, token));
         }
         let storage = &self.shared.storage;
-        storage
-            .admit(name.clone(), Claim::Guest, unix_ms())
-            .await
-            .map_err(|err| self.fatal(&identity_refusal(&err)))?;
+        match storage.admit(name.clone(), Claim::Guest, unix_ms()).await {
+            Ok(_) => {}
+            Err(IdentityError::Store(err)) => return Ok(self.admit_watcher(name, &err)),
+            Err(err) => return Err(self.fatal(&identity_refusal(&err))),
+        }
         let (session, token) = self.shared.sessions.create_guest(name.clone());
         if let Err(err) = storage.save_resume_token(&token, name, unix_ms()).await {
             // The session still works until a restart; only resuming after one is lost.
@@ -439,6 +462,13 @@ impl Connection {
     }
 
     async fn dispatch(&self, session: &Arc<Session>, message: ClientMessage) {
+        if let Some(notice) = &self.watch_only
+            && !watcher_may(&message)
+        {
+            self.outbox
+                .send(Refusal::not_allowed(notice.clone()).to_message(false));
+            return;
+        }
         let refused = match message {
             ClientMessage::Hello { .. } => Some(Refusal::not_allowed("you said Hello already")),
             ClientMessage::Prove { .. } => Some(Refusal::not_allowed(
@@ -536,6 +566,22 @@ impl Connection {
             }
         });
     }
+}
+
+/// Whether a client let in to watch only (see [`Connection::admit_watcher`]) may send
+/// `message`: reading and watching, nothing that seats it or changes a game.
+fn watcher_may(message: &ClientMessage) -> bool {
+    matches!(
+        message,
+        ClientMessage::Ping { .. }
+            | ClientMessage::Pong { .. }
+            | ClientMessage::ListGames
+            | ClientMessage::Watch { .. }
+            | ClientMessage::Leave { .. }
+            | ClientMessage::History { .. }
+            | ClientMessage::Leaderboard { .. }
+            | ClientMessage::Export { .. }
+    )
 }
 
 /// Writes queued messages as frames until the connection closes; on closing, writes what was

@@ -170,6 +170,12 @@ impl Sessions {
         })
     }
 
+    /// A session for a client let in to watch only (the database failed at its hello): no
+    /// seats, no token, kept by nobody here, so it ends with its connection.
+    pub fn watcher(&self, name: String) -> Arc<Session> {
+        self.new_session(name, true)
+    }
+
     /// A new guest session with a fresh id and an unguessable token (128 random bits from the
     /// operating system's seeded CSPRNG); the token goes to the guest and is not kept here.
     pub fn create_guest(&self, name: String) -> (Arc<Session>, String) {
