@@ -130,6 +130,13 @@ impl Session {
     }
 }
 
+/// Gives back most of a map's room when it is less than a quarter full.
+fn shrink_when_sparse<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>) {
+    if map.capacity() > 64 && map.len() * 4 < map.capacity() {
+        map.shrink_to(map.len() * 2);
+    }
+}
+
 /// Every session: persons' by name, guests' by the hash of their resume token (a guest's
 /// session rebuilt after a restart may answer to several tokens it was issued).
 #[derive(Debug, Default)]
@@ -217,6 +224,10 @@ impl Sessions {
             {
                 by_name.remove(&session.name);
             }
+            // A map keeps the room of its busiest moment; give most of it back once the
+            // players have left (halving at a quarter full keeps this rare).
+            shrink_when_sparse(&mut by_token);
+            shrink_when_sparse(&mut by_name);
         }
     }
 
