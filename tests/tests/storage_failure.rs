@@ -10,9 +10,7 @@ use kingme_server::storage::{FaultyStore, SqliteStore, Storage};
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::Opponent;
-use kingme_shared::protocol::{
-    ClientMessage, EndReason, ErrorKind, GameStatus, ServerMessage,
-};
+use kingme_shared::protocol::{ClientMessage, EndReason, ErrorKind, GameStatus, ServerMessage};
 use kingme_shared::{GameKind, Side};
 use kingme_tests::client::Client;
 use kingme_tests::{open_game, options, test_config};
@@ -155,7 +153,10 @@ async fn a_client_arriving_while_the_store_fails_may_watch_and_is_told_why_it_ca
             _ => None,
         })
         .await;
-    assert!(listed.iter().any(|summary| summary.id == game), "{listed:?}");
+    assert!(
+        listed.iter().any(|summary| summary.id == game),
+        "{listed:?}"
+    );
     cleo.send(ClientMessage::Join { game }).await;
     assert_eq!(cleo.error().await, (ErrorKind::NotAllowed, notice.clone()));
     cleo.send(ClientMessage::CreateGame(open_game(GameKind::TicTacToe)))
@@ -164,12 +165,19 @@ async fn a_client_arriving_while_the_store_fails_may_watch_and_is_told_why_it_ca
     cleo.send(ClientMessage::Watch { game }).await;
     let watched = cleo.state().await;
     assert_eq!((watched.id, watched.your_side), (game, None));
-    assert_eq!(watched.status, GameStatus::Open, "the refused join changed nothing");
+    assert_eq!(
+        watched.status,
+        GameStatus::Open,
+        "the refused join changed nothing"
+    );
 
     // A person whose key proves itself but whose name cannot be looked up: the same, and the
     // connection stays open.
     let (mut dan, answer) = Client::sign_in(addr, "dan", &dan_key).await;
-    assert!(matches!(answer, ServerMessage::Welcome { .. }), "{answer:?}");
+    assert!(
+        matches!(answer, ServerMessage::Welcome { .. }),
+        "{answer:?}"
+    );
     watch_only_notice(&mut dan).await;
     dan.send(ClientMessage::Join { game }).await;
     let (_, refusal) = dan.error().await;
