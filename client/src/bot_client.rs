@@ -279,7 +279,9 @@ impl Bot {
                 self.asked.insert(game, Turn::Thinking(ply));
                 Ok(Vec::new())
             }
-            Event::Server(ServerMessage::MoveRejected { game, text, reason }) => {
+            Event::Server(ServerMessage::MoveRejected {
+                game, text, reason, ..
+            }) => {
                 // The bot's view of the game may be stale (a reconnect, a move sent twice): read
                 // the game again; the server answers with its state, and `YourTurn` if it is the
                 // bot's move, and the bot thinks again.

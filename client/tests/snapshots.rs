@@ -12,7 +12,8 @@ use kingme_client::app::App;
 use kingme_client::event::Event;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
-    EndReason, GameId, GameResult, GameStatus, GameSummary, SeatHolder, ServerMessage, TimeControl,
+    EndReason, ErrorKind, GameId, GameResult, GameStatus, GameSummary, SeatHolder, ServerMessage,
+    TimeControl,
 };
 use kingme_shared::{GameKind, Side};
 use ratatui::Terminal;
@@ -346,6 +347,7 @@ fn a_long_refusal_wraps_onto_the_second_status_line() {
     app.update(Event::Server(ServerMessage::MoveRejected {
         game: GameId(7),
         text: "12-16-20".to_owned(),
+        kind: ErrorKind::IllegalMove,
         reason: reason.to_owned(),
     }));
     let picture = check("long_status", &app);
@@ -357,6 +359,7 @@ fn a_long_refusal_wraps_onto_the_second_status_line() {
     app.update(Event::Server(ServerMessage::MoveRejected {
         game: GameId(7),
         text: "1".to_owned(),
+        kind: ErrorKind::IllegalMove,
         reason: long.clone(),
     }));
     let picture = render(&app);

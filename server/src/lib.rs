@@ -4,28 +4,25 @@
 //! Embed it with [`run`] on a bound listener, or [`ServerHandle::start`] for a background server
 //! on an address (tests and the client's local mode use the latter).
 //!
-//! Map: [`server`] (accept loop, shutdown), [`connection`] (one client), [`outbox`] (its send
-//! queue), [`session`] (a player across connections), [`lobby`] (the tables, game creation),
-//! [`table`] (the task owning one game), [`resume`] (games rebuilt after a restart), [`judge`] (the rules' referee and clocks), [`seat`]
-//! (person or bot), [`bot`], [`clock`], [`options`], [`rate_limit`], [`config`], [`error`], and [`storage`] (the
-//! database: games, moves, identities, ratings).
+//! Its layers, each importing only those below it (a test in `tests/architecture.rs` checks):
+//! 1. [`config`] (what an operator tunes);
+//! 2. [`storage`] (the database: games, moves, identities, ratings);
+//! 3. [`options`] (a game's checked setup) and [`refusal`] (why a request was refused);
+//! 4. [`players`] (a player across connections, and how it is reached);
+//! 5. [`game`] (the table task owning one game, the judge, clocks, seats, bots, offers);
+//! 6. [`lobby`] (the game list, game creation, the games resumed at start);
+//! 7. [`net`] (connections: handshake, routing, frames, rate limit);
+//! 8. [`server`] (the accept loop, the contexts each part is given, shutdown).
 
-pub mod bot;
-pub mod clock;
 pub mod config;
-pub mod connection;
-pub mod error;
-pub mod judge;
+pub mod game;
 pub mod lobby;
+pub mod net;
 pub mod options;
-pub mod outbox;
-pub mod rate_limit;
-pub mod resume;
-pub mod seat;
+pub mod players;
+pub mod refusal;
 pub mod server;
-pub mod session;
 pub mod storage;
-pub mod table;
 
 pub use config::{Config, Database};
 pub use server::{ServerHandle, open_storage, run, run_with_storage};

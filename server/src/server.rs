@@ -4,10 +4,10 @@
 //! connection and close it.
 
 use crate::config::Config;
-use crate::connection;
-use crate::lobby::Lobby;
-use crate::resume;
-use crate::session::Sessions;
+use crate::game::{TableContext, TableRegistry, TableTiming};
+use crate::lobby::{Lobby, resume};
+use crate::net::{ConnectionContext, ConnectionLimits, connection};
+use crate::players::Sessions;
 use crate::storage::records::unix_ms;
 use crate::storage::{SqliteStore, Storage, StoreError};
 use std::future::Future;
@@ -19,28 +19,6 @@ use tokio::task::JoinHandle;
 use tokio::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-
-/// What every connection and table shares.
-#[derive(Debug)]
-pub struct Shared {
-    pub config: Config,
-    pub lobby: Lobby,
-    pub sessions: Sessions,
-    /// Search slots for bots.
-    pub bots: Arc<Semaphore>,
-    /// Cancelled first at shutdown: tables end their games.
-    pub games: CancellationToken,
-    /// Cancelled once the tables are done: connections say goodbye and close.
-    pub connections: CancellationToken,
-    /// Every table task.
-    pub tables: TaskTracker,
-    /// Timers that outlive a connection (session expiry).
-    pub timers: TaskTracker,
-    /// The database: games, moves, identities, resume tokens, ratings.
-    pub storage: Storage,
-    /// The server's id, sent in identity challenges (stable for the database's life).
-    pub server_id: String,
-}
 
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
 /// and hands it to a storage worker.
@@ -79,25 +57,32 @@ pub async fn run_with_storage(
             format!("{:032x}", rand::random::<u128>())
         }
     };
-    let shared = Arc::new(Shared {
+    // Each part gets what it uses: the tables their context, the connections theirs.
+    let tables = Arc::new(TableContext {
+        storage: storage.clone(),
+        bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
+        registry: Arc::new(TableRegistry::default()),
+        timing: TableTiming::of(&config),
+        games: CancellationToken::new(),
+        tasks: TaskTracker::new(),
+    });
+    let net = Arc::new(ConnectionContext {
+        lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player),
+        sessions: Sessions::default(),
         storage,
         server_id,
-        bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
-        lobby: Lobby::default(),
-        sessions: Sessions::default(),
-        games: CancellationToken::new(),
+        limits: ConnectionLimits::of(&config),
         connections: CancellationToken::new(),
-        tables: TaskTracker::new(),
         timers: TaskTracker::new(),
-        config,
     });
-    match resume::resume_games(&shared).await {
+    match resume::resume_games(&tables, &net.sessions).await {
         Ok(0) => {}
         Ok(count) => tracing::info!(count, "resumed the games in progress"),
         Err(err) => tracing::error!(%err, "could not resume the games in progress"),
     }
-    shared.timers.spawn(watch_database(Arc::clone(&shared)));
-    let permits = Arc::new(Semaphore::new(shared.config.max_connections.max(1)));
+    net.timers
+        .spawn(watch_database(net.storage.clone(), net.connections.clone()));
+    let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let connections = TaskTracker::new();
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "kingme server listening");
@@ -119,10 +104,10 @@ pub async fn run_with_storage(
         match accepted {
             Ok((stream, peer)) => {
                 last_connection += 1;
-                let shared = Arc::clone(&shared);
+                let net = Arc::clone(&net);
                 let id = last_connection;
                 connections.spawn(async move {
-                    connection::serve(stream, peer, id, shared).await;
+                    connection::serve(stream, peer, id, net).await;
                     drop(permit);
                 });
             }
@@ -138,15 +123,15 @@ pub async fn run_with_storage(
     }
     drop(listener);
     tracing::info!("shutting down: ending games");
-    shared.games.cancel();
-    shared.tables.close();
-    shared.tables.wait().await;
+    tables.games.cancel();
+    tables.tasks.close();
+    tables.tasks.wait().await;
     tracing::info!("shutting down: closing connections");
-    shared.connections.cancel();
+    net.connections.cancel();
     connections.close();
     connections.wait().await;
-    shared.timers.close();
-    shared.timers.wait().await;
+    net.timers.close();
+    net.timers.wait().await;
     tracing::info!("shut down");
 }
 
@@ -156,16 +141,16 @@ const DATABASE_CHECK: Duration = Duration::from_secs(10);
 
 /// Checks the database file periodically until the connections close, so that a removed or
 /// replaced file is reported loudly even while nothing is written.
-async fn watch_database(shared: Arc<Shared>) {
+async fn watch_database(storage: Storage, until: CancellationToken) {
     let mut every = tokio::time::interval(DATABASE_CHECK);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            () = shared.connections.cancelled() => return,
+            () = until.cancelled() => return,
             _ = every.tick() => {}
         }
         // The store logs the error itself; every write fails from now on.
-        let _ = shared.storage.verify().await;
+        let _ = storage.verify().await;
     }
 }
 

@@ -117,7 +117,7 @@ async fn what_the_store_did_not_keep_is_never_announced_and_the_game_goes_on_aft
 /// The notice a client let in to watch only hears after its `Welcome`.
 async fn watch_only_notice(client: &mut Client) -> String {
     let (kind, notice) = client.error().await;
-    assert_eq!(kind, ErrorKind::NotAllowed);
+    assert_eq!(kind, ErrorKind::NotStored);
     assert!(
         notice.contains("cannot use its database")
             && notice.contains("database or disk is full")
@@ -158,10 +158,10 @@ async fn a_client_arriving_while_the_store_fails_may_watch_and_is_told_why_it_ca
         "{listed:?}"
     );
     cleo.send(ClientMessage::Join { game }).await;
-    assert_eq!(cleo.error().await, (ErrorKind::NotAllowed, notice.clone()));
+    assert_eq!(cleo.error().await, (ErrorKind::NotStored, notice.clone()));
     cleo.send(ClientMessage::CreateGame(open_game(GameKind::TicTacToe)))
         .await;
-    assert_eq!(cleo.error().await, (ErrorKind::NotAllowed, notice));
+    assert_eq!(cleo.error().await, (ErrorKind::NotStored, notice));
     cleo.send(ClientMessage::Watch { game }).await;
     let watched = cleo.state().await;
     assert_eq!((watched.id, watched.your_side), (game, None));

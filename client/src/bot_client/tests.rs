@@ -125,6 +125,7 @@ fn a_refused_move_makes_the_bot_read_the_game_again_and_think_again_never_resign
         ServerMessage::MoveRejected {
             game,
             text,
+            kind: ErrorKind::NotYourTurn,
             reason: "it is not your turn".to_owned(),
         },
     );

@@ -373,10 +373,11 @@ impl Store for SqliteStore {
             })?;
         let expected = last.unwrap_or(0) + 1;
         if mv.ply != expected {
-            return Err(StoreError::NotFound(format!(
-                "game {game}: move {} arrived where move {expected} was due",
-                mv.ply
-            )));
+            return Err(StoreError::OutOfSequence {
+                game,
+                ply: mv.ply,
+                expected,
+            });
         }
         let clock = |ms: Option<u64>| ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
         self.connection

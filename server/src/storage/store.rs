@@ -24,6 +24,14 @@ pub enum StoreError {
     /// The request names a game that is not stored (or no longer in the needed state).
     #[error("{0}")]
     NotFound(String),
+    /// A move arrived with another number than the one due next: a bug in the caller, never
+    /// stored.
+    #[error("game {game}: move {ply} arrived where move {expected} was due")]
+    OutOfSequence {
+        game: GameId,
+        ply: u32,
+        expected: u32,
+    },
     /// The storage worker went away before answering.
     #[error("the storage worker stopped before answering")]
     Stopped,

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The protocol version spoken by this build. A server refuses a hello with another version.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -379,6 +379,21 @@ pub enum ErrorKind {
     ShuttingDown,
     /// The connection was idle too long.
     Timeout,
+    /// A move out of turn.
+    NotYourTurn,
+    /// The game waits for a player in its open seat.
+    NotStarted,
+    /// The game is over.
+    GameOver,
+    /// The move text is longer than [`MAX_MOVE_TEXT`].
+    MoveTooLong,
+    /// The rules refuse the move (the reason says why).
+    IllegalMove,
+    /// The mover's time ran out before the move arrived: the game is lost on time.
+    Flagged,
+    /// The server could not store (or read) what the request needs; nothing changed. Try again
+    /// in a moment: a paused game goes on by itself once its database works again.
+    NotStored,
 }
 
 /// What the server says.
@@ -431,10 +446,12 @@ pub enum ServerMessage {
         side_to_move: Side,
         clocks: ClockState,
     },
-    /// The receiver's proposed move was refused; nothing changed.
+    /// The receiver's proposed move was refused; nothing changed. `kind` says why for a
+    /// program, `reason` for a person.
     MoveRejected {
         game: GameId,
         text: String,
+        kind: ErrorKind,
         reason: String,
     },
     /// A seat was filled, emptied, or its holder disconnected or came back.

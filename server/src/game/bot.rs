@@ -3,7 +3,6 @@
 //! when the game ends or the position changes under it. A semaphore bounds how many searches run
 //! at once, so many bot games share the cores and cannot crowd out move relay for people.
 
-use crate::table::TableCommand;
 use kingme_shared::ai::{Level, Limits, StopFlag, think};
 use kingme_shared::{AnyGame, Side};
 use std::sync::Arc;
@@ -13,9 +12,19 @@ use tokio::sync::{Semaphore, mpsc};
 /// The search slots all bots share.
 pub type SearchPool = Arc<Semaphore>;
 
-/// What a bot needs to choose a move.
+/// A bot's answer for the position numbered `epoch`: its move's text, or `None` if it found
+/// none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotAnswer {
+    pub side: Side,
+    pub epoch: u64,
+    pub text: Option<String>,
+}
+
+/// What a bot needs to choose a move; the answer goes to `reply` as whatever command type the
+/// asker reads (`C: From<BotAnswer>`), so the bot knows nothing of tables.
 #[derive(Debug)]
-pub struct MoveRequest {
+pub struct MoveRequest<C> {
     pub game: AnyGame,
     pub side: Side,
     /// The time it may use.
@@ -23,7 +32,7 @@ pub struct MoveRequest {
     /// The table's position number; an answer for an older one is ignored.
     pub epoch: u64,
     /// Where the answer goes.
-    pub reply: mpsc::Sender<TableCommand>,
+    pub reply: mpsc::Sender<C>,
 }
 
 /// A bot at a level, thinking about at most one move at a time.
@@ -51,8 +60,8 @@ impl Bot {
         Bot::new(self.level, Arc::clone(&self.pool))
     }
 
-    /// Starts choosing a move; the answer arrives as `TableCommand::BotMoved`.
-    pub fn think(&mut self, request: MoveRequest) {
+    /// Starts choosing a move; the answer arrives on the request's `reply` channel.
+    pub fn think<C: From<BotAnswer> + Send + 'static>(&mut self, request: MoveRequest<C>) {
         self.stop();
         let stop = StopFlag::default();
         self.thinking = Some(stop.clone());
@@ -87,9 +96,7 @@ impl Bot {
                 }
             };
             // The table may have closed meanwhile; then nobody needs the move.
-            let _ = reply
-                .send(TableCommand::BotMoved { side, epoch, text })
-                .await;
+            let _ = reply.send(BotAnswer { side, epoch, text }.into()).await;
         });
     }
 

@@ -2,9 +2,11 @@
 //! the table asks "the side to move" to move and never cares which it is, as the classic judge
 //! asked "the black player" and "the white player".
 
-use crate::bot::{Bot, MoveRequest};
-use crate::session::Session;
+use super::bot::{Bot, BotAnswer, MoveRequest, SearchPool};
+use super::offers::Offer;
+use crate::players::Session;
 use crate::storage::Participant;
+use kingme_shared::ai::Level;
 use kingme_shared::protocol::{PlayerId, SeatHolder, ServerMessage};
 use std::sync::Arc;
 
@@ -25,6 +27,18 @@ pub enum Seat {
 }
 
 impl Seat {
+    /// An open seat.
+    #[must_use]
+    pub fn empty() -> Seat {
+        Seat::Empty
+    }
+
+    /// A seat for a built-in bot at `level`, searching in the shared `pool`.
+    #[must_use]
+    pub fn bot(level: Level, pool: SearchPool) -> Seat {
+        Seat::Bot(Bot::new(level, pool))
+    }
+
     /// A seat for a person.
     #[must_use]
     pub fn human(session: Arc<Session>) -> Seat {
@@ -67,9 +81,38 @@ impl Seat {
         matches!(self, Seat::Empty)
     }
 
+    /// Whether the seat chooses its moves by itself (a bot), so the table asks it again when
+    /// an answer was lost.
     #[must_use]
-    pub fn is_bot(&self) -> bool {
+    pub fn moves_by_itself(&self) -> bool {
         matches!(self, Seat::Bot(_))
+    }
+
+    /// How the seat answers `offer` at once, or `None` when its person will answer: a bot
+    /// plays on rather than agree a draw, grants a takeback only in an unrated game, and
+    /// always agrees to a rematch.
+    #[must_use]
+    pub fn answer_offer(&self, offer: Offer, rated: bool) -> Option<bool> {
+        match self {
+            Seat::Bot(_) => Some(match offer {
+                Offer::Draw => false,
+                Offer::Takeback => !rated,
+                Offer::Rematch => true,
+            }),
+            Seat::Empty | Seat::Human { .. } => None,
+        }
+    }
+
+    /// A fresh seat for the same holder in a rematch: the same person, or a bot at the same
+    /// level; empty if the person left.
+    #[must_use]
+    pub fn rematch_twin(&self) -> Seat {
+        match self {
+            Seat::Bot(bot) => Seat::Bot(bot.twin()),
+            seat => seat
+                .session()
+                .map_or(Seat::Empty, |session| Seat::human(Arc::clone(session))),
+        }
     }
 
     /// The person in the seat, while it still takes part.
@@ -125,7 +168,11 @@ impl Seat {
     }
 
     /// Asks the seat's holder for a move: a person gets `your_turn`, a bot starts thinking.
-    pub fn ask_to_move(&mut self, your_turn: impl FnOnce() -> ServerMessage, bot: MoveRequest) {
+    pub fn ask_to_move<C: From<BotAnswer> + Send + 'static>(
+        &mut self,
+        your_turn: impl FnOnce() -> ServerMessage,
+        bot: MoveRequest<C>,
+    ) {
         match self {
             Seat::Empty => {}
             Seat::Human { .. } => self.send(your_turn()),

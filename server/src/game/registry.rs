@@ -1,29 +1,23 @@
-//! The lobby: every open table by id, the list of games a client sees, and game creation.
+//! Every open table by id, the game ids handed out, and the recently finished games: the
+//! register tables enter when they open and leave when they close, which the lobby lists.
 //!
 //! A table publishes its summary on a watch channel, so listing games reads the latest summaries
 //! without asking (or waiting for) any table. Finished games stay listed a while after their
 //! table closes.
 
-use crate::error::Refusal;
-use crate::options;
-use crate::seat::Seat;
-use crate::server::Shared;
-use crate::session::Session;
-use crate::table::{self, TableHandle};
-use kingme_shared::Side;
-use kingme_shared::protocol::{
-    ErrorKind, GameId, GameOptions, GameStatus, GameSummary, MAX_LISTED_GAMES, Opponent, SeatChoice,
-};
+use super::table::TableHandle;
+use crate::refusal::Refusal;
+use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Finished games remembered after their tables close.
 const FINISHED_KEPT: usize = 50;
 
 /// Every table, and the recently finished games.
 #[derive(Debug, Default)]
-pub struct Lobby {
+pub struct TableRegistry {
     tables: Mutex<BTreeMap<GameId, TableHandle>>,
     finished: Mutex<VecDeque<GameSummary>>,
     last_id: AtomicU64,
@@ -33,7 +27,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl Lobby {
+impl TableRegistry {
     /// A fresh game id.
     pub fn next_id(&self) -> GameId {
         GameId(self.last_id.fetch_add(1, Ordering::Relaxed) + 1)
@@ -62,12 +56,21 @@ impl Lobby {
 
     /// The table of a game, or a refusal naming the id.
     pub fn table(&self, id: GameId) -> Result<TableHandle, Refusal> {
-        lock(&self.tables).get(&id).cloned().ok_or_else(|| {
-            Refusal::new(
-                ErrorKind::NoSuchGame,
-                format!("there is no game {id}; the lobby lists the games there are"),
-            )
-        })
+        lock(&self.tables)
+            .get(&id)
+            .cloned()
+            .ok_or(Refusal::NoSuchGame(id))
+    }
+
+    /// How many of `games` are open or running (a player's games, to hold them to the limit).
+    #[must_use]
+    pub fn active_among(&self, games: &[GameId]) -> usize {
+        let tables = lock(&self.tables);
+        games
+            .iter()
+            .filter_map(|id| tables.get(id))
+            .filter(|table| !matches!(table.summary().status, GameStatus::Over(_)))
+            .count()
     }
 
     /// How many tables are open.
@@ -101,46 +104,4 @@ impl Lobby {
         games.truncate(MAX_LISTED_GAMES);
         games
     }
-}
-
-/// Creates a game for `session` with `options`: checks them, seats the creator and the
-/// opponent, and opens the table (which sends the creator the game's state).
-pub fn create_game(
-    shared: &Arc<Shared>,
-    session: &Arc<Session>,
-    options: &GameOptions,
-) -> Result<TableHandle, Refusal> {
-    let limit = shared.config.max_games_per_player;
-    if session.active_games() >= limit {
-        return Err(Refusal::new(
-            ErrorKind::LimitExceeded,
-            format!("you are in {limit} open or running games already; finish or leave one first"),
-        ));
-    }
-    let setup = options::validate(options)
-        .map_err(|err| Refusal::new(ErrorKind::InvalidOptions, err.to_string()))?;
-    let creator = match options.seat {
-        SeatChoice::Side(side) => Some(side),
-        SeatChoice::Random => Some(if rand::random() {
-            Side::First
-        } else {
-            Side::Second
-        }),
-        SeatChoice::Spectate => None,
-    };
-    let mut seats = [Seat::Empty, Seat::Empty];
-    if let Some(side) = creator {
-        seats[side.index()] = Seat::human(Arc::clone(session));
-    }
-    if let Opponent::Bot(level) = options.opponent {
-        let side = creator.map_or(Side::Second, Side::opponent);
-        seats[side.index()] = Seat::Bot(crate::bot::Bot::new(level, Arc::clone(&shared.bots)));
-    }
-    let spectators = if creator.is_none() {
-        vec![Arc::clone(session)]
-    } else {
-        Vec::new()
-    };
-    let id = shared.lobby.next_id();
-    Ok(table::open(shared, id, setup, seats, spectators))
 }

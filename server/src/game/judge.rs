@@ -5,8 +5,9 @@
 //! Every method takes the `now` it should judge at, so the table task passes tokio's clock and
 //! tests pass whatever instant they like.
 
-use crate::clock::{Clock, ClockReading};
+use super::clock::{Clock, ClockReading};
 use crate::options::GameSetup;
+use crate::refusal::Refusal;
 use crate::storage::StoredMove;
 use kingme_shared::protocol::{
     ClockState, EndReason, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord,
@@ -24,15 +25,13 @@ pub struct Played {
     pub result: Option<GameResult>,
 }
 
-/// Why a move was not applied.
+/// Why a stored game could not be rebuilt.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// Nothing changed; the reason is for the player.
-    #[error("{0}")]
-    Move(String),
-    /// The mover's time had run out before the move arrived: it loses on time.
-    #[error("your time ran out before the move arrived")]
-    Flagged,
+#[error("stored move {ply} ({text:?}) does not replay: {error}")]
+pub struct ReplayError {
+    pub ply: u32,
+    pub text: String,
+    pub error: kingme_shared::MoveError,
 }
 
 /// One game under judgement.
@@ -45,6 +44,9 @@ pub struct Judge {
     clock_history: Vec<ClockReading>,
     clock: Clock,
     status: GameStatus,
+    /// Numbers the positions: bumped on every change (a move, a takeback, the end), so what
+    /// was asked or offered in an older position is known to be stale.
+    epoch: u64,
 }
 
 fn result_of(outcome: Outcome) -> GameResult {
@@ -80,6 +82,7 @@ impl Judge {
             clock_history: Vec::new(),
             clock: Clock::new(setup.time_control),
             status: GameStatus::Open,
+            epoch: 0,
         }
     }
 
@@ -181,37 +184,27 @@ impl Judge {
     }
 
     /// Plays `side`'s move `text` at `now`, if it is `side`'s turn, in time, and legal.
-    pub fn play(&mut self, side: Side, text: &str, now: Instant) -> Result<Played, Refused> {
+    pub fn play(&mut self, side: Side, text: &str, now: Instant) -> Result<Played, Refusal> {
         match self.status {
             GameStatus::Playing => {}
-            GameStatus::Open => {
-                return Err(Refused::Move(
-                    "the game has not started: it waits for a player in the open seat".to_owned(),
-                ));
-            }
-            GameStatus::Over(_) => return Err(Refused::Move("the game is over".to_owned())),
+            GameStatus::Open => return Err(Refusal::NotStarted),
+            GameStatus::Over(_) => return Err(Refusal::Over),
         }
         let to_move = self.game.side_to_move();
         if side != to_move {
-            return Err(Refused::Move(format!(
-                "it is {}'s turn, not yours; wait for their move",
-                self.game.side_name(to_move)
-            )));
+            return Err(Refusal::NotYourTurn {
+                to_move: self.game.side_name(to_move),
+            });
         }
         if text.len() > MAX_MOVE_TEXT {
-            return Err(Refused::Move(format!(
-                "a move text of {} bytes is too long (at most {MAX_MOVE_TEXT})",
-                text.len()
-            )));
+            return Err(Refusal::TooLong { bytes: text.len() });
         }
         if self.clock.flagged(now) == Some(side) {
-            return Err(Refused::Flagged);
+            return Err(Refusal::Flagged);
         }
         let reading = self.clock.reading();
-        let (text, effect) = self
-            .game
-            .play_text(text.trim())
-            .map_err(|err| Refused::Move(err.to_string()))?;
+        let (text, effect) = self.game.play_text(text.trim())?;
+        self.epoch += 1;
         self.clock_history.push(reading);
         self.clock.complete_move(now);
         let record = MoveRecord {
@@ -233,8 +226,15 @@ impl Judge {
         })
     }
 
+    /// The position's number: it changes whenever the position or the game's state does.
+    #[must_use]
+    pub fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
     /// Ends the game at `now` with `result` (resignation, time, agreement, ...).
     pub fn finish(&mut self, result: GameResult, now: Instant) {
+        self.epoch += 1;
         self.clock.halt(now);
         if let (EndReason::TimeForfeit, Some(winner)) = (result.reason, result.winner) {
             // What was decided: the loser had no time left.
@@ -282,6 +282,7 @@ impl Judge {
             }
         }
         self.game = game;
+        self.epoch += 1;
         match clocks {
             Clocks::Restore => self.clock.restore(self.clock_history[keep]),
             Clocks::KeepTimeSpent => {
@@ -305,17 +306,24 @@ impl Judge {
     /// A game in progress rebuilt after a restart: every stored move replayed through the rules,
     /// the clocks as they stood after the last one, and the side to move's clock started at
     /// `now`, so the time the server was down is charged to nobody.
-    pub fn resume(setup: &GameSetup, moves: &[StoredMove], now: Instant) -> Result<Judge, String> {
+    pub fn resume(
+        setup: &GameSetup,
+        moves: &[StoredMove],
+        now: Instant,
+    ) -> Result<Judge, ReplayError> {
         let mut judge = Judge::new(setup);
         judge.status = GameStatus::Playing;
         for stored in moves {
             let side = judge.game.side_to_move();
-            let (text, effect) = judge.game.play_text(&stored.text).map_err(|err| {
-                format!(
-                    "stored move {} ({:?}) does not replay: {err}",
-                    stored.ply, stored.text
-                )
-            })?;
+            let (text, effect) =
+                judge
+                    .game
+                    .play_text(&stored.text)
+                    .map_err(|error| ReplayError {
+                        ply: stored.ply,
+                        text: stored.text.clone(),
+                        error,
+                    })?;
             judge.clock_history.push(judge.clock.reading());
             judge.clock.restore(
                 stored
@@ -340,7 +348,7 @@ impl Judge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::FIRST_MOVE_ALLOWANCE;
+    use crate::game::clock::FIRST_MOVE_ALLOWANCE;
     use kingme_shared::protocol::TimeControl;
     use kingme_shared::{GameKind, WinReason};
     use std::time::Duration;
@@ -357,7 +365,7 @@ mod tests {
         judge
     }
 
-    fn refusal(result: Result<Played, Refused>) -> String {
+    fn refusal(result: Result<Played, Refusal>) -> String {
         match result {
             Ok(played) => panic!("expected a refusal, got {played:?}"),
             Err(err) => err.to_string(),
@@ -414,7 +422,7 @@ mod tests {
         tokio::time::advance(Duration::from_secs(2)).await;
         let now = Instant::now();
         assert_eq!(judge.flagged(now), Some(Side::First));
-        assert_eq!(judge.play(Side::First, "5", now), Err(Refused::Flagged));
+        assert_eq!(judge.play(Side::First, "5", now), Err(Refusal::Flagged));
         assert_eq!(judge.moves().len(), 2);
         // What the server decided is what everyone sees: no time left.
         judge.finish(
@@ -457,6 +465,39 @@ mod tests {
             judge.clocks(Instant::now()).remaining_ms,
             [Some(57_000), Some(60_000)]
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn every_change_of_position_or_state_renumbers_it_and_a_refusal_does_not() {
+        let mut judge = judge(GameKind::TicTacToe, TimeControl::Unlimited);
+        let mut seen = vec![judge.epoch()];
+        let mut changed = |judge: &Judge, what: &str| {
+            assert!(!seen.contains(&judge.epoch()), "{what} kept an old epoch");
+            seen.push(judge.epoch());
+        };
+        judge.play(Side::First, "5", Instant::now()).expect("legal");
+        changed(&judge, "a move");
+        let before = judge.epoch();
+        assert!(judge.play(Side::First, "1", Instant::now()).is_err());
+        assert!(judge.play(Side::Second, "5", Instant::now()).is_err());
+        assert_eq!(judge.epoch(), before, "a refused move changes nothing");
+        judge
+            .play(Side::Second, "1", Instant::now())
+            .expect("legal");
+        changed(&judge, "a second move");
+        assert!(judge.take_back(1, Instant::now()));
+        changed(&judge, "a takeback");
+        judge
+            .play(Side::Second, "1", Instant::now())
+            .expect("legal");
+        assert!(judge.retract(Instant::now()));
+        changed(&judge, "a retraction");
+        let result = GameResult {
+            winner: None,
+            reason: EndReason::Aborted,
+        };
+        judge.finish(result, Instant::now());
+        changed(&judge, "the end");
     }
 
     #[tokio::test(start_paused = true)]
@@ -536,7 +577,7 @@ mod tests {
         // A move that no longer replays is reported, not guessed around.
         let bad = [stored(1, "5", [None, None]), stored(2, "5", [None, None])];
         let err = Judge::resume(&setup, &bad, now).expect_err("5 twice is illegal");
-        assert!(err.contains("stored move 2 (\"5\")"), "{err}");
+        assert!(err.to_string().contains("stored move 2 (\"5\")"), "{err}");
     }
 
     #[tokio::test(start_paused = true)]

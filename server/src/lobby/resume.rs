@@ -1,27 +1,30 @@
 //! Bringing back the games that were in progress when the server last stopped, however it
 //! stopped (even killed outright): each is rebuilt from the database by replaying its moves
-//! through the rules ([`crate::table::resume`]), bots take their seats again, every person seated
+//! through the rules ([`crate::game::table::resume`]), bots take their seats again, every person seated
 //! in one gets a session found by name (their key proves it when they connect), and every guest
 //! a session that answers to the resume tokens it was issued; so clients come back and play on.
 //!
 //! A game that never started (a seat still open) is closed as aborted: nobody was playing it.
 //! A game whose stored moves no longer replay is closed as aborted too, with the reason logged.
 
-use crate::seat::Seat;
-use crate::server::Shared;
-use crate::session::Session;
+use crate::game::TableContext;
+use crate::game::seat::Seat;
+use crate::game::table;
+use crate::players::{Session, Sessions};
 use crate::storage::records::unix_ms;
 use crate::storage::{Participant, StoreError};
-use crate::table;
 use kingme_shared::protocol::{EndReason, GameResult};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Resumes every unfinished stored game; returns how many are running again.
-pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
-    let storage = &shared.storage;
+pub async fn resume_games(
+    tables: &Arc<TableContext>,
+    sessions: &Sessions,
+) -> Result<usize, StoreError> {
+    let storage = &tables.storage;
     if let Some(last) = storage.last_game_id().await? {
-        shared.lobby.continue_after(last);
+        tables.registry.continue_after(last);
     }
     let aborted = GameResult {
         winner: None,
@@ -45,21 +48,19 @@ pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
             storage.finish_game(id, aborted, unix_ms()).await?;
             continue;
         }
-        let mut seats = [Seat::Empty, Seat::Empty];
+        let mut seats = [Seat::empty(), Seat::empty()];
         for (seat, participant) in seats.iter_mut().zip(&stored.game.seats) {
             *seat = match participant {
-                Participant::Empty => Seat::Empty,
-                Participant::Bot(level) => {
-                    Seat::Bot(crate::bot::Bot::new(*level, Arc::clone(&shared.bots)))
-                }
+                Participant::Empty => Seat::empty(),
+                Participant::Bot(level) => Seat::bot(*level, Arc::clone(&tables.bots)),
                 // A person's seats wait for whoever proves the name's key.
-                Participant::Person(name) => Seat::human(shared.sessions.person(name)),
+                Participant::Person(name) => Seat::human(sessions.person(name)),
                 Participant::Guest(name) => {
                     let session = match guests.get(name) {
                         Some(session) => Arc::clone(session),
                         None => {
                             let tokens = storage.resume_tokens_of(name.clone()).await?;
-                            let session = shared.sessions.restore_guest(name.clone(), tokens);
+                            let session = sessions.restore_guest(name.clone(), tokens);
                             guests.insert(name.clone(), Arc::clone(&session));
                             session
                         }
@@ -68,7 +69,7 @@ pub async fn resume_games(shared: &Arc<Shared>) -> Result<usize, StoreError> {
                 }
             };
         }
-        match table::resume(shared, &stored, seats) {
+        match table::resume(tables, &stored, seats) {
             Ok(_) => resumed += 1,
             Err(err) => {
                 tracing::error!(game = %id, %err, "a stored game does not replay; aborting it");

@@ -1,0 +1,20 @@
+//! Games in play: the table task that owns one game ([`table`]), the referee of its rules and
+//! clocks ([`judge`], [`clock`]), the seats and the bots in them ([`seat`], [`bot`]), the offers
+//! players make each other ([`offers`]), the register of open tables ([`registry`]) and what a
+//! table is given to work with ([`context`]).
+//!
+//! This layer knows players only as sessions (`crate::players`) and never reaches up into the
+//! lobby or the connections.
+
+pub mod bot;
+pub mod clock;
+pub mod context;
+pub mod judge;
+pub mod offers;
+pub mod registry;
+pub mod seat;
+pub mod table;
+
+pub use context::{TableContext, TableTiming};
+pub use registry::TableRegistry;
+pub use table::{TableCommand, TableHandle};

@@ -1,0 +1,302 @@
+//! A table: the task that owns one game. It holds the [`Judge`], the two seats and the
+//! spectators, runs the clocks' deadlines and the absent players' grace periods, and is the only
+//! place the game changes: connections and bots send it commands through a bounded channel and
+//! it answers through the players' sessions, so no lock is ever held around a game.
+//!
+//! The table is split by concern: [`requests`] (what a command or request does),
+//! [`membership`] (seats, spectators, comings and goings), [`offering`] (draws, takebacks and
+//! rematches through one offer and answer path), [`course`] (the game's course: turns, moves,
+//! the end, time), [`persistence`] (the database, and pausing when it fails) and [`view`] (what
+//! members and the lobby are told). This file holds the task's state, its one constructor
+//! (shared by a new game and a resumed one) and its loop.
+
+mod course;
+mod membership;
+mod offering;
+mod persistence;
+mod requests;
+mod view;
+
+use super::bot::BotAnswer;
+use super::context::TableContext;
+use super::judge::{Judge, ReplayError};
+use super::offers::Offers;
+use super::seat::Seat;
+use crate::options::GameSetup;
+use crate::players::Session;
+use crate::storage::StoredGame;
+use kingme_shared::protocol::{
+    ClientMessage, EndReason, GameId, GameStatus, GameSummary, PlayerId, ServerMessage,
+};
+use kingme_shared::record::RecordError;
+use persistence::{Paused, Stored, Unsaved, Waiting};
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+/// Commands queued for a table before senders wait.
+const COMMAND_QUEUE: usize = 64;
+
+/// What a table is asked to do.
+#[derive(Debug)]
+pub enum TableCommand {
+    /// A client's game message (join, move, chat, ...), from the session that sent it.
+    Request {
+        session: Arc<Session>,
+        message: ClientMessage,
+    },
+    /// A player's connection dropped.
+    Disconnected { player: PlayerId },
+    /// A player came back.
+    Reconnected { session: Arc<Session> },
+    /// A bot's answer.
+    BotMoved(BotAnswer),
+}
+
+impl From<BotAnswer> for TableCommand {
+    fn from(answer: BotAnswer) -> TableCommand {
+        TableCommand::BotMoved(answer)
+    }
+}
+
+/// A cheap handle on a table: where to send commands and its latest summary for the lobby.
+#[derive(Debug, Clone)]
+pub struct TableHandle {
+    pub id: GameId,
+    commands: mpsc::Sender<TableCommand>,
+    summary: watch::Receiver<GameSummary>,
+}
+
+impl TableHandle {
+    /// Queues a command, waiting if the table is busy; `false` if the table has closed.
+    pub async fn send(&self, command: TableCommand) -> bool {
+        self.commands.send(command).await.is_ok()
+    }
+
+    /// Queues a command without waiting (for notices that may be lost when the table is gone or
+    /// swamped, such as a disconnect the grace timer covers anyway).
+    pub fn notify(&self, command: TableCommand) {
+        let _ = self.commands.try_send(command);
+    }
+
+    /// The table's latest summary.
+    #[must_use]
+    pub fn summary(&self) -> GameSummary {
+        self.summary.borrow().clone()
+    }
+}
+
+/// Why a stored game could not be reopened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResumeError {
+    #[error("its start position does not read: {0}")]
+    Start(RecordError),
+    #[error(transparent)]
+    Replay(ReplayError),
+}
+
+/// Opens a table for a new game with these seats and spectators, registers it and starts its
+/// task. Seated people and spectators get the game's state; the game starts if both seats are
+/// filled. `id` comes from [`super::TableRegistry::next_id`].
+pub fn open(
+    context: &Arc<TableContext>,
+    id: GameId,
+    setup: GameSetup,
+    seats: [Seat; 2],
+    spectators: Vec<Arc<Session>>,
+) -> TableHandle {
+    let judge = Judge::new(&setup);
+    let (mut table, handle, receiver) =
+        Table::new(context, id, setup, judge, seats, Stored::NotYet);
+    table.spectators = spectators;
+    tracing::info!(game = %id, kind = %table.setup.kind, "game created");
+    table.welcome_members();
+    context.tasks.spawn(table.run(receiver));
+    handle
+}
+
+/// Reopens a stored game that was in progress when the server stopped: the moves replayed
+/// through the rules, the clocks as after the last move (the downtime charged to nobody), bots
+/// seated again and thinking if it is their turn, and people's seats held for them for the
+/// grace period, waiting for them to come back.
+pub fn resume(
+    context: &Arc<TableContext>,
+    stored: &StoredGame,
+    seats: [Seat; 2],
+) -> Result<TableHandle, ResumeError> {
+    let game = &stored.game;
+    let setup = GameSetup {
+        kind: game.kind,
+        start: stored
+            .to_record()
+            .start_game()
+            .map_err(ResumeError::Start)?,
+        time_control: game.time_control,
+        pente_tournament_rule: game.pente_tournament_rule,
+        rated: game.rated,
+    };
+    let now = Instant::now();
+    let judge = Judge::resume(&setup, &stored.moves, now).map_err(ResumeError::Replay)?;
+    let (mut table, handle, receiver) =
+        Table::new(context, game.id, setup, judge, seats, Stored::Yes);
+    let grace = now + context.timing.grace;
+    table.away = [0, 1].map(|index| table.seats[index].session().map(|_| grace));
+    for seat in &table.seats {
+        if let Some(session) = seat.session() {
+            session.add_game(game.id);
+        }
+    }
+    tracing::info!(game = %game.id, moves = stored.moves.len(), "game resumed");
+    table.publish();
+    match table.judge.status() {
+        GameStatus::Over(result) => table.announce_end(result),
+        _ => table.ask_to_move(),
+    }
+    context.tasks.spawn(table.run(receiver));
+    Ok(handle)
+}
+
+/// One game's task state.
+struct Table {
+    id: GameId,
+    setup: GameSetup,
+    judge: Judge,
+    seats: [Seat; 2],
+    spectators: Vec<Arc<Session>>,
+    context: Arc<TableContext>,
+    /// The table's own command queue, for bots' answers.
+    commands: mpsc::Sender<TableCommand>,
+    summary: watch::Sender<GameSummary>,
+    offers: Offers,
+    /// When each absent player's grace period ends.
+    away: [Option<Instant>; 2],
+    ended_at: Option<Instant>,
+    stored: Stored,
+    /// Changes made by the command being handled, stored in order once it is done.
+    unsaved: Vec<Unsaved>,
+    /// Messages to members, held until the changes they announce are stored.
+    mail: RefCell<Vec<(Arc<Session>, ServerMessage)>>,
+    /// Whether the lobby's summary is to be refreshed when the mail goes out.
+    publish_due: Cell<bool>,
+    /// Set while the game waits for the database.
+    paused: Option<Paused>,
+}
+
+impl Table {
+    /// The one constructor: a table around `judge`, registered under `id`, with its handle and
+    /// the receiving end of its commands.
+    fn new(
+        context: &Arc<TableContext>,
+        id: GameId,
+        setup: GameSetup,
+        judge: Judge,
+        seats: [Seat; 2],
+        stored: Stored,
+    ) -> (Table, TableHandle, mpsc::Receiver<TableCommand>) {
+        let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
+        let holders = [seats[0].holder(), seats[1].holder()];
+        let (summary, summary_receiver) =
+            watch::channel(view::game_summary(id, &setup, &judge, holders, 0));
+        let handle = TableHandle {
+            id,
+            commands: commands.clone(),
+            summary: summary_receiver,
+        };
+        let table = Table {
+            id,
+            setup,
+            judge,
+            seats,
+            spectators: Vec::new(),
+            context: Arc::clone(context),
+            commands,
+            summary,
+            offers: Offers::default(),
+            away: [None, None],
+            ended_at: None,
+            stored,
+            unsaved: Vec::new(),
+            mail: RefCell::new(Vec::new()),
+            publish_due: Cell::new(false),
+            paused: None,
+        };
+        context.registry.insert(handle.clone());
+        (table, handle, receiver)
+    }
+
+    async fn run(mut self, mut commands: mpsc::Receiver<TableCommand>) {
+        let shutdown = self.context.games.clone();
+        if self.stored == Stored::NotYet {
+            self.store_creation().await;
+        }
+        self.settle().await;
+        loop {
+            if self.paused.is_none() && self.should_close() {
+                if self.judge.status() == GameStatus::Open {
+                    // Everyone left a game that never started: it is closed as aborted now, not
+                    // left unfinished for the next start to find.
+                    self.end(None, EndReason::Aborted);
+                    self.settle().await;
+                }
+                break;
+            }
+            let wake = match &self.paused {
+                Some(paused) => Some(paused.retry_at),
+                None => self.next_deadline(),
+            };
+            tokio::select! {
+                () = shutdown.cancelled() => {
+                    if self.paused.is_some() {
+                        // Nothing held back was stored: none of it is announced.
+                        self.mail.get_mut().clear();
+                    }
+                    // A game cut short by a shutdown stays as stored, unfinished, and the next
+                    // start resumes it: nothing is announced (the players' connections say the
+                    // server is going down and that their games are kept).
+                    self.suspend();
+                    self.deliver();
+                    return;
+                }
+                command = commands.recv() => match command {
+                    Some(command) if self.paused.is_some() => self.while_paused(command).await,
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                () = until(wake) => match self.paused.as_ref().map(|p| p.waiting) {
+                    Some(Waiting::BotMove) => self.ask_bot_again(),
+                    Some(Waiting::Changes) => {}
+                    None => self.on_time(Instant::now()),
+                },
+            }
+            self.settle().await;
+        }
+        self.close();
+    }
+
+    /// Leaves the registry: the seats stop thinking, members are told, and the last summary
+    /// is kept for the lobby's list of finished games.
+    fn close(&mut self) {
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        let left = ServerMessage::Left { game: self.id };
+        for session in self.members() {
+            session.remove_game(self.id);
+            self.post(&session, left.clone());
+        }
+        self.deliver();
+        self.publish_now();
+        self.context
+            .registry
+            .remove(self.id, self.summary.borrow().clone());
+        tracing::debug!(game = %self.id, "table closed");
+    }
+}
+
+async fn until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,252 @@
+//! The table's game in the database. The game is stored before the table handles its first
+//! command; each accepted move is stored before anyone hears of it (a move that cannot be stored
+//! is undone and refused); seat changes, takebacks and the result are stored, in order, after
+//! the command that made them and before anyone hears of them: every message a command produces
+//! is held in the table's mail until its changes are stored. When the database fails, the game
+//! pauses: its members are told so, requests are refused with the reason, and the table tries
+//! again until the changes are stored, then delivers what it held and goes on.
+
+use super::{Table, TableCommand};
+use crate::refusal::Refusal;
+use crate::storage::records::unix_ms;
+use crate::storage::{NewGame, Participant, StoreError, StoredMove};
+use kingme_shared::AnyGame;
+use kingme_shared::GameKind;
+use kingme_shared::games::pente::PenteRules;
+use kingme_shared::protocol::{ClientMessage, ClockState, EndReason, GameResult, ServerMessage};
+use tokio::time::Instant;
+
+/// How often a game paused by a storage failure tries to store again.
+const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Whether the table's game is in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stored {
+    /// Not yet: the table stores it before its first command.
+    NotYet,
+    Yes,
+    /// Storing it failed; the game was aborted and nothing more is written.
+    Failed,
+}
+
+/// A change to store once the command that made it is handled (moves are stored at once).
+#[derive(Debug)]
+pub(super) enum Unsaved {
+    Seat(kingme_shared::Side, Participant),
+    /// The moves after the first this many were taken back.
+    TakeBack(u32),
+    Finish(GameResult),
+}
+
+/// What a game paused by a storage failure waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Waiting {
+    /// Changes in `unsaved` (and the mail announcing them).
+    Changes,
+    /// A bot's move, undone because it could not be stored: the bot is asked again.
+    BotMove,
+}
+
+/// A game paused because the database failed.
+#[derive(Debug)]
+pub(super) struct Paused {
+    pub(super) waiting: Waiting,
+    pub(super) retry_at: Instant,
+    reason: StoreError,
+}
+
+impl Table {
+    /// After each command: stores its changes, then delivers what it said; if storing fails,
+    /// the game pauses and nothing of it is announced.
+    pub(super) async fn settle(&mut self) {
+        match self.save().await {
+            Ok(()) => {
+                if self
+                    .paused
+                    .as_ref()
+                    .is_some_and(|p| p.waiting == Waiting::Changes)
+                {
+                    self.paused = None;
+                    tracing::warn!(game = %self.id, "storage works again; the game goes on");
+                    self.judge.release_clock(Instant::now());
+                    self.deliver();
+                    // A bot's answer was dropped while the game waited: ask it again.
+                    if self.seats[self.judge.side_to_move().index()].moves_by_itself() {
+                        self.ask_bot_again();
+                    }
+                }
+                if self.paused.is_none() {
+                    self.deliver();
+                }
+            }
+            Err(err) => self.pause(Waiting::Changes, err),
+        }
+    }
+
+    /// Pauses the game because the database failed, telling every member (at once: this is
+    /// the truth about the game, not an unstored change) the first time.
+    pub(super) fn pause(&mut self, waiting: Waiting, reason: StoreError) {
+        let retry_at = Instant::now() + STORE_RETRY;
+        let first = self.paused.is_none();
+        tracing::error!(game = %self.id, %reason, ?waiting, "the game is paused: storage failed");
+        if first {
+            // The wait is nobody's time.
+            self.judge.hold_clock(Instant::now());
+            let notice = ServerMessage::Error {
+                kind: kingme_shared::protocol::ErrorKind::NotStored,
+                message: format!(
+                    "game {} is paused: the server could not store its last change ({reason}); \
+                     nothing is lost, and it goes on by itself once the database works again",
+                    self.id
+                ),
+                fatal: false,
+            };
+            for session in self.members() {
+                session.send(notice.clone());
+            }
+        }
+        self.paused = Some(Paused {
+            waiting,
+            retry_at,
+            reason,
+        });
+    }
+
+    /// Asks the bot to move again (its earlier answer could not be stored or was dropped).
+    pub(super) fn ask_bot_again(&mut self) {
+        if let Some(paused) = &mut self.paused {
+            paused.retry_at = Instant::now() + STORE_RETRY;
+        }
+        for seat in &mut self.seats {
+            seat.stop();
+        }
+        self.ask_to_move();
+    }
+
+    /// A command while the game waits for the database: requests are refused with the reason
+    /// (nothing may change that cannot be stored), connections coming and going are noted, and
+    /// a bot's answer is tried when a bot's move is what the game waits for.
+    pub(super) async fn while_paused(&mut self, command: TableCommand) {
+        let Some(paused) = &self.paused else {
+            return;
+        };
+        let refusal = Refusal::Paused {
+            game: self.id,
+            reason: paused.reason.clone(),
+        };
+        match command {
+            TableCommand::Request { session, message } => match message {
+                ClientMessage::Move { text, .. } => {
+                    session.send(refusal.move_rejected(self.id, &text));
+                }
+                _ => session.send(refusal.to_message(false)),
+            },
+            TableCommand::BotMoved(_) if paused.waiting == Waiting::BotMove => {
+                self.handle(command).await;
+            }
+            TableCommand::BotMoved(_) => {}
+            command @ (TableCommand::Disconnected { .. } | TableCommand::Reconnected { .. }) => {
+                self.handle(command).await;
+            }
+        }
+    }
+
+    /// The game as it is created: the options, the start (when not the standard one) and who
+    /// sits where.
+    pub(super) async fn store_creation(&mut self) {
+        let standard = match self.setup.kind {
+            GameKind::Pente => AnyGame::pente_with_rules(PenteRules {
+                tournament: self.setup.pente_tournament_rule,
+            }),
+            kind => AnyGame::start(kind),
+        };
+        let start_position =
+            (self.setup.start != standard).then(|| self.setup.start.position_text());
+        let game = NewGame {
+            id: self.id,
+            kind: self.setup.kind,
+            time_control: self.setup.time_control,
+            rated: self.setup.rated,
+            pente_tournament_rule: self.setup.pente_tournament_rule,
+            start_position,
+            seats: [self.seats[0].participant(), self.seats[1].participant()],
+            created_at_ms: unix_ms(),
+        };
+        match self.context.storage.create_game(game).await {
+            Ok(()) => self.stored = Stored::Yes,
+            Err(reason) => {
+                tracing::error!(game = %self.id, %reason, "could not store a new game");
+                self.stored = Stored::Failed;
+                let refusal = Refusal::CreationNotStored {
+                    game: self.id,
+                    reason,
+                };
+                self.broadcast(&refusal.to_message(false));
+                self.end(None, EndReason::Aborted);
+            }
+        }
+        self.unsaved.clear();
+    }
+
+    /// Stores the changes of the command just handled, in the order they were made. On a
+    /// failure the change that failed and those after it stay queued for the next try.
+    pub(super) async fn save(&mut self) -> Result<(), StoreError> {
+        if self.stored != Stored::Yes {
+            self.unsaved.clear();
+            return Ok(());
+        }
+        let storage = self.context.storage.clone();
+        let mut queue = std::mem::take(&mut self.unsaved).into_iter();
+        while let Some(change) = queue.next() {
+            let saved = match &change {
+                Unsaved::Seat(side, who) => storage.set_seat(self.id, *side, who.clone()).await,
+                Unsaved::TakeBack(kept) => storage.take_back(self.id, *kept).await,
+                Unsaved::Finish(result) => storage
+                    .finish_game(self.id, *result, unix_ms())
+                    .await
+                    .map(|changes| {
+                        for change in changes.into_iter().flatten() {
+                            tracing::info!(
+                                game = %self.id,
+                                who = ?change.who,
+                                before = change.before,
+                                after = change.after,
+                                "rating changed"
+                            );
+                        }
+                    }),
+            };
+            if let Err(err) = saved {
+                tracing::error!(game = %self.id, %err, "could not store a change to the game");
+                self.unsaved = std::iter::once(change).chain(queue).collect();
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores an accepted move before anyone hears of it.
+    pub(super) async fn store_move(
+        &mut self,
+        ply: u32,
+        text: &str,
+        clocks: ClockState,
+    ) -> Result<(), StoreError> {
+        if self.stored != Stored::Yes {
+            return Ok(());
+        }
+        // Changes made earlier in this command (a seat) go first, in order.
+        self.save().await?;
+        let stored = StoredMove {
+            ply,
+            text: text.to_owned(),
+            clocks_ms: clocks.remaining_ms,
+            played_at_ms: unix_ms(),
+        };
+        self.context
+            .storage
+            .record_move(self.id, stored)
+            .await
+            .inspect_err(|err| tracing::error!(game = %self.id, %err, "could not store a move"))
+    }
+}

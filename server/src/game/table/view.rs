@@ -1,0 +1,152 @@
+//! What the table tells: messages to members (held in the mail until the changes they announce
+//! are stored), the full state of the game for one member, and the one place a game's summary
+//! for the lobby is built.
+
+use super::Table;
+use crate::game::judge::Judge;
+use crate::options::GameSetup;
+use crate::players::Session;
+use kingme_shared::Side;
+use kingme_shared::protocol::{GameId, GameState, GameSummary, SeatHolder, ServerMessage};
+use std::sync::Arc;
+use tokio::time::Instant;
+
+/// A game's line in the lobby.
+pub(super) fn game_summary(
+    id: GameId,
+    setup: &GameSetup,
+    judge: &Judge,
+    seats: [SeatHolder; 2],
+    spectators: usize,
+) -> GameSummary {
+    GameSummary {
+        id,
+        kind: setup.kind,
+        seats,
+        time_control: setup.time_control,
+        moves: u32::try_from(judge.moves().len()).unwrap_or(u32::MAX),
+        status: judge.status(),
+        spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
+    }
+}
+
+impl Table {
+    /// Everyone who hears of the game: the seated people and the spectators.
+    pub(super) fn members(&self) -> Vec<Arc<Session>> {
+        self.seats
+            .iter()
+            .filter_map(|seat| seat.session().cloned())
+            .chain(self.spectators.iter().cloned())
+            .collect()
+    }
+
+    /// Holds a message for a member until the command's changes are stored.
+    pub(super) fn post(&self, session: &Arc<Session>, message: ServerMessage) {
+        self.mail.borrow_mut().push((Arc::clone(session), message));
+    }
+
+    /// Sends the held mail and refreshes the lobby's summary.
+    pub(super) fn deliver(&self) {
+        for (session, message) in self.mail.borrow_mut().drain(..) {
+            session.send(message);
+        }
+        if self.publish_due.replace(false) {
+            self.publish_now();
+        }
+    }
+
+    /// Sends to both players and every spectator.
+    pub(super) fn broadcast(&self, message: &ServerMessage) {
+        for session in self.members() {
+            self.post(&session, message.clone());
+        }
+    }
+
+    fn state_for(&self, your_side: Option<Side>) -> GameState {
+        let game = self.judge.game();
+        GameState {
+            id: self.id,
+            kind: self.setup.kind,
+            seats: self.holders(),
+            your_side,
+            time_control: self.setup.time_control,
+            pente_tournament_rule: self.setup.pente_tournament_rule,
+            rated: self.setup.rated,
+            start_position: self.judge.start().position_text(),
+            moves: self.judge.moves().to_vec(),
+            position: game.position_text(),
+            side_to_move: game.side_to_move(),
+            clocks: self.judge.clocks(Instant::now()),
+            status: self.judge.status(),
+        }
+    }
+
+    /// Sends the full state to one member, and `YourTurn` if it is its move.
+    pub(super) fn send_state(&self, session: &Arc<Session>) {
+        let side = self.side_of(session.id);
+        self.post(session, ServerMessage::State(self.state_for(side)));
+        if self.judge.is_playing() && side == Some(self.judge.side_to_move()) {
+            self.post(session, self.your_turn());
+        }
+    }
+
+    pub(super) fn your_turn(&self) -> ServerMessage {
+        ServerMessage::YourTurn {
+            game: self.id,
+            legal_moves: self.judge.game().legal_move_texts(),
+            clocks: self.judge.clocks(Instant::now()),
+        }
+    }
+
+    /// Every member gets the full state (at creation, start and after a takeback).
+    pub(super) fn send_state_to_all(&self) {
+        for side in Side::BOTH {
+            if let Some(session) = self.seats[side.index()].session() {
+                self.post(session, ServerMessage::State(self.state_for(Some(side))));
+            }
+        }
+        for spectator in &self.spectators {
+            self.post(spectator, ServerMessage::State(self.state_for(None)));
+        }
+    }
+
+    /// Refreshes the lobby's summary once the command's changes are stored.
+    pub(super) fn publish(&self) {
+        self.publish_due.set(true);
+    }
+
+    pub(super) fn publish_now(&self) {
+        self.summary.send_replace(game_summary(
+            self.id,
+            &self.setup,
+            &self.judge,
+            self.holders(),
+            self.spectators.len(),
+        ));
+    }
+
+    pub(super) fn seat_changed(&self, side: Side) {
+        self.broadcast(&ServerMessage::SeatChanged {
+            game: self.id,
+            side,
+            holder: self.holder(side),
+        });
+    }
+
+    /// How a seat looks to others: its holder, with the time left to return while its person
+    /// is away.
+    pub(super) fn holder(&self, side: Side) -> SeatHolder {
+        let mut holder = self.seats[side.index()].holder();
+        if let SeatHolder::Human { grace_left_ms, .. } = &mut holder {
+            *grace_left_ms = self.away[side.index()].map(|deadline| {
+                let left = deadline.saturating_duration_since(Instant::now());
+                u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+            });
+        }
+        holder
+    }
+
+    fn holders(&self) -> [SeatHolder; 2] {
+        [self.holder(Side::First), self.holder(Side::Second)]
+    }
+}

@@ -1,0 +1,95 @@
+//! The lobby: the list of games a client sees, game creation with its checks, and the games
+//! brought back at start ([`resume`]). It works on the table registry and opens tables; it
+//! never reaches into a table's game.
+
+pub mod resume;
+
+use crate::game::seat::Seat;
+use crate::game::table::{self, TableHandle};
+use crate::game::{TableContext, TableRegistry};
+use crate::options;
+use crate::players::Session;
+use crate::refusal::Refusal;
+use kingme_shared::Side;
+use kingme_shared::protocol::{GameId, GameOptions, GameSummary, Opponent, SeatChoice};
+use std::sync::Arc;
+
+/// The lobby of one server.
+#[derive(Debug)]
+pub struct Lobby {
+    tables: Arc<TableContext>,
+    max_games_per_player: usize,
+}
+
+impl Lobby {
+    /// A lobby opening tables with `tables`, holding each player to `max_games_per_player` open
+    /// or running games.
+    #[must_use]
+    pub fn new(tables: Arc<TableContext>, max_games_per_player: usize) -> Lobby {
+        Lobby {
+            tables,
+            max_games_per_player,
+        }
+    }
+
+    /// The register of open tables.
+    #[must_use]
+    pub fn registry(&self) -> &TableRegistry {
+        &self.tables.registry
+    }
+
+    /// The game list (see [`TableRegistry::list`]).
+    #[must_use]
+    pub fn list(&self) -> Vec<GameSummary> {
+        self.registry().list()
+    }
+
+    /// The table of a game, or a refusal naming the id.
+    pub fn table(&self, id: GameId) -> Result<TableHandle, Refusal> {
+        self.registry().table(id)
+    }
+
+    /// Creates a game for `session` with `options`: checks them, seats the creator and the
+    /// opponent, and opens the table (which sends the creator the game's state).
+    pub fn create_game(
+        &self,
+        session: &Arc<Session>,
+        options: &GameOptions,
+    ) -> Result<TableHandle, Refusal> {
+        let limit = self.max_games_per_player;
+        if self.registry().active_among(&session.games()) >= limit {
+            return Err(Refusal::TooManyGames(limit));
+        }
+        let setup = options::validate(options)?;
+        let creator = match options.seat {
+            SeatChoice::Side(side) => Some(side),
+            SeatChoice::Random => Some(if rand::random() {
+                Side::First
+            } else {
+                Side::Second
+            }),
+            SeatChoice::Spectate => None,
+        };
+        let mut seats = [Seat::empty(), Seat::empty()];
+        if let Some(side) = creator {
+            seats[side.index()] = Seat::human(Arc::clone(session));
+        }
+        if let Opponent::Bot(level) = options.opponent {
+            let side = creator.map_or(Side::Second, Side::opponent);
+            seats[side.index()] = Seat::bot(level, Arc::clone(&self.tables.bots));
+        }
+        let spectators = if creator.is_none() {
+            vec![Arc::clone(session)]
+        } else {
+            Vec::new()
+        };
+        let id = self.registry().next_id();
+        Ok(table::open(&self.tables, id, setup, seats, spectators))
+    }
+
+    /// What resuming the stored games needs: the tables' context.
+    #[must_use]
+    pub fn tables(&self) -> &Arc<TableContext> {
+        &self.tables
+    }
+}

@@ -1,0 +1,287 @@
+//! One client's connection: frames in, the idle timeout with ping and pong, the rate limit, and
+//! routing each request to the lobby or a game's table ([`super::handshake`] admits the client
+//! first, [`super::frames`] writes what is queued for it).
+//!
+//! Reading and writing are separate tasks joined by the connection's [`Outbox`]: a client that
+//! stops reading fills its own queue and is dropped, while reading, tables and other
+//! connections go on. Whatever closes a connection is logged with its [`CloseReason`].
+
+use super::close_reason::CloseReason;
+use super::context::ConnectionContext;
+use super::frames::{linger, write_frames};
+use super::rate_limit::RateLimiter;
+use crate::game::TableCommand;
+use crate::players::{Outbox, Session};
+use crate::refusal::Refusal;
+use crate::storage::HistoryQuery;
+use futures::StreamExt;
+use kingme_shared::protocol::{
+    ClientMessage, FrameError, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
+};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::TcpStream;
+use tokio::net::tcp::OwnedReadHalf;
+use tokio::time::Instant;
+use tokio_util::codec::{FramedRead, FramedWrite};
+use tokio_util::sync::CancellationToken;
+
+/// The starting size of a connection's read and write buffers. Most messages are far smaller
+/// than the codec's default of 8 KiB, and thousands of idle connections would hold it for nothing;
+/// a buffer grows when a larger frame comes.
+const BUFFER_START: usize = 512;
+
+/// Serves one accepted connection until it closes.
+pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<ConnectionContext>) {
+    // Moves are small and latency matters more than packet count.
+    let _ = stream.set_nodelay(true);
+    let (read, write) = stream.into_split();
+    let kick = CancellationToken::new();
+    let closing = CancellationToken::new();
+    let (outbox, queue) = Outbox::channel(context.limits.outbox_capacity, kick.clone());
+    let writer = tokio::spawn(write_frames(
+        FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START),
+        queue,
+        closing.clone(),
+        kick.clone(),
+    ));
+    tracing::info!(connection = id, %peer, "connection opened");
+    let mut connection = Connection {
+        id,
+        frames: FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START),
+        outbox,
+        kick,
+        context,
+        watch_only: None,
+    };
+    let reason = connection.run().await;
+    tracing::info!(connection = id, %peer, %reason, "connection closed");
+    let Connection {
+        frames, context, ..
+    } = connection;
+    closing.cancel();
+    let _ = writer.await;
+    // At shutdown nobody waits for stragglers.
+    let stop = context.connections.clone();
+    tokio::select! {
+        () = linger(frames.into_inner()) => {}
+        () = stop.cancelled() => {}
+    }
+}
+
+/// One client's reading side.
+pub(super) struct Connection {
+    pub(super) id: u64,
+    pub(super) frames: FramedRead<OwnedReadHalf, ServerCodec>,
+    pub(super) outbox: Outbox,
+    /// Cancelled when the client reads too slowly.
+    kick: CancellationToken,
+    pub(super) context: Arc<ConnectionContext>,
+    /// Set when the database failed while letting the client in: it may only list and watch
+    /// games, and every other request is refused with this.
+    pub(super) watch_only: Option<Refusal>,
+}
+
+impl Connection {
+    async fn run(&mut self) -> CloseReason {
+        let (session, replaced) = match self.handshake().await {
+            Ok(hello) => hello,
+            Err(reason) => return reason,
+        };
+        let reason = self.serve_session(&session, &replaced).await;
+        self.depart(&session);
+        reason
+    }
+
+    /// Tells the client a fatal refusal; the returned reason is for the log.
+    pub(super) fn fatal(&self, refusal: Refusal) -> CloseReason {
+        self.outbox.send(refusal.to_message(true));
+        CloseReason::Refused(refusal)
+    }
+
+    pub(super) fn bad_frame(&self, err: FrameError) -> CloseReason {
+        match err {
+            FrameError::Io(err) => CloseReason::ReadError(err.to_string()),
+            err => self.fatal(err.into()),
+        }
+    }
+
+    pub(super) fn shutting_down(&self) -> CloseReason {
+        self.outbox.send(ServerMessage::ShuttingDown {
+            message: "the server is shutting down; your games are kept and resume when it is back \
+                      (kingme reconnects by itself)"
+                .to_owned(),
+        });
+        CloseReason::ShuttingDown
+    }
+
+    async fn serve_session(
+        &mut self,
+        session: &Arc<Session>,
+        replaced: &CancellationToken,
+    ) -> CloseReason {
+        let limits = self.context.limits;
+        let idle = limits.idle_timeout;
+        let mut limiter =
+            RateLimiter::new(limits.rate_burst, limits.rate_per_second, Instant::now());
+        let mut heard = Instant::now();
+        let mut pinged = false;
+        let connections = self.context.connections.clone();
+        let kick = self.kick.clone();
+        loop {
+            let deadline = heard + if pinged { idle * 2 } else { idle };
+            tokio::select! {
+                () = connections.cancelled() => return self.shutting_down(),
+                () = kick.cancelled() => return CloseReason::TooSlow,
+                () = replaced.cancelled() => {
+                    return self.fatal(Refusal::TakenOver(session.name.clone()));
+                }
+                () = tokio::time::sleep_until(deadline) => {
+                    if pinged {
+                        return self.fatal(Refusal::Idle((idle * 2).as_secs()));
+                    }
+                    pinged = true;
+                    self.outbox.send(ServerMessage::Ping { nonce: self.id });
+                }
+                frame = self.frames.next() => match frame {
+                    None => return CloseReason::ClientClosed("while playing"),
+                    Some(Err(err)) => return self.bad_frame(err),
+                    Some(Ok(message)) => {
+                        heard = Instant::now();
+                        pinged = false;
+                        // The limit counts requests; a pong only answers the server's own
+                        // ping and costs it nothing.
+                        let counted = !matches!(message, ClientMessage::Pong { .. });
+                        if counted && !limiter.allow(heard) {
+                            return self.fatal(Refusal::Flood {
+                                burst: limits.rate_burst,
+                                per_second: limits.rate_per_second,
+                            });
+                        }
+                        if let Err(refusal) = self.dispatch(session, message).await {
+                            self.outbox.send(refusal.to_message(false));
+                        }
+                    }
+                },
+            }
+        }
+    }
+
+    /// Answers a request from the lobby or the archive, or hands it to its game's table.
+    async fn dispatch(
+        &self,
+        session: &Arc<Session>,
+        message: ClientMessage,
+    ) -> Result<(), Refusal> {
+        if let Some(notice) = &self.watch_only
+            && !watcher_may(&message)
+        {
+            return Err(notice.clone());
+        }
+        let context = &self.context;
+        let answer = match message {
+            ClientMessage::Hello { .. } => return Err(Refusal::HelloAgain),
+            ClientMessage::Prove { .. } => return Err(Refusal::NoChallenge),
+            ClientMessage::Ping { nonce } => ServerMessage::Pong { nonce },
+            ClientMessage::Pong { .. } => return Ok(()),
+            ClientMessage::ListGames => ServerMessage::GameList {
+                games: context.lobby.list(),
+            },
+            ClientMessage::CreateGame(options) => {
+                context.lobby.create_game(session, &options)?;
+                return Ok(());
+            }
+            ClientMessage::History { player, kind } => {
+                let query = HistoryQuery {
+                    player,
+                    kind,
+                    limit: MAX_HISTORY_ENTRIES,
+                };
+                let games = context.storage.history(query).await.map_err(storage_read)?;
+                ServerMessage::History { games }
+            }
+            ClientMessage::Leaderboard { kind } => {
+                let entries = context
+                    .storage
+                    .leaderboard(kind)
+                    .await
+                    .map_err(storage_read)?;
+                ServerMessage::Leaderboard { entries }
+            }
+            ClientMessage::Export { game } => {
+                let stored = context.storage.game(game).await.map_err(storage_read)?;
+                let stored = stored.ok_or(Refusal::NotInArchive(game))?;
+                ServerMessage::Record {
+                    game,
+                    record: stored.to_record(),
+                }
+            }
+            message => {
+                let Some(game) = message.game() else {
+                    return Ok(());
+                };
+                let table = context.lobby.table(game)?;
+                let command = TableCommand::Request {
+                    session: Arc::clone(session),
+                    message,
+                };
+                return if table.send(command).await {
+                    Ok(())
+                } else {
+                    Err(Refusal::Closed(game))
+                };
+            }
+        };
+        self.outbox.send(answer);
+        Ok(())
+    }
+
+    /// The connection is gone: the player's games hear of it, and its session expires unless
+    /// it comes back within the grace period.
+    fn depart(&self, session: &Arc<Session>) {
+        let Some(absence) = session.detach(self.id) else {
+            return;
+        };
+        let tables: Vec<_> = session
+            .games()
+            .into_iter()
+            .filter_map(|game| self.context.lobby.table(game).ok())
+            .collect();
+        let player = session.id;
+        let context = Arc::clone(&self.context);
+        let session = Arc::clone(session);
+        self.context.timers.spawn(async move {
+            for table in tables {
+                table.send(TableCommand::Disconnected { player }).await;
+            }
+            tokio::select! {
+                () = tokio::time::sleep(context.limits.grace) => {
+                    context.sessions.expire(&session, absence);
+                }
+                () = context.connections.cancelled() => {}
+            }
+        });
+    }
+}
+
+/// Whether a client let in to watch only (see `Connection::admit_watcher`) may send `message`:
+/// reading and watching, nothing that seats it or changes a game.
+fn watcher_may(message: &ClientMessage) -> bool {
+    matches!(
+        message,
+        ClientMessage::Ping { .. }
+            | ClientMessage::Pong { .. }
+            | ClientMessage::ListGames
+            | ClientMessage::Watch { .. }
+            | ClientMessage::Leave { .. }
+            | ClientMessage::History { .. }
+            | ClientMessage::Leaderboard { .. }
+            | ClientMessage::Export { .. }
+    )
+}
+
+/// A database failure on a read (the archive), as a refusal the client can show.
+fn storage_read(err: crate::storage::StoreError) -> Refusal {
+    tracing::error!(%err, "storage request failed");
+    Refusal::StorageRead(err)
+}

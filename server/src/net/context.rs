@@ -1,0 +1,53 @@
+//! What a connection is given: the lobby it routes requests to, the players' sessions, the
+//! database for the handshake and the archive, the server's id, its limits, and the signals
+//! and tracker of the server's lifetime. Nothing of the tables' own context.
+
+use crate::config::Config;
+use crate::lobby::Lobby;
+use crate::players::Sessions;
+use crate::storage::Storage;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// A connection's limits and timings (from the server's [`Config`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    pub handshake_timeout: Duration,
+    pub idle_timeout: Duration,
+    /// How long a departed player's session waits for it.
+    pub grace: Duration,
+    pub rate_burst: u32,
+    pub rate_per_second: u32,
+    pub outbox_capacity: usize,
+}
+
+impl ConnectionLimits {
+    /// The limits `config` sets.
+    #[must_use]
+    pub fn of(config: &Config) -> ConnectionLimits {
+        ConnectionLimits {
+            handshake_timeout: config.handshake_timeout,
+            idle_timeout: config.idle_timeout,
+            grace: config.grace,
+            rate_burst: config.rate_burst,
+            rate_per_second: config.rate_per_second,
+            outbox_capacity: config.outbox_capacity,
+        }
+    }
+}
+
+/// Everything a connection uses from the server.
+#[derive(Debug)]
+pub struct ConnectionContext {
+    pub lobby: Lobby,
+    pub sessions: Sessions,
+    pub storage: Storage,
+    /// Sent in identity challenges (stable for the database's life).
+    pub server_id: String,
+    pub limits: ConnectionLimits,
+    /// Cancelled once the tables are done: connections say goodbye and close.
+    pub connections: CancellationToken,
+    /// Timers that outlive a connection (session expiry).
+    pub timers: TaskTracker,
+}

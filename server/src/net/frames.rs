@@ -1,0 +1,83 @@
+//! The writing half of a connection: queued messages written as frames, in batches with one
+//! flush each, the goodbye written on closing, and the closed connection's input drained for a
+//! moment so the goodbye is not destroyed by a reset.
+
+use futures::SinkExt;
+use kingme_shared::protocol::{FrameError, ServerCodec, ServerMessage};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::mpsc;
+use tokio::time::Duration;
+use tokio_util::codec::FramedWrite;
+use tokio_util::sync::CancellationToken;
+
+/// How long a closing connection may take to write what was queued for it.
+const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long, and how many bytes, a closed connection's input is drained (see [`linger`]).
+const LINGER_TIME: Duration = Duration::from_secs(2);
+const LINGER_BYTES: usize = 256 * 1024;
+
+/// Reads and drops what the client still sends for a moment after the goodbye was written.
+/// Closing a socket with unread input makes the kernel reset the connection, and a reset can
+/// destroy the goodbye (the error saying why) before the client reads it.
+pub async fn linger(mut read: OwnedReadHalf) {
+    let mut sink = [0_u8; 4096];
+    let drain = async {
+        let mut total = 0_usize;
+        while total < LINGER_BYTES {
+            match read.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(LINGER_TIME, drain).await;
+}
+
+/// Writes queued messages as frames until the connection closes; on closing, writes what was
+/// queued (the goodbye) and shuts the socket's write side.
+pub async fn write_frames(
+    mut sink: FramedWrite<OwnedWriteHalf, ServerCodec>,
+    mut queue: mpsc::Receiver<Box<ServerMessage>>,
+    closing: CancellationToken,
+    kick: CancellationToken,
+) {
+    loop {
+        let message = tokio::select! {
+            biased;
+            () = kick.cancelled() => return,
+            () = closing.cancelled() => None,
+            message = queue.recv() => message,
+        };
+        let Some(message) = message else { break };
+        let written = tokio::select! {
+            () = kick.cancelled() => return,
+            written = write_batch(&mut sink, message, &mut queue) => written,
+        };
+        if written.is_err() {
+            return;
+        }
+    }
+    let finish = async {
+        while let Ok(message) = queue.try_recv() {
+            sink.feed(*message).await?;
+        }
+        sink.flush().await?;
+        sink.get_mut().shutdown().await?;
+        Ok::<(), FrameError>(())
+    };
+    let _ = tokio::time::timeout(CLOSE_TIMEOUT, finish).await;
+}
+
+/// Writes a message and every other one already queued, then flushes once.
+async fn write_batch(
+    sink: &mut FramedWrite<OwnedWriteHalf, ServerCodec>,
+    first: Box<ServerMessage>,
+    queue: &mut mpsc::Receiver<Box<ServerMessage>>,
+) -> Result<(), FrameError> {
+    sink.feed(*first).await?;
+    while let Ok(message) = queue.try_recv() {
+        sink.feed(*message).await?;
+    }
+    sink.flush().await
+}

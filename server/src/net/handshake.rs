@@ -1,0 +1,214 @@
+//! The handshake: the hello within the time limit, the protocol version, the name, and then a
+//! person's proof (a signature by the name's key over a fresh challenge, checked against the
+//! stored identities) or a guest's admission (its resume token, or a new guest session). The
+//! admitted session is attached to the connection, an older connection of the same player is
+//! told it was taken over, and the player's games send it their state. When the database fails
+//! at this point the client is not turned away: it is let in to list and watch games only, and
+//! told why.
+
+use super::close_reason::CloseReason;
+use super::connection::Connection;
+use crate::game::TableCommand;
+use crate::players::{Attachment, Session};
+use crate::refusal::Refusal;
+use crate::storage::records::unix_ms;
+use crate::storage::{Claim, IdentityError, StoreError};
+use futures::StreamExt;
+use kingme_shared::identity;
+use kingme_shared::protocol::{
+    ClientMessage, GameStatus, MAX_NAME_CHARS, PROTOCOL_VERSION, SeatHolder, ServerMessage,
+};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// Checks a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
+fn check_name(name: &str) -> Result<String, Refusal> {
+    let name = name.trim();
+    let length = name.chars().count();
+    if length == 0 || length > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+        return Err(Refusal::BadName(length));
+    }
+    Ok(name.to_owned())
+}
+
+impl Connection {
+    /// Reads the hello and answers it: a new session or a resumed one.
+    pub(super) async fn handshake(
+        &mut self,
+    ) -> Result<(Arc<Session>, CancellationToken), CloseReason> {
+        let limit = self.context.limits.handshake_timeout;
+        let first = tokio::select! {
+            () = self.context.connections.cancelled() => return Err(self.shutting_down()),
+            first = tokio::time::timeout(limit, self.frames.next()) => first,
+        };
+        let message = match first {
+            Err(_elapsed) => return Err(self.fatal(Refusal::NoHello(limit.as_secs()))),
+            Ok(None) => return Err(CloseReason::ClientClosed("before saying hello")),
+            Ok(Some(Err(err))) => return Err(self.bad_frame(err)),
+            Ok(Some(Ok(message))) => message,
+        };
+        let ClientMessage::Hello {
+            protocol_version,
+            name,
+            public_key,
+            legacy_secret,
+            resume,
+            guest,
+        } = message
+        else {
+            return Err(self.fatal(Refusal::FirstNotHello));
+        };
+        if protocol_version != PROTOCOL_VERSION {
+            return Err(self.fatal(Refusal::VersionMismatch(protocol_version)));
+        }
+        let name = check_name(&name).map_err(|refusal| self.fatal(refusal))?;
+        let (session, token) = if guest {
+            if public_key.is_some() {
+                return Err(self.fatal(Refusal::GuestWithKey));
+            }
+            self.admit_guest(name, resume).await?
+        } else {
+            let Some(public_key) = public_key else {
+                return Err(self.fatal(Refusal::NoKey(name)));
+            };
+            self.prove(&name, &public_key).await?;
+            let claim = Claim::Person {
+                public_key,
+                legacy_secret,
+            };
+            let admitted = self
+                .context
+                .storage
+                .admit(name.clone(), claim, unix_ms())
+                .await;
+            match admitted {
+                Ok(_) => (self.context.sessions.person(&name), String::new()),
+                Err(IdentityError::Store(err)) => self.admit_watcher(name, err),
+                Err(err) => return Err(self.fatal(Refusal::Identity(err))),
+            }
+        };
+        let replaced = CancellationToken::new();
+        let previous = session.attach(Attachment {
+            connection: self.id,
+            outbox: self.outbox.clone(),
+            replaced: replaced.clone(),
+        });
+        if let Some(previous) = previous {
+            previous.replaced.cancel();
+        }
+        let tables: Vec<_> = session
+            .games()
+            .into_iter()
+            .filter_map(|game| self.context.lobby.table(game).ok())
+            .collect();
+        let games = tables
+            .iter()
+            .filter(|table| {
+                let summary = table.summary();
+                !matches!(summary.status, GameStatus::Over(_))
+                    && summary.seats.iter().any(|seat| {
+                        matches!(seat, SeatHolder::Human { name, .. } if *name == session.name)
+                    })
+            })
+            .map(|table| table.id)
+            .collect();
+        tracing::info!(connection = self.id, player = session.id.0, name = %session.name, guest, returning = !tables.is_empty(), "hello");
+        self.outbox.send(ServerMessage::Welcome {
+            protocol_version: PROTOCOL_VERSION,
+            player: session.id,
+            resume_token: token,
+            games,
+        });
+        if let Some(notice) = &self.watch_only {
+            self.outbox.send(notice.to_message(false));
+        }
+        // The player's games (seats kept while it was away, or held by an older connection)
+        // send their state to this connection, and the others hear that the player is back.
+        for table in tables {
+            table
+                .send(TableCommand::Reconnected {
+                    session: Arc::clone(&session),
+                })
+                .await;
+        }
+        Ok((session, replaced))
+    }
+
+    /// Challenges the client to prove it holds the private key of `public_key`, and checks the
+    /// signature it answers with.
+    async fn prove(&mut self, name: &str, public_key: &[u8; 32]) -> Result<(), CloseReason> {
+        if !identity::is_valid_public_key(public_key) {
+            return Err(self.fatal(Refusal::BadKey));
+        }
+        let nonce = identity::new_nonce()
+            .map_err(|err| self.fatal(Refusal::NoRandomness(err.to_string())))?;
+        self.outbox.send(ServerMessage::Challenge {
+            server_id: self.context.server_id.clone(),
+            nonce,
+        });
+        let limit = self.context.limits.handshake_timeout;
+        let answer = tokio::select! {
+            () = self.context.connections.cancelled() => return Err(self.shutting_down()),
+            answer = tokio::time::timeout(limit, self.frames.next()) => answer,
+        };
+        let signature = match answer {
+            Err(_elapsed) => return Err(self.fatal(Refusal::NoProof(limit.as_secs()))),
+            Ok(None) => return Err(CloseReason::ClientClosed("before proving its key")),
+            Ok(Some(Err(err))) => return Err(self.bad_frame(err)),
+            Ok(Some(Ok(ClientMessage::Prove { signature }))) => signature,
+            Ok(Some(Ok(_))) => return Err(self.fatal(Refusal::NotProof)),
+        };
+        identity::verify_proof(
+            public_key,
+            &self.context.server_id,
+            &nonce,
+            name,
+            &signature,
+        )
+        .map_err(|err| {
+            self.fatal(Refusal::BadProof {
+                name: name.to_owned(),
+                reason: err.to_string(),
+            })
+        })
+    }
+
+    /// Lets a client in to watch only, because the database failed while checking its name:
+    /// a session of its own (no seats, no token, found by nobody), and the notice saying what is
+    /// wrong, sent after the `Welcome` and again for every request it refuses.
+    fn admit_watcher(&mut self, name: String, err: StoreError) -> (Arc<Session>, String) {
+        tracing::error!(connection = self.id, %err, "the database failed at hello; letting the client in to watch only");
+        self.watch_only = Some(Refusal::WatchOnly(err));
+        (self.context.sessions.watcher(name), String::new())
+    }
+
+    /// Lets a guest in: back into the session its token names, or as a new guest under a name
+    /// nobody registered, with a new token that is stored so it still works after a restart.
+    async fn admit_guest(
+        &mut self,
+        name: String,
+        resume: Option<String>,
+    ) -> Result<(Arc<Session>, String), CloseReason> {
+        if let Some(token) = resume {
+            let session = self
+                .context
+                .sessions
+                .resume(&token)
+                .filter(|session| session.guest)
+                .ok_or_else(|| self.fatal(Refusal::UnknownToken))?;
+            return Ok((session, token));
+        }
+        let storage = &self.context.storage;
+        match storage.admit(name.clone(), Claim::Guest, unix_ms()).await {
+            Ok(_) => {}
+            Err(IdentityError::Store(err)) => return Ok(self.admit_watcher(name, err)),
+            Err(err) => return Err(self.fatal(Refusal::Identity(err))),
+        }
+        let (session, token) = self.context.sessions.create_guest(name.clone());
+        if let Err(err) = storage.save_resume_token(&token, name, unix_ms()).await {
+            // The session still works until a restart; only resuming after one is lost.
+            tracing::error!(%err, "could not store a resume token");
+        }
+        Ok((session, token))
+    }
+}

@@ -1,0 +1,120 @@
+//! Every player's session, found by what the handshake proved: a person's by name, a guest's by
+//! the SHA-256 of its resume token (the hash the database keeps, so a session rebuilt after a
+//! restart is found by the token the guest still holds).
+
+use super::session::Session;
+use crate::storage::identity::hash_secret;
+use kingme_shared::protocol::PlayerId;
+use rand::Rng;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// Gives back most of a map's room when it is less than a quarter full.
+fn shrink_when_sparse<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>) {
+    if map.capacity() > 64 && map.len() * 4 < map.capacity() {
+        map.shrink_to(map.len() * 2);
+    }
+}
+
+/// Every session: persons' by name, guests' by the hash of their resume token (a guest's
+/// session rebuilt after a restart may answer to several tokens it was issued).
+#[derive(Debug, Default)]
+pub struct Sessions {
+    by_token: Mutex<HashMap<Vec<u8>, Arc<Session>>>,
+    by_name: Mutex<HashMap<String, Arc<Session>>>,
+    last_player: AtomicU64,
+}
+
+impl Sessions {
+    fn by_token(&self) -> MutexGuard<'_, HashMap<Vec<u8>, Arc<Session>>> {
+        self.by_token.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn by_name(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+        self.by_name.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The session of the person `name` (whose key the handshake proved): the one that holds
+    /// their seats if there is one, else a new one.
+    pub fn person(&self, name: &str) -> Arc<Session> {
+        let mut by_name = self.by_name();
+        if let Some(session) = by_name.get(name) {
+            return Arc::clone(session);
+        }
+        let session = self.new_session(name.to_owned(), false);
+        by_name.insert(name.to_owned(), Arc::clone(&session));
+        session
+    }
+
+    fn new_session(&self, name: String, guest: bool) -> Arc<Session> {
+        let id = PlayerId(self.last_player.fetch_add(1, Ordering::Relaxed) + 1);
+        Arc::new(Session::new(id, name, guest))
+    }
+
+    /// A session for a client let in to watch only (the database failed at its hello): no
+    /// seats, no token, kept by nobody here, so it ends with its connection.
+    pub fn watcher(&self, name: String) -> Arc<Session> {
+        self.new_session(name, true)
+    }
+
+    /// A new guest session with a fresh id and an unguessable token (128 random bits from the
+    /// operating system's seeded CSPRNG); the token goes to the guest and is not kept here.
+    pub fn create_guest(&self, name: String) -> (Arc<Session>, String) {
+        let session = self.new_session(name, true);
+        let token = format!("{:032x}", rand::rng().random::<u128>());
+        self.by_token()
+            .insert(hash_secret(&token), Arc::clone(&session));
+        (session, token)
+    }
+
+    /// A guest's session rebuilt after a restart for a resumed game, found by any of the
+    /// stored token hashes; it starts disconnected.
+    pub fn restore_guest(&self, name: String, token_hashes: Vec<Vec<u8>>) -> Arc<Session> {
+        let session = self.new_session(name, true);
+        let mut by_token = self.by_token();
+        for hash in token_hashes {
+            by_token.insert(hash, Arc::clone(&session));
+        }
+        session
+    }
+
+    /// The guest session a token resumes.
+    #[must_use]
+    pub fn resume(&self, token: &str) -> Option<Arc<Session>> {
+        self.by_token().get(&hash_secret(token)).cloned()
+    }
+
+    /// Forgets a session whose player stayed away since absence number `absence`: a guest's
+    /// tokens stop working, and a person's next hello starts a new session.
+    pub fn expire(&self, session: &Session, absence: u64) {
+        // Lock order: by_name, then by_token, then the session's own lock.
+        let mut by_name = self.by_name();
+        let mut by_token = self.by_token();
+        if session.absent_since(absence) {
+            by_token.retain(|_, held| held.id != session.id);
+            if by_name
+                .get(&session.name)
+                .is_some_and(|held| held.id == session.id)
+            {
+                by_name.remove(&session.name);
+            }
+            // A map keeps the room of its busiest moment; give most of it back once the
+            // players have left (halving at a quarter full keeps this rare).
+            shrink_when_sparse(&mut by_token);
+            shrink_when_sparse(&mut by_name);
+        }
+    }
+
+    /// How many sessions exist.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.by_token().len() + self.by_name().len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
