@@ -5,8 +5,8 @@
 //! on an address (tests and the client's local mode use the latter).
 //!
 //! Its layers, each importing only those below it (a test in `tests/architecture.rs` checks):
-//! 1. [`config`] (what an operator tunes);
-//! 2. [`storage`] (the database: games, moves, identities, ratings);
+//! 1. [`storage`] (the database: games, moves, identities, ratings);
+//! 2. [`config`] (what an operator tunes, the database's location among it);
 //! 3. [`options`] (a game's checked setup) and [`refusal`] (why a request was refused);
 //! 4. [`players`] (a player across connections, and how it is reached);
 //! 5. [`game`] (the table task owning one game, the judge, clocks, seats, bots, offers);

@@ -5,7 +5,7 @@
 
 use crate::config::Config;
 use crate::game::{TableContext, TableRegistry, TableTiming};
-use crate::lobby::{Lobby, resume};
+use crate::lobby::{Lobby, feed, resume};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
 use crate::players::Sessions;
 use crate::storage::records::unix_ms;
@@ -66,14 +66,16 @@ pub async fn run_with_storage(
         games: CancellationToken::new(),
         tasks: TaskTracker::new(),
     });
+    let timers = TaskTracker::new();
+    let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);
     let net = Arc::new(ConnectionContext {
-        lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player),
+        lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player, feed),
         sessions: Sessions::default(),
         storage,
         server_id,
         limits: ConnectionLimits::of(&config),
         connections: CancellationToken::new(),
-        timers: TaskTracker::new(),
+        timers,
     });
     match resume::resume_games(&tables, &net.sessions).await {
         Ok(0) => {}
@@ -132,6 +134,7 @@ pub async fn run_with_storage(
     connections.wait().await;
     net.timers.close();
     net.timers.wait().await;
+    net.storage.close().await;
     tracing::info!("shut down");
 }
 

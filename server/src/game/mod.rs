@@ -1,4 +1,5 @@
-//! Games in play: the table task that owns one game ([`table`]), the referee of its rules and
+//! Games in play: the table task that owns one game ([`table`]) and the handle that reaches it
+//! ([`table_handle`]), the referee of its rules and
 //! clocks ([`judge`], [`clock`]), the seats and the bots in them ([`seat`], [`bot`]), the offers
 //! players make each other ([`offers`]), the register of open tables ([`registry`]) and what a
 //! table is given to work with ([`context`]).
@@ -14,7 +15,8 @@ pub mod offers;
 pub mod registry;
 pub mod seat;
 pub mod table;
+pub mod table_handle;
 
 pub use context::{TableContext, TableTiming};
 pub use registry::TableRegistry;
-pub use table::{TableCommand, TableHandle};
+pub use table_handle::{TableCommand, TableHandle};

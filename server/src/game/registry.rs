@@ -3,24 +3,39 @@
 //!
 //! A table publishes its summary on a watch channel, so listing games reads the latest summaries
 //! without asking (or waiting for) any table. Finished games stay listed a while after their
-//! table closes.
+//! table closes. Every change to the list (a table opening, closing or publishing a new summary)
+//! bumps a version on a watch channel, which the lobby's feed waits on.
 
-use super::table::TableHandle;
+use super::table_handle::TableHandle;
 use crate::refusal::Refusal;
 use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use tokio::sync::watch;
 
 /// Finished games remembered after their tables close.
 const FINISHED_KEPT: usize = 50;
 
 /// Every table, and the recently finished games.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TableRegistry {
     tables: Mutex<BTreeMap<GameId, TableHandle>>,
     finished: Mutex<VecDeque<GameSummary>>,
     last_id: AtomicU64,
+    /// The list's version: bumped on every change.
+    version: watch::Sender<u64>,
+}
+
+impl Default for TableRegistry {
+    fn default() -> TableRegistry {
+        TableRegistry {
+            tables: Mutex::default(),
+            finished: Mutex::default(),
+            last_id: AtomicU64::new(0),
+            version: watch::Sender::new(0),
+        }
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -42,6 +57,19 @@ impl TableRegistry {
     /// Lists a new table.
     pub fn insert(&self, table: TableHandle) {
         lock(&self.tables).insert(table.id, table);
+        self.changed();
+    }
+
+    /// Notes that the list changed (a table published a new summary).
+    pub fn changed(&self) {
+        self.version
+            .send_modify(|version| *version = version.wrapping_add(1));
+    }
+
+    /// A receiver that sees the list's version change.
+    #[must_use]
+    pub fn watch(&self) -> watch::Receiver<u64> {
+        self.version.subscribe()
     }
 
     /// Unlists a closing table, remembering its last summary if the game was played out.
@@ -52,6 +80,7 @@ impl TableRegistry {
             finished.push_front(last);
             finished.truncate(FINISHED_KEPT);
         }
+        self.changed();
     }
 
     /// The table of a game, or a refusal naming the id.

@@ -1,11 +1,14 @@
-//! The lobby: the list of games a client sees, game creation with its checks, and the games
-//! brought back at start ([`resume`]). It works on the table registry and opens tables; it
-//! never reaches into a table's game.
+//! The lobby: the list of games a client sees (and the [`feed`] that pushes it to the clients
+//! watching the lobby), game creation with its checks, and the games brought back at start
+//! ([`resume`]). It works on the table registry and opens tables; it never reaches into a
+//! table's game.
 
+pub mod feed;
 pub mod resume;
 
+use crate::game::TableHandle;
 use crate::game::seat::Seat;
-use crate::game::table::{self, TableHandle};
+use crate::game::table;
 use crate::game::{TableContext, TableRegistry};
 use crate::options;
 use crate::players::Session;
@@ -19,17 +22,31 @@ use std::sync::Arc;
 pub struct Lobby {
     tables: Arc<TableContext>,
     max_games_per_player: usize,
+    feed: feed::GameListFeed,
 }
 
 impl Lobby {
     /// A lobby opening tables with `tables`, holding each player to `max_games_per_player` open
-    /// or running games.
+    /// or running games, and pushing its list to watchers through `feed`.
     #[must_use]
-    pub fn new(tables: Arc<TableContext>, max_games_per_player: usize) -> Lobby {
+    pub fn new(
+        tables: Arc<TableContext>,
+        max_games_per_player: usize,
+        feed: feed::GameListFeed,
+    ) -> Lobby {
         Lobby {
             tables,
             max_games_per_player,
+            feed,
         }
+    }
+
+    /// A receiver of the lists pushed from now on (the current one counts as seen).
+    #[must_use]
+    pub fn watch(&self) -> feed::GameListFeed {
+        let mut feed = self.feed.clone();
+        feed.mark_unchanged();
+        feed
     }
 
     /// The register of open tables.
@@ -85,11 +102,5 @@ impl Lobby {
         };
         let id = self.registry().next_id();
         Ok(table::open(&self.tables, id, setup, seats, spectators))
-    }
-
-    /// What resuming the stored games needs: the tables' context.
-    #[must_use]
-    pub fn tables(&self) -> &Arc<TableContext> {
-        &self.tables
     }
 }

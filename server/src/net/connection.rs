@@ -11,6 +11,7 @@ use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
 use super::rate_limit::RateLimiter;
 use crate::game::TableCommand;
+use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
 use crate::storage::HistoryQuery;
@@ -53,6 +54,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<Co
         kick,
         context,
         watch_only: None,
+        lobby_feed: None,
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
@@ -80,6 +82,8 @@ pub(super) struct Connection {
     /// Set when the database failed while letting the client in: it may only list and watch
     /// games, and every other request is refused with this.
     pub(super) watch_only: Option<Refusal>,
+    /// The lobby's pushed lists, while the client watches the lobby.
+    lobby_feed: Option<GameListFeed>,
 }
 
 impl Connection {
@@ -136,6 +140,9 @@ impl Connection {
                 () = replaced.cancelled() => {
                     return self.fatal(Refusal::TakenOver(session.name.clone()));
                 }
+                Some(games) = next_list(&mut self.lobby_feed) => {
+                    self.outbox.send(ServerMessage::GameList { games: games.to_vec() });
+                }
                 () = tokio::time::sleep_until(deadline) => {
                     if pinged {
                         return self.fatal(Refusal::Idle((idle * 2).as_secs()));
@@ -169,7 +176,7 @@ impl Connection {
 
     /// Answers a request from the lobby or the archive, or hands it to its game's table.
     async fn dispatch(
-        &self,
+        &mut self,
         session: &Arc<Session>,
         message: ClientMessage,
     ) -> Result<(), Refusal> {
@@ -178,7 +185,7 @@ impl Connection {
         {
             return Err(notice.clone());
         }
-        let context = &self.context;
+        let context = Arc::clone(&self.context);
         let answer = match message {
             ClientMessage::Hello { .. } => return Err(Refusal::HelloAgain),
             ClientMessage::Prove { .. } => return Err(Refusal::NoChallenge),
@@ -187,6 +194,15 @@ impl Connection {
             ClientMessage::ListGames => ServerMessage::GameList {
                 games: context.lobby.list(),
             },
+            ClientMessage::WatchLobby { on } => {
+                self.lobby_feed = on.then(|| context.lobby.watch());
+                if !on {
+                    return Ok(());
+                }
+                ServerMessage::GameList {
+                    games: context.lobby.list(),
+                }
+            }
             ClientMessage::CreateGame(options) => {
                 context.lobby.create_game(session, &options)?;
                 return Ok(());
@@ -272,6 +288,7 @@ fn watcher_may(message: &ClientMessage) -> bool {
         ClientMessage::Ping { .. }
             | ClientMessage::Pong { .. }
             | ClientMessage::ListGames
+            | ClientMessage::WatchLobby { .. }
             | ClientMessage::Watch { .. }
             | ClientMessage::Leave { .. }
             | ClientMessage::History { .. }

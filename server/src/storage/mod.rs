@@ -3,7 +3,7 @@
 //!
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
-//! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo),
+//! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo) and `rating_update` (a result applied to them),
 //! `identity` (names bound to public keys), `location` (the default database path), `faulty` (a
 //! store that fails on demand, for tests of the failure paths), `file_identity` (the database file
 //! must stay the one opened; the seal that tells it at start).
@@ -12,6 +12,7 @@ pub mod faulty;
 pub mod file_identity;
 pub mod identity;
 pub mod location;
+pub mod rating_update;
 pub mod ratings;
 pub mod records;
 pub mod schema;

@@ -8,10 +8,7 @@
 //! aborted games are not rated.
 
 use super::records::Participant;
-use super::store::{Store, StoreError};
 use kingme_shared::ai::Level;
-use kingme_shared::protocol::{EndReason, GameResult};
-use kingme_shared::{GameKind, Side};
 
 /// How far one game can move a rating.
 pub const K_FACTOR: f64 = 32.0;
@@ -83,50 +80,6 @@ pub struct RatingChange {
     pub who: Rated,
     pub before: f64,
     pub after: f64,
-}
-
-/// Applies a finished game to both sides' ratings, if it counts: both seats rated identities,
-/// the game rated, and not aborted. Returns the changes, first side first.
-pub fn rate_game(
-    store: &mut dyn Store,
-    kind: GameKind,
-    seats: &[Participant; 2],
-    rated: bool,
-    result: &GameResult,
-) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    if !rated || result.reason == EndReason::Aborted {
-        return Ok(None);
-    }
-    let (Some(first), Some(second)) = (Rated::of(&seats[0]), Rated::of(&seats[1])) else {
-        return Ok(None);
-    };
-    let before = [
-        store.rating(kind, &first)?.unwrap_or_default(),
-        store.rating(kind, &second)?.unwrap_or_default(),
-    ];
-    let score = |side: Side| match result.winner {
-        Some(winner) if winner == side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    };
-    let after = [
-        before[0].after(before[1].rating, score(Side::First)),
-        before[1].after(before[0].rating, score(Side::Second)),
-    ];
-    store.set_rating(kind, &first, &after[0])?;
-    store.set_rating(kind, &second, &after[1])?;
-    Ok(Some([
-        RatingChange {
-            who: first,
-            before: before[0].rating,
-            after: after[0].rating,
-        },
-        RatingChange {
-            who: second,
-            before: before[1].rating,
-            after: after[1].rating,
-        },
-    ]))
 }
 
 #[cfg(test)]

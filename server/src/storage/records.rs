@@ -33,7 +33,7 @@ impl Participant {
     }
 
     /// Reads a stored code back.
-    pub fn from_code(code: Option<&str>) -> Result<Participant, String> {
+    pub fn from_code(code: Option<&str>) -> Result<Participant, BadCode> {
         let Some(code) = code else {
             return Ok(Participant::Empty);
         };
@@ -43,9 +43,10 @@ impl Participant {
             Some(("bot", level)) => level
                 .parse()
                 .map(Participant::Bot)
-                .map_err(|err| err.to_string()),
-            _ => Err(format!(
-                "expected a seat like person:NAME, guest:NAME or bot:LEVEL, got {code:?}"
+                .map_err(|_| BadCode::new("a bot level", level)),
+            _ => Err(BadCode::new(
+                "a seat like person:NAME, guest:NAME or bot:LEVEL",
+                code,
             )),
         }
     }
@@ -164,9 +165,28 @@ pub fn time_control_code(time_control: TimeControl) -> String {
     }
 }
 
+/// A stored code this build does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, got {found:?}")]
+pub struct BadCode {
+    pub expected: &'static str,
+    pub found: String,
+}
+
+impl BadCode {
+    /// `found` where `expected` was due.
+    #[must_use]
+    pub fn new(expected: &'static str, found: &str) -> BadCode {
+        BadCode {
+            expected,
+            found: found.to_owned(),
+        }
+    }
+}
+
 /// Reads a time control's stored code.
-pub fn parse_time_control_code(code: &str) -> Result<TimeControl, String> {
-    let bad = || format!("expected unlimited, fischer:SECS+SECS or per-move:SECS, got {code:?}");
+pub fn parse_time_control_code(code: &str) -> Result<TimeControl, BadCode> {
+    let bad = || BadCode::new("unlimited, fischer:SECS+SECS or per-move:SECS", code);
     let number = |text: &str| text.parse::<u32>().map_err(|_| bad());
     match code.split_once(':') {
         None if code == "unlimited" => Ok(TimeControl::Unlimited),

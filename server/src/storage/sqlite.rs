@@ -4,7 +4,8 @@
 use super::file_identity::{self, FileIdentity};
 use super::ratings::{Rated, Rating};
 use super::records::{
-    NewGame, Participant, StoredGame, StoredMove, parse_time_control_code, time_control_code,
+    BadCode, NewGame, Participant, StoredGame, StoredMove, parse_time_control_code,
+    time_control_code,
 };
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
@@ -52,26 +53,24 @@ fn game_from_row(row: &Row<'_>) -> rusqlite::Result<Result<GameRow, StoreError>>
     let end_reason: Option<String> = row.get(10)?;
     let finished_at_ms: Option<i64> = row.get(11)?;
     Ok((|| {
-        let context = |problem: String| corrupt(format!("game {id}: {problem}"));
+        let context = |problem: &dyn std::fmt::Display| corrupt(format!("game {id}: {problem}"));
         let result = match end_reason {
             None => None,
             Some(code) => Some(GameResult {
-                winner: side_from_code(winner.as_deref()).map_err(context)?,
-                reason: parse_end_reason_code(&code).map_err(context)?,
+                winner: side_from_code(winner.as_deref()).map_err(|err| context(&err))?,
+                reason: parse_end_reason_code(&code).map_err(|err| context(&err))?,
             }),
         };
         let game = NewGame {
-            id: GameId(u64::try_from(id).map_err(|_| context("negative id".to_owned()))?),
-            kind: kind
-                .parse::<GameKind>()
-                .map_err(|err| context(err.to_string()))?,
-            time_control: parse_time_control_code(&time_control).map_err(context)?,
+            id: GameId(u64::try_from(id).map_err(|_| context(&"negative id"))?),
+            kind: kind.parse::<GameKind>().map_err(|err| context(&err))?,
+            time_control: parse_time_control_code(&time_control).map_err(|err| context(&err))?,
             rated,
             pente_tournament_rule,
             start_position,
             seats: [
-                Participant::from_code(first.as_deref()).map_err(context)?,
-                Participant::from_code(second.as_deref()).map_err(context)?,
+                Participant::from_code(first.as_deref()).map_err(|err| context(&err))?,
+                Participant::from_code(second.as_deref()).map_err(|err| context(&err))?,
             ],
             created_at_ms,
         };
@@ -86,12 +85,12 @@ fn side_code(side: Option<Side>) -> Option<&'static str> {
     })
 }
 
-fn side_from_code(code: Option<&str>) -> Result<Option<Side>, String> {
+fn side_from_code(code: Option<&str>) -> Result<Option<Side>, BadCode> {
     match code {
         None => Ok(None),
         Some("first") => Ok(Some(Side::First)),
         Some("second") => Ok(Some(Side::Second)),
-        Some(other) => Err(format!("expected a winner first or second, got {other:?}")),
+        Some(other) => Err(BadCode::new("a winner first or second", other)),
     }
 }
 

@@ -13,7 +13,8 @@
 //! paused test clock, time does not jump ahead while the database is working.
 
 use super::identity::{self, Admission, Claim, IdentityError};
-use super::ratings::{self, RatingChange};
+use super::rating_update;
+use super::ratings::RatingChange;
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
 use super::store::{HistoryQuery, Store, StoreError};
 use kingme_shared::protocol::{
@@ -76,7 +77,8 @@ struct Queue {
 
 struct Inner {
     queue: Mutex<Queue>,
-    store: Mutex<Box<dyn Store>>,
+    /// `None` once closed: requests then fail as [`StoreError::Stopped`].
+    store: Mutex<Option<Box<dyn Store>>>,
 }
 
 fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -149,7 +151,10 @@ impl Inner {
                 let take = queue.requests.len().min(MAX_BATCH);
                 queue.requests.drain(..take).collect()
             };
-            serve_batch(store.as_mut(), batch);
+            match store.as_mut() {
+                Some(store) => serve_batch(store.as_mut(), batch),
+                None => answer_all(batch, &Err(StoreError::Stopped)),
+            }
         }
     }
 }
@@ -161,7 +166,7 @@ impl Storage {
         Storage {
             inner: Arc::new(Inner {
                 queue: Mutex::new(Queue::default()),
-                store: Mutex::new(Box::new(store)),
+                store: Mutex::new(Some(Box::new(store))),
             }),
         }
     }
@@ -189,6 +194,21 @@ impl Storage {
             tokio::task::spawn_blocking(move || inner.drain());
         }
         answer.await.map_err(|_| StoreError::Stopped)?
+    }
+
+    /// Closes the database once the requests queued before are answered, and returns when it
+    /// is closed (its file complete on disk): a server that has shut down leaves no write
+    /// behind. Later requests fail as [`StoreError::Stopped`].
+    pub async fn close(&self) {
+        let inner = Arc::clone(&self.inner);
+        let closing = tokio::task::spawn_blocking(move || {
+            // Waits for a running batch (it holds the lock), then drops the store here.
+            let store = lock(&inner.store).take();
+            drop(store);
+        });
+        if let Err(err) = closing.await {
+            tracing::error!(%err, "closing the database failed");
+        }
     }
 
     /// Checks that the database is still the one opened (see [`Store::verify`]).
@@ -236,7 +256,7 @@ impl Storage {
                 .game(game)?
                 .ok_or_else(|| StoreError::NotFound(format!("no game {game} is stored")))?;
             store.finish_game(game, &result, finished_at_ms)?;
-            ratings::rate_game(
+            rating_update::rate_game(
                 store,
                 stored.game.kind,
                 &stored.game.seats,
@@ -361,6 +381,21 @@ mod tests {
             clocks_ms: [None, None],
             played_at_ms: 0,
         }
+    }
+
+    #[tokio::test]
+    async fn a_closed_storage_answers_every_later_request_as_stopped() {
+        let storage = start();
+        storage
+            .create_game(game(1, [Participant::Empty, Participant::Empty]))
+            .await
+            .unwrap();
+        let other_handle = storage.clone();
+        storage.close().await;
+        assert!(matches!(
+            other_handle.game(GameId(1)).await,
+            Err(StoreError::Stopped)
+        ));
     }
 
     #[tokio::test]

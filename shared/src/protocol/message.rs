@@ -207,6 +207,11 @@ pub enum ClientMessage {
     Prove {
         signature: Vec<u8>,
     },
+    /// Watch the lobby (`on: true`): the server answers with the `GameList` and pushes a new one
+    /// whenever games open, fill, move or end (at most one every 250 ms), until `on: false`.
+    WatchLobby {
+        on: bool,
+    },
 }
 
 impl ClientMessage {
@@ -234,7 +239,8 @@ impl ClientMessage {
             | ClientMessage::History { .. }
             | ClientMessage::Leaderboard { .. }
             | ClientMessage::Export { .. }
-            | ClientMessage::Prove { .. } => None,
+            | ClientMessage::Prove { .. }
+            | ClientMessage::WatchLobby { .. } => None,
         }
     }
 }

@@ -17,75 +17,21 @@ mod persistence;
 mod requests;
 mod view;
 
-use super::bot::BotAnswer;
 use super::context::TableContext;
 use super::judge::{Judge, ReplayError};
 use super::offers::Offers;
 use super::seat::Seat;
+use super::table_handle::{COMMAND_QUEUE, TableCommand, TableHandle};
 use crate::options::GameSetup;
 use crate::players::Session;
 use crate::storage::StoredGame;
-use kingme_shared::protocol::{
-    ClientMessage, EndReason, GameId, GameStatus, GameSummary, PlayerId, ServerMessage,
-};
+use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, ServerMessage};
 use kingme_shared::record::RecordError;
 use persistence::{Paused, Stored, Unsaved, Waiting};
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
-
-/// Commands queued for a table before senders wait.
-const COMMAND_QUEUE: usize = 64;
-
-/// What a table is asked to do.
-#[derive(Debug)]
-pub enum TableCommand {
-    /// A client's game message (join, move, chat, ...), from the session that sent it.
-    Request {
-        session: Arc<Session>,
-        message: ClientMessage,
-    },
-    /// A player's connection dropped.
-    Disconnected { player: PlayerId },
-    /// A player came back.
-    Reconnected { session: Arc<Session> },
-    /// A bot's answer.
-    BotMoved(BotAnswer),
-}
-
-impl From<BotAnswer> for TableCommand {
-    fn from(answer: BotAnswer) -> TableCommand {
-        TableCommand::BotMoved(answer)
-    }
-}
-
-/// A cheap handle on a table: where to send commands and its latest summary for the lobby.
-#[derive(Debug, Clone)]
-pub struct TableHandle {
-    pub id: GameId,
-    commands: mpsc::Sender<TableCommand>,
-    summary: watch::Receiver<GameSummary>,
-}
-
-impl TableHandle {
-    /// Queues a command, waiting if the table is busy; `false` if the table has closed.
-    pub async fn send(&self, command: TableCommand) -> bool {
-        self.commands.send(command).await.is_ok()
-    }
-
-    /// Queues a command without waiting (for notices that may be lost when the table is gone or
-    /// swamped, such as a disconnect the grace timer covers anyway).
-    pub fn notify(&self, command: TableCommand) {
-        let _ = self.commands.try_send(command);
-    }
-
-    /// The table's latest summary.
-    #[must_use]
-    pub fn summary(&self) -> GameSummary {
-        self.summary.borrow().clone()
-    }
-}
 
 /// Why a stored game could not be reopened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -198,11 +144,7 @@ impl Table {
         let holders = [seats[0].holder(), seats[1].holder()];
         let (summary, summary_receiver) =
             watch::channel(view::game_summary(id, &setup, &judge, holders, 0));
-        let handle = TableHandle {
-            id,
-            commands: commands.clone(),
-            summary: summary_receiver,
-        };
+        let handle = TableHandle::new(id, commands.clone(), summary_receiver);
         let table = Table {
             id,
             setup,

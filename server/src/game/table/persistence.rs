@@ -6,7 +6,8 @@
 //! pauses: its members are told so, requests are refused with the reason, and the table tries
 //! again until the changes are stored, then delivers what it held and goes on.
 
-use super::{Table, TableCommand};
+use super::Table;
+use crate::game::table_handle::TableCommand;
 use crate::refusal::Refusal;
 use crate::storage::records::unix_ms;
 use crate::storage::{NewGame, Participant, StoreError, StoredMove};

@@ -2,10 +2,11 @@
 //! with a typed [`Refusal`] when it does not fit), connections going and coming, and a bot's
 //! answer played as its move.
 
+use super::Table;
 use super::persistence::Waiting;
-use super::{Table, TableCommand};
 use crate::game::bot::BotAnswer;
 use crate::game::offers::Offer;
+use crate::game::table_handle::TableCommand;
 use crate::players::Session;
 use crate::refusal::Refusal;
 use kingme_shared::protocol::{ClientMessage, EndReason, MAX_CHAT_CHARS, ServerMessage};
@@ -66,7 +67,8 @@ impl Table {
             | ClientMessage::CreateGame(_)
             | ClientMessage::History { .. }
             | ClientMessage::Leaderboard { .. }
-            | ClientMessage::Export { .. } => Err(Refusal::NotAGameMessage("a lobby request")),
+            | ClientMessage::Export { .. }
+            | ClientMessage::WatchLobby { .. } => Err(Refusal::NotAGameMessage("a lobby request")),
         }
     }
 

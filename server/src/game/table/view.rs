@@ -123,6 +123,7 @@ impl Table {
             self.holders(),
             self.spectators.len(),
         ));
+        self.context.registry.changed();
     }
 
     pub(super) fn seat_changed(&self, side: Side) {

@@ -1,0 +1,52 @@
+//! A finished game applied to both sides' ratings, in the store's transaction (the values and
+//! the Elo arithmetic are in [`super::ratings`]).
+
+use super::ratings::{Rated, RatingChange};
+use super::records::Participant;
+use super::store::{Store, StoreError};
+use kingme_shared::protocol::{EndReason, GameResult};
+use kingme_shared::{GameKind, Side};
+
+/// Applies a finished game to both sides' ratings, if it counts: both seats rated identities,
+/// the game rated, and not aborted. Returns the changes, first side first.
+pub fn rate_game(
+    store: &mut dyn Store,
+    kind: GameKind,
+    seats: &[Participant; 2],
+    rated: bool,
+    result: &GameResult,
+) -> Result<Option<[RatingChange; 2]>, StoreError> {
+    if !rated || result.reason == EndReason::Aborted {
+        return Ok(None);
+    }
+    let (Some(first), Some(second)) = (Rated::of(&seats[0]), Rated::of(&seats[1])) else {
+        return Ok(None);
+    };
+    let before = [
+        store.rating(kind, &first)?.unwrap_or_default(),
+        store.rating(kind, &second)?.unwrap_or_default(),
+    ];
+    let score = |side: Side| match result.winner {
+        Some(winner) if winner == side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    let after = [
+        before[0].after(before[1].rating, score(Side::First)),
+        before[1].after(before[0].rating, score(Side::Second)),
+    ];
+    store.set_rating(kind, &first, &after[0])?;
+    store.set_rating(kind, &second, &after[1])?;
+    Ok(Some([
+        RatingChange {
+            who: first,
+            before: before[0].rating,
+            after: after[0].rating,
+        },
+        RatingChange {
+            who: second,
+            before: before[1].rating,
+            after: after[1].rating,
+        },
+    ]))
+}
