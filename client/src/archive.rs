@@ -212,7 +212,10 @@ pub async fn leaderboard(global: &GlobalArgs, args: &LeaderboardArgs) -> anyhow:
     }
     for (rank, entry) in entries.iter().enumerate() {
         let who = if entry.bot {
-            format!("{} (bot)", entry.player)
+            match entry.player.parse::<kingme_shared::ai::Level>() {
+                Ok(level) => format!("{} (bot)", crate::words::bot_level(entry.kind, level)),
+                Err(_) => format!("{} (bot)", entry.player),
+            }
         } else {
             entry.player.clone()
         };

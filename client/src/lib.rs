@@ -3,7 +3,9 @@
 //!
 //! The TUI follows ratatui's template: [`app`] holds the state and its `update`, [`event`] is
 //! the one enum of inputs, [`ui`] draws the state without changing it, [`tui`] owns the
-//! terminal. Around them: [`board_geometry`] and [`selection`] (moving pieces with keys and
+//! terminal. [`keys`] is the one key table (dispatch, footer, dialogs' key lines and help read
+//! it), and [`intent`] is what a key, a click or a typed line means for the game, resolved the
+//! same way for the TUI and [`plain`] mode. Around them: [`board_geometry`] and [`selection`] (moving pieces with keys and
 //! mouse), [`animation`], [`theme`], [`create_form`] and [`setup_board`] (the create dialog).
 //! [`launch`] reads the command line, [`net`] is the connection (with reconnection),
 //! [`embedded`] the in-process server, [`plain`] the line mode, [`bot_client`] `kingme bot`,
@@ -23,6 +25,7 @@ pub mod embedded;
 pub mod event;
 pub mod fuzzing;
 pub mod identity;
+pub mod intent;
 pub mod keys;
 pub mod launch;
 pub mod move_list;

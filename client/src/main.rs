@@ -1,5 +1,5 @@
 //! The `kingme` binary: the terminal client and the engine tools (`perft`, `analyze`,
-//! `match`, `ladder`, `egdb`). This file only declares the command line and hands each subcommand to its module.
+//! `match`, `ladder`, `egdb`, `book`). This file only declares the command line and hands each subcommand to its module.
 
 mod tools;
 
@@ -37,6 +37,8 @@ enum Command {
     Ladder(tools::ladder::LadderArgs),
     /// Checkers endgame databases: `egdb build --pieces N`.
     Egdb(tools::egdb::EgdbArgs),
+    /// The checkers opening book: `book build`.
+    Book(tools::book::BookArgs),
     /// List finished games from the server's history, newest first.
     History(archive::HistoryArgs),
     /// Show the rating leaderboard (Elo, K = 32) of people and bot levels.
@@ -78,6 +80,7 @@ fn main() -> anyhow::Result<ExitCode> {
             return tools::ladder::run(&args).map(|()| ExitCode::SUCCESS);
         }
         Some(Command::Egdb(args)) => return tools::egdb::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Book(args)) => return tools::book::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Identity(args)) => {
             let text = kingme_client::identity::command::run(&args, cli.global.name.as_deref())?;

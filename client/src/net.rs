@@ -92,7 +92,7 @@ impl Net {
         shutdown: CancellationToken,
     ) -> Net {
         let (outgoing, queue) = mpsc::channel(OUTGOING_QUEUE);
-        let task = tokio::spawn(run(config, queue, events, shutdown));
+        let task = tokio::spawn(Connection::run(config, queue, events, shutdown));
         Net { outgoing, task }
     }
 
@@ -114,63 +114,229 @@ enum End {
     Final(String),
 }
 
-async fn run(
+/// The connection task's state: what one connection hands to the next (the secret until it
+/// has done its work, the guest's resume token, whether this run was ever welcomed, the
+/// pauses so far) and the channels to the client.
+struct Connection {
     config: NetConfig,
-    mut queue: mpsc::Receiver<ClientMessage>,
+    key: Option<SigningKey>,
+    secret: Option<String>,
+    token: Option<String>,
+    /// Whether this run was welcomed once: a first connection that fails is final.
+    welcomed: bool,
+    /// Failed attempts since the last good connection.
+    attempt: u32,
+    queue: mpsc::Receiver<ClientMessage>,
     events: mpsc::Sender<Event>,
     shutdown: CancellationToken,
-) {
-    let mut attempt: u32 = 0;
-    let mut secret = known_secret(&config).await;
-    let key = match load_key(&config).await {
-        Ok(key) => key,
-        Err(reason) => {
-            let _ = events.send(Event::Link(LinkEvent::Closed { reason })).await;
-            return;
-        }
-    };
-    let mut token = stored_token(&config).await;
-    // Whether this run was welcomed once: a first connection that fails is final.
-    let mut welcomed = false;
-    loop {
-        let end = session(
-            &config,
-            key.as_ref(),
-            &mut secret,
-            &mut token,
-            &mut welcomed,
-            &mut attempt,
-            &mut queue,
-            &events,
-            &shutdown,
-        )
-        .await;
-        let reason = match end {
-            End::Done => return,
-            End::Final(reason) => {
+}
+
+impl Connection {
+    /// Connects, and reconnects after a loss, until the client is done or refused.
+    async fn run(
+        config: NetConfig,
+        queue: mpsc::Receiver<ClientMessage>,
+        events: mpsc::Sender<Event>,
+        shutdown: CancellationToken,
+    ) {
+        let secret = known_secret(&config).await;
+        let key = match load_key(&config).await {
+            Ok(key) => key,
+            Err(reason) => {
                 let _ = events.send(Event::Link(LinkEvent::Closed { reason })).await;
                 return;
             }
-            End::Lost(reason) if !welcomed => {
+        };
+        let token = stored_token(&config).await;
+        let mut connection = Connection {
+            config,
+            key,
+            secret,
+            token,
+            welcomed: false,
+            attempt: 0,
+            queue,
+            events,
+            shutdown,
+        };
+        connection.keep_up().await;
+    }
+
+    async fn keep_up(&mut self) {
+        loop {
+            let reason = match self.session().await {
+                End::Done => return,
+                End::Final(reason) => return self.close(reason).await,
                 // Never welcomed: nothing to resume, and the address is probably wrong.
-                let _ = events.send(Event::Link(LinkEvent::Closed { reason })).await;
+                End::Lost(reason) if !self.welcomed => return self.close(reason).await,
+                End::Lost(reason) => reason,
+            };
+            let pause = (self.config.retry * (1 << self.attempt.min(3))).min(MAX_RETRY);
+            self.attempt += 1;
+            let lost = LinkEvent::Lost {
+                reason,
+                retry_in_secs: pause.as_secs(),
+            };
+            if self.events.send(Event::Link(lost)).await.is_err() {
                 return;
             }
-            End::Lost(reason) => reason,
-        };
-        let pause = (config.retry * (1 << attempt.min(3))).min(MAX_RETRY);
-        attempt += 1;
-        let lost = LinkEvent::Lost {
-            reason,
-            retry_in_secs: pause.as_secs(),
-        };
-        if events.send(Event::Link(lost)).await.is_err() {
-            return;
+            tokio::select! {
+                () = self.shutdown.cancelled() => return,
+                () = tokio::time::sleep(pause) => {}
+            }
         }
-        tokio::select! {
-            () = shutdown.cancelled() => return,
-            () = tokio::time::sleep(pause) => {}
+    }
+
+    /// Tells the client the connection is over for good.
+    async fn close(&self, reason: String) {
+        let _ = self
+            .events
+            .send(Event::Link(LinkEvent::Closed { reason }))
+            .await;
+    }
+
+    /// One connection: connect, say hello, then carry messages both ways until it ends. A
+    /// guest whose kept token is refused starts afresh on a new connection.
+    async fn session(&mut self) -> End {
+        loop {
+            let mut frames = match self.connect().await {
+                Ok(frames) => frames,
+                Err(end) => return end,
+            };
+            let resuming = self.welcomed;
+            let shake = tokio::select! {
+                () = self.shutdown.cancelled() => return End::Done,
+                shake = handshake(
+                    &mut frames,
+                    &self.config,
+                    self.key.as_ref(),
+                    self.secret.clone(),
+                    self.token.clone(),
+                ) => shake,
+            };
+            match shake {
+                Handshake::Welcomed {
+                    resume_token,
+                    message,
+                } => {
+                    if let Err(end) = self.welcomed(resume_token, *message).await {
+                        return end;
+                    }
+                }
+                Handshake::Refused(ErrorKind::Unauthorized, _)
+                    if self.token.is_some() && self.config.guest =>
+                {
+                    // The guest's seats were given up meanwhile (the grace period ran out, or
+                    // the token is another server's): start afresh.
+                    self.token = None;
+                    if let Some(store) = &self.config.resume_tokens {
+                        store.forget(&self.config.name);
+                    }
+                    continue;
+                }
+                Handshake::Refused(_, message) => return End::Final(message),
+                Handshake::Failed(end) => return end,
+            }
+            let connected = LinkEvent::Connected { resumed: resuming };
+            if self.events.send(Event::Link(connected)).await.is_err() {
+                return End::Done;
+            }
+            return self.carry(&mut frames).await;
         }
+    }
+
+    /// Opens the TCP connection and its frames.
+    async fn connect(&self) -> Result<Framed<TcpStream, ClientCodec>, End> {
+        let address = &self.config.address;
+        let connect = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address));
+        let stream = tokio::select! {
+            () = self.shutdown.cancelled() => return Err(End::Done),
+            result = connect => match result {
+                Ok(Ok(stream)) => stream,
+                Ok(Err(err)) => return Err(End::Lost(format!("cannot connect to {address}: {err}"))),
+                Err(_) => {
+                    return Err(End::Lost(format!(
+                        "no answer from {address} within {} s",
+                        CONNECT_TIMEOUT.as_secs()
+                    )));
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        Ok(Framed::new(stream, ClientCodec::client()))
+    }
+
+    /// Keeps what the welcome gives and passes the welcome on.
+    async fn welcomed(&mut self, resume_token: String, message: ServerMessage) -> Result<(), End> {
+        if self.config.guest && self.token.as_deref() != Some(resume_token.as_str()) {
+            keep_token(&self.config, &resume_token).await;
+        }
+        self.token = Some(resume_token);
+        self.welcomed = true;
+        // The name is bound to the key now: the old secret has done its work.
+        self.secret = None;
+        // A good session starts the pauses afresh.
+        self.attempt = 0;
+        if self.events.send(Event::Server(message)).await.is_err() {
+            return Err(End::Done);
+        }
+        Ok(())
+    }
+
+    /// Sends what the client queues and passes on what the server says (answering its
+    /// pings), until the connection ends.
+    async fn carry(&mut self, frames: &mut Framed<TcpStream, ClientCodec>) -> End {
+        loop {
+            tokio::select! {
+                () = self.shutdown.cancelled() => return End::Done,
+                queued = self.queue.recv() => match queued {
+                    Some(message) => {
+                        if let Err(err) = frames.send(message).await {
+                            return End::Lost(err.to_string());
+                        }
+                    }
+                    None => return End::Done,
+                },
+                frame = frames.next() => match frame {
+                    Some(Ok(ServerMessage::Ping { nonce })) => {
+                        if let Err(err) = frames.send(ClientMessage::Pong { nonce }).await {
+                            return End::Lost(err.to_string());
+                        }
+                    }
+                    Some(Ok(message)) => {
+                        let end = ending(&message);
+                        if self.events.send(Event::Server(message)).await.is_err() {
+                            return End::Done;
+                        }
+                        if let Some(end) = end {
+                            return end;
+                        }
+                    }
+                    Some(Err(err)) => return End::Lost(err.to_string()),
+                    None => return End::Lost("the server closed the connection".to_owned()),
+                },
+            }
+        }
+    }
+}
+
+/// How a server message ends the connection, if it does.
+fn ending(message: &ServerMessage) -> Option<End> {
+    match message {
+        ServerMessage::ShuttingDown { message } => {
+            Some(End::Final(format!("the server shut down: {message}")))
+        }
+        ServerMessage::Error {
+            kind,
+            message,
+            fatal: true,
+        } => Some(match kind {
+            ErrorKind::VersionMismatch | ErrorKind::Unauthorized | ErrorKind::ShuttingDown => {
+                End::Final(message.clone())
+            }
+            _ => End::Lost(message.clone()),
+        }),
+        _ => None,
     }
 }
 
@@ -313,115 +479,6 @@ async fn handshake(
                     "the server did not answer the hello".to_owned(),
                 ));
             }
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn session(
-    config: &NetConfig,
-    key: Option<&SigningKey>,
-    secret: &mut Option<String>,
-    token: &mut Option<String>,
-    welcomed: &mut bool,
-    attempt: &mut u32,
-    queue: &mut mpsc::Receiver<ClientMessage>,
-    events: &mpsc::Sender<Event>,
-    shutdown: &CancellationToken,
-) -> End {
-    let connect = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(&config.address));
-    let stream = tokio::select! {
-        () = shutdown.cancelled() => return End::Done,
-        result = connect => match result {
-            Ok(Ok(stream)) => stream,
-            Ok(Err(err)) => return End::Lost(format!("cannot connect to {}: {err}", config.address)),
-            Err(_) => return End::Lost(format!("no answer from {} within {} s", config.address, CONNECT_TIMEOUT.as_secs())),
-        },
-    };
-    let _ = stream.set_nodelay(true);
-    let mut frames = Framed::new(stream, ClientCodec::client());
-    let resuming = *welcomed;
-    let shake = tokio::select! {
-        () = shutdown.cancelled() => return End::Done,
-        shake = handshake(&mut frames, config, key, secret.clone(), token.clone()) => shake,
-    };
-    match shake {
-        Handshake::Welcomed {
-            resume_token,
-            message,
-        } => {
-            if config.guest && token.as_deref() != Some(resume_token.as_str()) {
-                keep_token(config, &resume_token).await;
-            }
-            *token = Some(resume_token);
-            *welcomed = true;
-            // The name is bound to the key now: the old secret has done its work.
-            *secret = None;
-            // A good session starts the pauses afresh.
-            *attempt = 0;
-            if events.send(Event::Server(*message)).await.is_err() {
-                return End::Done;
-            }
-        }
-        Handshake::Refused(ErrorKind::Unauthorized, _) if token.is_some() && config.guest => {
-            // The guest's seats were given up meanwhile (the grace period ran out, or the
-            // token is another server's): start afresh.
-            *token = None;
-            if let Some(store) = &config.resume_tokens {
-                store.forget(&config.name);
-            }
-            return Box::pin(session(
-                config, key, secret, token, welcomed, attempt, queue, events, shutdown,
-            ))
-            .await;
-        }
-        Handshake::Refused(_, message) => return End::Final(message),
-        Handshake::Failed(end) => return end,
-    }
-    let connected = LinkEvent::Connected { resumed: resuming };
-    if events.send(Event::Link(connected)).await.is_err() {
-        return End::Done;
-    }
-    loop {
-        tokio::select! {
-            () = shutdown.cancelled() => return End::Done,
-            queued = queue.recv() => match queued {
-                Some(message) => {
-                    if let Err(err) = frames.send(message).await {
-                        return End::Lost(err.to_string());
-                    }
-                }
-                None => return End::Done,
-            },
-            frame = frames.next() => match frame {
-                Some(Ok(ServerMessage::Ping { nonce })) => {
-                    if let Err(err) = frames.send(ClientMessage::Pong { nonce }).await {
-                        return End::Lost(err.to_string());
-                    }
-                }
-                Some(Ok(message)) => {
-                    let end = match &message {
-                        ServerMessage::ShuttingDown { message } => {
-                            Some(End::Final(format!("the server shut down: {message}")))
-                        }
-                        ServerMessage::Error { kind, message, fatal: true } => Some(match kind {
-                            ErrorKind::VersionMismatch | ErrorKind::Unauthorized | ErrorKind::ShuttingDown => {
-                                End::Final(message.clone())
-                            }
-                            _ => End::Lost(message.clone()),
-                        }),
-                        _ => None,
-                    };
-                    if events.send(Event::Server(message)).await.is_err() {
-                        return End::Done;
-                    }
-                    if let Some(end) = end {
-                        return end;
-                    }
-                }
-                Some(Err(err)) => return End::Lost(err.to_string()),
-                None => return End::Lost("the server closed the connection".to_owned()),
-            },
         }
     }
 }

@@ -11,8 +11,8 @@ use crate::review::Review;
 use crate::selection::{Candidate, Selection};
 use kingme_shared::games::pente::PenteRules;
 use kingme_shared::protocol::{
-    ClockState, GameId, GameResult, GameState, GameStatus, MoveRecord, SeatHolder, ServerMessage,
-    TimeControl,
+    ClientMessage, ClockState, GameId, GameResult, GameState, GameStatus, MoveRecord, SeatHolder,
+    ServerMessage, TimeControl,
 };
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::{Duration, Instant};
@@ -239,8 +239,12 @@ impl Table {
                 Some(match holder {
                     SeatHolder::Human {
                         connected: false, ..
-                    } => seat_text(holder, Duration::ZERO),
-                    _ => format!("{}: {}", name(*side), seat_text(holder, Duration::ZERO)),
+                    } => seat_text(self.kind, holder, Duration::ZERO),
+                    _ => format!(
+                        "{}: {}",
+                        name(*side),
+                        seat_text(self.kind, holder, Duration::ZERO)
+                    ),
                 })
             }
             ServerMessage::GameOver { result, clocks, .. } => {
@@ -290,6 +294,26 @@ impl Table {
         }
     }
 
+    /// Notes a request sent about this table: a move waits for the server's answer, and an
+    /// answered question is no longer asked.
+    pub fn sent(&mut self, message: &ClientMessage) {
+        match message {
+            ClientMessage::Move { text, .. } => {
+                self.selection.clear();
+                self.pending_move = Some(text.clone());
+            }
+            ClientMessage::AnswerDraw { .. } => self.draw_offer = None,
+            ClientMessage::AnswerTakeback { .. } => self.takeback_request = None,
+            _ => {}
+        }
+    }
+
+    /// The texts of the legal moves as the board offers them.
+    #[must_use]
+    pub fn legal_texts(&self) -> Vec<String> {
+        self.candidates.iter().map(|c| c.text.clone()).collect()
+    }
+
     /// Steps the review back (`-1`) or forward (`1`) a move; forward past the last move
     /// returns to the live game. Returns a line for the status bar.
     pub fn review_step(&mut self, delta: isize) -> Result<String, String> {
@@ -329,7 +353,7 @@ pub fn read_position(kind: GameKind, text: &str, rules: PenteRules) -> Result<An
 /// A seat's holder in words; an absent person's grace period is counted down by `elapsed`,
 /// the time since the holder was sent (`ann disconnected: 0:42 to return`).
 #[must_use]
-pub fn seat_text(holder: &SeatHolder, elapsed: Duration) -> String {
+pub fn seat_text(kind: GameKind, holder: &SeatHolder, elapsed: Duration) -> String {
     match holder {
         SeatHolder::Empty => "open seat".to_owned(),
         SeatHolder::Human {
@@ -351,7 +375,7 @@ pub fn seat_text(holder: &SeatHolder, elapsed: Duration) -> String {
             )
         }
         SeatHolder::Human { name, .. } => format!("{name} (disconnected)"),
-        SeatHolder::Bot { level } => format!("bot ({level})"),
+        SeatHolder::Bot { level } => format!("bot {}", crate::words::bot_level(kind, *level)),
     }
 }
 
@@ -360,6 +384,7 @@ impl Table {
     #[must_use]
     pub fn seat_text(&self, side: Side, now: Instant) -> String {
         seat_text(
+            self.kind,
             &self.seats[side.index()],
             now.saturating_duration_since(self.seats_at),
         )
@@ -408,15 +433,15 @@ mod tests {
             grace_left_ms: Some(42_000),
         };
         assert_eq!(
-            seat_text(&away, Duration::ZERO),
+            seat_text(GameKind::Checkers, &away, Duration::ZERO),
             "ann disconnected: 0:42 to return"
         );
         assert_eq!(
-            seat_text(&away, Duration::from_millis(41_500)),
+            seat_text(GameKind::Checkers, &away, Duration::from_millis(41_500)),
             "ann disconnected: 0:01 to return"
         );
         assert_eq!(
-            seat_text(&away, Duration::from_secs(60)),
+            seat_text(GameKind::Checkers, &away, Duration::from_secs(60)),
             "ann disconnected: 0:00 to return"
         );
         let long = SeatHolder::Human {
@@ -425,7 +450,7 @@ mod tests {
             grace_left_ms: Some(90_000),
         };
         assert_eq!(
-            seat_text(&long, Duration::ZERO),
+            seat_text(GameKind::Checkers, &long, Duration::ZERO),
             "ann disconnected: 1:30 to return"
         );
         let back = SeatHolder::Human {
@@ -433,7 +458,10 @@ mod tests {
             connected: true,
             grace_left_ms: None,
         };
-        assert_eq!(seat_text(&back, Duration::from_secs(5)), "ann");
+        assert_eq!(
+            seat_text(GameKind::Checkers, &back, Duration::from_secs(5)),
+            "ann"
+        );
     }
 
     #[test]

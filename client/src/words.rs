@@ -2,6 +2,7 @@
 //! terminal UI, plain mode and the bot's result line say the same thing: "Black wins: White
 //! abandoned the game", "1 piece", "101 plies (51 moves)".
 
+use kingme_shared::ai::{Level, ladder};
 use kingme_shared::protocol::{EndReason, GameResult};
 use kingme_shared::{AnyGame, DrawReason, GameKind, WinReason};
 
@@ -64,6 +65,17 @@ pub fn game_length(plies: usize) -> String {
         count(plies, "ply", "plies"),
         count(plies.div_ceil(2), "move", "moves")
     )
+}
+
+/// A bot level with its measured rating in `kind` (`kingme ladder`), so a person can choose an
+/// opponent by strength: `advanced (1060)`; the bare name where the ladder has not placed the
+/// level.
+#[must_use]
+pub fn bot_level(kind: GameKind, level: Level) -> String {
+    match ladder::measured_rating(kind, level) {
+        Some(rating) => format!("{level} ({rating})"),
+        None => level.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -165,5 +177,15 @@ mod tests {
         assert_eq!(game_length(1), "1 ply (1 move)");
         assert_eq!(game_length(101), "101 plies (51 moves)");
         assert_eq!(game_length(0), "0 plies (0 moves)");
+    }
+
+    #[test]
+    fn a_bot_level_says_its_measured_rating() {
+        let rating = ladder::measured_rating(GameKind::Checkers, Level::Advanced)
+            .expect("advanced is on the checkers ladder");
+        assert_eq!(
+            bot_level(GameKind::Checkers, Level::Advanced),
+            format!("advanced ({rating})")
+        );
     }
 }

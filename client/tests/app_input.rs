@@ -7,10 +7,10 @@
 mod common;
 
 use common::{app_with, moves_sent, state};
-use kingme_client::app::{App, Confirm, Overlay};
+use kingme_client::app::{App, Confirm, Overlay, Screen};
 use kingme_client::event::Event;
 use kingme_client::ui::layout::GameLayout;
-use kingme_shared::protocol::ClientMessage;
+use kingme_shared::protocol::{ClientMessage, ServerMessage};
 use kingme_shared::{GameKind, Side};
 use ratatui::crossterm::event::{
     Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
@@ -344,25 +344,37 @@ fn an_impossible_setup_is_explained_in_the_dialog() {
 }
 
 #[test]
-fn the_lobby_refreshes_itself_while_shown() {
+fn the_lobby_is_watched_while_shown_and_only_then() {
+    use kingme_client::event::LinkEvent;
+    let watch = |sent: &[ClientMessage]| -> Vec<bool> {
+        sent.iter()
+            .filter_map(|m| match m {
+                ClientMessage::WatchLobby { on } => Some(*on),
+                _ => None,
+            })
+            .collect()
+    };
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
-    app.update(Event::Link(kingme_client::event::LinkEvent::Connected {
-        resumed: false,
-    }));
-    let mut lists = 0;
-    for _ in 0..kingme_client::app::LOBBY_REFRESH_TICKS * 2 {
-        lists += app
-            .update(Event::Tick)
-            .iter()
-            .filter(|m| matches!(m, ClientMessage::ListGames))
-            .count();
-    }
-    assert_eq!(lists, 2);
-    // Not while playing.
-    let mut app = checkers_as_black();
-    for _ in 0..kingme_client::app::LOBBY_REFRESH_TICKS * 2 {
+    let sent = app.update(Event::Link(LinkEvent::Connected { resumed: false }));
+    assert_eq!(watch(&sent), [true], "the lobby is on screen: {sent:?}");
+    // The server pushes the changes: ticks ask for nothing.
+    for _ in 0..40 {
         assert!(app.update(Event::Tick).is_empty());
     }
+    // Into a game: watching stops; back to the lobby: it starts again.
+    let game = state(GameKind::Checkers, None, &[], Some(Side::First));
+    let sent = app.update(Event::Server(ServerMessage::State(game)));
+    assert_eq!(watch(&sent), [false], "{sent:?}");
+    assert_eq!(app.screen, Screen::Game);
+    let sent = key(&mut app, KeyCode::Char('b'));
+    assert_eq!(watch(&sent), [true], "{sent:?}");
+    // A new connection watches nothing until asked again.
+    app.update(Event::Link(LinkEvent::Lost {
+        reason: "reset".into(),
+        retry_in_secs: 1,
+    }));
+    let sent = app.update(Event::Link(LinkEvent::Connected { resumed: true }));
+    assert_eq!(watch(&sent), [true], "{sent:?}");
 }
 
 #[test]

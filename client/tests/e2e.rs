@@ -73,7 +73,7 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
     let out = text(&output);
     assert!(output.status.success(), "{out}");
     assert!(
-        out.contains("game 1: tictactoe, X ada vs O bot (random)"),
+        out.contains("game 1: tictactoe, X ada vs O bot random (0)"),
         "{out}"
     );
     assert!(out.contains("free squares: 1 2 3 4 5 6 7 8 9"), "{out}");

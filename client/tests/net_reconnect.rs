@@ -1,5 +1,6 @@
 //! The connection task against a scripted server on real TCP: the hello, answering pings,
-//! forwarding messages, and after a dropped connection signing in again with the same key.
+//! forwarding messages, after a dropped connection signing in again with the same key, and a
+//! guest whose resume token is no longer known starting afresh.
 //! (The end-to-end tests against the real server are in `tests/`.)
 
 #![allow(clippy::unwrap_used)]
@@ -205,6 +206,78 @@ async fn an_unreachable_server_is_reported_at_once() {
     assert!(
         reason.contains(&format!("cannot connect to {address}")),
         "{reason}"
+    );
+    net.close().await;
+}
+
+#[tokio::test]
+async fn a_guest_whose_token_is_refused_starts_afresh() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let (events_tx, mut events) = mpsc::channel(16);
+    let shutdown = CancellationToken::new();
+    let config = NetConfig {
+        retry: Duration::ZERO,
+        guest: true,
+        secrets: None,
+        keys: None,
+        resume_tokens: None,
+        ..NetConfig::new(address.clone(), "guest-ada".to_owned())
+    };
+    let net = Net::spawn(config, events_tx, shutdown.clone());
+    let resume_of = |hello: ClientMessage| match hello {
+        ClientMessage::Hello {
+            resume,
+            guest: true,
+            public_key: None,
+            ..
+        } => resume,
+        other => panic!("not a guest's hello: {other:?}"),
+    };
+
+    let mut first = accept(&listener).await;
+    assert_eq!(resume_of(first.next().await.unwrap().unwrap()), None);
+    let welcome_with = |token: &str| ServerMessage::Welcome {
+        protocol_version: PROTOCOL_VERSION,
+        player: PlayerId(2),
+        resume_token: token.to_owned(),
+        games: vec![],
+    };
+    first.send(welcome_with("token-1")).await.unwrap();
+    assert_eq!(
+        next_link(&mut events).await,
+        LinkEvent::Connected { resumed: false }
+    );
+    drop(first);
+    assert!(matches!(
+        next_link(&mut events).await,
+        LinkEvent::Lost { .. }
+    ));
+
+    // The token comes back; the server no longer knows it.
+    let mut second = accept(&listener).await;
+    assert_eq!(
+        resume_of(second.next().await.unwrap().unwrap()),
+        Some("token-1".to_owned())
+    );
+    second
+        .send(ServerMessage::Error {
+            kind: ErrorKind::Unauthorized,
+            message: "that resume token is unknown".to_owned(),
+            fatal: true,
+        })
+        .await
+        .unwrap();
+    // A new connection without the token, welcomed as a guest again (a client that gave up
+    // instead would never connect: the guard fails the test rather than hang).
+    let mut third = tokio::time::timeout(Duration::from_secs(10), accept(&listener))
+        .await
+        .expect("the guest came back on a new connection");
+    assert_eq!(resume_of(third.next().await.unwrap().unwrap()), None);
+    third.send(welcome_with("token-2")).await.unwrap();
+    assert_eq!(
+        next_link(&mut events).await,
+        LinkEvent::Connected { resumed: true }
     );
     net.close().await;
 }

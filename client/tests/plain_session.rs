@@ -197,3 +197,44 @@ fn pente_lists_no_line_longer_than_a_terminal() {
         }]
     );
 }
+
+#[test]
+fn the_phase_follows_the_conversation() {
+    use kingme_client::plain::Phase;
+    let mut session = Session::new(Start::Lobby, false, Vec::new());
+    assert_eq!(session.phase(), Phase::Connecting);
+    assert!(!session.wants_input());
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    assert_eq!(session.phase(), Phase::Waiting, "the list was asked for");
+    assert!(!session.wants_input());
+    session.event(Event::Server(ServerMessage::GameList { games: vec![] }));
+    assert_eq!(session.phase(), Phase::Idle);
+    assert!(session.wants_input(), "the lobby reads commands");
+    let (sent, _) = session.line("join 7");
+    assert_eq!(sent, vec![ClientMessage::Join { game: GameId(7) }]);
+    assert_eq!(session.phase(), Phase::Waiting);
+    session.event(Event::Server(ServerMessage::State(state(
+        GameKind::TicTacToe,
+        None,
+        &[],
+        Some(Side::First),
+    ))));
+    assert_eq!(session.phase(), Phase::Idle);
+    assert!(!session.wants_input(), "a player waits for the turn");
+    session.event(your_turn(&["1", "2", "3", "4", "5", "6", "7", "8", "9"]));
+    assert_eq!(session.phase(), Phase::YourMove);
+    session.line("5");
+    assert_eq!(session.phase(), Phase::Idle);
+    // A lost connection does not end the session; a closed one does, and not well.
+    let (_, done) = session.event(Event::Link(LinkEvent::Lost {
+        reason: "reset".to_owned(),
+        retry_in_secs: 1,
+    }));
+    assert!(!done);
+    let (_, done) = session.event(Event::Link(LinkEvent::Closed {
+        reason: "gone".to_owned(),
+    }));
+    assert!(done);
+    assert_eq!(session.phase(), Phase::Ended { ok: false });
+    assert!(!session.is_ok());
+}

@@ -1,4 +1,4 @@
-//! The README documents every key of the help overlay, and its picture of the game screen is
+//! The README documents every key of the key table, and its picture of the game screen is
 //! the snapshot the rendering test checks, so neither can drift from the program.
 
 #![allow(clippy::unwrap_used)]
@@ -10,7 +10,7 @@ fn readme() -> String {
 #[test]
 fn every_key_is_in_the_readme() {
     let readme = readme();
-    for (place, keys, what) in kingme_client::ui::help::help_rows() {
+    for (place, keys, what) in kingme_client::keys::rows() {
         let row = format!("| {place} | `{keys}` | {what} |");
         assert!(readme.contains(&row), "README lacks the key row {row}");
     }

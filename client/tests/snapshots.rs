@@ -528,3 +528,26 @@ fn checkers_at_60x20_shows_the_board_alone() {
     assert!(picture.contains('●') && picture.contains('○'), "{picture}");
     assert!(picture.contains("your move"), "{picture}");
 }
+
+#[test]
+fn every_question_shows_its_whole_text_and_its_keys() {
+    use kingme_client::app::{Confirm, Overlay};
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    for what in [
+        Confirm::Quit,
+        Confirm::Resign,
+        Confirm::Leave,
+        Confirm::NewGame,
+    ] {
+        app.overlay = Some(Overlay::Confirm(what));
+        let picture = joined(&render(&app));
+        assert!(picture.contains("y: yes · any other key: no"), "{picture}");
+        let last_words: Vec<&str> = what.question().split_whitespace().rev().take(2).collect();
+        for word in last_words {
+            assert!(picture.contains(word), "{word:?} cut from {picture}");
+        }
+    }
+}

@@ -63,7 +63,7 @@ fn endgame_databases(c: &mut Criterion) {
         b.iter(|| egdb::solve(black_box(3), |_| {}));
     });
     let bytes = egdb::encode(&egdb::solve(3, |_| {}));
-    let view = egdb::EgdbView::parse(&bytes).expect("a fresh database");
+    let view = egdb::Egdb::parse(bytes).expect("a fresh database");
     let positions: Vec<_> = [
         "B:WK1:BK31,K32",
         "W:W25:BK1,K5",

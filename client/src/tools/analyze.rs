@@ -1,10 +1,14 @@
 //! `kingme analyze`: searches one position and prints what the engine found: best move, score,
 //! depth, nodes, nodes per second and the principal variation. With `--minimax` it searches the
-//! same fixed depth twice, with and without alpha-beta pruning, and prints both node counts.
+//! same fixed depth twice, with and without alpha-beta pruning, and prints both node counts. For
+//! checkers the expert consults the endgame database (`--egdb FILE`, or the largest one in the
+//! data directory's egdb folder) and its verdict on the position is printed.
 
 use anyhow::Context;
+use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `kingme analyze`.
@@ -32,10 +36,14 @@ pub struct AnalyzeArgs {
     /// Also search the same depth without alpha-beta pruning and print both node counts.
     #[arg(long)]
     pub minimax: bool,
-    /// A checkers endgame database (from `kingme egdb build`): print its verdict on the
-    /// position when the position is in it.
+    /// A checkers endgame database (from `kingme egdb build`; default: the largest in the data
+    /// directory's egdb folder): the search consults it, and its verdict on the position is
+    /// printed when the position is in it.
     #[arg(long, value_name = "FILE")]
     pub egdb: Option<std::path::PathBuf>,
+    /// Search without an endgame database.
+    #[arg(long, conflicts_with = "egdb")]
+    pub no_egdb: bool,
 }
 
 /// Runs `kingme analyze` and prints the report.
@@ -45,15 +53,16 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot read the {} position {text:?}", args.game))?,
         None => AnyGame::start(args.game),
     };
-    let limits = Limits {
+    let mut limits = Limits {
         depth: args.depth,
         time: args.time.map(seconds).transpose()?,
         ..Limits::default()
     };
     println!("game      {}", args.game);
     println!("position  {}", game.position_text());
-    if let Some(path) = &args.egdb {
-        println!("egdb      {}", egdb_verdict(&game, path)?);
+    if let Some((path, db)) = egdb_for(&game, args)? {
+        println!("egdb      {}: {}", path.display(), egdb_verdict(&game, &db));
+        limits.egdb = Some(db);
     }
     if !args.minimax {
         let report = search(&game, args, &limits, ThinkOptions::default())?;
@@ -82,23 +91,46 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The endgame database's verdict on a checkers position, or why there is none.
-fn egdb_verdict(game: &AnyGame, path: &std::path::Path) -> anyhow::Result<String> {
-    let AnyGame::Checkers(checkers) = game else {
-        anyhow::bail!(
-            "endgame databases are for checkers; leave out --egdb for {}",
-            game.kind()
-        );
+/// The endgame database the search consults: none for other games or with `--no-egdb`; the
+/// file given, or the largest in the data directory (none there is not an error).
+fn egdb_for(
+    game: &AnyGame,
+    args: &AnalyzeArgs,
+) -> anyhow::Result<Option<(std::path::PathBuf, Arc<Egdb>)>> {
+    if args.no_egdb {
+        return Ok(None);
+    }
+    if !matches!(game, AnyGame::Checkers(_)) {
+        if args.egdb.is_some() {
+            anyhow::bail!(
+                "endgame databases are for checkers; leave out --egdb for {}",
+                game.kind()
+            );
+        }
+        return Ok(None);
+    }
+    let path = match &args.egdb {
+        Some(path) => Some(path.clone()),
+        // Without a data directory there is simply no default database.
+        None => super::egdb::locate(None, None).ok().flatten(),
     };
-    let loaded = super::egdb::Loaded::open(path)?;
-    let view = loaded.view()?;
-    Ok(match view.verdict(checkers.position()) {
+    path.map(|path| Ok((path.clone(), super::egdb::open(&path)?)))
+        .transpose()
+}
+
+/// The endgame database's verdict on a checkers position, or why there is none.
+fn egdb_verdict(game: &AnyGame, db: &Egdb) -> String {
+    let verdict = match game {
+        AnyGame::Checkers(checkers) => db.verdict(checkers.position()),
+        _ => None,
+    };
+    match verdict {
         Some(verdict) => verdict.describe().to_owned(),
         None => format!(
             "not in the database (it holds positions of up to {} pieces)",
-            view.max_pieces()
+            db.max_pieces()
         ),
-    })
+    }
 }
 
 /// The same fixed-depth search twice: with alpha-beta pruning, then as plain minimax.
@@ -188,6 +220,7 @@ mod tests {
             seed: 0,
             minimax: true,
             egdb: None,
+            no_egdb: false,
         };
         let game = AnyGame::start(GameKind::TicTacToe);
         let limits = Limits {

@@ -21,6 +21,15 @@ pub struct Ballot {
 /// Every playable ballot, in ACF order. A line that cannot be read is an error naming it: the
 /// file ships with the binary, so this is a build mistake, not user input.
 pub fn playable() -> anyhow::Result<Vec<Ballot>> {
+    read(false)
+}
+
+/// Every ballot, barred ones included (the opening book meets them too).
+pub fn all() -> anyhow::Result<Vec<Ballot>> {
+    read(true)
+}
+
+fn read(with_barred: bool) -> anyhow::Result<Vec<Ballot>> {
     let mut ballots = Vec::new();
     for (index, line) in BALLOTS.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -33,7 +42,7 @@ pub fn playable() -> anyhow::Result<Vec<Ballot>> {
                 index + 1
             );
         };
-        if status == "barred" {
+        if status == "barred" && !with_barred {
             continue;
         }
         let number = number

@@ -1,17 +1,19 @@
 //! `kingme egdb build --pieces N`: solves every checkers position with up to N pieces
-//! ([`kingme_shared::ai::egdb`]) and writes the database file, with a progress line for each
-//! pass; [`Loaded`] reads a database file and checks it before any use, for
-//! `kingme analyze --egdb FILE`.
+//! ([`kingme_shared::ai::egdb`]) with a progress bar and writes the database file into the data
+//! directory (`<data dir>/egdb/checkers-wld-N.kmdb`, or `--dir`); [`open`] reads a database file
+//! and checks it whole before any use, and [`find`] picks the largest database in a folder, for
+//! `kingme analyze` and `kingme match`; `kingme egdb info` checks a file and prints its verdicts
+//! slice by slice.
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use kingme_shared::ai::egdb::{EgdbView, encode, solve};
+use kingme_shared::ai::egdb::{Egdb, encode, solve};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
-/// The most pieces `egdb build` solves: the analysis visits every position on every pass, which
-/// at five pieces already takes long on this machine.
-pub const MAX_BUILD_PIECES: u32 = 5;
+/// The most pieces `egdb build` solves.
+pub const MAX_BUILD_PIECES: u32 = 6;
 
 /// Arguments of `kingme egdb`.
 #[derive(Debug, clap::Args)]
@@ -25,92 +27,179 @@ pub struct EgdbArgs {
 pub enum EgdbCommand {
     /// Solve every position with up to N pieces and write the database file.
     Build {
-        /// The most pieces on the board (2 to 5).
+        /// The most pieces on the board (2 to 6).
         #[arg(long, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_BUILD_PIECES)))]
         pieces: u32,
-        /// The file to write (default: checkers-wld-<N>.kmdb in the current folder).
+        /// The folder to write into (default: the egdb folder of kingme's data directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// The file to write, instead of checkers-wld-N.kmdb in the folder.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+    },
+    /// Check a database file and print its wins, losses and draws slice by slice.
+    Info {
+        /// The folder to look in (default: the egdb folder of kingme's data directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// The file, instead of the largest in the folder.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
     },
 }
 
 /// Runs `kingme egdb`.
 pub fn run(args: &EgdbArgs) -> anyhow::Result<()> {
     match &args.command {
-        EgdbCommand::Build { pieces, out } => build(*pieces, out.as_deref()),
+        EgdbCommand::Build { pieces, dir, out } => {
+            let path = match out {
+                Some(out) => out.clone(),
+                None => folder(dir.as_deref())?.join(file_name(*pieces)),
+            };
+            build(*pieces, &path, true)
+        }
+        EgdbCommand::Info { dir, file } => {
+            let path = locate(file.as_deref(), dir.as_deref())?.with_context(|| {
+                format!(
+                    "no endgame database in {}: build one with kingme egdb build --pieces 4",
+                    folder(dir.as_deref()).map_or_else(
+                        |_| "the data directory".to_owned(),
+                        |f| f.display().to_string()
+                    )
+                )
+            })?;
+            let db = open(&path)?;
+            print!("{}", info(&path, &db));
+            Ok(())
+        }
     }
 }
 
-fn build(pieces: u32, out: Option<&Path>) -> anyhow::Result<()> {
-    let path = out.map_or_else(
-        || PathBuf::from(format!("checkers-wld-{pieces}.kmdb")),
-        Path::to_path_buf,
+/// The file's summary and a line a slice: Black to move's wins, losses and draws.
+fn info(path: &Path, db: &Egdb) -> String {
+    let mut out = format!(
+        "{}: checked, up to {} pieces, {} bytes\n{:<28} {:>12} {:>12} {:>12}\n",
+        path.display(),
+        db.max_pieces(),
+        db.len_bytes(),
+        "Black to move against White",
+        "wins",
+        "losses",
+        "draws"
     );
+    for (c, [_, wins, losses, draws]) in db.tallies() {
+        let name = format!(
+            "{}m{}k v {}m{}k",
+            c.black_men, c.black_kings, c.white_men, c.white_kings
+        );
+        out.push_str(&format!("{name:<28} {wins:>12} {losses:>12} {draws:>12}\n"));
+    }
+    out
+}
+
+/// The name of the database file for up to `pieces` pieces.
+#[must_use]
+pub fn file_name(pieces: u32) -> String {
+    format!("checkers-wld-{pieces}.kmdb")
+}
+
+/// The folder databases live in: `dir` if given, else `egdb` in kingme's data directory.
+pub fn folder(dir: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match dir {
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => kingme_client::paths::data_dir()
+            .map(|data| data.join("egdb"))
+            .context(
+                "there is no data directory (no home directory is set): give a folder with --dir",
+            ),
+    }
+}
+
+fn build(pieces: u32, path: &Path, show_progress: bool) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create the folder {}", parent.display()))?;
+    }
     let started = Instant::now();
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}").context("the progress style")?,
+    let bar = if show_progress {
+        ProgressBar::new(0)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {percent:>3}% of {human_len} positions, {eta} left: {msg}",
+        )
+        .context("the progress style")?
+        .progress_chars("=> "),
     );
     let tables = solve(pieces, |progress| {
-        spinner.set_message(format!(
-            "{} pieces, pass {}: {} positions decided",
-            progress.pieces, progress.pass, progress.decided
+        bar.set_length(progress.total);
+        bar.set_position(progress.done);
+        let c = progress.counts;
+        bar.set_message(format!(
+            "{} pieces, Black {} men {} kings against White {} men {} kings",
+            progress.pieces, c.black_men, c.black_kings, c.white_men, c.white_kings
         ));
-        spinner.tick();
     });
-    spinner.finish_and_clear();
+    bar.finish_and_clear();
     let bytes = encode(&tables);
     let temporary = path.with_extension("kmdb.part");
     std::fs::write(&temporary, &bytes)
         .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, &path)
+    std::fs::rename(&temporary, path)
         .with_context(|| format!("cannot move the database to {}", path.display()))?;
-    let positions: usize = tables.slices.iter().map(|(_, codes)| codes.len()).sum();
-    println!(
-        "{}: up to {pieces} pieces, {} slices, {positions} indices, {} bytes, built in {:.1} s",
-        path.display(),
-        tables.slices.len(),
-        bytes.len(),
-        started.elapsed().as_secs_f64()
-    );
+    if show_progress {
+        println!(
+            "{}: up to {pieces} pieces, {} slices, {} bytes, built in {:.1} s",
+            path.display(),
+            tables.slices().len(),
+            bytes.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
     Ok(())
 }
 
-/// A database file read whole into memory and checked once when opened. (Not a memory map:
-/// `memmap2::Mmap::map` is `unsafe`, and the workspace forbids unsafe code; files up to five
-/// pieces are a few megabytes.)
-pub struct Loaded {
-    bytes: Vec<u8>,
-}
-
-/// The largest database file read: far above the five-piece file.
+/// The largest database file read: far above the six-piece file.
 const MAX_FILE_BYTES: u64 = 1 << 30;
 
-impl Loaded {
-    /// Reads and checks a database file; a damaged, truncated or foreign file is refused with
-    /// the reason.
-    pub fn open(path: &Path) -> anyhow::Result<Loaded> {
-        let size = std::fs::metadata(path)
-            .with_context(|| format!("cannot open the endgame database {}", path.display()))?
-            .len();
-        if size > MAX_FILE_BYTES {
-            bail!(
-                "{} is {size} bytes, larger than any kingme endgame database",
-                path.display()
-            );
-        }
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("cannot read the endgame database {}", path.display()))?;
-        if let Err(err) = EgdbView::parse(&bytes) {
-            bail!("{}: {err}", path.display());
-        }
-        Ok(Loaded { bytes })
+/// Reads and checks a database file; a damaged, truncated or foreign file is refused with the
+/// reason. (Read whole, not memory-mapped: `memmap2::Mmap::map` is `unsafe`, and the workspace
+/// forbids unsafe code.)
+pub fn open(path: &Path) -> anyhow::Result<Arc<Egdb>> {
+    let size = std::fs::metadata(path)
+        .with_context(|| format!("cannot open the endgame database {}", path.display()))?
+        .len();
+    if size > MAX_FILE_BYTES {
+        bail!(
+            "{} is {size} bytes, larger than any kingme endgame database",
+            path.display()
+        );
     }
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read the endgame database {}", path.display()))?;
+    Egdb::parse(bytes)
+        .map(Arc::new)
+        .map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
+}
 
-    /// The checked view of the file.
-    pub fn view(&self) -> anyhow::Result<EgdbView<'_>> {
-        EgdbView::parse(&self.bytes).map_err(anyhow::Error::from)
+/// The database file with the most pieces in `dir` (named as `egdb build` names them), if any.
+#[must_use]
+pub fn find(dir: &Path) -> Option<PathBuf> {
+    (2..=MAX_BUILD_PIECES)
+        .rev()
+        .map(|pieces| dir.join(file_name(pieces)))
+        .find(|path| path.is_file())
+}
+
+/// The database to use: `file` if given, else the largest in `dir` (or the data directory's
+/// egdb folder); `Ok(None)` when there is none there.
+pub fn locate(file: Option<&Path>, dir: Option<&Path>) -> anyhow::Result<Option<PathBuf>> {
+    if let Some(file) = file {
+        return Ok(Some(file.to_path_buf()));
     }
+    Ok(find(&folder(dir)?))
 }
 
 #[cfg(test)]
@@ -120,23 +209,25 @@ mod tests {
     use kingme_shared::games::checkers::parse_fen;
 
     #[test]
-    fn a_built_file_is_mapped_and_probed_and_a_damaged_one_refused() {
-        let dir = std::env::temp_dir().join(format!("kingme-egdb-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a temporary folder");
-        let path = dir.join("two.kmdb");
-        build(2, Some(&path)).expect("built");
-        let loaded = Loaded::open(&path).expect("opened");
-        let view = loaded.view().expect("checked");
+    fn a_built_file_is_found_and_probed_and_a_damaged_one_refused() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        assert_eq!(find(dir.path()), None);
+        let path = dir.path().join("nested").join(file_name(2));
+        build(2, &path, false).expect("built");
+        assert_eq!(find(&dir.path().join("nested")), Some(path.clone()));
+        let db = open(&path).expect("opened");
+        let summary = info(&path, &db);
+        // The kings-only slice of one against one: every position drawn or won by a capture.
+        assert!(summary.contains("0m1k v 0m1k"), "{summary}");
         // A king each in opposite corners: a draw. Three pieces are not in a two-piece file.
         let position = parse_fen("B:WK1:BK32").expect("a FEN");
-        assert_eq!(view.verdict(&position), Some(Verdict::Draw));
+        assert_eq!(db.verdict(&position), Some(Verdict::Draw));
         let three = parse_fen("B:WK1:BK32,K31").expect("a FEN");
-        assert_eq!(view.verdict(&three), None);
+        assert_eq!(db.verdict(&three), None);
         let mut bytes = std::fs::read(&path).expect("read");
         bytes.truncate(bytes.len() - 10);
         std::fs::write(&path, &bytes).expect("written");
-        let err = Loaded::open(&path).err().expect("refused");
+        let err = open(&path).expect_err("refused");
         assert!(format!("{err:#}").contains("truncated"), "{err:#}");
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

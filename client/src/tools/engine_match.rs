@@ -1,10 +1,14 @@
 //! `kingme match`: plays games between two levels and prints wins, draws and losses for each and
 //! the score. Colours alternate; checkers games start from the ACF three-move ballots, each
 //! played twice with colours reversed. Each game's result is printed as it ends, with the
-//! running score, and at the end the search speed of each side.
+//! running score, and at the end the search speed of each side. `--egdb a|b|both` gives the
+//! checkers endgame database (`--egdb-file`, or the largest in the data directory) to one side
+//! or both, so a level can play itself with and without it; `--no-book a|b|both` keeps a side
+//! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
 
 use super::analyze::seconds;
 use super::ballots;
+use anyhow::Context;
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
@@ -33,6 +37,37 @@ pub struct MatchArgs {
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Which sides consult the checkers endgame database: a, b or both (default neither).
+    #[arg(long, value_name = "SIDES")]
+    pub egdb: Option<Sides>,
+    /// The endgame database file (default: the largest in the data directory's egdb folder).
+    #[arg(long, value_name = "FILE", requires = "egdb")]
+    pub egdb_file: Option<std::path::PathBuf>,
+    /// Start from this position instead of the ballots (repeat for several; each is played
+    /// twice, colours reversed).
+    #[arg(long = "start", value_name = "POS")]
+    pub starts: Vec<String>,
+    /// Which sides play without the checkers opening book: a, b or both (default neither).
+    #[arg(long, value_name = "SIDES")]
+    pub no_book: Option<Sides>,
+}
+
+/// Which sides of a match an option applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sides {
+    A,
+    B,
+    Both,
+}
+
+impl Sides {
+    /// Whether side a (index 0) or b (index 1) consults the database.
+    fn includes(self, index: usize) -> bool {
+        matches!(
+            (self, index),
+            (Sides::Both, _) | (Sides::A, 0) | (Sides::B, 1)
+        )
+    }
 }
 
 /// A tally from one side's point of view.
@@ -67,9 +102,48 @@ impl Tally {
 /// Runs `kingme match`, printing each game as it ends and the totals.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let time = args.time.map(seconds).transpose()?;
-    let openings = match args.game {
-        GameKind::Checkers => ballots::playable()?,
-        GameKind::Pente | GameKind::TicTacToe => Vec::new(),
+    let egdb = match args.egdb {
+        Some(sides) => {
+            let path = super::egdb::locate(args.egdb_file.as_deref(), None)?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no endgame database in the data directory: build one with kingme egdb \
+                     build --pieces 5, or give one with --egdb-file"
+                )
+            })?;
+            let db = super::egdb::open(&path)?;
+            println!("endgame database {} for {sides:?}", path.display());
+            Some((sides, db))
+        }
+        None => None,
+    };
+    let limits: [Limits; 2] = std::array::from_fn(|index| Limits {
+        time,
+        egdb: egdb
+            .as_ref()
+            .filter(|(sides, _)| sides.includes(index))
+            .map(|(_, db)| db.clone()),
+        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
+        ..Limits::default()
+    });
+    let openings: Vec<(AnyGame, String)> = if !args.starts.is_empty() {
+        args.starts
+            .iter()
+            .map(|text| {
+                let game = AnyGame::from_position_text(args.game, text)
+                    .with_context(|| format!("cannot read the {} position {text:?}", args.game))?;
+                Ok((game, format!(" from {text}")))
+            })
+            .collect::<anyhow::Result<_>>()?
+    } else if args.game == GameKind::Checkers {
+        ballots::playable()?
+            .into_iter()
+            .map(|ballot| {
+                let label = format!(" ballot {} ({})", ballot.number, ballot.moves);
+                (ballot.game, label)
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
     println!(
         "{} vs {} at {}, {} games{}",
@@ -88,17 +162,21 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Side::Second
         };
         let (start, opening) = match openings.get((index / 2) as usize % openings.len().max(1)) {
-            Some(ballot) => (
-                ballot.game.clone(),
-                format!(" ballot {} ({})", ballot.number, ballot.moves),
-            ),
+            Some((game, label)) => (game.clone(), label.clone()),
             None => (AnyGame::start(args.game), String::new()),
         };
         let seed = args
             .seed
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(index));
-        let played = play_game(start, [args.a, args.b], a_side, time, seed, args.max_plies)?;
+        let played = play_game_with(
+            start,
+            [args.a, args.b],
+            a_side,
+            &limits,
+            seed,
+            args.max_plies,
+        )?;
         a.nodes += played.nodes[0];
         a.thinking += played.thinking[0];
         b.nodes += played.nodes[1];
@@ -169,6 +247,29 @@ pub(super) fn play_game(
     seed: u64,
     max_plies: u32,
 ) -> anyhow::Result<Played> {
+    let limits = Limits {
+        time,
+        ..Limits::default()
+    };
+    play_game_with(
+        start,
+        levels,
+        first_side,
+        &[limits.clone(), limits],
+        seed,
+        max_plies,
+    )
+}
+
+/// [`play_game`] with each level's own limits (and endgame database).
+pub(super) fn play_game_with(
+    start: AnyGame,
+    levels: [Level; 2],
+    first_side: Side,
+    limits: &[Limits; 2],
+    seed: u64,
+    max_plies: u32,
+) -> anyhow::Result<Played> {
     let mut game = start;
     let mut played = Played {
         winner: None,
@@ -177,14 +278,15 @@ pub(super) fn play_game(
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
     };
-    let limits = Limits {
-        time,
-        ..Limits::default()
-    };
     while game.outcome().is_none() && played.plies < max_plies {
         let who = usize::from(game.side_to_move() != first_side);
-        let report = think(&game, levels[who], &limits, seed ^ u64::from(played.plies))
-            .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
+        let report = think(
+            &game,
+            levels[who],
+            &limits[who],
+            seed ^ u64::from(played.plies),
+        )
+        .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
         played.nodes[who] += report.nodes;
         played.thinking[who] += report.elapsed;
         game.play(&report.best).map_err(|err| {

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod ballots;
+pub mod book;
 pub mod egdb;
 pub mod elo_fit;
 pub mod engine_match;

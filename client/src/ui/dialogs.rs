@@ -3,6 +3,7 @@
 
 use crate::app::Confirm;
 use crate::create_form::{CreateForm, Field, TIME_CONTROLS};
+use crate::keys::{Place, dialog_keys};
 use crate::table::{Table, time_control_text};
 use crate::theme::Theme;
 use crate::ui::board::{self, BoardPicture};
@@ -55,11 +56,12 @@ pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
         .collect();
     let area = centred(frame.area(), 92, keys.len() as u16 + 2);
     let title = if in_game {
-        "Keys in a game (the lobby's ? lists the lobby's) — any key closes"
+        "Keys in a game (the lobby's ? lists the lobby's)"
     } else {
-        "Keys in the lobby (a game's ? lists the game's) — any key closes"
+        "Keys in the lobby (a game's ? lists the game's)"
     };
-    let inner = boxed(frame, area, title, theme);
+    let closes = dialog_keys(Place::Reading).join(" · ");
+    let inner = boxed(frame, area, &format!("{title} — {closes}"), theme);
     let lines: Vec<Line<'_>> = keys
         .into_iter()
         .map(|(place, keys, what)| {
@@ -106,19 +108,24 @@ pub fn themes(frame: &mut Frame<'_>, selected: usize, current: &Theme) {
             Span::styled("   ", Style::default().bg(theme.destination)),
         ]));
     }
-    lines.push(Line::from("↑↓ choose · Enter apply · Esc cancel"));
+    lines.push(Line::from(dialog_keys(Place::Themes).join(" · ")));
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
 /// A yes/no question.
+/// As tall as the wrapped question needs, so its keys always show under it.
 pub fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
-    let area = centred(frame.area(), 50, 5);
-    let inner = boxed(frame, area, "Are you sure?", theme);
+    const WIDTH: u16 = 50;
     let lines = vec![
         Line::from(what.question()),
-        Line::from("y: yes · any other key: no"),
+        Line::from(dialog_keys(Place::Question).join(" · ")),
     ];
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: true });
+    let inner_width = WIDTH.min(frame.area().width).saturating_sub(2);
+    let height = text.line_count(inner_width) as u16 + 2;
+    let area = centred(frame.area(), WIDTH, height);
+    let inner = boxed(frame, area, "Are you sure?", theme);
+    frame.render_widget(text, inner);
 }
 
 /// The game-over dialog: the winner and the reason.
@@ -134,7 +141,7 @@ pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
     let lines = vec![
         Line::styled(result_sentence(table.kind, result), theme.accent_style()),
         Line::from(verdict),
-        Line::from("m: rematch · any other key: close"),
+        Line::from(dialog_keys(Place::GameOver).join(" · ")),
     ];
     let text = Paragraph::new(lines).wrap(Wrap { trim: true });
     let height = text.line_count(44) as u16 + 2;
@@ -160,8 +167,9 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         let inner = boxed(frame, area, "Setup: place pieces", theme);
         let mut lines = vec![
             Line::from(format!(
-                "{} to move · Space: next piece · s: side · x: clear · Enter: done",
-                AnyGame::kind_side_name(setup.kind, setup.side_to_move)
+                "{} to move · {}",
+                AnyGame::kind_side_name(setup.kind, setup.side_to_move),
+                dialog_keys(Place::SetupBoard).join(" · ")
             )),
             Line::styled(
                 form.error.clone().unwrap_or_default(),
@@ -202,7 +210,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         SeatChoice::Spectate => "nobody: watch (bots or guests play)".to_owned(),
     };
     let opponent = match form.opponent {
-        Some(level) => format!("bot: {level}"),
+        Some(level) => format!("bot: {}", crate::words::bot_level(form.kind, level)),
         None => "open seat (a person or a bot joins)".to_owned(),
     };
     let setup = match (form.setup, &form.board) {
@@ -271,7 +279,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
         ));
     } else {
         lines.push(Line::styled(
-            "↑↓ row · ←→ change · Enter next/create · Esc cancel",
+            dialog_keys(Place::Create).join(" · "),
             Style::default().add_modifier(Modifier::DIM),
         ));
     }
@@ -290,7 +298,7 @@ pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
     let lines = vec![
         Line::from(text.to_owned()),
         Line::from(""),
-        Line::from("any key closes"),
+        Line::from(dialog_keys(Place::Reading).join(" · ")),
     ];
     let text = Paragraph::new(lines).wrap(Wrap { trim: true });
     let height = text.line_count(width.saturating_sub(2)) as u16 + 2;
@@ -300,23 +308,38 @@ pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
 }
 
 /// The bot level dialog of the lobby's `a`.
-pub fn bot_level(frame: &mut Frame<'_>, game: GameId, selected: usize, theme: &Theme) {
+pub fn bot_level(
+    frame: &mut Frame<'_>,
+    game: GameId,
+    kind: Option<kingme_shared::GameKind>,
+    selected: usize,
+    theme: &Theme,
+) {
     let area = centred(frame.area(), 44, Level::ALL.len() as u16 + 4);
-    let inner = boxed(frame, area, &format!("A bot for game {game}"), theme);
+    let name = |level: Level| match kind {
+        Some(kind) => crate::words::bot_level(kind, level),
+        None => level.to_string(),
+    };
+    let inner = boxed(
+        frame,
+        area,
+        &format!("A bot for game {game} (rating)"),
+        theme,
+    );
     let mut lines: Vec<Line<'_>> = Level::ALL
         .iter()
         .enumerate()
         .map(|(i, level)| {
             if i == selected {
                 Line::styled(
-                    format!("▶ {level}"),
+                    format!("▶ {}", name(*level)),
                     Style::default().add_modifier(Modifier::REVERSED),
                 )
             } else {
-                Line::from(format!("  {level}"))
+                Line::from(format!("  {}", name(*level)))
             }
         })
         .collect();
-    lines.push(Line::from("↑↓ choose · Enter seat it · Esc cancel"));
+    lines.push(Line::from(dialog_keys(Place::BotLevel).join(" · ")));
     frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -51,8 +51,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Row::new(vec![
             Cell::from(game.id.to_string()),
             Cell::from(game.kind.to_string()),
-            Cell::from(seat_text(&game.seats[0], Duration::ZERO)),
-            Cell::from(seat_text(&game.seats[1], Duration::ZERO)),
+            Cell::from(seat_text(game.kind, &game.seats[0], Duration::ZERO)),
+            Cell::from(seat_text(game.kind, &game.seats[1], Duration::ZERO)),
             Cell::from(time_control_text(game.time_control)),
             Cell::from(game.moves.to_string()),
             Cell::from(format!("{state}{watching}")),
@@ -62,8 +62,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let widths = [
         Constraint::Length(4),
         Constraint::Length(10),
-        Constraint::Length(14),
-        Constraint::Length(14),
+        Constraint::Length(17),
+        Constraint::Length(17),
         Constraint::Length(11),
         Constraint::Length(6),
         Constraint::Min(10),

@@ -10,6 +10,7 @@ pub mod lobby;
 pub mod panel;
 
 use crate::app::{App, Link, Overlay, Screen};
+use crate::keys::Place;
 use crate::ui::layout::{GameLayout, STATUS_HEIGHT};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -62,7 +63,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Some(Overlay::Confirm(what)) => dialogs::confirm(frame, *what, &app.theme),
         Some(Overlay::Message) => dialogs::message(frame, &app.status, &app.theme),
         Some(Overlay::BotLevel { game, selected }) => {
-            dialogs::bot_level(frame, *game, *selected, &app.theme);
+            let kind = app.games.iter().find(|g| g.id == *game).map(|g| g.kind);
+            dialogs::bot_level(frame, *game, kind, *selected, &app.theme);
         }
         None => {
             if app.screen == Screen::Game
@@ -111,7 +113,7 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Style::default()
     };
     let typing = app.table.as_ref().and_then(|t| t.input.as_ref());
-    let field_line = |prompt: &'static str, field: &crate::text_field::TextField, keys| {
+    let field_line = |prompt: &'static str, field: &crate::text_field::TextField, keys: &str| {
         let room = area
             .width
             .saturating_sub((prompt.len() + 1 + str::len(keys)) as u16);
@@ -123,10 +125,11 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ));
         line
     };
+    let keys_of = |place| format!("({})", crate::keys::dialog_keys(place).join(", "));
     let hint = if let Some(field) = &app.chat_input {
-        Some(field_line("say> ", field, "(Enter sends, Esc cancels)"))
+        Some(field_line("say> ", field, &keys_of(Place::ChatLine)))
     } else {
-        typing.map(|field| field_line("move> ", field, "(Enter plays, Esc cancels)"))
+        typing.map(|field| field_line("move> ", field, &keys_of(Place::MoveLine)))
     };
     let room = if hint.is_some() || area.height < 2 {
         1

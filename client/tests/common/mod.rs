@@ -93,7 +93,11 @@ pub fn app_with(state: GameState, size: (u16, u16)) -> App {
     let mut app = App::new("ada", size, now);
     app.update(Event::Link(LinkEvent::Connected { resumed: false }));
     let sent = app.update(Event::Server(ServerMessage::State(state)));
-    assert!(sent.is_empty());
+    // Only the lobby's watch ends: the game is on screen now.
+    assert_eq!(
+        sent,
+        [kingme_shared::protocol::ClientMessage::WatchLobby { on: false }]
+    );
     app
 }
 

@@ -1,7 +1,7 @@
 //! A finished game applied to both sides' ratings, in the store's transaction (the values and
 //! the Elo arithmetic are in [`super::ratings`]).
 
-use super::ratings::{Rated, RatingChange};
+use super::ratings::{Rated, Rating, RatingChange};
 use super::records::Participant;
 use super::store::{Store, StoreError};
 use kingme_shared::protocol::{EndReason, GameResult};
@@ -23,8 +23,12 @@ pub fn rate_game(
         return Ok(None);
     };
     let before = [
-        store.rating(kind, &first)?.unwrap_or_default(),
-        store.rating(kind, &second)?.unwrap_or_default(),
+        store
+            .rating(kind, &first)?
+            .unwrap_or_else(|| Rating::seed(kind, &first)),
+        store
+            .rating(kind, &second)?
+            .unwrap_or_else(|| Rating::seed(kind, &second)),
     ];
     let score = |side: Side| match result.winner {
         Some(winner) if winner == side => 1.0,

@@ -5,10 +5,11 @@
 //! `K * (score - expected)`, where `score` is 1 for a win, 1/2 for a draw, 0 for a loss, and
 //! `expected = 1 / (1 + 10^((opponent - own) / 400))`. Elo over Glicko-2 because it needs no rating
 //! periods and every result can be applied the moment a game ends. Guests, empty seats and
-//! aborted games are not rated.
+//! aborted games are not rated. A bot level enters the pool at its measured rating.
 
 use super::records::Participant;
-use kingme_shared::ai::Level;
+use kingme_shared::GameKind;
+use kingme_shared::ai::{Level, ladder};
 
 /// How far one game can move a rating.
 pub const K_FACTOR: f64 = 32.0;
@@ -58,6 +59,21 @@ impl Default for Rating {
 }
 
 impl Rating {
+    /// A rating before its first rated game in `kind`: a person starts at [`INITIAL_RATING`], a
+    /// bot level at its measured rating (`kingme ladder`, see `kingme_shared::ai::ladder`), so
+    /// the pool does not take `expert` and `random` for equals.
+    #[must_use]
+    pub fn seed(kind: GameKind, who: &Rated) -> Rating {
+        let measured = match who {
+            Rated::Bot(level) => ladder::measured_rating(kind, *level),
+            Rated::Person(_) => None,
+        };
+        Rating {
+            rating: measured.map_or(INITIAL_RATING, f64::from),
+            ..Rating::default()
+        }
+    }
+
     /// This rating after a game with `score` (1 win, 0.5 draw, 0 loss) against `opponent`.
     #[must_use]
     pub fn after(self, opponent: f64, score: f64) -> Rating {

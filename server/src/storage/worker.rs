@@ -351,7 +351,7 @@ impl Storage {
 mod tests {
     use super::*;
     use crate::storage::SqliteStore;
-    use crate::storage::ratings::Rated;
+    use crate::storage::ratings::{Rated, Rating};
     use kingme_shared::ai::Level;
     use kingme_shared::protocol::{EndReason, TimeControl};
     use kingme_shared::{Side, WinReason};
@@ -424,6 +424,14 @@ mod tests {
         let storage = start();
         let alice = Participant::Person("alice".into());
         let bot = Participant::Bot(Level::Beginner);
+        // The bot level has played before and stands at 1500, as alice does.
+        storage
+            .run(|store| {
+                let even = Rating::default();
+                store.set_rating(GameKind::TicTacToe, &Rated::Bot(Level::Beginner), &even)
+            })
+            .await
+            .unwrap();
         storage
             .create_game(game(1, [alice.clone(), bot.clone()]))
             .await
@@ -468,6 +476,29 @@ mod tests {
         assert_eq!(lines, [("alice", 1531, 2), ("beginner", 1469, 2)]);
         let history = storage.history(HistoryQuery::default()).await.unwrap();
         assert_eq!(history.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_bot_level_enters_the_pool_at_its_measured_rating() {
+        let storage = start();
+        let alice = Participant::Person("alice".into());
+        let expert = Participant::Bot(Level::Expert);
+        storage.create_game(game(1, [alice, expert])).await.unwrap();
+        let win = GameResult {
+            winner: Some(Side::Second),
+            reason: EndReason::Win(WinReason::ThreeInARow),
+        };
+        let changes = storage
+            .finish_game(GameId(1), win, 5)
+            .await
+            .unwrap()
+            .unwrap();
+        let measured =
+            kingme_shared::ai::ladder::measured_rating(GameKind::TicTacToe, Level::Expert)
+                .expect("the expert is on the ladder");
+        assert_eq!(changes[0].before, 1500.0, "a person starts at 1500");
+        assert_eq!(changes[1].before, f64::from(measured));
+        assert!(changes[1].after > changes[1].before, "the winner gains");
     }
 
     #[tokio::test]

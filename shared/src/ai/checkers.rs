@@ -4,10 +4,22 @@
 //! stops in the middle of an exchange.
 //!
 //! The classic levels count material only (a man 100, a king 175, a side without a move has lost);
-//! `expert` uses [`super::checkers_eval`].
+//! `expert` uses [`super::checkers_eval`], and an endgame database when it is given one: a
+//! position in the database is scored exactly (won, lost or drawn, a little more for more
+//! material) and searched no further. In a won position the expert must also make progress, so it
+//! converts by a rule: positions with the root's own material that are still won are searched on
+//! (the evaluation drives the lone pieces out of the corners and the search finds the capture or
+//! crowning into a smaller won ending), and only one that lets the win slip is scored at once.
+//! The loser does the same, so it resists as long as the evaluation can (otherwise every move
+//! would score the same loss and it would give up at once).
+//! In the opening the expert plays the move of the shipped [`Book`] while the position is in it.
 
+use super::Level;
+use super::book::Book;
 use super::checkers_eval::{expert_eval, material};
 use super::classic::{Request, classic, expert};
+use super::egdb::index::Counts;
+use super::egdb::{Egdb, Verdict};
 use super::search::{Found, SearchGame};
 use super::zobrist::checkers_key;
 use crate::game::Side;
@@ -15,6 +27,7 @@ use crate::games::checkers::{
     Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
+use std::sync::Arc;
 
 /// Transposition table size for checkers: 2^18 entries of about 48 bytes.
 const TABLE_BITS: u32 = 18;
@@ -29,7 +42,18 @@ pub struct CheckersSearch {
     /// Where in `keys` the current reversible stretch (since the last capture or man's move)
     /// starts.
     reversible_from: usize,
+    /// The endgame database consulted at every node, if any.
+    egdb: Option<Arc<Egdb>>,
+    /// When the root is won or lost in the database: its material and the winner. Positions
+    /// with that material still won for the winner are searched on rather than scored (see the
+    /// file's comment).
+    converting: Option<(Counts, Side)>,
 }
+
+/// A database win's score before the material term: far above any evaluation of a position
+/// with few pieces, below [`super::search::MATE_BOUND`] (a database win is not a mate in so
+/// many moves).
+pub const KNOWN_WIN: i32 = 8_000;
 
 impl CheckersSearch {
     /// The game's position and history, evaluated as a classic level or as the expert.
@@ -42,6 +66,38 @@ impl CheckersSearch {
             expert,
             keys,
             reversible_from: 0,
+            egdb: None,
+            converting: None,
+        }
+    }
+
+    /// Consults `egdb` in the search; when the root is won or lost there, searches on in
+    /// positions of the root's material that keep that result (converting, or resisting).
+    #[must_use]
+    pub fn with_egdb(mut self, egdb: Option<Arc<Egdb>>) -> CheckersSearch {
+        self.converting = egdb.as_deref().and_then(|db| {
+            let mover = self.position.side_to_move();
+            let winner = match db.verdict(&self.position)? {
+                Verdict::Win => mover,
+                Verdict::Loss => mover.opponent(),
+                Verdict::Draw => return None,
+            };
+            Some((Counts::of(&self.position), winner))
+        });
+        self.egdb = egdb;
+        self
+    }
+
+    /// The database's score for the side to move, from a verdict.
+    fn known_score(&self, verdict: Verdict) -> i32 {
+        let ahead = match self.position.side_to_move() {
+            Side::First => material(&self.position),
+            Side::Second => -material(&self.position),
+        } / 2;
+        match verdict {
+            Verdict::Win => KNOWN_WIN + ahead,
+            Verdict::Loss => -KNOWN_WIN + ahead,
+            Verdict::Draw => 0,
         }
     }
 }
@@ -104,6 +160,24 @@ impl SearchGame for CheckersSearch {
         self.keys[self.keys.len() - 1]
     }
 
+    fn probe(&self) -> Option<i32> {
+        let verdict = self.egdb.as_deref()?.verdict(&self.position)?;
+        if let Some((material, winner)) = self.converting
+            && Counts::of(&self.position) == material
+        {
+            let mover = self.position.side_to_move();
+            let still_won = match verdict {
+                Verdict::Win => mover == winner,
+                Verdict::Loss => mover != winner,
+                Verdict::Draw => false,
+            };
+            if still_won {
+                return None;
+            }
+        }
+        Some(self.known_score(verdict))
+    }
+
     fn extend(&self) -> bool {
         has_capture(&self.position)
     }
@@ -123,7 +197,25 @@ const STRONG_NODES: u64 = 5_000;
 
 /// The move for a level.
 pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
+    if request.level == Level::Expert
+        && !request.limits.no_book
+        && !request.options.minimax
+        && !request.options.fixed_depth
+        && let Some(line) = Book::shipped().and_then(|book| book.lookup(game.position()))
+    {
+        return Some(Found {
+            best: line.mv,
+            score: line.score,
+            depth: line.depth,
+            nodes: 0,
+            pv: vec![line.mv],
+            ties: vec![line.mv],
+        });
+    }
     let mut search = CheckersSearch::new(game, request.deepens());
+    if request.level == Level::Expert {
+        search = search.with_egdb(request.limits.egdb.clone());
+    }
     if request.deepens() {
         expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
     } else {
@@ -251,5 +343,84 @@ mod tests {
         assert_eq!(search.terminal(), None);
         search.unmake(mv, undo);
         assert_eq!(search.key(), checkers_key(game.position()));
+    }
+
+    #[test]
+    fn with_a_database_the_expert_scores_endings_exactly() {
+        use crate::ai::egdb::index::position_at;
+        use crate::ai::egdb::{encode, solve};
+        let db = Arc::new(Egdb::parse(encode(&solve(3, |_| {}))).unwrap());
+        let with_db = |depth| Limits {
+            depth: Some(depth),
+            egdb: Some(db.clone()),
+            ..Limits::default()
+        };
+        // Two kings to move against one: in a won one the expert converts (its move keeps the
+        // win), a drawn one (a king cramped in the single corner) scores 0 though a king up. The
+        // lone king to move resists.
+        let slice = Counts {
+            black_men: 0,
+            black_kings: 2,
+            white_men: 0,
+            white_kings: 1,
+        };
+        let (mut wins, mut draws, mut losses) = (0, 0, 0);
+        for index in (0..slice.entries()).step_by(37) {
+            let Some(position) = position_at(slice, index) else {
+                continue;
+            };
+            for position in [position, position.with_side_to_move(Side::Second)] {
+                let game = AnyGame::Checkers(Checkers::from_position(position));
+                if game.legal_moves().len() < 2 {
+                    continue;
+                }
+                let report = think(&game, Level::Expert, &with_db(2), 0).unwrap();
+                let crate::AnyMove::Checkers(mv) = report.best else {
+                    panic!("a checkers move");
+                };
+                let after = position.after(&mv);
+                match db.verdict(&position).unwrap() {
+                    Verdict::Win => {
+                        assert!(report.score > 0, "{position:?}: {report:?}");
+                        assert_eq!(db.verdict(&after), Some(Verdict::Loss), "{position:?}");
+                        wins += 1;
+                    }
+                    Verdict::Draw => {
+                        assert_eq!(report.score, 0, "{position:?}: {report:?}");
+                        draws += 1;
+                    }
+                    Verdict::Loss => {
+                        // Resisting: searched on like a conversion, so scored by the
+                        // evaluation, a king down.
+                        assert!(report.score < 0, "{position:?}: {report:?}");
+                        losses += 1;
+                    }
+                }
+            }
+        }
+        assert!(losses > 50, "{wins} {draws} {losses}");
+        assert!(wins > 50, "{wins} {draws}");
+        // Without the database a drawn position a king up scores as a king up.
+        let cramped = (0..slice.entries())
+            .filter_map(|index| position_at(slice, index))
+            .find(|p| db.verdict(p) == Some(Verdict::Draw))
+            .unwrap();
+        let game = AnyGame::Checkers(Checkers::from_position(cramped));
+        let plain = think(
+            &game,
+            Level::Expert,
+            &Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            0,
+        )
+        .unwrap();
+        let known = think(&game, Level::Expert, &with_db(2), 0).unwrap();
+        assert_eq!(known.score, 0);
+        assert!(
+            plain.score != 0 || game.legal_moves().len() == 1,
+            "{plain:?}"
+        );
     }
 }

@@ -6,12 +6,13 @@
 //! search found. The same position, seed and depth limit give the same move.
 //!
 //! Files: `level` (the names), `ladder` (their measured ratings), `egdb` (checkers endgame
-//! databases), `search` (generic negamax, alpha-beta, iterative deepening),
+//! databases), `book` (the checkers opening book), `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
 //! `pente` with `pente_patterns`, `pente_beginner` and `pente_threats` (and, for tests,
 //! `pente_oracle`: facts from the rules alone).
 
+pub mod book;
 mod checkers;
 mod checkers_eval;
 mod classic;
@@ -73,6 +74,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Raised by another thread to stop at once.
     pub stop: StopFlag,
+    /// A checkers endgame database the expert may consult (exact scores in the search, and a
+    /// won position converted); `None` to search without one.
+    pub egdb: Option<Arc<egdb::Egdb>>,
+    /// Keep the expert out of the opening book shipped with kingme (to measure what the book
+    /// is worth); by default it plays the book's move wherever the position is in it.
+    pub no_book: bool,
 }
 
 /// Switches for engine tools, beyond what bots use.

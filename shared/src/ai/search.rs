@@ -50,6 +50,11 @@ pub trait SearchGame {
     fn evaluate(&self) -> i32;
     /// A hash of everything that decides the score (pieces, side to move).
     fn key(&self) -> u64;
+    /// The exact value of the position when something outside the search knows it (an endgame
+    /// database): searched no further. Not a mate score, so within `-MATE_BOUND..MATE_BOUND`.
+    fn probe(&self) -> Option<i32> {
+        None
+    }
     /// Whether a node at depth zero must still be searched (a capture pending in checkers), so
     /// the search never stops in the middle of an exchange.
     fn extend(&self) -> bool {
@@ -395,6 +400,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         }
         if let Some(score) = game.terminal() {
             return mate_at(score, ply);
+        }
+        if let Some(score) = game.probe() {
+            return score;
         }
         let extend = self.config.extensions && game.extend();
         if (depth <= 0 && !extend) || ply >= MAX_PLY - 1 {

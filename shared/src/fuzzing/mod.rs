@@ -10,6 +10,7 @@
 //! [`TARGETS`] names every target with its function, the one list the fuzz crate, its run script
 //! and the regression test share.
 
+mod book;
 mod egdb;
 mod frames;
 mod identity_proof;
@@ -17,6 +18,7 @@ mod moves;
 mod positions;
 mod script;
 
+pub use book::book_file;
 pub use egdb::egdb_file;
 pub use frames::frame_decoder;
 pub use identity_proof::identity_proof;
@@ -27,7 +29,7 @@ pub use positions::{board_file, checkers_fen, pente_position, tictactoe_position
 pub type Target = fn(&[u8]);
 
 /// Every fuzz target, by the name of its file in `tests/fuzz/fuzz_targets/`.
-pub const TARGETS: [(&str, Target); 11] = [
+pub const TARGETS: [(&str, Target); 12] = [
     ("frame_decoder", frame_decoder),
     ("checkers_move_text", checkers_move_text),
     ("pente_move_text", pente_move_text),
@@ -39,6 +41,7 @@ pub const TARGETS: [(&str, Target); 11] = [
     ("legal_moves_play", legal_moves_play),
     ("identity_proof", identity_proof),
     ("egdb_file", egdb_file),
+    ("book_file", book_file),
 ];
 
 /// The body of the target with this name.

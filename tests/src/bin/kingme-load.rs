@@ -50,6 +50,10 @@ struct Args {
     /// more (with `--server-pid`): whether what the load cost is given back.
     #[arg(long, default_value_t = 0)]
     after_secs: u64,
+    /// boardgame.io's workload: every match on two new connections (a fresh handshake each),
+    /// which leave when it ends; matches per second and handshake latency are reported.
+    #[arg(long)]
+    fresh_connections: bool,
 }
 
 /// What one game pair measured.
@@ -59,6 +63,21 @@ struct Tally {
     moves_in_game: u32,
     games: u64,
     latencies: Vec<Duration>,
+    /// Connect to `Welcome`, per connection (with `--fresh-connections`).
+    handshakes: Vec<Duration>,
+}
+
+/// Two new connections for a pair, each timed from connect to `Welcome`.
+async fn connect_pair(addr: SocketAddr, index: usize, tally: &mut Tally) -> [Client; 2] {
+    let mut connect = async |side: &str| {
+        let started = Instant::now();
+        let client = Client::hello(addr, &format!("load{index}{side}")).await;
+        tally.handshakes.push(started.elapsed());
+        client
+    };
+    let first = connect("a").await;
+    let second = connect("b").await;
+    [first, second]
 }
 
 /// Waits for `game`'s turn of `client`: the legal moves, or `None` when the game ended.
@@ -83,16 +102,17 @@ async fn play_pair(
     kind: GameKind,
     think: Duration,
     until: Instant,
+    fresh: bool,
 ) -> Tally {
     let mut rng = StdRng::seed_from_u64(index as u64);
-    let mut players = [
-        Client::hello(addr, &format!("load{index}a")).await,
-        Client::hello(addr, &format!("load{index}b")).await,
-    ];
+    let mut tally = Tally::default();
+    let mut players = connect_pair(addr, index, &mut tally).await;
     // Spread the first moves so the pairs do not move in lockstep.
     tokio::time::sleep(think.mul_f64(rng.random::<f64>())).await;
-    let mut tally = Tally::default();
     while Instant::now() < until {
+        if fresh && tally.games > 0 {
+            players = connect_pair(addr, index, &mut tally).await;
+        }
         let mut create = options(kind, Side::First, Opponent::OpenSeat);
         create.seat = SeatChoice::Side(Side::First);
         let game = players[0].create(create).await.id;
@@ -207,7 +227,16 @@ async fn load(args: Args) -> anyhow::Result<()> {
     let until = started + Duration::from_secs(args.secs);
     let think = Duration::from_millis(args.think_ms);
     let pairs: Vec<_> = (0..args.games)
-        .map(|index| tokio::spawn(play_pair(addr, index, args.kind, think, until)))
+        .map(|index| {
+            tokio::spawn(play_pair(
+                addr,
+                index,
+                args.kind,
+                think,
+                until,
+                args.fresh_connections,
+            ))
+        })
         .collect();
     // Measure while everything is connected and playing.
     tokio::time::sleep(Duration::from_secs(args.secs) / 2).await;
@@ -220,6 +249,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
         total.moves += tally.moves;
         total.games += tally.games;
         total.latencies.extend(tally.latencies);
+        total.handshakes.extend(tally.handshakes);
     }
     let elapsed = started.elapsed();
     let cpu_used = pid
@@ -228,6 +258,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
         .zip(cpu_before)
         .map(|(after, before)| after.saturating_sub(before));
     total.latencies.sort();
+    total.handshakes.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
         "{} concurrent {} games, {} idle connections, {:.1} s, think {} ms",
@@ -244,6 +275,16 @@ async fn load(args: Args) -> anyhow::Result<()> {
         total.moves,
         total.moves as f64 / elapsed.as_secs_f64()
     );
+    if args.fresh_connections {
+        println!(
+            "matches/s: {:.0}   handshakes: {}   handshake ms: p50 {:.3}   p99 {:.3}   max {:.3}",
+            total.games as f64 / elapsed.as_secs_f64(),
+            total.handshakes.len(),
+            ms(percentile(&total.handshakes, 0.50)),
+            ms(percentile(&total.handshakes, 0.99)),
+            ms(percentile(&total.handshakes, 1.0))
+        );
+    }
     println!(
         "relay latency ms:  p50 {:.3}   p99 {:.3}   max {:.3}",
         ms(percentile(&total.latencies, 0.50)),

@@ -1,12 +1,15 @@
-//! Where a checkers position lives in the database: positions are grouped in slices by their
-//! piece counts (Black men, Black kings, White men, White kings), and inside a slice each group
-//! of pieces is a set of squares ranked in colexicographic order, so an index is a few binomial
-//! sums and nothing is stored to find it. Ranks ignore the other groups, so some indices name
-//! impossible boards (two pieces on one square, a man on its crowning row); they are kept as
-//! "not a position" and cost a little space for a plain, fast index.
+//! Where a checkers position lives in the database. Only positions with Black to move are
+//! stored: a position with White to move is turned round (the board rotated half a turn and the
+//! colours swapped, [`normalise`]), which changes nothing about who wins. Positions are grouped
+//! in slices by their piece counts (Black men, Black kings, White men, White kings) and indexed
+//! inside a slice by colexicographic ranks: Black's men among the 28 squares a Black man may
+//! stand on, White's men among White's 28, then Black's kings among the squares the men leave
+//! free and White's kings among those left after that. Nothing is stored to find an index; the
+//! indices where a Black and a White man would share a square name no position and are kept as
+//! "not a position", a small waste for a plain, fast index.
 
 use crate::game::Side;
-use crate::games::checkers::{Position, crowning_row};
+use crate::games::checkers::Position;
 
 /// `BINOMIAL[n][k]` = n choose k, for n up to 32.
 const BINOMIAL: [[u64; 33]; 33] = {
@@ -23,6 +26,12 @@ const BINOMIAL: [[u64; 33]; 33] = {
     }
     table
 };
+
+/// The squares a man may stand on, counted from its own side: all but its crowning row.
+const MAN_SQUARES: u32 = 28;
+
+/// The most pieces of one kind a slice map covers (see [`SliceMap`]).
+pub const MAX_GROUP: usize = 8;
 
 /// n choose k over the 32 squares.
 #[must_use]
@@ -44,7 +53,7 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// The counts of a position.
+    /// The counts of a position as it is (not turned round).
     #[must_use]
     pub fn of(position: &Position) -> Counts {
         let kings = position.kings();
@@ -57,13 +66,27 @@ impl Counts {
         }
     }
 
+    /// The counts with the colours swapped.
+    #[must_use]
+    pub fn flipped(self) -> Counts {
+        Counts {
+            black_men: self.white_men,
+            black_kings: self.white_kings,
+            white_men: self.black_men,
+            white_kings: self.black_kings,
+        }
+    }
+
     /// All pieces on the board.
     #[must_use]
     pub fn total(self) -> u32 {
-        u32::from(self.black_men)
-            + u32::from(self.black_kings)
-            + u32::from(self.white_men)
-            + u32::from(self.white_kings)
+        self.groups().iter().sum()
+    }
+
+    /// All men on the board.
+    #[must_use]
+    pub fn men(self) -> u32 {
+        u32::from(self.black_men) + u32::from(self.white_men)
     }
 
     fn groups(self) -> [u32; 4] {
@@ -75,14 +98,22 @@ impl Counts {
         ]
     }
 
-    /// Entries in the slice: every rank of every group, for both sides to move.
+    /// The sizes of the four ranks, in index order.
+    fn radices(self) -> [u64; 4] {
+        let [bm, bk, wm, wk] = self.groups();
+        let free = 32u32.saturating_sub(bm + wm);
+        [
+            choose(MAN_SQUARES, bm),
+            choose(MAN_SQUARES, wm),
+            choose(free, bk),
+            choose(free.saturating_sub(bk), wk),
+        ]
+    }
+
+    /// Entries in the slice (Black to move only).
     #[must_use]
     pub fn entries(self) -> u64 {
-        self.groups()
-            .iter()
-            .map(|&k| choose(32, k))
-            .product::<u64>()
-            * 2
+        self.radices().iter().product()
     }
 
     /// Every slice with `total` pieces in which both sides have at least one piece.
@@ -104,9 +135,83 @@ impl Counts {
         }
         slices
     }
+
+    /// Where the slice sits in a [`SliceMap`], if every group fits.
+    fn slot(self) -> Option<usize> {
+        let groups = self.groups();
+        if groups.iter().any(|&g| g as usize > MAX_GROUP) {
+            return None;
+        }
+        Some(
+            groups
+                .iter()
+                .fold(0, |slot, &g| slot * (MAX_GROUP + 1) + g as usize),
+        )
+    }
+}
+
+/// A value for each slice, found by its counts without hashing: a flat array over every count
+/// of each kind up to [`MAX_GROUP`].
+#[derive(Debug, Clone)]
+pub struct SliceMap<T> {
+    slots: Vec<Option<T>>,
+}
+
+impl<T> Default for SliceMap<T> {
+    fn default() -> Self {
+        SliceMap {
+            slots: std::iter::repeat_with(|| None)
+                .take((MAX_GROUP + 1).pow(4))
+                .collect(),
+        }
+    }
+}
+
+impl<T> SliceMap<T> {
+    /// The value for a slice.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, counts: Counts) -> Option<&T> {
+        self.slots.get(counts.slot()?)?.as_ref()
+    }
+
+    /// Sets the value for a slice; `false` if the counts are beyond the map.
+    pub fn insert(&mut self, counts: Counts, value: T) -> bool {
+        match counts.slot().and_then(|slot| self.slots.get_mut(slot)) {
+            Some(place) => {
+                *place = Some(value);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The position with Black to move that is worth the same: itself, or with White to move the
+/// board rotated half a turn (square n becomes 33 - n) and the colours swapped.
+#[inline]
+#[must_use]
+pub fn normalise(position: &Position) -> Position {
+    if position.side_to_move() == Side::First {
+        return *position;
+    }
+    flip(position)
+}
+
+/// The board rotated half a turn with the colours and the side to move swapped.
+#[inline]
+#[must_use]
+pub fn flip(position: &Position) -> Position {
+    let black = position.white().reverse_bits();
+    let white = position.black().reverse_bits();
+    let kings = position.kings().reverse_bits();
+    let side = position.side_to_move().opponent();
+    // Rotation maps each side's crowning row onto the other's, so a valid position stays valid.
+    Position::from_parts(black, white, kings, side).unwrap_or(*position)
 }
 
 /// The colexicographic rank of a set of squares among sets of its size.
+#[inline]
 fn rank(mut set: u32) -> u64 {
     let mut rank = 0;
     let mut i = 1;
@@ -122,11 +227,13 @@ fn rank(mut set: u32) -> u64 {
 /// The set of `k` squares with colexicographic rank `rank`.
 fn unrank(mut rank: u64, k: u32) -> u32 {
     let mut set = 0;
+    // Squares come out highest first, so each search starts below the last square found.
+    let mut square = 32;
     for i in (1..=k).rev() {
-        // The largest square s with choose(s, i) <= rank.
-        let mut square = i - 1;
-        while choose(square + 1, i) <= rank {
-            square += 1;
+        // The largest square s with choose(s, i) <= rank (choose(i - 1, i) is 0, a floor).
+        square -= 1;
+        while choose(square, i) > rank {
+            square -= 1;
         }
         rank -= choose(square, i);
         set |= 1 << square;
@@ -134,51 +241,86 @@ fn unrank(mut rank: u64, k: u32) -> u32 {
     set
 }
 
-/// The index of a position in its slice.
+/// `set` with the squares of `taken` squeezed out: each square renumbered among the free ones.
+#[inline]
+fn squeeze(set: u32, taken: u32) -> u32 {
+    let mut out = 0;
+    let mut rest = set;
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        let below = taken & ((1u32 << square) - 1);
+        out |= 1 << (square - below.count_ones());
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// The inverse of [`squeeze`]: free-square numbers back to squares. Each taken square at or
+/// below a number pushes it one square up (the taken squares are few, so this beats walking
+/// the free ones).
+fn expand(squeezed: u32, taken: u32) -> u32 {
+    let mut out = 0;
+    let mut rest = squeezed;
+    while rest != 0 {
+        let mut square = rest.trailing_zeros();
+        let mut below = taken;
+        while below != 0 && below.trailing_zeros() <= square {
+            square += 1;
+            below &= below - 1;
+        }
+        out |= 1 << square;
+        rest &= rest - 1;
+    }
+    out
+}
+
+/// The index of a position with Black to move in its slice (see [`normalise`]).
+#[inline]
 #[must_use]
 pub fn index_of(position: &Position) -> u64 {
     let kings = position.kings();
-    let sets = [
-        position.black() & !kings,
-        position.black() & kings,
-        position.white() & !kings,
-        position.white() & kings,
-    ];
-    let mut index = 0;
-    for set in sets {
-        index = index * choose(32, set.count_ones()) + rank(set);
-    }
-    index * 2 + u64::from(position.side_to_move() == Side::Second)
+    let black_men = position.black() & !kings;
+    let white_men = position.white() & !kings;
+    let black_kings = position.black() & kings;
+    let white_kings = position.white() & kings;
+    let counts = Counts::of(position);
+    let [_, r_wm, r_bk, r_wk] = counts.radices();
+    let men = black_men | white_men;
+    let mut index = rank(black_men);
+    index = index * r_wm + rank(white_men >> 4);
+    index = index * r_bk + rank(squeeze(black_kings, men));
+    index * r_wk + rank(squeeze(white_kings, men | black_kings))
 }
 
-/// The position at `index` of a slice, or `None` where the index names no legal board.
+/// The position with Black to move at `index` of a slice, or `None` where the index names no
+/// board (a Black and a White man on one square).
 #[must_use]
 pub fn position_at(counts: Counts, index: u64) -> Option<Position> {
-    let side = if index.is_multiple_of(2) {
-        Side::First
-    } else {
-        Side::Second
-    };
-    let mut rest = index / 2;
-    let mut sets = [0u32; 4];
-    for (slot, &k) in counts.groups().iter().enumerate().rev() {
-        let size = choose(32, k);
-        sets[slot] = unrank(rest % size, k);
-        rest /= size;
-    }
-    let [black_men, black_kings, white_men, white_kings] = sets;
-    let all = black_men | black_kings | white_men | white_kings;
-    if all.count_ones() != counts.total()
-        || black_men & crowning_row(Side::First) != 0
-        || white_men & crowning_row(Side::Second) != 0
-    {
+    let [bm, bk, wm, wk] = counts.groups();
+    let radices = counts.radices();
+    if index >= radices.iter().product() {
         return None;
     }
+    let mut rest = index;
+    let r_wk = rest % radices[3];
+    rest /= radices[3];
+    let r_bk = rest % radices[2];
+    rest /= radices[2];
+    let r_wm = rest % radices[1];
+    let r_bm = rest / radices[1];
+    let black_men = unrank(r_bm, bm);
+    let white_men = unrank(r_wm, wm) << 4;
+    if black_men & white_men != 0 {
+        return None;
+    }
+    let men = black_men | white_men;
+    let black_kings = expand(unrank(r_bk, bk), men);
+    let white_kings = expand(unrank(r_wk, wk), men | black_kings);
     Position::from_parts(
         black_men | black_kings,
         white_men | white_kings,
         black_kings | white_kings,
-        side,
+        Side::First,
     )
     .ok()
 }
@@ -186,6 +328,7 @@ pub fn position_at(counts: Counts, index: u64) -> Option<Position> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::checkers::parse_fen;
 
     #[test]
     fn ranks_round_trip_and_count_every_set() {
@@ -198,25 +341,60 @@ mod tests {
             }
         }
         assert_eq!(choose(32, 2), 496);
+        let taken = 0b1011_0010;
+        for set in [0b0100_0001u32, 0b1_0000_0100, 1 << 31] {
+            assert_eq!(expand(squeeze(set, taken), taken), set);
+        }
     }
 
     #[test]
     fn every_position_of_a_slice_sits_at_its_own_index() {
-        let counts = Counts {
-            black_men: 1,
-            black_kings: 0,
-            white_men: 0,
-            white_kings: 2,
-        };
-        let mut valid = 0;
-        for index in 0..counts.entries() {
-            if let Some(position) = position_at(counts, index) {
-                assert_eq!(index_of(&position), index);
-                assert_eq!(Counts::of(&position), counts);
-                valid += 1;
+        for counts in [
+            Counts {
+                black_men: 1,
+                black_kings: 0,
+                white_men: 1,
+                white_kings: 1,
+            },
+            Counts {
+                black_men: 0,
+                black_kings: 2,
+                white_men: 1,
+                white_kings: 0,
+            },
+        ] {
+            let mut valid = 0;
+            for index in 0..counts.entries() {
+                if let Some(position) = position_at(counts, index) {
+                    assert_eq!(index_of(&position), index);
+                    assert_eq!(Counts::of(&position), counts);
+                    valid += 1;
+                }
             }
+            // Every placement of the pieces, counted square by square.
+            let expected = match counts.black_men {
+                // The Black man on 28 squares, the White man on White's 28 minus the Black
+                // man's square when it is one of them (24 of 28 are), the king anywhere free.
+                1 => (4 * 28 + 24 * 27) * 30,
+                // The White man on 28 squares, the two kings on two of the other 31.
+                _ => 28 * 465,
+            };
+            assert_eq!(valid, expected, "{counts:?}");
         }
-        // The man on 28 squares, the two kings on two of the other 31, either side to move.
-        assert_eq!(valid, 28 * 465 * 2);
+    }
+
+    #[test]
+    fn turning_the_board_round_keeps_a_position_valid_and_is_its_own_inverse() {
+        let position = parse_fen("W:W5,K20:B1,K30").expect("a FEN");
+        let turned = normalise(&position);
+        assert_eq!(turned.side_to_move(), Side::First);
+        // White's man on 5 becomes Black's man on 28; Black's king on 30 becomes White's on 3.
+        assert_eq!(turned, parse_fen("B:W32,K3:B28,K13").expect("a FEN"));
+        assert_eq!(flip(&turned), position);
+        assert_eq!(
+            Counts::of(&turned),
+            Counts::of(&position).flipped(),
+            "colours swap"
+        );
     }
 }

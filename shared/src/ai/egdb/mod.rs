@@ -1,5 +1,5 @@
 //! Checkers endgame databases: the win / loss / draw verdict, for the side to move, of every
-//! position with few pieces, computed by [`solve`] over the bitboard rules, written and read in
+//! position with few pieces, computed by [`solve`] (retrograde analysis) over the bitboard rules, written and read in
 //! kingme's own indexed file format ([`format`]: a slice table, two bits a position, a CRC-32
 //! over the whole file so that a damaged or truncated file is refused).
 //!
@@ -11,7 +11,7 @@ pub mod format;
 pub mod index;
 pub mod solve;
 
-pub use format::{EgdbError, EgdbView, encode};
+pub use format::{Egdb, EgdbError, encode};
 pub use solve::{Progress, Tables, solve};
 
 /// The value of a position for the side to move.

@@ -1,21 +1,27 @@
-//! The analysis: all slices with the same number of pieces are solved together by fixed-point
-//! iteration over the rules (a position is won when some move reaches a position lost for the
-//! opponent, lost when it has no move or every move reaches a position won for the opponent),
-//! smaller piece counts first so that every capture lands in a solved slice; what is never
-//! decided is a draw. Every position of every slice is visited on each pass, so the work is the
-//! positions times the longest win; simple and exact, fine up to four or five pieces.
+//! The retrograde analysis: every position of 2 to N pieces solved, fewer pieces first so every
+//! capture lands in a solved slice. Inside one piece count, a slice and its colour-swapped twin
+//! (a move of Black in one lands, turned round, in the other) are solved together, fewest men
+//! first, so every promotion lands in a solved pair too.
+//!
+//! A pair is solved the classic way: each position is looked at once, forward, to count its
+//! moves that stay in the pair and to settle it if a capture or promotion already wins (or if it
+//! has no move: lost); then each settled position is taken back by un-moves to the positions
+//! that lead to it: one that can move into a lost position is won, and one whose last move into
+//! the pair turns out won for the opponent (its count reaches zero, and no capture or promotion
+//! escapes to a draw) is lost. What is never settled is a draw. The work is proportional to
+//! the positions, not to the positions times the longest win.
 
-use super::index::{Counts, index_of, position_at};
+use super::index::{Counts, SliceMap, flip, index_of, normalise, position_at};
 use super::{DRAW, LOSS, NONE, Verdict, WIN};
-use crate::games::checkers::{Move, Position, push_moves};
-use std::collections::HashMap;
+use crate::game::Side;
+use crate::games::checkers::{Direction, Position, for_each_move, has_capture};
 
-/// Solved slices, one code (see [`Verdict::code`]) a byte while in memory.
+/// Solved slices, packed four codes (see [`Verdict::code`]) a byte, in index order.
 #[derive(Debug, Clone, Default)]
 pub struct Tables {
-    pub max_pieces: u32,
-    pub slices: Vec<(Counts, Vec<u8>)>,
-    lookup: HashMap<Counts, usize>,
+    max_pieces: u32,
+    slices: Vec<(Counts, Vec<u8>)>,
+    lookup: SliceMap<usize>,
 }
 
 /// Where a build is, for a progress bar.
@@ -23,128 +29,305 @@ pub struct Tables {
 pub struct Progress {
     /// The piece count being solved.
     pub pieces: u32,
-    /// Passes over its slices so far.
-    pub pass: u32,
-    /// Positions decided in the last pass.
-    pub decided: u64,
+    /// The slice being solved (with its colour-swapped twin).
+    pub counts: Counts,
+    /// Positions looked at so far, of `total`.
+    pub done: u64,
+    /// Every position of the build.
+    pub total: u64,
+}
+
+/// The two bits of `index` in packed codes.
+#[inline]
+#[must_use]
+pub fn packed_code(packed: &[u8], index: u64) -> u8 {
+    usize::try_from(index / 4)
+        .ok()
+        .and_then(|at| packed.get(at))
+        .map_or(NONE, |byte| (byte >> (2 * (index % 4))) & 3)
+}
+
+/// Codes packed four a byte.
+#[must_use]
+pub fn pack(codes: &[u8]) -> Vec<u8> {
+    codes
+        .chunks(4)
+        .map(|four| {
+            four.iter()
+                .enumerate()
+                .fold(0u8, |byte, (i, &code)| byte | ((code & 3) << (2 * i)))
+        })
+        .collect()
 }
 
 impl Tables {
-    /// The verdict for a position of at most `max_pieces` pieces, both sides on the board.
+    /// The largest piece count solved.
+    #[must_use]
+    pub fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    /// The slices in the order they were solved, with their packed codes.
+    #[must_use]
+    pub fn slices(&self) -> &[(Counts, Vec<u8>)] {
+        &self.slices
+    }
+
+    /// The verdict for the side to move, when the position is in the tables.
     #[must_use]
     pub fn verdict(&self, position: &Position) -> Option<Verdict> {
-        let counts = Counts::of(position);
-        let slot = *self.lookup.get(&counts)?;
-        let code = *self.slices[slot]
-            .1
-            .get(usize::try_from(index_of(position)).ok()?)?;
-        Verdict::from_code(code)
+        Verdict::from_code(self.code(&normalise(position)))
     }
 
-    /// Adds a slice (as read from a file).
-    pub fn insert(&mut self, counts: Counts, codes: Vec<u8>) {
-        self.lookup.insert(counts, self.slices.len());
-        self.max_pieces = self.max_pieces.max(counts.total());
-        self.slices.push((counts, codes));
-    }
-
-    /// The code of the position after a move: from the point of view of the side to move there.
-    fn code_after(&self, after: &Position) -> u8 {
-        if after.pieces(after.side_to_move()) == 0 {
-            return LOSS;
-        }
-        let counts = Counts::of(after);
-        match self.lookup.get(&counts) {
-            Some(&slot) => usize::try_from(index_of(after))
-                .ok()
-                .and_then(|i| self.slices[slot].1.get(i).copied())
-                .unwrap_or(NONE),
+    /// The code of a position with Black to move (`NONE` when it is not in the tables).
+    fn code(&self, black_to_move: &Position) -> u8 {
+        match self.lookup.get(Counts::of(black_to_move)) {
+            Some(&slot) => packed_code(&self.slices[slot].1, index_of(black_to_move)),
             None => NONE,
+        }
+    }
+
+    /// Adds a solved slice (packed codes, as read from a file).
+    pub fn insert(&mut self, counts: Counts, packed: Vec<u8>) {
+        if self.lookup.insert(counts, self.slices.len()) {
+            self.max_pieces = self.max_pieces.max(counts.total());
+            self.slices.push((counts, packed));
         }
     }
 }
 
-/// Solves every position with 2 to `max_pieces` pieces, reporting each pass.
+/// Undecided positions keep the number of their moves into the pair not yet known to lose,
+/// above this base; `NO_LOSS` marks an undecided position that a capture or promotion already
+/// saves from losing (it can still turn out won).
+const COUNT_BASE: u8 = 4;
+const NO_LOSS: u8 = 255;
+
+/// Solves every position with 2 to `max_pieces` pieces, reporting as it goes.
 #[must_use]
 pub fn solve(max_pieces: u32, mut progress: impl FnMut(Progress)) -> Tables {
     let mut tables = Tables::default();
+    let total: u64 = (2..=max_pieces)
+        .flat_map(Counts::with_total)
+        .map(Counts::entries)
+        .sum();
+    let mut done = 0;
     for pieces in 2..=max_pieces {
-        let slices = Counts::with_total(pieces);
-        let first = tables.slices.len();
-        for &counts in &slices {
-            let codes = initial_codes(counts);
-            tables.insert(counts, codes);
-        }
-        tables.max_pieces = max_pieces.max(pieces);
-        let mut moves: Vec<Move> = Vec::new();
-        let mut pass = 0;
-        loop {
-            pass += 1;
-            let mut decided = 0;
-            for slot in first..tables.slices.len() {
-                let counts = tables.slices[slot].0;
-                for index in 0..tables.slices[slot].1.len() {
-                    if tables.slices[slot].1[index] != DRAW {
-                        continue;
-                    }
-                    let Some(position) = position_at(counts, index as u64) else {
-                        continue;
-                    };
-                    moves.clear();
-                    push_moves(&position, &mut moves);
-                    let mut all_won = true;
-                    let mut found = None;
-                    for mv in &moves {
-                        match tables.code_after(&position.after(mv)) {
-                            LOSS => {
-                                found = Some(WIN);
-                                break;
-                            }
-                            WIN => {}
-                            _ => all_won = false,
-                        }
-                    }
-                    let code = found.or(all_won.then_some(LOSS));
-                    if let Some(code) = code {
-                        tables.slices[slot].1[index] = code;
-                        decided += 1;
-                    }
-                }
+        let mut slices = Counts::with_total(pieces);
+        // Fewest men first: a promotion leads to a slice with one man fewer.
+        slices.sort_by_key(|counts| (counts.men(), *counts));
+        for counts in slices {
+            if tables.lookup.get(counts).is_some() {
+                continue;
+            }
+            let twin = counts.flipped();
+            let pair: Vec<Counts> = if twin == counts {
+                vec![counts]
+            } else {
+                vec![counts, twin]
+            };
+            let mut pair_solver = Pair::new(&tables, &pair);
+            pair_solver.settle_forward(|looked| {
+                progress(Progress {
+                    pieces,
+                    counts,
+                    done: done + looked,
+                    total,
+                });
+            });
+            pair_solver.propagate();
+            let solved = pair_solver.finish();
+            done += pair.iter().map(|c| c.entries()).sum::<u64>();
+            for (counts, codes) in pair.iter().zip(solved) {
+                tables.insert(*counts, pack(&codes));
             }
             progress(Progress {
                 pieces,
-                pass,
-                decided,
+                counts,
+                done,
+                total,
             });
-            if decided == 0 {
-                break;
-            }
         }
     }
     tables
 }
 
-/// A slice before analysis: no position marked, positions without a move lost, the rest
-/// undecided (stored as a draw, which is what they stay if never decided).
-fn initial_codes(counts: Counts) -> Vec<u8> {
-    let entries = usize::try_from(counts.entries()).unwrap_or(0);
-    let mut codes = vec![NONE; entries];
-    let mut moves = Vec::new();
-    for (index, code) in codes.iter_mut().enumerate() {
-        if let Some(position) = position_at(counts, index as u64) {
-            moves.clear();
-            push_moves(&position, &mut moves);
-            *code = if moves.is_empty() { LOSS } else { DRAW };
+/// One pair of slices being solved: a state byte a position, and the settled positions whose
+/// predecessors are still to be told.
+struct Pair<'a> {
+    solved: &'a Tables,
+    counts: Vec<Counts>,
+    states: Vec<Vec<u8>>,
+    settled: Vec<(u8, u32)>,
+}
+
+impl<'a> Pair<'a> {
+    fn new(solved: &'a Tables, counts: &[Counts]) -> Pair<'a> {
+        Pair {
+            solved,
+            counts: counts.to_vec(),
+            states: counts
+                .iter()
+                .map(|c| vec![NONE; usize::try_from(c.entries()).unwrap_or(0)])
+                .collect(),
+            settled: Vec::new(),
         }
     }
-    codes
+
+    /// Which slice of the pair holds these counts.
+    fn member(&self, counts: Counts) -> Option<u8> {
+        self.counts
+            .iter()
+            .position(|&c| c == counts)
+            .map(|at| at as u8)
+    }
+
+    /// Looks at every position once: counts its moves into the pair, settles it when it has no
+    /// move or a capture or promotion decides it.
+    fn settle_forward(&mut self, mut looked: impl FnMut(u64)) {
+        let mut seen = 0u64;
+        for slice in 0..self.counts.len() {
+            let counts = self.counts[slice];
+            for index in 0..self.states[slice].len() {
+                seen += 1;
+                if seen.is_multiple_of(1 << 20) {
+                    looked(seen);
+                }
+                let Some(position) = position_at(counts, index as u64) else {
+                    continue;
+                };
+                let state = self.first_look(&position);
+                self.states[slice][index] = state;
+                if state == WIN || state == LOSS {
+                    self.settled.push((slice as u8, index as u32));
+                }
+            }
+        }
+    }
+
+    /// The state of a position from its own moves.
+    fn first_look(&self, position: &Position) -> u8 {
+        let (mut inside, mut moves, mut wins, mut escapes) = (0u8, 0, false, false);
+        for_each_move(position, |mv| {
+            moves += 1;
+            let child = position.after(mv);
+            if child.white() == 0 {
+                wins = true;
+                return;
+            }
+            let turned = flip(&child);
+            if self.member(Counts::of(&turned)).is_some() {
+                inside = inside.saturating_add(1);
+                return;
+            }
+            match self.solved.code(&turned) {
+                LOSS => wins = true,
+                WIN => {}
+                _ => escapes = true,
+            }
+        });
+        if wins {
+            WIN
+        } else if moves == 0 || (inside == 0 && !escapes) {
+            LOSS
+        } else if escapes {
+            NO_LOSS
+        } else {
+            COUNT_BASE + inside.min(NO_LOSS - COUNT_BASE - 1)
+        }
+    }
+
+    /// Tells the predecessors of every settled position, until nothing more settles.
+    fn propagate(&mut self) {
+        let mut before = Vec::with_capacity(32);
+        while let Some((slice, index)) = self.settled.pop() {
+            let code = self.states[usize::from(slice)][index as usize];
+            let Some(position) = position_at(self.counts[usize::from(slice)], u64::from(index))
+            else {
+                continue;
+            };
+            before.clear();
+            predecessors(&position, &mut before);
+            for earlier in &before {
+                let Some(at) = self.member(Counts::of(earlier)) else {
+                    continue;
+                };
+                let Ok(earlier_index) = usize::try_from(index_of(earlier)) else {
+                    continue;
+                };
+                let state = &mut self.states[usize::from(at)][earlier_index];
+                if *state < COUNT_BASE {
+                    continue;
+                }
+                if code == LOSS {
+                    *state = WIN;
+                } else if *state == NO_LOSS {
+                    continue;
+                } else if *state == COUNT_BASE + 1 {
+                    *state = LOSS;
+                } else {
+                    *state -= 1;
+                    continue;
+                }
+                self.settled.push((at, earlier_index as u32));
+            }
+        }
+    }
+
+    /// The codes: what never settled is a draw.
+    fn finish(self) -> Vec<Vec<u8>> {
+        self.states
+            .into_iter()
+            .map(|mut states| {
+                for state in &mut states {
+                    if *state >= COUNT_BASE {
+                        *state = DRAW;
+                    }
+                }
+                states
+            })
+            .collect()
+    }
+}
+
+/// The positions with Black to move from which a quiet move of Black (no capture, no
+/// promotion) leads to `position` turned round (so that White is to move there). A quiet move
+/// is only legal where Black has no capture, so positions with one are left out.
+pub fn predecessors(position: &Position, out: &mut Vec<Position>) {
+    // The position as it stands after Black's move, White to move.
+    let after = flip(position);
+    let kings = after.kings();
+    let black = after.black();
+    let empty = after.empty();
+    for direction in Direction::ALL {
+        // Where each Black piece could have come from: one step back along `direction`.
+        let back = direction.reverse();
+        let men_may = matches!(direction, Direction::DownLeft | Direction::DownRight);
+        let movers = if men_may { black } else { black & kings };
+        let mut origins = back.step(movers) & empty;
+        while origins != 0 {
+            let from = origins & origins.wrapping_neg();
+            origins &= origins - 1;
+            let to = direction.step(from);
+            let was_king = kings & to != 0;
+            let new_kings = if was_king {
+                (kings & !to) | from
+            } else {
+                kings
+            };
+            if let Ok(earlier) =
+                Position::from_parts((black & !to) | from, after.white(), new_kings, Side::First)
+                && !has_capture(&earlier)
+            {
+                out.push(earlier);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Side;
-    use crate::games::checkers::Position;
+    use crate::games::checkers::push_moves;
     use std::collections::HashMap;
 
     /// A plain depth-limited search with the rules alone, remembered by position and depth:
@@ -175,10 +358,23 @@ mod tests {
             self.0.insert((position, plies, want), answer);
             answer
         }
+
+        fn verdict(&mut self, position: Position, horizon: u32) -> Verdict {
+            if self.forced(position, horizon, WIN) {
+                Verdict::Win
+            } else if self.forced(position, horizon, LOSS) {
+                Verdict::Loss
+            } else {
+                Verdict::Draw
+            }
+        }
     }
 
-    fn every_position(counts: Counts) -> impl Iterator<Item = Position> {
-        (0..counts.entries()).filter_map(move |index| position_at(counts, index))
+    /// Every position of a slice, with Black to move and turned round with White to move.
+    fn both_sides(counts: Counts) -> impl Iterator<Item = Position> {
+        (0..counts.entries())
+            .filter_map(move |index| position_at(counts, index))
+            .flat_map(|position| [position, flip(&position)])
     }
 
     #[test]
@@ -193,38 +389,28 @@ mod tests {
         let mut plain = Plain(HashMap::new());
         // Long enough for the slowest two-kings win (the lone king in a double corner).
         let horizon = 40;
-        let (mut wins, mut losses, mut draws) = (0, 0, 0);
-        let mut kings_to_move = [0u32; 3];
-        for position in every_position(two_kings) {
-            let verdict = tables.verdict(&position);
-            let win = plain.forced(position, horizon, WIN);
-            let loss = plain.forced(position, horizon, LOSS);
-            let expected = match (win, loss) {
-                (true, _) => Verdict::Win,
-                (_, true) => Verdict::Loss,
-                _ => Verdict::Draw,
-            };
-            assert_eq!(verdict, Some(expected), "{position:?}");
-            if position.side_to_move() == Side::First {
-                kings_to_move[expected.code() as usize - 1] += 1;
-            }
-            match expected {
-                Verdict::Win => wins += 1,
-                Verdict::Loss => losses += 1,
-                Verdict::Draw => draws += 1,
+        let mut tally = [[0u32; 3]; 2];
+        for slice in [two_kings, two_kings.flipped()] {
+            for position in both_sides(slice) {
+                let expected = plain.verdict(position, horizon);
+                assert_eq!(tables.verdict(&position), Some(expected), "{position:?}");
+                let kings = position.pieces(position.side_to_move()).count_ones() == 2;
+                tally[usize::from(kings)][expected.code() as usize - 1] += 1;
             }
         }
-        // The lone king to move draws only where it can take a king at once.
-        assert!(
-            wins > 0 && losses > 0 && draws > 0,
-            "{wins} {losses} {draws}"
-        );
-        assert!(draws < losses);
+        let [
+            [lone_wins, lone_losses, lone_draws],
+            [kings_win, kings_lose, kings_draw],
+        ] = tally;
+        // The lone king to move wins only by taking both kings in one move and draws by taking
+        // one: it mostly loses.
+        assert!(lone_wins > 0 && lone_draws > 0, "{tally:?}");
+        assert!(lone_wins + lone_draws < lone_losses, "{tally:?}");
         // The kings to move never lose and nearly always win; the few draws (a king cramped in
         // the single corner must be given up) are confirmed by the plain search above.
-        let [kings_win, kings_lose, kings_draw] = kings_to_move;
         assert_eq!(kings_lose, 0);
-        assert!(kings_draw * 100 < kings_win, "{kings_to_move:?}");
+        assert!(kings_draw * 100 < kings_win, "{tally:?}");
+        assert_eq!(kings_win + kings_draw, 2 * 32 * 465, "{tally:?}");
     }
 
     #[test]
@@ -233,21 +419,30 @@ mod tests {
         let mut plain = Plain(HashMap::new());
         let mut counted = [0u32; 3];
         for counts in Counts::with_total(2) {
-            for position in every_position(counts) {
-                let win = plain.forced(position, 40, WIN);
-                let loss = plain.forced(position, 40, LOSS);
-                let expected = if win {
-                    Verdict::Win
-                } else if loss {
-                    Verdict::Loss
-                } else {
-                    Verdict::Draw
-                };
+            for position in both_sides(counts) {
+                let expected = plain.verdict(position, 40);
                 assert_eq!(tables.verdict(&position), Some(expected), "{position:?}");
                 counted[expected.code() as usize - 1] += 1;
             }
         }
         // A man against a man wins for one side or the other in many positions; kings draw.
         assert!(counted.iter().all(|&n| n > 0), "{counted:?}");
+    }
+
+    #[test]
+    fn predecessors_lead_back_by_a_legal_quiet_move() {
+        let position = crate::games::checkers::parse_fen("B:W10,K19:B14,K27").expect("a FEN");
+        let mut before = Vec::new();
+        predecessors(&position, &mut before);
+        assert!(!before.is_empty());
+        for earlier in &before {
+            let mut moves = Vec::new();
+            push_moves(earlier, &mut moves);
+            let reached = moves
+                .iter()
+                .filter(|mv| flip(&earlier.after(mv)) == position)
+                .count();
+            assert_eq!(reached, 1, "{earlier:?}");
+        }
     }
 }

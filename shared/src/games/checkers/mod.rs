@@ -25,6 +25,7 @@ mod properties;
 mod square;
 mod state;
 
+pub use bitboard::Direction;
 pub use board_file::{BoardFile, BoardFileError, MAX_BOARD_FILE_LEN, MAX_TIME_LIMIT};
 pub use fen::{MAX_FEN_LEN, fen, parse_fen};
 pub use movegen::{count_moves, for_each_move, has_capture, has_moves, push_moves};

@@ -1,0 +1,97 @@
+//! Plain line mode: the board as text after every move, the legal moves numbered, and a prompt
+//! that takes a number, a move's text, `resign`, `draw` or `quit`. Bad input gets a clear
+//! message and the prompt again, never a crash. It makes kingme usable from scripts, screen
+//! readers and tests, and is chosen automatically when standard input or output is not a
+//! terminal.
+//!
+//! Input lines are read only while the prompt is up (on the player's turn, or in the lobby or
+//! while watching), so a script can write all its moves at once and each is taken in turn.
+//! [`command`] reads a line, [`session`] is the state machine (no I/O of its own), and
+//! [`board_text()`] draws the board; [`run`] joins them to standard input and output.
+
+pub mod board_text;
+pub mod command;
+mod news;
+pub mod session;
+
+pub use board_text::board_text;
+pub use command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
+pub use session::{Phase, Session, Step};
+
+use crate::event::Event;
+use crate::net::Net;
+use kingme_shared::protocol::{GameId, GameOptions};
+use std::io::BufRead;
+use tokio::sync::mpsc;
+
+/// What to do once connected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// Show the lobby and take commands.
+    Lobby,
+    /// Create this game and play it.
+    Create(Box<GameOptions>),
+    /// Watch a game.
+    Watch(GameId),
+}
+
+/// Runs plain mode until the game (or the lobby session) ends; returns whether it ended well.
+pub async fn run(
+    net: Net,
+    mut events: mpsc::Receiver<Event>,
+    start: Start,
+    colour: bool,
+) -> anyhow::Result<bool> {
+    let mut lines = stdin_lines();
+    let mut stdin_open = true;
+    let mut session = Session::new(start, colour, std::io::stdout());
+    loop {
+        let reading = session.wants_input();
+        tokio::select! {
+            event = events.recv() => {
+                let Some(event) = event else { break };
+                let (send, done) = session.event(event);
+                for message in send {
+                    let _ = net.outgoing.send(message).await;
+                }
+                if done {
+                    break;
+                }
+            }
+            line = lines.recv(), if reading && stdin_open => {
+                let (send, done) = match line {
+                    Some(line) => session.line(&line),
+                    None => {
+                        stdin_open = false;
+                        session.end_of_input()
+                    }
+                };
+                for message in send {
+                    let _ = net.outgoing.send(message).await;
+                }
+                if done {
+                    break;
+                }
+            }
+        }
+        session.flush();
+    }
+    session.flush();
+    net.close().await;
+    Ok(session.is_ok())
+}
+
+/// Reads standard input line by line on a thread (reading a terminal blocks).
+fn stdin_lines() -> mpsc::Receiver<String> {
+    let (sender, receiver) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if sender.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
+}
