@@ -144,6 +144,8 @@ impl Inner {
                 let mut queue = lock(&self.queue);
                 if queue.requests.is_empty() {
                     queue.draining = false;
+                    // A burst of requests grew the queue; keep only a batch's room.
+                    queue.requests.shrink_to(MAX_BATCH);
                     return;
                 }
                 let take = queue.requests.len().min(MAX_BATCH);
