@@ -9,7 +9,7 @@ use super::records::{
 };
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
-use kingme_shared::protocol::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::{end_reason_code, parse_end_reason_code};
 use kingme_shared::{GameKind, GameSpec, Side, Variant};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -708,7 +708,7 @@ mod tests {
     use super::*;
     use kingme_shared::DrawReason;
     use kingme_shared::ai::Level;
-    use kingme_shared::protocol::TimeControl;
+    use kingme_shared::domain::TimeControl;
 
     pub(crate) fn memory() -> SqliteStore {
         SqliteStore::open(Path::new(":memory:"), 0).unwrap()
