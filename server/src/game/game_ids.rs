@@ -4,7 +4,7 @@
 //! but never used (the server stopped) are skipped for good, never handed out again.
 
 use crate::storage::{Storage, StoreError};
-use kingme_shared::protocol::GameId;
+use kingme_shared::domain::GameId;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;

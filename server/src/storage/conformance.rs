@@ -24,7 +24,7 @@ use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredMove};
 use super::store::{HistoryQuery, Store, StoreError};
 use kingme_shared::ai::Level;
-use kingme_shared::protocol::{EndReason, GameId, GameResult, TimeControl};
+use kingme_shared::domain::{EndReason, GameId, GameResult, TimeControl};
 use kingme_shared::{DrawReason, GameKind, GameSpec, Side, Variant, WinReason};
 use std::collections::HashSet;
 

@@ -21,7 +21,7 @@ use super::records::{
     time_control_code,
 };
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
-use kingme_shared::protocol::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::end_reason_code;
 use kingme_shared::{GameKind, Side};
 use postgres::types::ToSql;

@@ -4,7 +4,7 @@
 
 use super::store::StoreError;
 use kingme_shared::ai::Level;
-use kingme_shared::protocol::{GameId, GameResult, TimeControl};
+use kingme_shared::domain::{GameId, GameResult, TimeControl};
 use kingme_shared::record::{GameRecord, RecordResult, parse_end_reason_code};
 use kingme_shared::{GameKind, GameSpec, Side, Variant};
 
