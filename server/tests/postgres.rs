@@ -16,7 +16,7 @@ mod temp_postgres;
 
 use kingme_server::storage::conformance::{self, TestDatabase};
 use kingme_server::storage::schema::CURRENT_VERSION;
-use kingme_server::storage::{PgStore, Store, StoreError};
+use kingme_server::storage::{PgStore, Storage, Store, StoreError};
 use temp_postgres::TempPostgres;
 
 /// A new database on the test's server for every fresh store.
@@ -80,6 +80,32 @@ fn a_database_that_is_not_there_is_refused_with_the_reason() {
             && !message.contains("secret"),
         "{message}"
     );
+}
+
+#[tokio::test]
+async fn a_store_whose_postgres_restarted_connects_again_at_the_next_batch() {
+    let mut server = TempPostgres::start();
+    let url = server.create_database();
+    let opening = url.clone();
+    let store = tokio::task::spawn_blocking(move || PgStore::connect(&opening, 0))
+        .await
+        .unwrap()
+        .unwrap();
+    let storage = Storage::start(store);
+    let before = storage.reserve_game_ids(1).await.unwrap();
+    storage
+        .save_resume_token("t", "ann".into(), 1)
+        .await
+        .unwrap();
+    server.restart();
+    // Nothing is lost, and the first request after the restart already works.
+    let after = storage.reserve_game_ids(1).await.unwrap();
+    assert!(after[0] > before[0], "{after:?} after {before:?}");
+    assert_eq!(
+        storage.resume_token_owner("t").await.unwrap().as_deref(),
+        Some("ann")
+    );
+    storage.close().await;
 }
 
 #[tokio::test]

@@ -319,7 +319,16 @@ impl Drop for PgStore {
 impl Store for PgStore {
     fn begin_batch(&mut self) -> Result<(), StoreError> {
         self.reconnect_if_closed()?;
-        self.client()?.batch_execute("BEGIN").map_err(database)
+        match self.client()?.batch_execute("BEGIN") {
+            // The connection broke since the last batch (PostgreSQL restarted): nothing was
+            // done yet, so open it again and begin there.
+            Err(err) if err.is_closed() => {
+                tracing::warn!(err = %database(err), "the PostgreSQL connection was lost");
+                self.reconnect_if_closed()?;
+                self.client()?.batch_execute("BEGIN").map_err(database)
+            }
+            begun => begun.map_err(database),
+        }
     }
 
     fn commit_batch(&mut self) -> Result<(), StoreError> {

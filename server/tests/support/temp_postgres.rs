@@ -166,6 +166,28 @@ impl TempPostgres {
         output
     }
 
+    /// Stops the server (as a crash would, dropping every connection) and starts it again on
+    /// the same port.
+    pub fn restart(&self) {
+        let data = self.data();
+        // The log again: without it the new server would write into (and hold open) the pipe
+        // this waits on.
+        let log = self.dir.path().join("postgres.log");
+        self.run(
+            "pg_ctl",
+            &[
+                "-D".as_ref(),
+                data.as_os_str(),
+                "-l".as_ref(),
+                log.as_os_str(),
+                "-m".as_ref(),
+                "immediate".as_ref(),
+                "-w".as_ref(),
+                "restart".as_ref(),
+            ],
+        );
+    }
+
     /// The URL of database `name` on this server.
     pub fn url(&self, name: &str) -> String {
         format!("postgres://{SUPERUSER}@127.0.0.1:{}/{name}", self.port)
