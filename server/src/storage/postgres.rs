@@ -14,12 +14,11 @@
 //! transaction-scoped advisory locks on both ratings (in one order everywhere), so two servers
 //! finishing games of the same person one after the other both count.
 
+use super::game_row::{GAME_COLUMNS, GameColumns, GameRow};
+use super::postgres_error::database;
 use super::postgres_schema;
 use super::ratings::{Rated, Rating};
-use super::records::{
-    GAME_COLUMNS, GameColumns, GameRow, NewGame, Participant, StoredGame, StoredMove, side_code,
-    time_control_code,
-};
+use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::end_reason_code;
@@ -71,32 +70,6 @@ pub struct PgStore {
     shown: String,
     /// Prepared statements by their text, prepared once per connection.
     statements: HashMap<String, Statement>,
-}
-
-/// A driver error as text: the server's own message (and detail) when PostgreSQL answered, else
-/// the driver's description with its cause (the driver's own text alone says only "db error").
-pub(super) fn database(err: postgres::Error) -> StoreError {
-    if let Some(db) = err.as_db_error() {
-        let detail = db
-            .detail()
-            .map(|detail| format!(" ({detail})"))
-            .unwrap_or_default();
-        return StoreError::Database(format!(
-            "PostgreSQL: {} {}{detail}",
-            db.code().code(),
-            db.message()
-        ));
-    }
-    let mut text = err.to_string();
-    let mut cause = std::error::Error::source(&err);
-    while let Some(inner) = cause {
-        let inner_text = inner.to_string();
-        if !text.contains(&inner_text) {
-            text = format!("{text}: {inner_text}");
-        }
-        cause = inner.source();
-    }
-    StoreError::Database(text)
 }
 
 fn corrupt(problem: String) -> StoreError {

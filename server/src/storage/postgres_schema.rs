@@ -8,7 +8,7 @@
 //! in `server_meta`), booleans are `BOOLEAN`, bytes `BYTEA`, the server's id is drawn with
 //! `gen_random_uuid()` (PostgreSQL 13 or newer).
 
-use super::postgres::database;
+use super::postgres_error::database;
 use super::schema::CURRENT_VERSION;
 use super::store::StoreError;
 use postgres::Client;

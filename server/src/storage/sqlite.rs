@@ -2,11 +2,9 @@
 //! sync so that a committed batch survives a crash of the process or the machine.
 
 use super::file_identity::{self, FileIdentity};
+use super::game_row::{GAME_COLUMNS, GameColumns, GameRow};
 use super::ratings::{Rated, Rating};
-use super::records::{
-    GAME_COLUMNS, GameColumns, GameRow, NewGame, Participant, StoredGame, StoredMove, side_code,
-    time_control_code,
-};
+use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
