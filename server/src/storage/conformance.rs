@@ -111,7 +111,9 @@ fn ids(store: &mut dyn Store, count: u32) -> Vec<GameId> {
     ids
 }
 
-fn new_game(id: GameId, kind: GameKind, seats: [Participant; 2]) -> NewGame {
+/// A rated game of `kind` with a clock, created at a time that follows its id.
+#[must_use]
+pub fn new_game(id: GameId, kind: GameKind, seats: [Participant; 2]) -> NewGame {
     NewGame {
         id,
         spec: kind.into(),
@@ -126,7 +128,9 @@ fn new_game(id: GameId, kind: GameKind, seats: [Participant; 2]) -> NewGame {
     }
 }
 
-fn stored_move(ply: u32, text: &str) -> StoredMove {
+/// Move `ply`, with the first side's clock a little lower each move.
+#[must_use]
+pub fn stored_move(ply: u32, text: &str) -> StoredMove {
     StoredMove {
         ply,
         text: text.to_owned(),
@@ -135,7 +139,9 @@ fn stored_move(ply: u32, text: &str) -> StoredMove {
     }
 }
 
-fn alice_and_bot() -> [Participant; 2] {
+/// The person alice against the advanced bot.
+#[must_use]
+pub fn alice_and_bot() -> [Participant; 2] {
     [
         Participant::Person("alice".into()),
         Participant::Bot(Level::Advanced),

@@ -3,7 +3,7 @@
 
 use super::records::{NewGame, Participant, parse_time_control_code, side_from_code};
 use super::store::StoreError;
-use kingme_shared::domain::{GameId, GameResult};
+use kingme_shared::domain::{GameId, GameResult, HistoryEntry};
 use kingme_shared::record::parse_end_reason_code;
 use kingme_shared::{GameKind, GameSpec, Variant};
 
@@ -64,4 +64,18 @@ impl GameColumns {
         };
         Ok((game, result, self.finished_at_ms))
     }
+}
+
+/// A history entry of a game read back with its move count; `None` for an unfinished game.
+#[must_use]
+pub fn history_entry((game, result, finished_at_ms): GameRow, moves: u32) -> Option<HistoryEntry> {
+    Some(HistoryEntry {
+        id: game.id,
+        kind: game.spec.kind(),
+        players: [game.seats[0].display_name(), game.seats[1].display_name()],
+        moves,
+        result: result?,
+        rated: game.rated,
+        finished_at_ms: finished_at_ms?,
+    })
 }

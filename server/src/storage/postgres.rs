@@ -14,7 +14,7 @@
 //! transaction-scoped advisory locks on both ratings (in one order everywhere), so two servers
 //! finishing games of the same person one after the other both count.
 
-use super::game_row::{GAME_COLUMNS, GameColumns, GameRow};
+use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::postgres_error::database;
 use super::postgres_schema;
 use super::ratings::{Rated, Rating};
@@ -91,14 +91,6 @@ fn from_sql_count(count: i32, what: &str) -> Result<u32, StoreError> {
 
 fn limit(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
-}
-
-/// The ratings table's key of a rated identity: whether it is a bot, and its name.
-fn rated_key(who: &Rated) -> (bool, String) {
-    match who {
-        Rated::Person(name) => (false, name.clone()),
-        Rated::Bot(level) => (true, level.name().to_owned()),
-    }
 }
 
 fn game_columns(row: &Row) -> Result<GameColumns, postgres::Error> {
@@ -259,15 +251,6 @@ impl PgStore {
         }
         Ok(games)
     }
-
-    fn check_changed(changed: u64, id: GameId, what: &str) -> Result<(), StoreError> {
-        if changed == 0 {
-            return Err(StoreError::NotFound(format!(
-                "cannot {what}: no unfinished game {id} is stored"
-            )));
-        }
-        Ok(())
-    }
 }
 
 /// Closes a connection on a thread of its own: the blocking client runs a small runtime of its
@@ -361,7 +344,7 @@ impl Store for PgStore {
         };
         let id = as_sql_id(game)?;
         let changed = self.execute(sql, &[&who.code(), &id])?;
-        Self::check_changed(changed, game, "change a seat")
+        StoreError::unless_changed(changed, game, "change a seat")
     }
 
     fn record_move(&mut self, game: GameId, mv: &StoredMove) -> Result<(), StoreError> {
@@ -427,7 +410,7 @@ impl Store for PgStore {
                 &id,
             ],
         )?;
-        Self::check_changed(changed, game, "finish a game")
+        StoreError::unless_changed(changed, game, "finish a game")
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
@@ -484,20 +467,11 @@ impl Store for PgStore {
         let rows = self.query(&sql, &[&person, &guest, &kind, &limit(query.limit)])?;
         let mut entries = Vec::with_capacity(rows.len());
         for row in &rows {
-            let (game, result, finished_at_ms) = game_row(row)?;
             let moves: i64 = row.try_get(12).map_err(database)?;
-            let (Some(result), Some(finished_at_ms)) = (result, finished_at_ms) else {
-                continue;
-            };
-            entries.push(HistoryEntry {
-                id: game.id,
-                kind: game.spec.kind(),
-                players: [game.seats[0].display_name(), game.seats[1].display_name()],
-                moves: u32::try_from(moves).unwrap_or(u32::MAX),
-                result,
-                rated: game.rated,
-                finished_at_ms,
-            });
+            entries.extend(history_entry(
+                game_row(row)?,
+                u32::try_from(moves).unwrap_or(u32::MAX),
+            ));
         }
         Ok(entries)
     }
@@ -507,7 +481,7 @@ impl Store for PgStore {
         let mut keys: Vec<String> = who
             .iter()
             .map(|who| {
-                let (bot, player) = rated_key(who);
+                let (bot, player) = who.key();
                 format!("rating:{}:{bot}:{player}", kind.name())
             })
             .collect();
@@ -523,7 +497,7 @@ impl Store for PgStore {
     }
 
     fn rating(&mut self, kind: GameKind, who: &Rated) -> Result<Option<Rating>, StoreError> {
-        let (bot, player) = rated_key(who);
+        let (bot, player) = who.key();
         let Some(row) = self.query_opt(
             "SELECT rating, games, wins, draws, losses FROM ratings \
              WHERE kind = $1 AND bot = $2 AND player = $3",
@@ -550,7 +524,7 @@ impl Store for PgStore {
         who: &Rated,
         rating: &Rating,
     ) -> Result<(), StoreError> {
-        let (bot, player) = rated_key(who);
+        let (bot, player) = who.key();
         self.execute(
             "INSERT INTO ratings (kind, bot, player, rating, games, wins, draws, losses) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
@@ -617,20 +591,12 @@ impl Store for PgStore {
         else {
             return Ok(None);
         };
-        let public_key: Option<Vec<u8>> = row.try_get(0).map_err(database)?;
-        let public_key = match public_key {
-            None => None,
-            Some(bytes) => Some(<[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
-                corrupt(format!(
-                    "the public key of {name:?} is {} bytes, not 32",
-                    bytes.len()
-                ))
-            })?),
-        };
-        Ok(Some(StoredIdentity {
-            public_key,
-            legacy_secret_hash: row.try_get(1).map_err(database)?,
-        }))
+        StoredIdentity::from_columns(
+            name,
+            row.try_get(0).map_err(database)?,
+            row.try_get(1).map_err(database)?,
+        )
+        .map(Some)
     }
 
     fn bind_key(

@@ -2,7 +2,7 @@
 //! sync so that a committed batch survives a crash of the process or the machine.
 
 use super::file_identity::{self, FileIdentity};
-use super::game_row::{GAME_COLUMNS, GameColumns, GameRow};
+use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::schema;
@@ -50,14 +50,6 @@ fn seat_column(side: Side) -> &'static str {
     match side {
         Side::First => "first_seat",
         Side::Second => "second_seat",
-    }
-}
-
-/// The ratings table's key of a rated identity: whether it is a bot, and its name.
-fn rated_key(who: &Rated) -> (bool, String) {
-    match who {
-        Rated::Person(name) => (false, name.clone()),
-        Rated::Bot(level) => (true, level.name().to_owned()),
     }
 }
 
@@ -228,15 +220,6 @@ impl SqliteStore {
         }
         Ok(games)
     }
-
-    fn check_changed(changed: usize, id: GameId, what: &str) -> Result<(), StoreError> {
-        if changed == 0 {
-            return Err(StoreError::NotFound(format!(
-                "cannot {what}: no unfinished game {id} is stored"
-            )));
-        }
-        Ok(())
-    }
 }
 
 impl Store for SqliteStore {
@@ -312,7 +295,7 @@ impl Store for SqliteStore {
             .prepare_cached(&sql)
             .and_then(|mut statement| statement.execute(params![who.code(), id]))
             .map_err(database)?;
-        Self::check_changed(changed, game, "change a seat")
+        StoreError::unless_changed(changed as u64, game, "change a seat")
     }
 
     fn record_move(&mut self, game: GameId, mv: &StoredMove) -> Result<(), StoreError> {
@@ -387,7 +370,7 @@ impl Store for SqliteStore {
                 ])
             })
             .map_err(database)?;
-        Self::check_changed(changed, game, "finish a game")
+        StoreError::unless_changed(changed as u64, game, "finish a game")
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
@@ -454,19 +437,7 @@ impl Store for SqliteStore {
         let mut entries = Vec::new();
         for row in rows {
             let (game, moves) = row.map_err(database)?;
-            let (game, result, finished_at_ms) = game?;
-            let (Some(result), Some(finished_at_ms)) = (result, finished_at_ms) else {
-                continue;
-            };
-            entries.push(HistoryEntry {
-                id: game.id,
-                kind: game.spec.kind(),
-                players: [game.seats[0].display_name(), game.seats[1].display_name()],
-                moves,
-                result,
-                rated: game.rated,
-                finished_at_ms,
-            });
+            entries.extend(history_entry(game?, moves));
         }
         Ok(entries)
     }
@@ -477,7 +448,7 @@ impl Store for SqliteStore {
     }
 
     fn rating(&mut self, kind: GameKind, who: &Rated) -> Result<Option<Rating>, StoreError> {
-        let (bot, player) = rated_key(who);
+        let (bot, player) = who.key();
         self.connection
             .prepare_cached(
                 "SELECT rating, games, wins, draws, losses FROM ratings \
@@ -505,7 +476,7 @@ impl Store for SqliteStore {
         who: &Rated,
         rating: &Rating,
     ) -> Result<(), StoreError> {
-        let (bot, player) = rated_key(who);
+        let (bot, player) = who.key();
         self.connection
             .prepare_cached(
                 "INSERT OR REPLACE INTO ratings \
@@ -582,22 +553,10 @@ impl Store for SqliteStore {
                     .optional()
             })
             .map_err(database)?;
-        let Some((public_key, legacy_secret_hash)) = row else {
-            return Ok(None);
-        };
-        let public_key = match public_key {
-            None => None,
-            Some(bytes) => Some(<[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
-                corrupt(format!(
-                    "the public key of {name:?} is {} bytes, not 32",
-                    bytes.len()
-                ))
-            })?),
-        };
-        Ok(Some(StoredIdentity {
-            public_key,
-            legacy_secret_hash,
-        }))
+        row.map(|(public_key, legacy_secret_hash)| {
+            StoredIdentity::from_columns(name, public_key, legacy_secret_hash)
+        })
+        .transpose()
     }
 
     fn bind_key(
@@ -671,44 +630,11 @@ impl Store for SqliteStore {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::storage::conformance;
-    use kingme_shared::ai::Level;
-    use kingme_shared::domain::TimeControl;
+    use crate::storage::conformance::{self, alice_and_bot, new_game, stored_move};
     use kingme_shared::{GameSpec, Variant};
 
     pub(crate) fn memory() -> SqliteStore {
         SqliteStore::open(Path::new(":memory:"), 0).unwrap()
-    }
-
-    pub(crate) fn new_game(id: u64, kind: GameKind, seats: [Participant; 2]) -> NewGame {
-        NewGame {
-            id: GameId(id),
-            spec: kind.into(),
-            time_control: TimeControl::Incremental {
-                initial_secs: 60,
-                increment_secs: 1,
-            },
-            rated: true,
-            start_position: None,
-            seats,
-            created_at_ms: 1_000 * i64::try_from(id).unwrap(),
-        }
-    }
-
-    fn stored_move(ply: u32, text: &str) -> StoredMove {
-        StoredMove {
-            ply,
-            text: text.to_owned(),
-            clocks_ms: [Some(60_000 - u64::from(ply)), None],
-            played_at_ms: i64::from(ply),
-        }
-    }
-
-    fn alice_and_bot() -> [Participant; 2] {
-        [
-            Participant::Person("alice".into()),
-            Participant::Bot(Level::Advanced),
-        ]
     }
 
     /// SQLite files in a temporary directory, one per fresh database.
@@ -750,7 +676,7 @@ mod tests {
         // Games created with ids of their own (older servers, tests) are never given again.
         let mut store = memory();
         store
-            .create_game(&new_game(7, GameKind::Checkers, alice_and_bot()))
+            .create_game(&new_game(GameId(7), GameKind::Checkers, alice_and_bot()))
             .unwrap();
         assert_eq!(store.reserve_game_ids(2).unwrap(), [GameId(8), GameId(9)]);
         assert_eq!(store.reserve_game_ids(1).unwrap(), [GameId(10)]);
@@ -763,7 +689,7 @@ mod tests {
         {
             let mut store = SqliteStore::open(&path, 0).unwrap();
             assert_eq!(store.journal_mode().unwrap(), "wal");
-            let mut game = new_game(7, GameKind::Pente, alice_and_bot());
+            let mut game = new_game(GameId(7), GameKind::Pente, alice_and_bot());
             game.start_position = Some("1:::0,0".into());
             game.spec = GameSpec::new(GameKind::Pente, Variant::Free).unwrap();
             store.create_game(&game).unwrap();

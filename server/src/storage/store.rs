@@ -46,6 +46,42 @@ pub struct StoredIdentity {
     pub legacy_secret_hash: Option<Vec<u8>>,
 }
 
+impl StoreError {
+    /// `Ok` when a change to game `game` touched a row, else the error that no unfinished game
+    /// of that id is stored (it never was, or it is over): `what` says what could not be done.
+    pub fn unless_changed(changed: u64, game: GameId, what: &str) -> Result<(), StoreError> {
+        if changed == 0 {
+            return Err(StoreError::NotFound(format!(
+                "cannot {what}: no unfinished game {game} is stored"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl StoredIdentity {
+    /// An identity from its stored columns: a public key must be 32 bytes.
+    pub fn from_columns(
+        name: &str,
+        public_key: Option<Vec<u8>>,
+        legacy_secret_hash: Option<Vec<u8>>,
+    ) -> Result<StoredIdentity, StoreError> {
+        let public_key = match public_key {
+            None => None,
+            Some(bytes) => Some(<[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
+                StoreError::Corrupt(format!(
+                    "the public key of {name:?} is {} bytes, not 32",
+                    bytes.len()
+                ))
+            })?),
+        };
+        Ok(StoredIdentity {
+            public_key,
+            legacy_secret_hash,
+        })
+    }
+}
+
 /// Which finished games a history request wants.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct HistoryQuery {
