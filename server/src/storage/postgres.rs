@@ -15,7 +15,7 @@
 //! finishing games of the same person one after the other both count.
 
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
-use super::postgres_error::database;
+use super::postgres_error::{database, describe};
 use super::postgres_schema;
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
@@ -142,9 +142,10 @@ impl PgStore {
     fn open(config: &postgres::Config, url: &str) -> Result<Client, StoreError> {
         config.connect(NoTls).map_err(|err| {
             StoreError::Database(format!(
-                "cannot connect to PostgreSQL at {} ({err}); is it running, and does the \
-                 database exist?",
-                redacted(url)
+                "cannot connect to PostgreSQL at {}: {}; is it running, and does the database \
+                 exist?",
+                redacted(url),
+                describe(&err)
             ))
         })
     }
@@ -172,8 +173,9 @@ impl PgStore {
         self.statements.clear();
         let client = self.config.connect(NoTls).map_err(|err| {
             StoreError::Database(format!(
-                "the connection to PostgreSQL at {} broke and cannot be opened again ({err})",
-                self.shown
+                "the connection to PostgreSQL at {} broke and cannot be opened again: {}",
+                self.shown,
+                describe(&err)
             ))
         })?;
         tracing::info!("connected to PostgreSQL again");
