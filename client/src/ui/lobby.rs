@@ -2,11 +2,12 @@
 
 use crate::app::App;
 use crate::table::{seat_text, time_control_text};
+use crate::ui::wrap;
 use kingme_shared::protocol::GameStatus;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 use std::time::Duration;
 
@@ -27,6 +28,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     let header = Row::new(["#", "game", "first", "second", "clock", "plies", "state"])
         .style(Style::default().add_modifier(Modifier::UNDERLINED));
+    let widths = column_widths(area.width.saturating_sub(2));
     let rows = app.games.iter().enumerate().map(|(i, game)| {
         let state = match game.status {
             GameStatus::Open => "open seat".to_owned(),
@@ -48,25 +50,43 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         } else {
             Style::default()
         };
-        Row::new(vec![
-            Cell::from(game.id.to_string()),
-            Cell::from(game.spec.to_string()),
-            Cell::from(seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO)),
-            Cell::from(seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO)),
-            Cell::from(time_control_text(game.time_control)),
-            Cell::from(game.moves.to_string()),
-            Cell::from(format!("{state}{watching}")),
-        ])
+        let texts = [
+            game.id.to_string(),
+            game.spec.to_string(),
+            seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
+            seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
+            time_control_text(game.time_control),
+            game.moves.to_string(),
+            format!("{state}{watching}"),
+        ];
+        // A long name, a countdown or a result wraps inside its column instead of being cut.
+        let cells: Vec<Vec<String>> = texts
+            .iter()
+            .zip(widths)
+            .map(|(text, width)| wrap(text, usize::from(width)))
+            .collect();
+        let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+        Row::new(cells.into_iter().map(|lines| {
+            Cell::from(Text::from(
+                lines.into_iter().map(Line::from).collect::<Vec<_>>(),
+            ))
+        }))
+        .height(u16::try_from(height).unwrap_or(u16::MAX))
         .style(style)
     });
-    let widths = [
-        Constraint::Length(4),
-        Constraint::Length(10),
-        Constraint::Length(17),
-        Constraint::Length(17),
-        Constraint::Length(11),
-        Constraint::Length(6),
-        Constraint::Min(10),
-    ];
+    let widths = widths.map(Constraint::Length);
     frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
+}
+
+/// Column widths of the lobby's table inside `inner` cells: fixed for the short columns, the
+/// rest (at least 10) for the state, which holds result sentences.
+fn column_widths(inner: u16) -> [u16; 7] {
+    let fixed = [4, 10, 17, 17, 11, 6];
+    let spacing = 6;
+    let state = inner
+        .saturating_sub(fixed.iter().sum::<u16>() + spacing)
+        .max(10);
+    [
+        fixed[0], fixed[1], fixed[2], fixed[3], fixed[4], fixed[5], state,
+    ]
 }
