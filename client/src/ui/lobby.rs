@@ -78,15 +78,48 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Table::new(rows, widths).header(header).block(block), area);
 }
 
-/// Column widths of the lobby's table inside `inner` cells: fixed for the short columns, the
-/// rest (at least 10) for the state, which holds result sentences.
+/// Column widths of the lobby's table inside `inner` cells. Each column has a natural width and
+/// a narrowest one; on a narrow screen the widest columns give up cells first (their text wraps),
+/// so the widths always add up to what fits and nothing is cut by the table itself. The state
+/// column, which holds result sentences, takes what is left.
 fn column_widths(inner: u16) -> [u16; 7] {
-    let fixed = [4, 10, 17, 17, 11, 6];
-    let spacing = 6;
-    let state = inner
-        .saturating_sub(fixed.iter().sum::<u16>() + spacing)
-        .max(10);
+    const NATURAL: [u16; 6] = [4, 10, 17, 17, 11, 6];
+    const NARROWEST: [u16; 6] = [3, 5, 6, 6, 5, 3];
+    const STATE_WANTS: u16 = 12;
+    const SPACING: u16 = 6;
+    let available = inner.saturating_sub(SPACING);
+    let mut widths = NATURAL;
+    while widths.iter().sum::<u16>() + STATE_WANTS > available {
+        let widest = (0..widths.len())
+            .filter(|&column| widths[column] > NARROWEST[column])
+            .max_by_key(|&column| widths[column] - NARROWEST[column]);
+        match widest {
+            Some(column) => widths[column] -= 1,
+            None => break,
+        }
+    }
+    let state = available.saturating_sub(widths.iter().sum::<u16>()).max(1);
     [
-        fixed[0], fixed[1], fixed[2], fixed[3], fixed[4], fixed[5], state,
+        widths[0], widths[1], widths[2], widths[3], widths[4], widths[5], state,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_widths;
+
+    #[test]
+    fn the_columns_fit_any_width_and_keep_their_natural_size_when_there_is_room() {
+        assert_eq!(column_widths(98), [4, 10, 17, 17, 11, 6, 27]);
+        for inner in 40..=200 {
+            let widths = column_widths(inner);
+            let total: u16 = widths.iter().sum::<u16>() + 6;
+            assert!(total <= inner, "{inner}: {widths:?}");
+            assert!(widths.iter().all(|&w| w >= 1), "{inner}: {widths:?}");
+        }
+        // Narrow: the seats give up cells before the id and plies columns do.
+        let narrow = column_widths(58);
+        assert!(narrow[0] >= 3 && narrow[5] >= 3, "{narrow:?}");
+        assert!(narrow[2] < 17 && narrow[3] < 17, "{narrow:?}");
+    }
 }
