@@ -629,6 +629,17 @@ pub fn a_failing_request_is_undone_and_the_batch_goes_on(database: &mut dyn Test
         "a game id is stored once"
     );
     ok(store.end_request(false), "undone");
+    // A request may meet an error and answer with it, asking to keep its (lack of) changes: the
+    // batch goes on.
+    ok(store.begin_request(), "a request");
+    assert!(
+        store.create_game(&game).is_err(),
+        "a game id is stored once"
+    );
+    ok(
+        store.end_request(true),
+        "a request that answered with its error",
+    );
     ok(store.begin_request(), "a request");
     ok(
         store.set_seat(ids[0], Side::First, &Participant::Person("zed".into())),

@@ -70,6 +70,8 @@ pub struct PgStore {
     shown: String,
     /// Prepared statements by their text, prepared once per connection.
     statements: HashMap<String, Statement>,
+    /// Whether a statement failed since the request began.
+    statement_failed: bool,
 }
 
 fn corrupt(problem: String) -> StoreError {
@@ -136,6 +138,7 @@ impl PgStore {
             config,
             shown: redacted(url),
             statements: HashMap::new(),
+            statement_failed: false,
         })
     }
 
@@ -189,14 +192,25 @@ impl PgStore {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
-        let statement = self.client()?.prepare(sql).map_err(database)?;
+        let prepared = self.client()?.prepare(sql);
+        let statement = self.checked(prepared)?;
         self.statements.insert(sql.to_owned(), statement.clone());
         Ok(statement)
     }
 
+    /// A statement's outcome, noting a failure: PostgreSQL then refuses every statement until
+    /// the request's savepoint is rolled back.
+    fn checked<T>(&mut self, outcome: Result<T, postgres::Error>) -> Result<T, StoreError> {
+        outcome.map_err(|err| {
+            self.statement_failed = true;
+            database(err)
+        })
+    }
+
     fn query(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, StoreError> {
         let statement = self.statement(sql)?;
-        self.client()?.query(&statement, params).map_err(database)
+        let rows = self.client()?.query(&statement, params);
+        self.checked(rows)
     }
 
     fn query_opt(
@@ -205,14 +219,14 @@ impl PgStore {
         params: &[&(dyn ToSql + Sync)],
     ) -> Result<Option<Row>, StoreError> {
         let statement = self.statement(sql)?;
-        self.client()?
-            .query_opt(&statement, params)
-            .map_err(database)
+        let row = self.client()?.query_opt(&statement, params);
+        self.checked(row)
     }
 
     fn execute(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
         let statement = self.statement(sql)?;
-        self.client()?.execute(&statement, params).map_err(database)
+        let changed = self.client()?.execute(&statement, params);
+        self.checked(changed)
     }
 
     fn moves(&mut self, id: i64) -> Result<Vec<StoredMove>, StoreError> {
@@ -301,13 +315,17 @@ impl Store for PgStore {
     }
 
     fn begin_request(&mut self) -> Result<(), StoreError> {
+        self.statement_failed = false;
         self.client()?
             .batch_execute("SAVEPOINT request")
             .map_err(database)
     }
 
     fn end_request(&mut self, keep: bool) -> Result<(), StoreError> {
-        let sql = if keep {
+        // A request that met an error and answered anyway (its answer carries the error) keeps
+        // nothing: PostgreSQL would refuse to release the failed savepoint, and with it the
+        // whole batch. SQLite keeps the statements before the error; nothing relies on that.
+        let sql = if keep && !std::mem::take(&mut self.statement_failed) {
             "RELEASE SAVEPOINT request"
         } else {
             "ROLLBACK TO SAVEPOINT request; RELEASE SAVEPOINT request"
