@@ -89,6 +89,7 @@ struct Args {
     db: Option<String>,
     /// Start even when the database file is missing, empty or another than the one this server
     /// used before (the seal beside it, `<db>-seal`, names the database that held the games).
+    /// SQLite files only.
     #[arg(long)]
     new_database: bool,
 }
