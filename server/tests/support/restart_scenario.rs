@@ -5,7 +5,8 @@
 //! its key, a second client of a person takes over, and finished games can be listed and
 //! exported.
 //!
-//! The scenario is shared: `postgres.rs` runs it on PostgreSQL (feature `postgres-tests`).
+//! The scenario is shared: `postgres.rs` runs it on PostgreSQL (feature `postgres-tests`), and
+//! uses its client and server helpers for two servers on one database.
 #![allow(clippy::unwrap_used)]
 
 use futures::{SinkExt, StreamExt};
@@ -28,7 +29,7 @@ use tokio_util::codec::Framed;
 const PATIENCE: Duration = Duration::from_secs(30);
 
 /// The server binary on `db`, listening on a free port; returns it and its address.
-async fn start_server(db: &OsStr) -> (Child, String) {
+pub async fn start_server(db: &OsStr) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
         .args(["--listen", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -55,24 +56,24 @@ async fn start_server(db: &OsStr) -> (Child, String) {
     (child, addr)
 }
 
-struct Client {
+pub struct Client {
     frames: Framed<TcpStream, ClientCodec>,
 }
 
 impl Client {
-    async fn connect(addr: &str) -> Client {
+    pub async fn connect(addr: &str) -> Client {
         let stream = TcpStream::connect(addr).await.unwrap();
         Client {
             frames: Framed::new(stream, ClientCodec::client()),
         }
     }
 
-    async fn send(&mut self, message: ClientMessage) {
+    pub async fn send(&mut self, message: ClientMessage) {
         self.frames.send(message).await.unwrap();
     }
 
     /// The next message that `pick` accepts; others are skipped.
-    async fn expect<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
+    pub async fn expect<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
         tokio::time::timeout(PATIENCE, async {
             loop {
                 let message = self.frames.next().await.unwrap().unwrap();
@@ -89,7 +90,7 @@ impl Client {
     }
 
     /// The next message, whatever it is.
-    async fn next(&mut self) -> ServerMessage {
+    pub async fn next(&mut self) -> ServerMessage {
         tokio::time::timeout(PATIENCE, self.frames.next())
             .await
             .unwrap()
@@ -98,7 +99,7 @@ impl Client {
     }
 
     /// Says hello as a guest; returns the resume token.
-    async fn guest(addr: &str, name: &str, resume: Option<String>) -> (Client, String) {
+    pub async fn guest(addr: &str, name: &str, resume: Option<String>) -> (Client, String) {
         let mut client = Client::connect(addr).await;
         client.send(hello(name, None, resume)).await;
         let token = client
@@ -112,7 +113,7 @@ impl Client {
 
     /// Signs in as the person `name` with `key`; returns the server's answer to the proof (a
     /// `Welcome` or the refusal).
-    async fn sign_in(addr: &str, name: &str, key: &SigningKey) -> (Client, ServerMessage) {
+    pub async fn sign_in(addr: &str, name: &str, key: &SigningKey) -> (Client, ServerMessage) {
         let mut client = Client::connect(addr).await;
         client
             .send(hello(name, Some(key.verifying_key().to_bytes()), None))
@@ -128,7 +129,7 @@ impl Client {
 
     /// Signs in as the person `name` with `key`, who must be welcomed; returns the games the
     /// welcome names.
-    async fn person(addr: &str, name: &str, key: &SigningKey) -> (Client, Vec<GameId>) {
+    pub async fn person(addr: &str, name: &str, key: &SigningKey) -> (Client, Vec<GameId>) {
         let (client, answer) = Client::sign_in(addr, name, key).await;
         match answer {
             ServerMessage::Welcome { games, .. } => (client, games),
@@ -137,7 +138,7 @@ impl Client {
     }
 
     /// A sign-in the server must refuse; returns the error.
-    async fn refused(addr: &str, name: &str, key: &SigningKey) -> String {
+    pub async fn refused(addr: &str, name: &str, key: &SigningKey) -> String {
         match Client::sign_in(addr, name, key).await.1 {
             ServerMessage::Error {
                 kind: ErrorKind::Unauthorized,
@@ -148,7 +149,7 @@ impl Client {
         }
     }
 
-    async fn state(&mut self, game: GameId) -> GameState {
+    pub async fn state(&mut self, game: GameId) -> GameState {
         self.expect(|message| match message {
             ServerMessage::State(state) if state.id == game => Some(state),
             _ => None,
@@ -157,7 +158,7 @@ impl Client {
     }
 
     /// Plays a move and waits until the server announces it: then it is acknowledged.
-    async fn play(&mut self, game: GameId, text: &str) -> ServerMessage {
+    pub async fn play(&mut self, game: GameId, text: &str) -> ServerMessage {
         self.send(ClientMessage::Move {
             game,
             text: text.to_owned(),
@@ -174,7 +175,7 @@ impl Client {
     }
 
     /// Waits for the announcement of move `ply` of `game`.
-    async fn move_played(&mut self, game: GameId, ply: u32) -> String {
+    pub async fn move_played(&mut self, game: GameId, ply: u32) -> String {
         self.expect(|message| match message {
             ServerMessage::MovePlayed {
                 game: g,
@@ -188,7 +189,7 @@ impl Client {
     }
 }
 
-fn hello(name: &str, public_key: Option<[u8; 32]>, resume: Option<String>) -> ClientMessage {
+pub fn hello(name: &str, public_key: Option<[u8; 32]>, resume: Option<String>) -> ClientMessage {
     ClientMessage::Hello {
         protocol_version: PROTOCOL_VERSION,
         name: name.to_owned(),
@@ -199,7 +200,7 @@ fn hello(name: &str, public_key: Option<[u8; 32]>, resume: Option<String>) -> Cl
     }
 }
 
-fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> GameOptions {
+pub fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> GameOptions {
     GameOptions {
         spec: GameKind::TicTacToe.into(),
         seat: SeatChoice::Side(Side::First),
