@@ -86,8 +86,15 @@ impl TempPostgres {
     /// Makes a cluster and starts it; panics with the tool's own output if that fails.
     pub fn start() -> TempPostgres {
         let bin = find_bin();
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let root = std::fs::metadata(dir.path()).expect("the directory").uid() == 0;
+        let root = std::fs::metadata("/proc/self").is_ok_and(|me| me.uid() == 0);
+        // As root, the directory must be one the postgres user can reach ($TMPDIR may be
+        // below root's home).
+        let dir = if root {
+            tempfile::tempdir_in("/tmp")
+        } else {
+            tempfile::tempdir()
+        }
+        .expect("a temporary directory");
         let run_as = root.then(postgres_user);
         if let Some((uid, gid)) = run_as {
             std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
