@@ -111,7 +111,8 @@ impl SqliteStore {
             ));
         }
         let id = if current == 0 {
-            let id = rand::random::<i32>().max(1);
+            // Any positive id: clamping a random i32 with max(1) made half of all databases id 1.
+            let id = rand::random_range(1..=i32::MAX);
             store
                 .connection
                 .pragma_update(None, "application_id", id)
