@@ -8,11 +8,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use kingme_server::game::judge::Judge;
 use kingme_server::options;
 use kingme_server::storage::{NewGame, Participant, SqliteStore, Store, StoredMove};
-use kingme_shared::{GameKind, GameSpec};
 use kingme_shared::protocol::{
     ClockState, GameId, GameOptions, MoveRecord, Opponent, SeatChoice, ServerCodec, ServerMessage,
     TimeControl,
 };
+use kingme_shared::{GameKind, GameSpec};
 use kingme_shared::{Side, ai::Level};
 use std::hint::black_box;
 use tokio::time::Instant;
@@ -65,7 +65,7 @@ fn storing(c: &mut Criterion) {
             spec: GameSpec::standard(GameKind::TicTacToe),
             time_control: TimeControl::Unlimited,
             rated: false,
-                start_position: None,
+            start_position: None,
             seats: [
                 Participant::Guest("a".into()),
                 Participant::Guest("b".into()),

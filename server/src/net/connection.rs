@@ -1,10 +1,15 @@
-//! One client's connection: frames in, the idle timeout with ping and pong, the rate limit, and
+//! One client's connection: messages in, the idle timeout with ping and pong, the rate limit, and
 //! routing each request to the lobby or a game's table ([`super::handshake`] admits the client
 //! first, [`super::frames`] writes what is queued for it).
 //!
 //! Reading and writing are separate tasks joined by the connection's [`Outbox`]: a client that
 //! stops reading fills its own queue and is dropped, while reading, tables and other
 //! connections go on. Whatever closes a connection is logged with its [`CloseReason`].
+//!
+//! The transport is a parameter ([`serve_transport`]): a stream of decoded [`ClientMessage`]s in
+//! and a sink of [`ServerMessage`]s out. [`serve`] gives it a TCP socket with the binary frames;
+//! `super::web` gives it a WebSocket with JSON text frames. Everything above the bytes (the
+//! handshake, the limits, the routing) is this one code for both doors.
 
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
@@ -15,14 +20,13 @@ use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
 use crate::storage::HistoryQuery;
-use futures::StreamExt;
+use futures::{Sink, Stream, StreamExt};
 use kingme_shared::protocol::{
     ClientMessage, FrameError, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
 };
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpStream;
-use tokio::net::tcp::OwnedReadHalf;
 use tokio::time::Instant;
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tokio_util::sync::CancellationToken;
@@ -32,24 +36,47 @@ use tokio_util::sync::CancellationToken;
 /// a buffer grows when a larger frame comes.
 const BUFFER_START: usize = 512;
 
-/// Serves one accepted connection until it closes.
+/// What a connection reads: the client's messages, decoded, or the error that ends it.
+pub trait Incoming: Stream<Item = Result<ClientMessage, FrameError>> + Unpin + Send {}
+impl<T: Stream<Item = Result<ClientMessage, FrameError>> + Unpin + Send> Incoming for T {}
+
+/// What a connection writes to: the server's messages, encoded by the transport.
+pub trait Outgoing: Sink<ServerMessage, Error = FrameError> + Unpin + Send + 'static {}
+impl<T: Sink<ServerMessage, Error = FrameError> + Unpin + Send + 'static> Outgoing for T {}
+
+/// Serves one accepted TCP connection (binary frames) until it closes.
 pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<ConnectionContext>) {
     // Moves are small and latency matters more than packet count.
     let _ = stream.set_nodelay(true);
     let (read, write) = stream.into_split();
+    let frames = FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START);
+    let sink = FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START);
+    let stop = context.connections.clone();
+    let frames = serve_transport(frames, sink, peer, id, context).await;
+    // At shutdown nobody waits for stragglers.
+    tokio::select! {
+        () = linger(frames.into_inner()) => {}
+        () = stop.cancelled() => {}
+    }
+}
+
+/// Serves one client over any transport until it closes; hands back the reading side, drained
+/// of nothing, for the transport's own goodbye.
+pub async fn serve_transport<F: Incoming>(
+    frames: F,
+    sink: impl Outgoing,
+    peer: SocketAddr,
+    id: u64,
+    context: Arc<ConnectionContext>,
+) -> F {
     let kick = CancellationToken::new();
     let closing = CancellationToken::new();
     let (outbox, queue) = Outbox::channel(context.limits.outbox_capacity, kick.clone());
-    let writer = tokio::spawn(write_frames(
-        FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START),
-        queue,
-        closing.clone(),
-        kick.clone(),
-    ));
+    let writer = tokio::spawn(write_frames(sink, queue, closing.clone(), kick.clone()));
     tracing::info!(connection = id, %peer, "connection opened");
     let mut connection = Connection {
         id,
-        frames: FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START),
+        frames,
         outbox,
         kick,
         context,
@@ -57,23 +84,15 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<Co
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
-    let Connection {
-        frames, context, ..
-    } = connection;
     closing.cancel();
     let _ = writer.await;
-    // At shutdown nobody waits for stragglers.
-    let stop = context.connections.clone();
-    tokio::select! {
-        () = linger(frames.into_inner()) => {}
-        () = stop.cancelled() => {}
-    }
+    connection.frames
 }
 
 /// One client's reading side.
-pub(super) struct Connection {
+pub(super) struct Connection<F> {
     pub(super) id: u64,
-    pub(super) frames: FramedRead<OwnedReadHalf, ServerCodec>,
+    pub(super) frames: F,
     pub(super) outbox: Outbox,
     /// Cancelled when the client reads too slowly.
     kick: CancellationToken,
@@ -82,7 +101,7 @@ pub(super) struct Connection {
     lobby_feed: Option<GameListFeed>,
 }
 
-impl Connection {
+impl<F: Incoming> Connection<F> {
     async fn run(&mut self) -> CloseReason {
         let (session, replaced) = match self.handshake().await {
             Ok(hello) => hello,

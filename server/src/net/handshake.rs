@@ -5,7 +5,7 @@
 //! told it was taken over, and the player's games send it their state.
 
 use super::close_reason::CloseReason;
-use super::connection::Connection;
+use super::connection::{Connection, Incoming};
 use crate::game::TableCommand;
 use crate::players::{Attachment, Session};
 use crate::refusal::Refusal;
@@ -29,7 +29,7 @@ fn check_name(name: &str) -> Result<String, Refusal> {
     Ok(name.to_owned())
 }
 
-impl Connection {
+impl<F: Incoming> Connection<F> {
     /// Reads the hello and answers it: a new session or a resumed one.
     pub(super) async fn handshake(
         &mut self,
