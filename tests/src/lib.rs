@@ -1,5 +1,5 @@
 //! Helpers for the end-to-end tests in `tests/tests/` and the load generator: start the real
-//! server on a free port, connect real clients over TCP ([`client`]). Also the plain reference
+//! server on a free port, connect real clients over TCP or WebSocket ([`client`], [`link`]). Also the plain reference
 //! rules ([`reference`]) and the differential comparison against the fast rules
 //! ([`differential`]); the hostile clients ([`hostile`]) and soak cycles ([`soak`]) of
 //! `kingme-hostile`.
@@ -7,6 +7,7 @@
 pub mod client;
 pub mod differential;
 pub mod hostile;
+pub mod link;
 pub mod reference;
 pub mod soak;
 
@@ -33,6 +34,14 @@ pub async fn start_server(config: Config) -> ServerHandle {
     ServerHandle::start("127.0.0.1:0", config)
         .await
         .expect("the server starts on 127.0.0.1:0")
+}
+
+/// Starts the real server on a free port of 127.0.0.1 with its HTTP door (the WebSocket and the
+/// web page) on another.
+pub async fn start_web_server(config: Config) -> ServerHandle {
+    ServerHandle::start_with_http("127.0.0.1:0", "127.0.0.1:0", config)
+        .await
+        .expect("the server starts on 127.0.0.1:0 with its HTTP door")
 }
 
 /// Options for a game without clocks: the creator takes `seat`, facing `opponent`.
