@@ -1,5 +1,6 @@
 //! The second door: HTTP on its own port (`--http`), serving the WebSocket endpoint `/ws` (the
-//! same connections as the TCP door, in JSON: [`socket`]) and the web page ([`page`]). Built on
+//! same connections as the TCP door, in JSON: [`socket`]), the web page ([`page`]) and what the
+//! page is told about the games ([`catalogue`]). Built on
 //! axum: the tokio project's own HTTP framework over hyper, with WebSocket support
 //! (tokio-tungstenite) behind its `ws` feature, so one well-kept stack does the HTTP, the upgrade
 //! and the WebSocket frames on the runtime the server already uses.
@@ -8,6 +9,7 @@
 //! upgrade is refused with 503), is tracked with them for shutdown, and is served by the same
 //! connection code.
 
+pub mod catalogue;
 pub mod page;
 pub mod socket;
 
@@ -46,6 +48,7 @@ pub async fn serve_http(
     }
     let app = Router::new()
         .route("/ws", get(upgrade))
+        .merge(catalogue::routes())
         .merge(page::routes())
         .with_state(door);
     let served = axum::serve(
