@@ -86,7 +86,11 @@ function receive(kind, body) {
         .filter((move) => move.path);
       setClocks(game, body.clocks);
       $("legal-moves").replaceChildren(...body.legal_moves.map((text) => new Option(text)));
-      if (game.state.id === current) { view.setLegal(game.legal); announce(game, "your move"); }
+      if (game.state.id === current) {
+        view.setLegal(game.legal);
+        $("board").dataset.turn = "mine";
+        announce(game, "your move");
+      }
       break;
     case "MovePlayed":
       if (!game) break;
@@ -98,6 +102,7 @@ function receive(kind, body) {
       if (game.state.id === current) {
         const mine = body.record.side === game.state.your_side;
         view.setLegal([]);
+        delete $("board").dataset.turn;
         showPosition(game, !mine);
         showMoves(game);
         announce(game, `${sideName(game, body.record.side)} played ${body.record.text}`);
@@ -215,6 +220,8 @@ function openGame(id) {
   $("rematch").hidden = !viewer;
   $("offer").hidden = true;
   $("move-error").textContent = "";
+  if (game.legal.length > 0) $("board").dataset.turn = "mine";
+  else delete $("board").dataset.turn;
   showPosition(game, false);
   view.setLegal(game.legal);
   showMoves(game);
@@ -291,6 +298,9 @@ function showStatus(game) {
     text = winner ? `${sideName(game, winner)} won (${why}).` : `Drawn (${why}).`;
   }
   $("game-status").textContent = text;
+  // For scripts (the browser test): whether the game is over.
+  if (s.Over) $("game").dataset.over = "yes";
+  else delete $("game").dataset.over;
 }
 
 function announce(game, text) {

@@ -198,6 +198,7 @@ export class BoardView {
         element("circle", {
           cx: x, cy: y, r: 44, fill: "none", stroke: "var(--target)", "stroke-width": 5,
           "stroke-dasharray": "10 6", "pointer-events": "none", class: "movable",
+          "data-square": number,
         }, svg);
       }
     } else if (targets.size <= 40) {
@@ -205,7 +206,7 @@ export class BoardView {
         const { x, y } = this.squarePosition(number);
         element("circle", {
           cx: x, cy: y, r: 13, fill: "var(--target)", stroke: "var(--ink)", "stroke-width": 3,
-          "pointer-events": "none", class: "target",
+          "pointer-events": "none", class: "target", "data-square": number,
         }, svg);
       }
     }
