@@ -216,8 +216,6 @@ function openGame(id) {
   const link = `${location.origin}/#game=${id}`;
   $("watch-link").href = link;
   $("watch-link").textContent = link;
-  for (const button of ["resign", "draw", "takeback"]) $(button).hidden = !viewer;
-  $("rematch").hidden = !viewer;
   $("offer").hidden = true;
   $("move-error").textContent = "";
   if (game.legal.length > 0) $("board").dataset.turn = "mine";
@@ -294,13 +292,17 @@ function showStatus(game) {
   else if (s === "Playing") text = `${sideName(game, game.state.side_to_move)} to move.`;
   else if (s.Over) {
     const { winner, reason } = s.Over;
-    const why = typeof reason === "string" ? reason : Object.values(reason)[0];
+    const code = typeof reason === "string" ? reason : Object.values(reason)[0];
+    const why = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
     text = winner ? `${sideName(game, winner)} won (${why}).` : `Drawn (${why}).`;
   }
   $("game-status").textContent = text;
   // For scripts (the browser test): whether the game is over.
   if (s.Over) $("game").dataset.over = "yes";
   else delete $("game").dataset.over;
+  const seated = Boolean(game.state.your_side);
+  for (const button of ["resign", "draw", "takeback"]) $(button).hidden = !seated || Boolean(s.Over);
+  $("rematch").hidden = !seated || !s.Over;
 }
 
 function announce(game, text) {

@@ -6,6 +6,7 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 100;
+/** The labels' margin in board units (a cell is 100) on an 8-wide board; a wider one scales it. */
 const MARGIN = 36;
 const STEP_MS = 150;
 
@@ -39,6 +40,8 @@ export class BoardView {
   show(board, flip) {
     this.board = board;
     this.flip = flip;
+    this.scale = Math.max(1, board.columns / 8);
+    this.margin = MARGIN * this.scale;
     this.chosen = [];
     this.cursor = { row: Math.floor(board.rows / 2), column: Math.floor(board.columns / 2) };
     this.draw();
@@ -63,7 +66,7 @@ export class BoardView {
   cellPosition(row, column) {
     const r = this.flip ? this.board.rows - 1 - row : row;
     const c = this.flip ? this.board.columns - 1 - column : column;
-    return { x: MARGIN + c * CELL + CELL / 2, y: r * CELL + CELL / 2 };
+    return { x: this.margin + c * CELL + CELL / 2, y: r * CELL + CELL / 2 };
   }
 
   squareAt(row, column) {
@@ -158,8 +161,8 @@ export class BoardView {
   draw() {
     if (!this.board) return;
     const board = this.board;
-    const width = MARGIN + board.columns * CELL;
-    const height = board.rows * CELL + MARGIN;
+    const width = this.margin + board.columns * CELL;
+    const height = board.rows * CELL + this.margin;
     const svg = element("svg", {
       viewBox: `0 0 ${width} ${height}`, role: "img",
       "aria-label": `${board.name} board; the board as text is below`,
@@ -225,7 +228,7 @@ export class BoardView {
   drawSurface(svg) {
     const board = this.board;
     const top = 0;
-    const left = MARGIN;
+    const left = this.margin;
     const width = board.columns * CELL;
     const height = board.rows * CELL;
     if (board.surface === "intersections") {
@@ -251,14 +254,14 @@ export class BoardView {
         }
       }
     }
-    const labelSize = 26;
+    const labelSize = 26 * this.scale;
     board.column_labels.forEach((label, column) => {
       const { x } = this.cellPosition(0, column);
-      element("text", { x, y: height + MARGIN - 8, "text-anchor": "middle", "font-size": labelSize, fill: "var(--ink)" }, svg).textContent = label;
+      element("text", { x, y: height + this.margin - 8, "text-anchor": "middle", "font-size": labelSize, fill: "var(--ink)" }, svg).textContent = label;
     });
     board.row_labels.forEach((label, row) => {
       const { y } = this.cellPosition(row, 0);
-      element("text", { x: MARGIN / 2, y: y + 9, "text-anchor": "middle", "font-size": labelSize, fill: "var(--ink)" }, svg).textContent = label;
+      element("text", { x: this.margin / 2, y: y + 9 * this.scale, "text-anchor": "middle", "font-size": labelSize, fill: "var(--ink)" }, svg).textContent = label;
     });
   }
 
@@ -311,7 +314,7 @@ export class BoardView {
   }
 
   squareUnder(point) {
-    let column = Math.floor((point.x - MARGIN) / CELL);
+    let column = Math.floor((point.x - this.margin) / CELL);
     let row = Math.floor(point.y / CELL);
     if (this.flip) {
       column = this.board.columns - 1 - column;

@@ -1,8 +1,8 @@
 //! The web page in a real browser: headless Chromium driven over WebDriver (chromedriver and
 //! fantoccini) signs in as a person (the page makes its Ed25519 key with WebCrypto and proves it),
 //! creates games against the random bot from the lobby's form and plays them by clicking the
-//! board: noughts and crosses to the end, and checkers moves picked up and put down square by
-//! square, each answered by the bot. A screenshot of each board is kept in
+//! board: noughts and crosses to the end, checkers moves picked up and put down square by
+//! square, and Pente's first stone, each answered by the bot. A screenshot of each board is kept in
 //! `target/browser-screenshots/` for a person to look at.
 //!
 //! Behind the `browser` feature: `cargo test -p kingme-tests --features browser --test browser`.
@@ -257,12 +257,29 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
         .find(Locator::Id("board-text"))
         .await
         .unwrap()
-        .attr("textContent")
+        .prop("textContent")
         .await
         .unwrap()
         .unwrap_or_default();
     assert!(board_text.contains("to move"), "{board_text}");
     screenshot(&client, "checkers.png").await;
+
+    // Pente: the first stone on the one marked point (the centre), and the bot's answer.
+    client
+        .find(Locator::Id("leave"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    create_against_random_bot(&client, "pente").await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    let targets = marked(&client, "target").await;
+    assert_eq!(targets.len(), 1, "the first stone has one legal point");
+    click_square(&client, &targets[0]).await;
+    wait_for(&client, "#moves li:nth-child(2)").await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    screenshot(&client, "pente.png").await;
     client.close().await.unwrap();
     server.shutdown().await;
 }
