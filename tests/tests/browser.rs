@@ -203,7 +203,10 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
         assert!(!targets.is_empty(), "legal squares are marked on our turn");
         click_square(&client, &targets[0]).await;
         played += 1;
-        assert!(played <= 5, "a game of noughts and crosses ends by our fifth move");
+        assert!(
+            played <= 5,
+            "a game of noughts and crosses ends by our fifth move"
+        );
         // Our move and the bot's answer (or the end) appear in the move list.
         let answered = format!("#moves li:nth-child({}), #game[data-over]", 2 * played);
         wait_for(&client, &answered).await;
@@ -252,7 +255,10 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
         wait_for(&client, &answered).await;
     }
     let listed = moves_listed(&client).await;
-    assert!(listed >= 2, "our checkers moves and the bot's answers are listed: {listed}");
+    assert!(
+        listed >= 2,
+        "our checkers moves and the bot's answers are listed: {listed}"
+    );
     let board_text = client
         .find(Locator::Id("board-text"))
         .await
