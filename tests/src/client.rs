@@ -304,6 +304,22 @@ impl Client {
         .await
     }
 
+    /// The legal moves of the next `YourTurn` in `game`, or its result if it ends first.
+    pub async fn turn_or_end(&mut self, game: GameId) -> Result<Vec<String>, GameResult> {
+        self.until(|message| match message {
+            ServerMessage::YourTurn {
+                game: id,
+                legal_moves,
+                ..
+            } if *id == game => Some(Ok(legal_moves.clone())),
+            ServerMessage::GameOver {
+                game: id, result, ..
+            } if *id == game => Some(Err(*result)),
+            _ => None,
+        })
+        .await
+    }
+
     /// Proposes a move.
     pub async fn play(&mut self, game: GameId, text: &str) {
         self.send(ClientMessage::Move {

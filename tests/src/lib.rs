@@ -108,7 +108,6 @@ pub async fn play_out(
     first: usize,
     choose: impl Fn(usize, &[String]) -> String,
 ) -> (kingme_shared::protocol::GameResult, Vec<String>) {
-    use kingme_shared::protocol::ServerMessage;
     let [a, b] = clients;
     let mut players = [a, b];
     let mut turn = first;
@@ -116,20 +115,7 @@ pub async fn play_out(
     loop {
         // Read the mover's messages up to its turn or the end.
         let mover = &mut players[turn];
-        let next = mover
-            .until(|message| match message {
-                ServerMessage::YourTurn {
-                    game: id,
-                    legal_moves,
-                    ..
-                } if *id == game => Some(Ok(legal_moves.clone())),
-                ServerMessage::GameOver {
-                    game: id, result, ..
-                } if *id == game => Some(Err(*result)),
-                _ => None,
-            })
-            .await;
-        match next {
+        match mover.turn_or_end(game).await {
             Ok(legal) => {
                 assert!(!legal.is_empty(), "a legal move on our turn");
                 let text = choose(turn, &legal);

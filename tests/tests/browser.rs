@@ -101,14 +101,32 @@ async fn marked(client: &Client, class: &str) -> Vec<String> {
     squares
 }
 
-async fn click_square(client: &Client, square: &str) {
+/// Clicks the element `css` selects.
+async fn click(client: &Client, css: &str) {
     client
-        .find(Locator::Css(&format!(
-            "#board rect.cell[data-square=\"{square}\"]"
-        )))
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|err| panic!("the page has {css}: {err}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn click_square(client: &Client, square: &str) {
+    click(
+        client,
+        &format!("#board rect.cell[data-square=\"{square}\"]"),
+    )
+    .await;
+}
+
+/// Chooses the option of the select `#id` whose value is `value`.
+async fn select(client: &Client, id: &str, value: &str) {
+    client
+        .find(Locator::Id(id))
         .await
         .unwrap()
-        .click()
+        .select_by_value(value)
         .await
         .unwrap();
 }
@@ -142,27 +160,9 @@ async fn create_against_random_bot(client: &Client, spec: &str) {
         .select_by_label(spec)
         .await
         .unwrap();
-    client
-        .find(Locator::Id("create-seat"))
-        .await
-        .unwrap()
-        .select_by_value("First")
-        .await
-        .unwrap();
-    client
-        .find(Locator::Id("create-opponent"))
-        .await
-        .unwrap()
-        .select_by_value("Random")
-        .await
-        .unwrap();
-    client
-        .find(Locator::Css("#create button[type=submit]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    select(client, "create-seat", "First").await;
+    select(client, "create-opponent", "Random").await;
+    click(client, "#create button[type=submit]").await;
     wait_for(client, "#game:not([hidden])").await;
 }
 
@@ -183,13 +183,7 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
         .send_keys("webby")
         .await
         .unwrap();
-    client
-        .find(Locator::Css("#signin-form button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#signin-form button").await;
 
     // Noughts and crosses to the end, one click a move; the bot answers each.
     create_against_random_bot(&client, "tictactoe").await;
@@ -227,13 +221,7 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
 
     // Checkers: each move picked up and put down square by square (a multi-jump landing by
     // landing); the bot answers.
-    client
-        .find(Locator::Id("leave"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#leave").await;
     create_against_random_bot(&client, "checkers").await;
     for turn in 1..=4 {
         wait_for(&client, "#board[data-turn=mine], #game[data-over]").await;
@@ -271,13 +259,7 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
     screenshot(&client, "checkers.png").await;
 
     // Pente: the first stone on the one marked point (the centre), and the bot's answer.
-    client
-        .find(Locator::Id("leave"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#leave").await;
     create_against_random_bot(&client, "pente").await;
     wait_for(&client, "#board[data-turn=mine]").await;
     let targets = marked(&client, "target").await;

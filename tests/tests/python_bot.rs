@@ -93,14 +93,7 @@ async fn the_documented_python_bot_joins_a_game_and_plays_as_a_guest_and_as_a_pe
         async move { run_bot(&script, &[&url, "pybot", "TicTacToe"]).await }
     });
     let result = loop {
-        match ada
-            .until(|message| match message {
-                ServerMessage::YourTurn { legal_moves, .. } => Some(Ok(legal_moves.clone())),
-                ServerMessage::GameOver { result, .. } => Some(Err(*result)),
-                _ => None,
-            })
-            .await
-        {
+        match ada.turn_or_end(created.id).await {
             Ok(legal) => ada.play(created.id, &legal[0]).await,
             Err(result) => break result,
         }

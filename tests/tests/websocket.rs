@@ -143,20 +143,7 @@ async fn a_websocket_player_plays_a_whole_game_against_a_bot() {
     let game = state.id;
     let mut plies = 0;
     let result = loop {
-        let next = ada
-            .until(|message| match message {
-                ServerMessage::YourTurn {
-                    game: id,
-                    legal_moves,
-                    ..
-                } if *id == game => Some(Ok(legal_moves.clone())),
-                ServerMessage::GameOver {
-                    game: id, result, ..
-                } if *id == game => Some(Err(*result)),
-                _ => None,
-            })
-            .await;
-        match next {
+        match ada.turn_or_end(game).await {
             Ok(legal) => {
                 ada.play(game, &legal[plies % legal.len()]).await;
                 plies += 1;
