@@ -5,6 +5,7 @@
 //! opened, shares the connection permits and the shutdown order.
 
 use crate::config::Config;
+use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
 use crate::net::web::{WebDoor, serve_http};
@@ -75,7 +76,7 @@ pub async fn run_doors(
     // Each part gets what it uses: the tables their context, the connections theirs.
     let tables = Arc::new(TableContext {
         storage: storage.clone(),
-        bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
+        bots: SearchPool::new(config.bot_searches, config.endgame_database.clone()),
         registry: Arc::new(TableRegistry::default()),
         timing: TableTiming::of(&config),
         games: CancellationToken::new(),

@@ -93,6 +93,10 @@ struct Args {
     /// used before (the seal beside it, `<db>-seal`, names the database that held the games).
     #[arg(long)]
     new_database: bool,
+    /// A checkers endgame database (from `kingme egdb build`) for the bots to consult: exact
+    /// endgames and won positions converted. Read whole at start; a damaged file stops the start.
+    #[arg(long, value_name = "FILE")]
+    egdb: Option<std::path::PathBuf>,
 }
 
 impl Args {
@@ -120,6 +124,10 @@ impl Args {
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
             database: self.database()?,
             new_database: self.new_database,
+            endgame_database: match &self.egdb {
+                Some(path) => Some(kingme_server::game::endgame::open(path)?),
+                None => None,
+            },
             ..defaults
         })
     }
