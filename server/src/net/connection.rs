@@ -6,8 +6,8 @@
 //! stops reading fills its own queue and is dropped, while reading, tables and other
 //! connections go on. Whatever closes a connection is logged with its [`CloseReason`].
 //!
-//! The transport is a parameter ([`serve_transport`]): a stream of decoded [`ClientMessage`]s in
-//! and a sink of [`ServerMessage`]s out. [`serve`] gives it a TCP socket with the binary frames;
+//! The transport is a parameter ([`serve_transport`], [`super::transport`]): a stream of decoded
+//! [`ClientMessage`]s in and a sink of [`ServerMessage`]s out. [`serve`] gives it a TCP socket with the binary frames;
 //! `super::web` gives it a WebSocket with JSON text frames. Everything above the bytes (the
 //! handshake, the limits, the routing) is this one code for both doors.
 
@@ -15,12 +15,13 @@ use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
 use super::rate_limit::RateLimiter;
+use super::transport::{Incoming, Outgoing};
 use crate::game::TableCommand;
 use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
 use crate::storage::HistoryQuery;
-use futures::{Sink, Stream, StreamExt};
+use futures::StreamExt;
 use kingme_shared::protocol::{
     ClientMessage, FrameError, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
 };
@@ -35,14 +36,6 @@ use tokio_util::sync::CancellationToken;
 /// than the codec's default of 8 KiB, and thousands of idle connections would hold it for nothing;
 /// a buffer grows when a larger frame comes.
 const BUFFER_START: usize = 512;
-
-/// What a connection reads: the client's messages, decoded, or the error that ends it.
-pub trait Incoming: Stream<Item = Result<ClientMessage, FrameError>> + Unpin + Send {}
-impl<T: Stream<Item = Result<ClientMessage, FrameError>> + Unpin + Send> Incoming for T {}
-
-/// What a connection writes to: the server's messages, encoded by the transport.
-pub trait Outgoing: Sink<ServerMessage, Error = FrameError> + Unpin + Send + 'static {}
-impl<T: Sink<ServerMessage, Error = FrameError> + Unpin + Send + 'static> Outgoing for T {}
 
 /// Serves one accepted TCP connection (binary frames) until it closes.
 pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<ConnectionContext>) {

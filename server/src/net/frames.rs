@@ -2,7 +2,7 @@
 //! flush each, the goodbye written on closing, and the closed connection's input drained for a
 //! moment so the goodbye is not destroyed by a reset.
 
-use super::connection::{Incoming, Outgoing};
+use super::transport::{Incoming, Outgoing};
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{FrameError, ServerMessage};
 use tokio::io::AsyncReadExt;

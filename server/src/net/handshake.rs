@@ -7,7 +7,8 @@
 //! told why.
 
 use super::close_reason::CloseReason;
-use super::connection::{Connection, Incoming};
+use super::connection::Connection;
+use super::transport::Incoming;
 use crate::game::TableCommand;
 use crate::players::{Attachment, Session};
 use crate::refusal::Refusal;

@@ -5,9 +5,10 @@
 //! as on the TCP door. The WebSocket's own ping and pong frames are answered by the library and
 //! are not messages; the protocol's `Ping` / `Pong` keep a connection alive here too.
 
-use crate::net::connection::{Outgoing, serve_transport};
+use crate::net::connection::serve_transport;
 use crate::net::context::ConnectionContext;
 use crate::net::frames::linger_messages;
+use crate::net::transport::Outgoing;
 use axum::extract::ws::{Message, WebSocket};
 use futures::{SinkExt, StreamExt, future};
 use kingme_shared::protocol::json::{decode_client_text, encode_server_text};
