@@ -70,7 +70,7 @@ async fn ask<T>(
 ) -> anyhow::Result<T> {
     let embedded = match &global.server {
         Some(_) => None,
-        None => Some(EmbeddedServer::start().await?),
+        None => Some(EmbeddedServer::start(None).await?),
     };
     let address = match (&global.server, &embedded) {
         (Some(address), _) => address.clone(),

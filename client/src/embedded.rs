@@ -3,7 +3,8 @@
 //! once without hosting anything. It stops with the client: running games end as aborted and
 //! the connection closes. Its games, history and ratings live in `kingme-local.db` in the
 //! user's data directory, apart from any standalone server's database. Its bots consult the
-//! largest checkers endgame database in the data directory, if one was built.
+//! largest checkers endgame database in the data directory, if one was built. With `--http` it
+//! opens the HTTP door too (the web page and the WebSocket) and tells its URL.
 
 use kingme_server::storage::location::{EMBEDDED_DB_FILE, default_db_path};
 use kingme_server::{Config, Database, ServerHandle};
@@ -25,17 +26,20 @@ pub struct EmbeddedServer {
 }
 
 impl EmbeddedServer {
-    /// Starts the server on 127.0.0.1 with a port the system picks.
-    pub async fn start() -> anyhow::Result<EmbeddedServer> {
+    /// Starts the server on 127.0.0.1 with a port the system picks, and the HTTP door on `http`
+    /// when given.
+    pub async fn start(http: Option<&str>) -> anyhow::Result<EmbeddedServer> {
         let database = default_db_path(EMBEDDED_DB_FILE).map_or(Database::InMemory, Database::File);
         let config = Config {
             database,
             endgame_database: local_endgame_database(),
             ..Config::default()
         };
-        let handle = ServerHandle::start("127.0.0.1:0", config)
-            .await
-            .map_err(|err| anyhow::anyhow!("cannot start the local server on 127.0.0.1: {err}"))?;
+        let handle = match http {
+            None => ServerHandle::start("127.0.0.1:0", config).await,
+            Some(http) => ServerHandle::start_with_http("127.0.0.1:0", http, config).await,
+        }
+        .map_err(|err| anyhow::anyhow!("cannot start the local server: {err}"))?;
         Ok(EmbeddedServer { handle })
     }
 
@@ -43,6 +47,14 @@ impl EmbeddedServer {
     #[must_use]
     pub fn address(&self) -> SocketAddr {
         self.handle.addr()
+    }
+
+    /// The web page's address, when the HTTP door is open.
+    #[must_use]
+    pub fn web_url(&self) -> Option<String> {
+        self.handle
+            .http_addr()
+            .map(|addr| format!("http://{addr}/"))
     }
 
     /// Stops it and waits until it has finished.

@@ -32,6 +32,15 @@ pub struct GlobalArgs {
     /// output is not a terminal).
     #[arg(long, global = true)]
     pub plain: bool,
+    /// Open the embedded server's web door on this address (HOST:PORT; port 0 picks one): the
+    /// web page and the WebSocket, so a friend's browser can play here. Its URL is printed.
+    #[arg(
+        long,
+        global = true,
+        value_name = "HOST:PORT",
+        conflicts_with = "server"
+    )]
+    pub http: Option<String>,
 }
 
 /// `kingme play`: create a game and play it.
@@ -254,7 +263,11 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
     let (address, embedded) = match &global.server {
         Some(address) => (address.clone(), None),
         None => {
-            let server = crate::embedded::EmbeddedServer::start().await?;
+            let server = crate::embedded::EmbeddedServer::start(global.http.as_deref()).await?;
+            if let Some(url) = server.web_url() {
+                // Before the TUI takes the screen, and again after it gives it back.
+                eprintln!("kingme: the web page of this game server is at {url}");
+            }
             (server.address().to_string(), Some(server))
         }
     };
@@ -276,6 +289,9 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
     };
     shutdown.cancel();
     if let Some(server) = embedded {
+        if let Some(url) = server.web_url() {
+            eprintln!("kingme: the web page at {url} closes with this server");
+        }
         server.stop().await;
     }
     Ok(ok)

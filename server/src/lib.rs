@@ -25,4 +25,4 @@ pub mod server;
 pub mod storage;
 
 pub use config::{Config, Database};
-pub use server::{ServerHandle, open_storage, run, run_with_storage};
+pub use server::{ServerHandle, open_storage, run, run_doors, run_with_storage};

@@ -1,12 +1,14 @@
 //! The accept loop and the server's lifetime: a connection permit is taken before `accept`, each
 //! connection runs in its own task, and shutdown happens in order: stop accepting, stop every
 //! table (its game stays stored, unfinished, and resumes at the next start), then tell every
-//! connection and close it.
+//! connection and close it. The HTTP door (`--http`: the WebSocket and the web page), when
+//! opened, shares the connection permits and the shutdown order.
 
 use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
+use crate::net::web::{WebDoor, serve_http};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
 use crate::players::Sessions;
 use crate::storage::records::unix_ms;
@@ -14,6 +16,7 @@ use crate::storage::{PgStore, SqliteStore, Storage, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
@@ -53,6 +56,18 @@ pub async fn run_with_storage(
     config: Config,
     storage: Storage,
 ) {
+    run_doors(listener, None, shutdown, config, storage).await;
+}
+
+/// [`run_with_storage`] with, when `http` is given, the HTTP door on that listener too: the
+/// WebSocket endpoint and the web page.
+pub async fn run_doors(
+    listener: TcpListener,
+    http: Option<TcpListener>,
+    shutdown: impl Future,
+    config: Config,
+    storage: Storage,
+) {
     let server_id = match storage.server_id().await {
         Ok(id) => id,
         Err(err) => {
@@ -80,6 +95,7 @@ pub async fn run_with_storage(
         limits: ConnectionLimits::of(&config),
         connections: CancellationToken::new(),
         timers,
+        last_connection: AtomicU64::new(0),
     });
     // Game ids come from the database: the first block before anyone may create a game.
     if let Err(err) = tables.registry.ids.fill(&tables.storage).await {
@@ -98,11 +114,20 @@ pub async fn run_with_storage(
         .spawn(watch_database(net.storage.clone(), net.connections.clone()));
     let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let connections = TaskTracker::new();
+    // The HTTP door stops accepting when the TCP door does.
+    let accepting = CancellationToken::new();
+    let web = http.map(|http| {
+        let door = WebDoor {
+            context: Arc::clone(&net),
+            permits: Arc::clone(&permits),
+            connections: connections.clone(),
+        };
+        tokio::spawn(serve_http(http, door, accepting.clone().cancelled_owned()))
+    });
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "kingme server listening");
     }
     tokio::pin!(shutdown);
-    let mut last_connection = 0_u64;
     loop {
         // The permit comes before accept: at the limit, new clients wait in the backlog
         // instead of being accepted and dropped.
@@ -117,9 +142,8 @@ pub async fn run_with_storage(
         };
         match accepted {
             Ok((stream, peer)) => {
-                last_connection += 1;
                 let net = Arc::clone(&net);
-                let id = last_connection;
+                let id = net.next_connection_id();
                 connections.spawn(async move {
                     connection::serve(stream, peer, id, net).await;
                     drop(permit);
@@ -136,6 +160,11 @@ pub async fn run_with_storage(
         }
     }
     drop(listener);
+    accepting.cancel();
+    if let Some(web) = web {
+        // Plain page requests finish; upgraded WebSockets are connections and close below.
+        let _ = web.await;
+    }
     tracing::info!("shutting down: ending games");
     tables.games.cancel();
     tables.tasks.close();
@@ -173,6 +202,7 @@ async fn watch_database(storage: Storage, until: CancellationToken) {
 #[derive(Debug)]
 pub struct ServerHandle {
     addr: SocketAddr,
+    http_addr: Option<SocketAddr>,
     stop: CancellationToken,
     task: JoinHandle<()>,
 }
@@ -193,18 +223,54 @@ impl ServerHandle {
         config: Config,
         storage: Storage,
     ) -> std::io::Result<ServerHandle> {
+        Self::start_doors(addr, None::<SocketAddr>, config, storage).await
+    }
+
+    /// Opens the database `config` names and starts a server on `addr` with the HTTP door (the
+    /// WebSocket and the web page) on `http` (port 0 for any free port).
+    pub async fn start_with_http(
+        addr: impl ToSocketAddrs,
+        http: impl ToSocketAddrs,
+        config: Config,
+    ) -> std::io::Result<ServerHandle> {
+        let storage = open_storage(&config).await.map_err(std::io::Error::other)?;
+        Self::start_doors(addr, Some(http), config, storage).await
+    }
+
+    async fn start_doors(
+        addr: impl ToSocketAddrs,
+        http: Option<impl ToSocketAddrs>,
+        config: Config,
+        storage: Storage,
+    ) -> std::io::Result<ServerHandle> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
+        let http = match http {
+            Some(http) => Some(TcpListener::bind(http).await?),
+            None => None,
+        };
+        let http_addr = http.as_ref().map(TcpListener::local_addr).transpose()?;
         let stop = CancellationToken::new();
         let shutdown = stop.clone().cancelled_owned();
-        let task = tokio::spawn(run_with_storage(listener, shutdown, config, storage));
-        Ok(ServerHandle { addr, stop, task })
+        let task = tokio::spawn(run_doors(listener, http, shutdown, config, storage));
+        Ok(ServerHandle {
+            addr,
+            http_addr,
+            stop,
+            task,
+        })
     }
 
     /// The address the server listens on.
     #[must_use]
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The address of the HTTP door (the web page at `/`, the WebSocket at `/ws`), if opened.
+    #[must_use]
+    pub fn http_addr(&self) -> Option<SocketAddr> {
+        self.http_addr
     }
 
     /// Shuts the server down and waits until it has finished.

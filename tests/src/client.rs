@@ -1,8 +1,9 @@
-//! A small protocol client over real TCP, used by every end-to-end test and the load
-//! generator: it says hello, sends messages, and reads the server's answering pings for itself.
+//! A small protocol client over real TCP (or the WebSocket door: [`crate::link`]), used by every
+//! end-to-end test and the load generator: it says hello, sends messages, and reads the server's
+//! answering pings for itself.
 
+use crate::link::Link;
 use bytes::BytesMut;
-use futures::{SinkExt, StreamExt};
 use kingme_shared::identity::{self, SigningKey};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState,
@@ -20,7 +21,7 @@ const PATIENCE: Duration = Duration::from_secs(120);
 /// A connected client.
 #[derive(Debug)]
 pub struct Client {
-    frames: Framed<TcpStream, ClientCodec>,
+    link: Link,
     /// The id and token from `Welcome` (zero and empty before the hello).
     pub player: PlayerId,
     pub token: String,
@@ -33,29 +34,51 @@ impl Client {
             .await
             .expect("connect to the server");
         stream.set_nodelay(true).expect("set nodelay");
+        Client::over(Link::Tcp(Framed::new(stream, ClientCodec::client())))
+    }
+
+    /// Opens a WebSocket to the HTTP door at `addr` without saying hello.
+    pub async fn connect_websocket(addr: SocketAddr) -> Client {
+        Client::over(Link::websocket(addr).await)
+    }
+
+    fn over(link: Link) -> Client {
         Client {
-            frames: Framed::new(stream, ClientCodec::client()),
+            link,
             player: PlayerId(0),
             token: String::new(),
         }
     }
 
+    /// The connection itself (for tests that send what the protocol does not).
+    pub fn link(&mut self) -> &mut Link {
+        &mut self.link
+    }
+
+    /// Opens a WebSocket to the HTTP door at `addr` and says hello as the guest `name`.
+    pub async fn websocket_guest(addr: SocketAddr, name: &str) -> Client {
+        Client::connect_websocket(addr).await.guest(name).await
+    }
+
     /// Connects and says hello as a guest named `name` (guests may share a name, so tests need
     /// not invent unique ones).
     pub async fn hello(addr: SocketAddr, name: &str) -> Client {
-        let mut client = Client::connect(addr).await;
-        client
-            .send(ClientMessage::Hello {
-                protocol_version: PROTOCOL_VERSION,
-                name: name.to_owned(),
-                public_key: None,
-                legacy_secret: None,
-                resume: None,
-                guest: true,
-            })
-            .await;
-        client.expect_welcome().await;
-        client
+        Client::connect(addr).await.guest(name).await
+    }
+
+    /// Says hello on this connection as a guest named `name`; welcomed.
+    pub async fn guest(mut self, name: &str) -> Client {
+        self.send(ClientMessage::Hello {
+            protocol_version: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            public_key: None,
+            legacy_secret: None,
+            resume: None,
+            guest: true,
+        })
+        .await;
+        self.expect_welcome().await;
+        self
     }
 
     /// Connects as the person `name` holding `key`: hello, the challenge signed, welcomed.
@@ -75,7 +98,13 @@ impl Client {
         name: &str,
         key: &SigningKey,
     ) -> (Client, ServerMessage) {
-        let mut client = Client::connect(addr).await;
+        Client::connect(addr).await.prove(name, key).await
+    }
+
+    /// Says hello on this connection as the person `name` holding `key` and answers the
+    /// challenge; returns the server's answer to the proof (`Welcome`, or the refusal).
+    pub async fn prove(self, name: &str, key: &SigningKey) -> (Client, ServerMessage) {
+        let mut client = self;
         client
             .send(ClientMessage::Hello {
                 protocol_version: PROTOCOL_VERSION,
@@ -150,12 +179,15 @@ impl Client {
 
     /// Sends a message.
     pub async fn send(&mut self, message: ClientMessage) {
-        self.frames.send(message).await.expect("send a message");
+        self.link.send(message).await;
     }
 
     /// Writes raw bytes, bypassing the codec (for hostile-input tests).
     pub async fn send_raw(&mut self, bytes: &[u8]) {
-        let stream = self.frames.get_mut();
+        let Link::Tcp(frames) = &mut self.link else {
+            panic!("raw bytes go to the TCP door");
+        };
+        let stream = frames.get_mut();
         stream.write_all(bytes).await.expect("write raw bytes");
         stream.flush().await.expect("flush");
     }
@@ -164,7 +196,7 @@ impl Client {
     /// and skipped.
     pub async fn next(&mut self) -> Option<ServerMessage> {
         loop {
-            let message = tokio::time::timeout(PATIENCE, self.frames.next())
+            let message = tokio::time::timeout(PATIENCE, self.link.next())
                 .await
                 .expect("a message from the server in time")?;
             match message.expect("a well-formed message from the server") {
@@ -181,7 +213,7 @@ impl Client {
 
     /// The next message without answering pings (for the idle-timeout test).
     pub async fn recv_raw(&mut self) -> Option<ServerMessage> {
-        tokio::time::timeout(PATIENCE, self.frames.next())
+        tokio::time::timeout(PATIENCE, self.link.next())
             .await
             .expect("a message from the server in time")
             .map(|message| message.expect("a well-formed message"))
@@ -216,7 +248,10 @@ impl Client {
     /// do not matter).
     pub async fn is_closed(&mut self) -> bool {
         let mut rest = BytesMut::new();
-        let stream = self.frames.get_mut();
+        let Link::Tcp(frames) = &mut self.link else {
+            return self.next().await.is_none();
+        };
+        let stream = frames.get_mut();
         loop {
             match tokio::time::timeout(PATIENCE, stream.read_buf(&mut rest)).await {
                 Ok(Ok(0)) | Ok(Err(_)) => return true,
@@ -264,6 +299,22 @@ impl Client {
                 legal_moves,
                 ..
             } if *id == game => Some(legal_moves.clone()),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The legal moves of the next `YourTurn` in `game`, or its result if it ends first.
+    pub async fn turn_or_end(&mut self, game: GameId) -> Result<Vec<String>, GameResult> {
+        self.until(|message| match message {
+            ServerMessage::YourTurn {
+                game: id,
+                legal_moves,
+                ..
+            } if *id == game => Some(Ok(legal_moves.clone())),
+            ServerMessage::GameOver {
+                game: id, result, ..
+            } if *id == game => Some(Err(*result)),
             _ => None,
         })
         .await

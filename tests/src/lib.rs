@@ -1,5 +1,5 @@
 //! Helpers for the end-to-end tests in `tests/tests/` and the load generator: start the real
-//! server on a free port, connect real clients over TCP ([`client`]). Also the plain reference
+//! server on a free port, connect real clients over TCP or WebSocket ([`client`], [`link`]). Also the plain reference
 //! rules ([`reference`]) and the differential comparison against the fast rules
 //! ([`differential`]); the hostile clients ([`hostile`]) and soak cycles ([`soak`]) of
 //! `kingme-hostile`.
@@ -7,6 +7,7 @@
 pub mod client;
 pub mod differential;
 pub mod hostile;
+pub mod link;
 pub mod reference;
 pub mod soak;
 
@@ -33,6 +34,14 @@ pub async fn start_server(config: Config) -> ServerHandle {
     ServerHandle::start("127.0.0.1:0", config)
         .await
         .expect("the server starts on 127.0.0.1:0")
+}
+
+/// Starts the real server on a free port of 127.0.0.1 with its HTTP door (the WebSocket and the
+/// web page) on another.
+pub async fn start_web_server(config: Config) -> ServerHandle {
+    ServerHandle::start_with_http("127.0.0.1:0", "127.0.0.1:0", config)
+        .await
+        .expect("the server starts on 127.0.0.1:0 with its HTTP door")
 }
 
 /// Options for a game without clocks: the creator takes `seat`, facing `opponent`.
@@ -99,7 +108,6 @@ pub async fn play_out(
     first: usize,
     choose: impl Fn(usize, &[String]) -> String,
 ) -> (kingme_shared::protocol::GameResult, Vec<String>) {
-    use kingme_shared::protocol::ServerMessage;
     let [a, b] = clients;
     let mut players = [a, b];
     let mut turn = first;
@@ -107,20 +115,7 @@ pub async fn play_out(
     loop {
         // Read the mover's messages up to its turn or the end.
         let mover = &mut players[turn];
-        let next = mover
-            .until(|message| match message {
-                ServerMessage::YourTurn {
-                    game: id,
-                    legal_moves,
-                    ..
-                } if *id == game => Some(Ok(legal_moves.clone())),
-                ServerMessage::GameOver {
-                    game: id, result, ..
-                } if *id == game => Some(Err(*result)),
-                _ => None,
-            })
-            .await;
-        match next {
+        match mover.turn_or_end(game).await {
             Ok(legal) => {
                 assert!(!legal.is_empty(), "a legal move on our turn");
                 let text = choose(turn, &legal);

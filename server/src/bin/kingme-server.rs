@@ -54,6 +54,10 @@ struct Args {
     /// Address to listen on; use 0.0.0.0:7878 to host for other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: String,
+    /// Also open the HTTP door on this address: the web page at `/` and the WebSocket (JSON
+    /// messages, for browsers and bots in any language) at `/ws`. Off unless given.
+    #[arg(long, value_name = "HOST:PORT")]
+    http: Option<String>,
     /// Seconds an absent player keeps its seats before forfeiting.
     #[arg(long, default_value_t = 60)]
     grace_secs: u64,
@@ -177,6 +181,17 @@ async fn main() -> anyhow::Result<()> {
     let listener = TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
-    kingme_server::run_with_storage(listener, shutdown_signal(), config, storage).await;
+    let http = match &args.http {
+        Some(http) => {
+            let listener = TcpListener::bind(http)
+                .await
+                .with_context(|| format!("cannot open the HTTP door on {http}"))?;
+            let addr = listener.local_addr().context("the HTTP door's address")?;
+            println!("kingme web page: http://{addr}/ (WebSocket: ws://{addr}/ws)");
+            Some(listener)
+        }
+        None => None,
+    };
+    kingme_server::run_doors(listener, http, shutdown_signal(), config, storage).await;
     Ok(())
 }

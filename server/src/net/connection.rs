@@ -1,15 +1,21 @@
-//! One client's connection: frames in, the idle timeout with ping and pong, the rate limit, and
+//! One client's connection: messages in, the idle timeout with ping and pong, the rate limit, and
 //! routing each request to the lobby or a game's table ([`super::handshake`] admits the client
 //! first, [`super::frames`] writes what is queued for it).
 //!
 //! Reading and writing are separate tasks joined by the connection's [`Outbox`]: a client that
 //! stops reading fills its own queue and is dropped, while reading, tables and other
 //! connections go on. Whatever closes a connection is logged with its [`CloseReason`].
+//!
+//! The transport is a parameter ([`serve_transport`], [`super::transport`]): a stream of decoded
+//! [`ClientMessage`]s in and a sink of [`ServerMessage`]s out. [`serve`] gives it a TCP socket with the binary frames;
+//! `super::web` gives it a WebSocket with JSON text frames. Everything above the bytes (the
+//! handshake, the limits, the routing) is this one code for both doors.
 
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
 use super::rate_limit::RateLimiter;
+use super::transport::{Incoming, Outgoing};
 use crate::game::TableCommand;
 use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
@@ -22,7 +28,6 @@ use kingme_shared::protocol::{
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpStream;
-use tokio::net::tcp::OwnedReadHalf;
 use tokio::time::Instant;
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tokio_util::sync::CancellationToken;
@@ -32,24 +37,39 @@ use tokio_util::sync::CancellationToken;
 /// a buffer grows when a larger frame comes.
 const BUFFER_START: usize = 512;
 
-/// Serves one accepted connection until it closes.
+/// Serves one accepted TCP connection (binary frames) until it closes.
 pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<ConnectionContext>) {
     // Moves are small and latency matters more than packet count.
     let _ = stream.set_nodelay(true);
     let (read, write) = stream.into_split();
+    let frames = FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START);
+    let sink = FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START);
+    let stop = context.connections.clone();
+    let frames = serve_transport(frames, sink, peer, id, context).await;
+    // At shutdown nobody waits for stragglers.
+    tokio::select! {
+        () = linger(frames.into_inner()) => {}
+        () = stop.cancelled() => {}
+    }
+}
+
+/// Serves one client over any transport until it closes; hands back the reading side, drained
+/// of nothing, for the transport's own goodbye.
+pub async fn serve_transport<F: Incoming>(
+    frames: F,
+    sink: impl Outgoing,
+    peer: SocketAddr,
+    id: u64,
+    context: Arc<ConnectionContext>,
+) -> F {
     let kick = CancellationToken::new();
     let closing = CancellationToken::new();
     let (outbox, queue) = Outbox::channel(context.limits.outbox_capacity, kick.clone());
-    let writer = tokio::spawn(write_frames(
-        FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START),
-        queue,
-        closing.clone(),
-        kick.clone(),
-    ));
+    let writer = tokio::spawn(write_frames(sink, queue, closing.clone(), kick.clone()));
     tracing::info!(connection = id, %peer, "connection opened");
     let mut connection = Connection {
         id,
-        frames: FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START),
+        frames,
         outbox,
         kick,
         context,
@@ -58,23 +78,15 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<Co
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
-    let Connection {
-        frames, context, ..
-    } = connection;
     closing.cancel();
     let _ = writer.await;
-    // At shutdown nobody waits for stragglers.
-    let stop = context.connections.clone();
-    tokio::select! {
-        () = linger(frames.into_inner()) => {}
-        () = stop.cancelled() => {}
-    }
+    connection.frames
 }
 
 /// One client's reading side.
-pub(super) struct Connection {
+pub(super) struct Connection<F> {
     pub(super) id: u64,
-    pub(super) frames: FramedRead<OwnedReadHalf, ServerCodec>,
+    pub(super) frames: F,
     pub(super) outbox: Outbox,
     /// Cancelled when the client reads too slowly.
     kick: CancellationToken,
@@ -86,7 +98,7 @@ pub(super) struct Connection {
     lobby_feed: Option<GameListFeed>,
 }
 
-impl Connection {
+impl<F: Incoming> Connection<F> {
     async fn run(&mut self) -> CloseReason {
         let (session, replaced) = match self.handshake().await {
             Ok(hello) => hello,

@@ -6,6 +6,7 @@ use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Sessions;
 use crate::storage::Storage;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -50,4 +51,13 @@ pub struct ConnectionContext {
     pub connections: CancellationToken,
     /// Timers that outlive a connection (session expiry).
     pub timers: TaskTracker,
+    /// The last connection id given, by either door (ids are unique across both).
+    pub last_connection: AtomicU64,
+}
+
+impl ConnectionContext {
+    /// A new connection's id, unique for the server's lifetime whichever door it came through.
+    pub fn next_connection_id(&self) -> u64 {
+        self.last_connection.fetch_add(1, Ordering::Relaxed) + 1
+    }
 }

@@ -2,13 +2,13 @@
 //! flush each, the goodbye written on closing, and the closed connection's input drained for a
 //! moment so the goodbye is not destroyed by a reset.
 
-use futures::SinkExt;
-use kingme_shared::protocol::{FrameError, ServerCodec, ServerMessage};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use super::transport::{Incoming, Outgoing};
+use futures::{SinkExt, StreamExt};
+use kingme_shared::protocol::{FrameError, ServerMessage};
+use tokio::io::AsyncReadExt;
+use tokio::net::tcp::OwnedReadHalf;
 use tokio::sync::mpsc;
 use tokio::time::Duration;
-use tokio_util::codec::FramedWrite;
 use tokio_util::sync::CancellationToken;
 
 /// How long a closing connection may take to write what was queued for it.
@@ -16,6 +16,7 @@ const CLOSE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long, and how many bytes, a closed connection's input is drained (see [`linger`]).
 const LINGER_TIME: Duration = Duration::from_secs(2);
 const LINGER_BYTES: usize = 256 * 1024;
+const LINGER_MESSAGES: usize = 64;
 
 /// Reads and drops what the client still sends for a moment after the goodbye was written.
 /// Closing a socket with unread input makes the kernel reset the connection, and a reset can
@@ -34,10 +35,24 @@ pub async fn linger(mut read: OwnedReadHalf) {
     let _ = tokio::time::timeout(LINGER_TIME, drain).await;
 }
 
+/// [`linger`] for a transport of messages (a WebSocket): reads and drops what the client still
+/// sends, at most [`LINGER_MESSAGES`] messages for [`LINGER_TIME`], until it closes its side.
+pub async fn linger_messages(mut incoming: impl Incoming) {
+    let drain = async {
+        for _ in 0..LINGER_MESSAGES {
+            if incoming.next().await.is_none() {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(LINGER_TIME, drain).await;
+}
+
 /// Writes queued messages as frames until the connection closes; on closing, writes what was
-/// queued (the goodbye) and shuts the socket's write side.
+/// queued (the goodbye) and closes the sink (a socket's write side is shut; a WebSocket sends
+/// its close frame).
 pub async fn write_frames(
-    mut sink: FramedWrite<OwnedWriteHalf, ServerCodec>,
+    mut sink: impl Outgoing,
     mut queue: mpsc::Receiver<Box<ServerMessage>>,
     closing: CancellationToken,
     kick: CancellationToken,
@@ -63,7 +78,7 @@ pub async fn write_frames(
             sink.feed(*message).await?;
         }
         sink.flush().await?;
-        sink.get_mut().shutdown().await?;
+        sink.close().await?;
         Ok::<(), FrameError>(())
     };
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, finish).await;
@@ -71,7 +86,7 @@ pub async fn write_frames(
 
 /// Writes a message and every other one already queued, then flushes once.
 async fn write_batch(
-    sink: &mut FramedWrite<OwnedWriteHalf, ServerCodec>,
+    sink: &mut impl Outgoing,
     first: Box<ServerMessage>,
     queue: &mut mpsc::Receiver<Box<ServerMessage>>,
 ) -> Result<(), FrameError> {

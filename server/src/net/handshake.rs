@@ -8,6 +8,7 @@
 
 use super::close_reason::CloseReason;
 use super::connection::Connection;
+use super::transport::Incoming;
 use crate::game::TableCommand;
 use crate::players::{Attachment, Session};
 use crate::refusal::Refusal;
@@ -31,7 +32,7 @@ fn check_name(name: &str) -> Result<String, Refusal> {
     Ok(name.to_owned())
 }
 
-impl Connection {
+impl<F: Incoming> Connection<F> {
     /// Reads the hello and answers it: a new session or a resumed one.
     pub(super) async fn handshake(
         &mut self,

@@ -1,7 +1,9 @@
 //! The network side: one task pair per client ([`connection`]: reading and routing, and
 //! [`frames`]: writing), the handshake that admits a person or a guest ([`handshake`]), the rate
-//! limit ([`rate_limit`]), why a connection closed ([`close_reason`]) and what a connection is
-//! given ([`context`]). The top of the server's layers: it routes to the lobby and the tables.
+//! limit ([`rate_limit`]), what a connection runs over ([`transport`]), why a connection closed
+//! ([`close_reason`]), what a connection is given ([`context`]), and the HTTP door with its
+//! WebSockets and web page ([`web`]). The top of the server's layers: it routes to the lobby and
+//! the tables.
 
 pub mod close_reason;
 pub mod connection;
@@ -9,6 +11,8 @@ pub mod context;
 pub mod frames;
 pub mod handshake;
 pub mod rate_limit;
+pub mod transport;
+pub mod web;
 
 pub use close_reason::CloseReason;
 pub use context::{ConnectionContext, ConnectionLimits};

@@ -14,6 +14,7 @@ mod book;
 mod egdb;
 mod frames;
 mod identity_proof;
+mod json_text;
 mod moves;
 mod positions;
 mod script;
@@ -22,6 +23,7 @@ pub use book::book_file;
 pub use egdb::egdb_file;
 pub use frames::frame_decoder;
 pub use identity_proof::identity_proof;
+pub use json_text::json_text;
 pub use moves::{checkers_move_text, legal_moves_play, pente_move_text, tictactoe_move_text};
 pub use positions::{board_file, checkers_fen, pente_position, tictactoe_position};
 
@@ -29,7 +31,7 @@ pub use positions::{board_file, checkers_fen, pente_position, tictactoe_position
 pub type Target = fn(&[u8]);
 
 /// Every fuzz target, by the name of its file in `tests/fuzz/fuzz_targets/`.
-pub const TARGETS: [(&str, Target); 12] = [
+pub const TARGETS: [(&str, Target); 13] = [
     ("frame_decoder", frame_decoder),
     ("checkers_move_text", checkers_move_text),
     ("pente_move_text", pente_move_text),
@@ -42,6 +44,7 @@ pub const TARGETS: [(&str, Target); 12] = [
     ("identity_proof", identity_proof),
     ("egdb_file", egdb_file),
     ("book_file", book_file),
+    ("json_text", json_text),
 ];
 
 /// The body of the target with this name.

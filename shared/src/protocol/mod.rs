@@ -1,9 +1,10 @@
 //! The wire protocol between clients and the judge: message types in [`message`], every byte of
 //! their encoding in [`codec`] (and, with the `codec` feature, its tokio-util adaptors in
-//! `tokio_codec`). `PROTOCOL.md` at the repository root documents it for people
-//! writing other clients.
+//! `tokio_codec`), the WebSocket door's JSON in [`json`]. `PROTOCOL.md` at the repository root
+//! documents it for people writing other clients.
 
 pub mod codec;
+pub mod json;
 pub mod message;
 #[cfg(feature = "codec")]
 pub mod tokio_codec;
@@ -15,4 +16,5 @@ pub use codec::{
     ClientCodec, FrameCodec, FrameError, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PREFIX_LEN,
     ServerCodec,
 };
+pub use json::MAX_CLIENT_TEXT;
 pub use message::*;

@@ -1,4 +1,5 @@
-//! `kingme-load`: a load generator. It opens many real TCP clients that play many games at once
+//! `kingme-load`: a load generator. It opens many real TCP clients (or WebSocket clients with
+//! `--websocket`, through the HTTP door, JSON text frames) that play many games at once
 //! with quick random moves, plus idle connections if asked, and prints moves per second, move
 //! relay latency (from a move sent to the opponent receiving it) as p50/p99/max, the connections
 //! held, and the server's memory.
@@ -54,6 +55,28 @@ struct Args {
     /// which leave when it ends; matches per second and handshake latency are reported.
     #[arg(long)]
     fresh_connections: bool,
+    /// Connect through the WebSocket door (JSON text frames) instead of TCP: with `--addr`, the
+    /// address of the server's `--http` door.
+    #[arg(long)]
+    websocket: bool,
+}
+
+/// Where the clients connect, and through which door.
+#[derive(Debug, Clone, Copy)]
+struct Target {
+    addr: SocketAddr,
+    websocket: bool,
+}
+
+impl Target {
+    /// A new connection that said hello as the guest `name`.
+    async fn hello(self, name: &str) -> Client {
+        if self.websocket {
+            Client::websocket_guest(self.addr, name).await
+        } else {
+            Client::hello(self.addr, name).await
+        }
+    }
 }
 
 /// What one game pair measured.
@@ -68,10 +91,10 @@ struct Tally {
 }
 
 /// Two new connections for a pair, each timed from connect to `Welcome`.
-async fn connect_pair(addr: SocketAddr, index: usize, tally: &mut Tally) -> [Client; 2] {
+async fn connect_pair(target: Target, index: usize, tally: &mut Tally) -> [Client; 2] {
     let mut connect = async |side: &str| {
         let started = Instant::now();
-        let client = Client::hello(addr, &format!("load{index}{side}")).await;
+        let client = target.hello(&format!("load{index}{side}")).await;
         tally.handshakes.push(started.elapsed());
         client
     };
@@ -97,7 +120,7 @@ async fn turn_or_end(client: &mut Client, game: GameId) -> Option<Vec<String>> {
 
 /// Two clients play games with random moves until `until`.
 async fn play_pair(
-    addr: SocketAddr,
+    target: Target,
     index: usize,
     kind: GameKind,
     think: Duration,
@@ -106,12 +129,12 @@ async fn play_pair(
 ) -> Tally {
     let mut rng = StdRng::seed_from_u64(index as u64);
     let mut tally = Tally::default();
-    let mut players = connect_pair(addr, index, &mut tally).await;
+    let mut players = connect_pair(target, index, &mut tally).await;
     // Spread the first moves so the pairs do not move in lockstep.
     tokio::time::sleep(think.mul_f64(rng.random::<f64>())).await;
     while Instant::now() < until {
         if fresh && tally.games > 0 {
-            players = connect_pair(addr, index, &mut tally).await;
+            players = connect_pair(target, index, &mut tally).await;
         }
         let mut create = options(kind, Side::First, Opponent::OpenSeat);
         create.seat = SeatChoice::Side(Side::First);
@@ -197,13 +220,22 @@ async fn load(args: Args) -> anyhow::Result<()> {
                 max_games_per_player: 4,
                 ..Config::default()
             };
-            Some(ServerHandle::start("127.0.0.1:0", config).await?)
+            Some(if args.websocket {
+                ServerHandle::start_with_http("127.0.0.1:0", "127.0.0.1:0", config).await?
+            } else {
+                ServerHandle::start("127.0.0.1:0", config).await?
+            })
         }
     };
     let addr = match (&embedded, args.addr) {
+        (Some(server), _) if args.websocket => server.http_addr().context("the HTTP door")?,
         (Some(server), _) => server.addr(),
         (None, Some(addr)) => addr,
         (None, None) => bail!("no server"),
+    };
+    let target = Target {
+        addr,
+        websocket: args.websocket,
     };
     let pid = match (&embedded, args.server_pid) {
         (Some(_), _) => Some(std::process::id().to_string()),
@@ -216,7 +248,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
         let clients = join_all(
             batch
                 .iter()
-                .map(|i| async move { Client::hello(addr, &format!("idle{i}")).await }),
+                .map(|i| async move { target.hello(&format!("idle{i}")).await }),
         )
         .await;
         idle.extend(clients);
@@ -229,7 +261,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
     let pairs: Vec<_> = (0..args.games)
         .map(|index| {
             tokio::spawn(play_pair(
-                addr,
+                target,
                 index,
                 args.kind,
                 think,
@@ -261,9 +293,10 @@ async fn load(args: Args) -> anyhow::Result<()> {
     total.handshakes.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{} concurrent {} games, {} idle connections, {:.1} s, think {} ms",
+        "{} concurrent {} games over {}, {} idle connections, {:.1} s, think {} ms",
         args.games,
         args.kind,
+        if args.websocket { "WebSocket" } else { "TCP" },
         idle.len(),
         elapsed.as_secs_f64(),
         args.think_ms

@@ -1,0 +1,395 @@
+// The page: signs in (a person's WebCrypto key, or a guest), shows the live lobby, and plays or
+// watches games over the WebSocket door. The server judges everything: the page shows what the
+// server says (State, MovePlayed, ...) and sends what the person chooses.
+
+import { Connection } from "./net.js";
+import { canSign } from "./identity.js";
+import { loadCatalogue, readPosition, movePath, pieceName } from "./games.js";
+import { BoardView } from "./board.js";
+import { showGames, fillCreateForm, createMessage, clockText } from "./lobby.js";
+
+const $ = (id) => document.getElementById(id);
+const games = new Map();
+let catalogue = null;
+let connection = null;
+let me = null;
+let current = null;
+let wantedGame = null;
+
+function status(text) { $("status").textContent = text; }
+
+function send(message) {
+  if (!connection || !connection.send(message)) status("not connected; trying again…");
+}
+
+function showScreen(name) {
+  for (const screen of ["signin", "lobby", "game"]) $(screen).hidden = screen !== name;
+  send({ WatchLobby: { on: name === "lobby" } });
+}
+
+function sideIndex(side) { return side === "First" ? 0 : 1; }
+
+// ---- signing in ----
+
+async function start() {
+  catalogue = await loadCatalogue();
+  fillCreateForm(catalogue);
+  const match = location.hash.match(/^#game=(\d+)$/);
+  wantedGame = match ? Number(match[1]) : null;
+  const signing = await canSign();
+  if (!signing) {
+    $("guest").checked = true;
+    $("guest").disabled = true;
+    $("guest").parentElement.append(" (this browser cannot make Ed25519 keys)");
+  }
+  const saved = localStorage.getItem("kingme-name");
+  if (saved) {
+    $("name").value = saved;
+    $("guest").checked = !signing || localStorage.getItem("kingme-guest") === "yes";
+  }
+  $("signin").hidden = false;
+  $("who").textContent = "not signed in";
+  $("signin-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = $("name").value.trim();
+    if (!name) return;
+    me = name;
+    localStorage.setItem("kingme-name", name);
+    localStorage.setItem("kingme-guest", $("guest").checked ? "yes" : "no");
+    $("signin").hidden = true;
+    connection = new Connection({
+      name, guest: $("guest").checked, onMessage: receive,
+      onLink: (text) => { $("who").textContent = `${name}${$("guest").checked ? " (guest)" : ""}: ${text}`; },
+    });
+  });
+}
+
+// ---- what the server says ----
+
+function receive(kind, body) {
+  const game = body && body.game !== undefined ? games.get(body.game) : null;
+  switch (kind) {
+    case "Welcome":
+      status("");
+      if (current === null) showScreen("lobby");
+      if (wantedGame !== null) send({ Watch: { game: wantedGame } });
+      break;
+    case "GameList":
+      showGames($("games").tBodies[0], body.games, catalogue, me, act);
+      break;
+    case "State":
+      gotState(body);
+      break;
+    case "YourTurn":
+      if (!game) break;
+      game.legal = body.legal_moves.map((text) => ({ text, path: movePath(game.board, text) }))
+        .filter((move) => move.path);
+      setClocks(game, body.clocks);
+      $("legal-moves").replaceChildren(...body.legal_moves.map((text) => new Option(text)));
+      if (game.state.id === current) {
+        view.setLegal(game.legal);
+        $("board").dataset.turn = "mine";
+        announce(game, "your move");
+      }
+      break;
+    case "MovePlayed":
+      if (!game) break;
+      game.state.moves.push(body.record);
+      game.state.position = body.position;
+      game.state.side_to_move = body.side_to_move;
+      game.legal = [];
+      setClocks(game, body.clocks);
+      if (game.state.id === current) {
+        const mine = body.record.side === game.state.your_side;
+        view.setLegal([]);
+        delete $("board").dataset.turn;
+        showPosition(game, !mine);
+        showMoves(game);
+        announce(game, `${sideName(game, body.record.side)} played ${body.record.text}`);
+      }
+      break;
+    case "MoveRejected":
+      $("move-error").textContent = `${body.text}: ${body.reason}`;
+      if (game && game.state.id === current) view.setLegal(game.legal);
+      break;
+    case "SeatChanged":
+      if (!game) break;
+      game.state.seats[sideIndex(body.side)] = body.holder;
+      if (game.state.id === current) showPlayers(game);
+      break;
+    case "GameOver":
+      if (!game) break;
+      game.state.status = { Over: body.result };
+      game.legal = [];
+      setClocks(game, body.clocks);
+      if (game.state.id === current) { view.setLegal([]); showStatus(game); }
+      break;
+    case "DrawOffered":
+    case "TakebackRequested":
+      if (!game) break;
+      if (body.by === game.state.your_side) {
+        announce(game, kind === "DrawOffered" ? "you offered a draw" : "you asked to take back");
+      } else if (game.state.your_side) {
+        offer(game, kind === "DrawOffered" ? "AnswerDraw" : "AnswerTakeback",
+          `${sideName(game, body.by)} ${kind === "DrawOffered" ? "offers a draw" : "asks to take back a move"}`);
+      } else {
+        announce(game, `${sideName(game, body.by)} ${kind === "DrawOffered" ? "offers a draw" : "asks for a takeback"}`);
+      }
+      break;
+    case "DrawDeclined": announce(game, `${sideName(game, body.by)} declined the draw`); break;
+    case "TakebackDeclined": announce(game, `${sideName(game, body.by)} declined the takeback`); break;
+    case "TookBack": announce(game, `${body.plies} moves taken back`); break;
+    case "RematchOffered": announce(game, `${sideName(game, body.by)} asks for a rematch (press Rematch to agree)`); break;
+    case "RematchStarted":
+      if (game && game.state.id === current) {
+        wantedGame = body.rematch;
+        if (!game.state.your_side) send({ Watch: { game: body.rematch } });
+      }
+      break;
+    case "Chat":
+      if (!game) break;
+      game.chat.push(`${body.from}: ${body.text}`);
+      if (game.state.id === current) showChat(game);
+      break;
+    case "Left":
+      games.delete(body.game);
+      if (current === body.game) { current = null; showScreen("lobby"); }
+      break;
+    case "Error":
+      status(body.message);
+      break;
+    case "ShuttingDown":
+      status(body.message);
+      break;
+    default:
+  }
+}
+
+/** A lobby button: a game this page already follows opens at once, anything else is asked. */
+function act(message) {
+  if (message.Watch && games.has(message.Watch.game)) openGame(message.Watch.game);
+  else send(message);
+}
+
+function gotState(state) {
+  const board = catalogue.board(state.spec.kind);
+  const previous = games.get(state.id);
+  games.set(state.id, {
+    state, board, legal: [], chat: previous ? previous.chat : [],
+    clocks: state.clocks, clocksAt: performance.now(),
+  });
+  if (current === null || current === state.id || wantedGame === state.id) openGame(state.id);
+}
+
+// ---- the game view ----
+
+const view = new BoardView($("board"), {
+  onMove: (text) => play(text),
+  onNote: (text) => { $("move-error").textContent = text; },
+});
+
+function play(text) {
+  $("move-error").textContent = "";
+  send({ Move: { game: current, text } });
+}
+
+function sideName(game, side) {
+  return game ? game.board.side_names[sideIndex(side)] : side;
+}
+
+function openGame(id) {
+  const game = games.get(id);
+  current = id;
+  wantedGame = null;
+  showScreen("game");
+  history.replaceState(null, "", `#game=${id}`);
+  const board = game.board;
+  const viewer = game.state.your_side;
+  const bottom = viewer || board.bottom_side || "First";
+  view.show(board, board.bottom_side ? bottom !== board.bottom_side : false);
+  game.bottom = bottom;
+  const spec = catalogue.specs.find((entry) => entry.spec.kind === game.state.spec.kind
+    && entry.spec.variant === game.state.spec.variant);
+  $("game-title").textContent = `Game ${id}: ${spec ? spec.name : board.name}`
+    + `${game.state.rated ? ", rated" : ""}, clock ${clockText(game.state.time_control)}`
+    + (viewer ? `; you play ${sideName(game, viewer)}` : "; watching");
+  const link = `${location.origin}/#game=${id}`;
+  $("watch-link").href = link;
+  $("watch-link").textContent = link;
+  $("offer").hidden = true;
+  $("move-error").textContent = "";
+  if (game.legal.length > 0) $("board").dataset.turn = "mine";
+  else delete $("board").dataset.turn;
+  showPosition(game, false);
+  view.setLegal(game.legal);
+  showMoves(game);
+  showChat(game);
+  showPlayers(game);
+  showStatus(game);
+}
+
+function showPosition(game, slide) {
+  const { pieces, tallies } = readPosition(game.board, game.state.position);
+  const last = game.state.moves[game.state.moves.length - 1];
+  view.setPosition(pieces, last ? last.path : [], slide);
+  const groups = new Map();
+  for (const [number, piece] of pieces) {
+    const name = pieceName(game.board, piece);
+    if (!groups.has(name)) groups.set(name, []);
+    groups.get(name).push(game.board.byNumber.get(number).name);
+  }
+  const parts = [...groups].map(([name, squares]) => `${name}: ${squares.join(", ")}`);
+  if (parts.length === 0) parts.push("the board is empty");
+  $("board-text").textContent = `${parts.join("; ")}. ${tallies.join(". ")} `
+    + `${sideName(game, game.state.side_to_move)} to move.`;
+}
+
+function showMoves(game) {
+  $("moves").replaceChildren(...game.state.moves.map((record) => {
+    const item = document.createElement("li");
+    item.textContent = `${sideName(game, record.side)} ${record.text}`;
+    return item;
+  }));
+  $("moves").scrollTop = $("moves").scrollHeight;
+}
+
+function showChat(game) {
+  $("chat").replaceChildren(...game.chat.map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+  $("chat").scrollTop = $("chat").scrollHeight;
+}
+
+function seatName(seat) {
+  if (seat === "Empty") return "(open seat)";
+  if (seat.Human) {
+    const away = seat.Human.connected ? "" : " (away)";
+    return seat.Human.name + away;
+  }
+  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot`;
+  return "";
+}
+
+function showPlayers(game) {
+  for (const [slot, side] of [["bottom-player", game.bottom], ["top-player", game.bottom === "First" ? "Second" : "First"]]) {
+    const holder = game.state.seats[sideIndex(side)];
+    const name = document.createElement("span");
+    name.textContent = `${sideName(game, side)}: ${seatName(holder)}`;
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    clock.dataset.side = side;
+    $(slot).replaceChildren(name, clock);
+  }
+  tick();
+}
+
+function showStatus(game) {
+  const s = game.state.status;
+  let text;
+  if (s === "Open") text = "Waiting for a player to join: share the watch link, or they find it in the lobby.";
+  else if (s === "Playing") text = `${sideName(game, game.state.side_to_move)} to move.`;
+  else if (s.Over) {
+    const { winner, reason } = s.Over;
+    const code = typeof reason === "string" ? reason : Object.values(reason)[0];
+    const why = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+    text = winner ? `${sideName(game, winner)} won (${why}).` : `Drawn (${why}).`;
+  }
+  $("game-status").textContent = text;
+  // For scripts (the browser test): whether the game is over.
+  if (s.Over) $("game").dataset.over = "yes";
+  else delete $("game").dataset.over;
+  const seated = Boolean(game.state.your_side);
+  for (const button of ["resign", "draw", "takeback"]) $(button).hidden = !seated || Boolean(s.Over);
+  $("rematch").hidden = !seated || !s.Over;
+}
+
+function announce(game, text) {
+  if (!game || game.state.id !== current) return;
+  showStatus(game);
+  $("game-status").textContent += ` ${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+function offer(game, answer, text) {
+  $("offer-text").textContent = text;
+  $("offer").hidden = false;
+  const reply = (accept) => {
+    $("offer").hidden = true;
+    send({ [answer]: { game: game.state.id, accept } });
+  };
+  $("offer-yes").onclick = () => reply(true);
+  $("offer-no").onclick = () => reply(false);
+  $("offer-yes").focus();
+}
+
+// ---- clocks ----
+
+function setClocks(game, clocks) {
+  game.clocks = clocks;
+  game.clocksAt = performance.now();
+  if (game.state.id === current) tick();
+}
+
+function format(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return `${minutes}:${seconds}`;
+}
+
+function tick() {
+  const game = games.get(current);
+  if (!game) return;
+  const over = game.state.status && game.state.status.Over;
+  for (const clock of document.querySelectorAll(".player .clock")) {
+    const side = clock.dataset.side;
+    const left = game.clocks.remaining_ms[sideIndex(side)];
+    if (left === null || left === undefined) { clock.textContent = ""; continue; }
+    const running = !over && game.clocks.running === side;
+    const now = running ? left - (performance.now() - game.clocksAt) : left;
+    clock.textContent = format(now);
+    clock.classList.toggle("running", running);
+    clock.classList.toggle("low", now < 10000);
+    clock.setAttribute("aria-label", `${sideName(game, side)}'s clock${running ? ", running" : ""}`);
+  }
+}
+setInterval(tick, 200);
+
+// ---- the person's actions ----
+
+$("create").addEventListener("submit", (event) => {
+  event.preventDefault();
+  current = null;
+  send(createMessage(catalogue));
+});
+$("move-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (text) play(text);
+  $("move-text").value = "";
+});
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (text && current !== null) send({ Chat: { game: current, text } });
+  $("chat-text").value = "";
+});
+$("resign").addEventListener("click", () => {
+  if (confirm("Resign this game?")) send({ Resign: { game: current } });
+});
+$("draw").addEventListener("click", () => send({ OfferDraw: { game: current } }));
+$("takeback").addEventListener("click", () => send({ RequestTakeback: { game: current } }));
+$("rematch").addEventListener("click", () => send({ Rematch: { game: current } }));
+$("leave").addEventListener("click", () => {
+  const game = games.get(current);
+  // A spectator stops watching; a player keeps the seat (the lobby can resume it).
+  if (game && !game.state.your_side) send({ Leave: { game: current } });
+  current = null;
+  history.replaceState(null, "", "/");
+  showScreen("lobby");
+});
+$("board").addEventListener("focus", () => view.draw());
+$("board").addEventListener("blur", () => view.draw());
+
+start().catch((err) => status(`The page could not start: ${err}`));

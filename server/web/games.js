@@ -1,0 +1,71 @@
+// What the page knows of the games beyond the server's catalogue (/catalogue.json: boards,
+// square names and cells, specs, levels): how to read each game's position text into pieces,
+// and a move text into the squares it visits. Notation only; the rules stay on the server.
+
+/** The catalogue, fetched once. */
+export async function loadCatalogue() {
+  const response = await fetch("catalogue.json");
+  const catalogue = await response.json();
+  for (const board of catalogue.boards) {
+    board.byName = new Map(board.squares.map((square) => [square.name, square]));
+    board.byNumber = new Map(board.squares.map((square) => [square.square, square]));
+  }
+  catalogue.board = (kind) => catalogue.boards.find((board) => board.kind === kind);
+  return catalogue;
+}
+
+const FIRST = "First";
+const SECOND = "Second";
+
+/**
+ * The pieces of a position text: a Map from square number to {side, kind} where kind is
+ * "man", "king", "stone", "cross" or "nought"; plus counts shown beside the board.
+ */
+export function readPosition(board, text) {
+  const pieces = new Map();
+  const tallies = [];
+  if (board.kind === "TicTacToe") {
+    [...text].forEach((mark, index) => {
+      if (mark === "X") pieces.set(index + 1, { side: FIRST, kind: "cross" });
+      if (mark === "O") pieces.set(index + 1, { side: SECOND, kind: "nought" });
+    });
+  } else if (board.kind === "Checkers") {
+    // PDN FEN: B:W21,22,K30:B1,2 (side to move, then each side's squares; K a king; a-b ranges).
+    for (const part of text.split(":").slice(1)) {
+      const side = part[0] === "B" ? FIRST : SECOND;
+      for (const item of part.slice(1).split(",").filter(Boolean)) {
+        const king = item.startsWith("K");
+        const [from, to] = item.replace("K", "").split("-").map(Number);
+        for (let square = from; square <= (to || from); square += 1) {
+          pieces.set(square, { side, kind: king ? "king" : "man" });
+        }
+      }
+    }
+  } else if (board.kind === "Pente") {
+    // 1:K10,L11:J9,J10:0,2 (side to move, first's stones, second's, stones captured by each).
+    const [, first, second, captured] = text.split(":");
+    for (const [stones, side] of [[first, FIRST], [second, SECOND]]) {
+      for (const name of (stones || "").split(",").filter(Boolean)) {
+        const square = board.byName.get(name);
+        if (square) pieces.set(square.square, { side, kind: "stone" });
+      }
+    }
+    const [byFirst, bySecond] = (captured || "0,0").split(",").map(Number);
+    tallies.push(`captured pairs: ${board.side_names[0]} ${byFirst / 2}, ${board.side_names[1]} ${bySecond / 2} (5 wins)`);
+  }
+  return { pieces, tallies };
+}
+
+/** The squares a move text visits: "11x18x25" is 11, 18, 25; "K10" and "5" one square. */
+export function movePath(board, text) {
+  const names = text.split(/[-x]/);
+  const path = names.map((name) => board.byName.get(name)?.square);
+  return path.every((square) => square !== undefined) ? path : null;
+}
+
+/** What a piece is called for a person reading the board as text. */
+export function pieceName(board, piece) {
+  const side = board.side_names[piece.side === FIRST ? 0 : 1];
+  return piece.kind === "man" || piece.kind === "king" || piece.kind === "stone"
+    ? `${side} ${piece.kind}` : side;
+}
