@@ -25,8 +25,11 @@ use tokio_util::task::TaskTracker;
 pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
     let path = config.database.path();
     let new_database = config.new_database;
+    let durability = config.durability;
     tokio::task::spawn_blocking(move || {
-        SqliteStore::open_sealed(&path, unix_ms(), new_database).map(Storage::start)
+        let mut store = SqliteStore::open_sealed(&path, unix_ms(), new_database)?;
+        store.set_durability(durability)?;
+        Ok(Storage::start(store))
     })
     .await
     .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?

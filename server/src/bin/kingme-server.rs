@@ -4,6 +4,7 @@
 use anyhow::Context;
 use clap::Parser;
 use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
+use kingme_server::storage::Durability;
 use kingme_server::{Config, Database};
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -50,6 +51,11 @@ struct Args {
     /// used before (the seal beside it, `<db>-seal`, names the database that held the games).
     #[arg(long)]
     new_database: bool,
+    /// Wait for the disk (fsync) on every committed batch, so that an acknowledged move survives
+    /// a power loss too. Without it an acknowledged move survives a killed or crashed server
+    /// but a power loss may lose the last moments of play.
+    #[arg(long)]
+    fsync: bool,
 }
 
 impl Args {
@@ -77,6 +83,11 @@ impl Args {
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
             database: self.database()?,
             new_database: self.new_database,
+            durability: if self.fsync {
+                Durability::PowerLoss
+            } else {
+                Durability::Process
+            },
             ..defaults
         })
     }
@@ -127,7 +138,11 @@ async fn main() -> anyhow::Result<()> {
                 config.database.path().display()
             )
         })?;
-    tracing::info!(db = %config.database.path().display(), "database open");
+    tracing::info!(
+        db = %config.database.path().display(),
+        durability = config.durability.promise(),
+        "database open"
+    );
     let listener = TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;

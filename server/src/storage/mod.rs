@@ -4,10 +4,11 @@
 //! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
 //! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
 //! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo) and `rating_update` (a result applied to them),
-//! `identity` (names bound to public keys), `location` (the default database path), `faulty` (a
+//! `identity` (names bound to public keys), `durability` (what a commit survives), `location` (the default database path), `faulty` (a
 //! store that fails on demand, for tests of the failure paths), `file_identity` (the database file
 //! must stay the one opened; the seal that tells it at start).
 
+pub mod durability;
 pub mod faulty;
 pub mod file_identity;
 pub mod identity;
@@ -20,6 +21,7 @@ pub mod sqlite;
 pub mod store;
 pub mod worker;
 
+pub use durability::Durability;
 pub use faulty::{Faults, FaultyStore};
 pub use identity::{Admission, Claim, IdentityError};
 pub use ratings::{Rated, Rating, RatingChange};
