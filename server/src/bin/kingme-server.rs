@@ -3,8 +3,8 @@
 
 use anyhow::Context;
 use clap::Parser;
-use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
 use kingme_server::storage::Durability;
+use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
 use kingme_server::{Config, Database};
 use std::time::Duration;
 use tokio::net::TcpListener;

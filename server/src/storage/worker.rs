@@ -438,10 +438,19 @@ mod tests {
         // A move out of sequence fails after nothing, a move for a game not stored after its
         // check: either way its batch is rolled back and the store is ready for the next one.
         let early = storage.record_move(GameId(1), move_at(2, "5")).await;
-        assert!(matches!(early, Err(StoreError::OutOfSequence { .. })), "{early:?}");
-        storage.record_move(GameId(1), move_at(1, "5")).await.unwrap();
+        assert!(
+            matches!(early, Err(StoreError::OutOfSequence { .. })),
+            "{early:?}"
+        );
+        storage
+            .record_move(GameId(1), move_at(1, "5"))
+            .await
+            .unwrap();
         let twice = storage.record_move(GameId(1), move_at(1, "6")).await;
-        assert!(matches!(twice, Err(StoreError::OutOfSequence { .. })), "{twice:?}");
+        assert!(
+            matches!(twice, Err(StoreError::OutOfSequence { .. })),
+            "{twice:?}"
+        );
         // A request that wrote before failing leaves nothing behind.
         let half = storage
             .run(|store| {
@@ -450,7 +459,10 @@ mod tests {
             })
             .await;
         assert!(matches!(half, Err(StoreError::NotFound(_))), "{half:?}");
-        storage.record_move(GameId(1), move_at(2, "1")).await.unwrap();
+        storage
+            .record_move(GameId(1), move_at(2, "1"))
+            .await
+            .unwrap();
         let stored = storage.game(GameId(1)).await.unwrap().unwrap();
         let texts: Vec<&str> = stored.moves.iter().map(|m| m.text.as_str()).collect();
         assert_eq!(texts, ["5", "1"]);
