@@ -24,11 +24,13 @@ use tokio_util::codec::Framed;
 /// A guard against a hung server, not a measurement: nothing here should take a fraction of it.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// The server binary on `db`, listening on a free port; returns it and its address.
-async fn start_server(db: &std::path::Path) -> (Child, String) {
+/// The server binary on `db`, listening on a free port, with `--fsync` if asked; returns it and
+/// its address.
+async fn start_server(db: &std::path::Path, fsync: bool) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
         .args(["--listen", "127.0.0.1:0", "--db"])
         .arg(db)
+        .args(fsync.then_some("--fsync"))
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
@@ -211,7 +213,8 @@ fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> GameOp
 async fn games_survive_a_kill_and_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("kingme.db");
-    let (mut server, addr) = start_server(&db).await;
+    // The default durability first (no fsync per batch: a killed process loses nothing).
+    let (mut server, addr) = start_server(&db, false).await;
 
     let alice_key = SigningKey::from_bytes(&[1; 32]);
     let (mut alice, games) = Client::person(&addr, "alice", &alice_key).await;
@@ -260,8 +263,9 @@ async fn games_survive_a_kill_and_a_restart() {
     server.wait().await.unwrap();
     drop((alice, bob));
     // Back on another port, and through another name for the same host: the key, not the
-    // address or a token, says who alice is, and the welcome names her games.
-    let (mut server, addr) = start_server(&db).await;
+    // address or a token, says who alice is, and the welcome names her games. This time with
+    // an fsync per batch, on the same database.
+    let (mut server, addr) = start_server(&db, true).await;
     let by_name = addr.replace("127.0.0.1", "localhost");
     let (mut alice, mut games) = Client::person(&by_name, "alice", &alice_key).await;
     games.sort();
@@ -386,6 +390,15 @@ async fn games_survive_a_kill_and_a_restart() {
         .expect(|message| matches!(message, ServerMessage::Pong { nonce: 9 }).then_some(()))
         .await;
 
+    // Killed again, under --fsync: the bot game's moves acknowledged since are all there.
+    server.start_kill().unwrap();
+    server.wait().await.unwrap();
+    drop(second);
+    let (mut server, addr) = start_server(&db, false).await;
+    let (mut alice, games) = Client::person(&addr, "alice", &alice_key).await;
+    assert_eq!(games, [bot_game]);
+    let state = alice.state(bot_game).await;
+    assert_eq!(state.moves.len(), 4, "{:?}", texts(&state));
     server.start_kill().unwrap();
     server.wait().await.unwrap();
 }
