@@ -468,7 +468,7 @@ impl Bot {
         }
         self.seeking = Some((Seeking::Create, now));
         vec![ClientMessage::CreateGame(GameOptions {
-            spec: self.args.game.unwrap_or(GameKind::Checkers).into(),
+            spec: self.args.game.unwrap_or_default().into(),
             seat: SeatChoice::Random,
             opponent: Opponent::OpenSeat,
             time_control: TimeControl::Unlimited,

@@ -114,7 +114,7 @@ impl Default for CreateForm {
     fn default() -> Self {
         CreateForm {
             field: Field::Game,
-            kind: GameKind::Checkers,
+            kind: GameKind::default(),
             seat: SeatChoice::Side(Side::First),
             opponent: Some(Level::Intermediate),
             time: 0,
@@ -296,7 +296,7 @@ pub fn check_position(spec: GameSpec, text: &str) -> Result<String, String> {
 
 /// Reads a position from a file: a board file or a position text.
 pub fn read_board_file(spec: GameSpec, path: &str) -> Result<String, String> {
-    let limit = kingme_shared::games::checkers::MAX_BOARD_FILE_LEN as u64;
+    let limit = kingme_shared::games::spec::MAX_START_TEXT as u64;
     let size = std::fs::metadata(path)
         .map_err(|err| format!("cannot read {path}: {err}"))?
         .len();

@@ -206,10 +206,16 @@ impl Client {
         self.frames.send(message).await.unwrap();
     }
 
+    /// Waits for the message `pick` takes, answering the server's keep-alive pings meanwhile
+    /// (a slow machine may take longer than the idle timeout to produce it).
     async fn expect<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
         tokio::time::timeout(PATIENCE, async {
             loop {
                 let message = self.frames.next().await.unwrap().unwrap();
+                if let ServerMessage::Ping { nonce } = message {
+                    self.send(ClientMessage::Pong { nonce }).await;
+                    continue;
+                }
                 if let Some(found) = pick(message) {
                     return found;
                 }

@@ -145,7 +145,7 @@ fn a_picked_up_piece_shows_its_destinations() {
 
 #[test]
 fn lobby_lists_games() {
-    let mut app = App::new("ada", (100, 12), std::time::Instant::now());
+    let mut app = App::new("ada", (100, 14), std::time::Instant::now());
     app.update(Event::Link(kingme_client::event::LinkEvent::Connected {
         resumed: false,
     }));
@@ -193,10 +193,29 @@ fn lobby_lists_games() {
             }),
             spectators: 3,
         },
+        GameSummary {
+            id: GameId(4),
+            spec: GameKind::Checkers.into(),
+            seats: [
+                SeatHolder::Human {
+                    name: "bartholomew".to_owned(),
+                    connected: false,
+                    grace_left_ms: Some(42_000),
+                },
+                human("maximiliana-von-longname"),
+            ],
+            time_control: TimeControl::Unlimited,
+            moves: 31,
+            status: GameStatus::Playing,
+            spectators: 0,
+        },
     ];
     app.update(Event::Server(ServerMessage::GameList { games }));
     key(&mut app, KeyCode::Down);
     let picture = check("lobby", &app);
+    // Text longer than its column wraps inside it, never cut.
+    assert!(picture.contains("0:42 to return"), "{picture}");
+    assert!(picture.contains("longname"), "{picture}");
     assert!(picture.contains("X wins with three in a row"), "{picture}");
     assert!(picture.contains("(2 watching)"), "{picture}");
     assert!(

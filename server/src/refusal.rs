@@ -125,6 +125,12 @@ pub enum Refusal {
     BadProof { name: String, reason: String },
     #[error(transparent)]
     Identity(IdentityError),
+    #[error(
+        "the server cannot use its database right now ({0}), so it cannot keep games: you are let \
+         in to list and watch games, but creating, joining and playing are paused; connect again \
+         later to play (if this lasts, tell the server's operator)"
+    )]
+    WatchOnly(StoreError),
     #[error("unknown or expired resume token; connect without one for a new session")]
     UnknownToken,
     #[error("you said Hello already")]
@@ -178,6 +184,7 @@ impl Refusal {
             | R::Paused { .. }
             | R::StorageRead(_)
             | R::CreationNotStored { .. }
+            | R::WatchOnly(_)
             | R::Identity(IdentityError::Store(_)) => ErrorKind::NotStored,
             R::Spectating(_)
             | R::AlreadySeated(_)

@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// Which game a table plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Which game a table plays. The default is the main game, English checkers: the one a client
+/// offers first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
+    #[default]
     Checkers,
     Pente,
     TicTacToe,

@@ -8,9 +8,11 @@ pub mod any_game;
 pub mod board_view;
 #[cfg(test)]
 pub(crate) mod conformance;
+pub mod domain;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod grown_list;
 pub mod identity;
 pub mod protocol;
 pub mod record;

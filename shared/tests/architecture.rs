@@ -11,7 +11,13 @@ const FORBIDDEN: [&str; 2] = ["tokio", "tokio-util"];
 #[test]
 fn shared_depends_on_no_tokio_unless_asked() {
     let output = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
@@ -28,7 +34,9 @@ fn shared_depends_on_no_tokio_unless_asked() {
         .iter()
         .find(|package| package["name"] == "kingme-shared")
         .expect("kingme-shared is a workspace member");
-    let dependencies = shared["dependencies"].as_array().expect("a dependency list");
+    let dependencies = shared["dependencies"]
+        .as_array()
+        .expect("a dependency list");
     let normal: Vec<&str> = dependencies
         .iter()
         // Normal dependencies have no kind; dev and build ones say so.
@@ -36,7 +44,10 @@ fn shared_depends_on_no_tokio_unless_asked() {
         .filter(|dependency| dependency["optional"] != true)
         .filter_map(|dependency| dependency["name"].as_str())
         .collect();
-    assert!(normal.contains(&"serde"), "the list is read right: {normal:?}");
+    assert!(
+        normal.contains(&"serde"),
+        "the list is read right: {normal:?}"
+    );
     for forbidden in FORBIDDEN {
         assert!(
             !normal.contains(&forbidden),
@@ -44,6 +55,11 @@ fn shared_depends_on_no_tokio_unless_asked() {
         );
     }
     // The adaptors are there for those who ask.
-    let codec = shared["features"]["codec"].as_array().expect("a codec feature");
-    assert!(codec.iter().any(|item| item == "dep:tokio-util"), "{codec:?}");
+    let codec = shared["features"]["codec"]
+        .as_array()
+        .expect("a codec feature");
+    assert!(
+        codec.iter().any(|item| item == "dep:tokio-util"),
+        "{codec:?}"
+    );
 }

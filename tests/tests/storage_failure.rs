@@ -2,16 +2,18 @@
 //! announced that was not stored. A store that fails on demand ([`FaultyStore`]) stands in for
 //! the disk: a bot's move that cannot be stored pauses the game (the players are told) instead of
 //! ending it, a result that cannot be stored is not announced, and once the store works again
-//! the game goes on and what was announced is what is stored.
+//! the game goes on and what was announced is what is stored. A client arriving while the store
+//! fails is let in to list and watch games, and told plainly why it cannot play.
 
 use kingme_server::ServerHandle;
 use kingme_server::storage::{FaultyStore, SqliteStore, Storage};
 use kingme_shared::ai::Level;
+use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::Opponent;
-use kingme_shared::protocol::{ClientMessage, EndReason, ServerMessage};
+use kingme_shared::protocol::{ClientMessage, EndReason, ErrorKind, GameStatus, ServerMessage};
 use kingme_shared::{GameKind, Side};
 use kingme_tests::client::Client;
-use kingme_tests::{options, test_config};
+use kingme_tests::{open_game, options, test_config};
 
 /// Reads messages until the game's pause notice; returns what came before it.
 async fn until_paused(client: &mut Client) -> Vec<ServerMessage> {
@@ -109,5 +111,91 @@ async fn what_the_store_did_not_keep_is_never_announced_and_the_game_goes_on_aft
         "{record:?}"
     );
     assert_eq!(record.moves.len(), 2);
+    server.shutdown().await;
+}
+
+/// The notice a client let in to watch only hears after its `Welcome`.
+async fn watch_only_notice(client: &mut Client) -> String {
+    let (kind, notice) = client.error().await;
+    assert_eq!(kind, ErrorKind::NotStored);
+    assert!(
+        notice.contains("cannot use its database")
+            && notice.contains("database or disk is full")
+            && notice.contains("watch")
+            && notice.contains("later"),
+        "{notice}"
+    );
+    notice
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_client_arriving_while_the_store_fails_may_watch_and_is_told_why_it_cannot_play() {
+    let store =
+        SqliteStore::open(std::path::Path::new(":memory:"), 0).expect("an in-memory database");
+    let (store, faults) = FaultyStore::new(store);
+    let server =
+        ServerHandle::start_with_storage("127.0.0.1:0", test_config(), Storage::start(store))
+            .await
+            .expect("the server starts");
+    let addr = server.addr();
+    let mut ada = Client::hello(addr, "ada").await;
+    let game = ada.create(open_game(GameKind::Checkers)).await.id;
+    let dan_key = SigningKey::from_bytes(&[7; 32]);
+
+    faults.fail_now();
+    // A guest: welcomed, told why, and able to list and watch but not to join or create.
+    let mut cleo = Client::hello(addr, "cleo").await;
+    let notice = watch_only_notice(&mut cleo).await;
+    cleo.send(ClientMessage::ListGames).await;
+    let listed = cleo
+        .until(|m| match m {
+            ServerMessage::GameList { games } => Some(games.clone()),
+            _ => None,
+        })
+        .await;
+    assert!(
+        listed.iter().any(|summary| summary.id == game),
+        "{listed:?}"
+    );
+    cleo.send(ClientMessage::Join { game }).await;
+    assert_eq!(cleo.error().await, (ErrorKind::NotStored, notice.clone()));
+    cleo.send(ClientMessage::CreateGame(open_game(GameKind::TicTacToe)))
+        .await;
+    assert_eq!(cleo.error().await, (ErrorKind::NotStored, notice));
+    cleo.send(ClientMessage::Watch { game }).await;
+    let watched = cleo.state().await;
+    assert_eq!((watched.id, watched.your_side), (game, None));
+    assert_eq!(
+        watched.status,
+        GameStatus::Open,
+        "the refused join changed nothing"
+    );
+
+    // A person whose key proves itself but whose name cannot be looked up: the same, and the
+    // connection stays open.
+    let (mut dan, answer) = Client::sign_in(addr, "dan", &dan_key).await;
+    assert!(
+        matches!(answer, ServerMessage::Welcome { .. }),
+        "{answer:?}"
+    );
+    watch_only_notice(&mut dan).await;
+    dan.send(ClientMessage::Join { game }).await;
+    let (_, refusal) = dan.error().await;
+    assert!(refusal.contains("cannot use its database"), "{refusal}");
+    dan.send(ClientMessage::Ping { nonce: 9 }).await;
+    let pong = dan
+        .until(|m| match m {
+            ServerMessage::Pong { nonce } => Some(*nonce),
+            _ => None,
+        })
+        .await;
+    assert_eq!(pong, 9);
+
+    // Once the store works again, connecting again lets the person play.
+    faults.repair();
+    drop(dan);
+    let mut dan = Client::person(addr, "dan", &dan_key).await;
+    dan.send(ClientMessage::Join { game }).await;
+    assert_eq!(dan.state().await.status, GameStatus::Playing);
     server.shutdown().await;
 }

@@ -365,3 +365,109 @@ fn the_path_reader_resolves_crate_super_and_child_paths() {
         "{joined:?}"
     );
 }
+
+/// Where a particular game may be named: its own folder, and the parts that draw a board, write
+/// notation, run an engine or list the games once.
+const MAY_NAME_A_GAME: &[(&str, &str)] = &[
+    ("shared/src/games/", "the games themselves"),
+    (
+        "shared/src/any_game.rs",
+        "the one list of the games (`dispatch!`)",
+    ),
+    (
+        "shared/src/conformance.rs",
+        "the one line per game of the conformance suite",
+    ),
+    (
+        "shared/src/ai/",
+        "the engines: one search per game behind `think`",
+    ),
+    (
+        "shared/src/record/",
+        "notation: record formats (PDN is checkers' own)",
+    ),
+    ("shared/src/fuzzing/", "fuzz bodies: one per text format"),
+    ("client/src/ui/", "drawing"),
+    ("client/src/board_geometry.rs", "drawing: squares to cells"),
+    ("client/src/animation.rs", "drawing: a move sliding"),
+    ("client/src/setup_board.rs", "drawing: the setup board"),
+    (
+        "client/src/selection.rs",
+        "drawing: picking pieces up and putting them down",
+    ),
+    ("client/src/plain/board_text.rs", "drawing: the plain board"),
+    ("client/src/move_list.rs", "notation: the move lists"),
+    ("client/src/words.rs", "notation: results in words"),
+    (
+        "client/src/tools/",
+        "engine tools (perft, endgame databases, ballots are checkers')",
+    ),
+    (
+        "client/src/archive.rs",
+        "notation: which record format a game is exported in",
+    ),
+    (
+        "server/src/storage/schema.rs",
+        "migrations: the columns of older schemas",
+    ),
+];
+
+/// Invariant: game-specific code stays behind `Game`: outside the allowed places no source
+/// (tests aside) names a particular game.
+#[test]
+fn only_games_drawing_notation_and_engines_name_a_particular_game() {
+    let root = root();
+    let names = [
+        "GameKind::Checkers",
+        "GameKind::Pente",
+        "GameKind::TicTacToe",
+        "games::checkers",
+        "games::pente",
+        "games::tictactoe",
+        "PenteRules",
+        "pente_tournament_rule",
+    ];
+    let mut naming = Vec::new();
+    for crate_dir in ["shared/src", "server/src", "client/src"] {
+        for file in rust_files(&root.join(crate_dir)) {
+            let relative = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            if MAY_NAME_A_GAME
+                .iter()
+                .any(|(allowed, _)| relative.starts_with(allowed))
+                || relative.ends_with("/tests.rs")
+            {
+                continue;
+            }
+            let source = read(&file);
+            // Tests may name the game they test.
+            let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+            for name in names {
+                if code.contains(name) {
+                    naming.push(format!("{relative} names {name}"));
+                }
+            }
+        }
+    }
+    assert!(naming.is_empty(), "{naming:#?}");
+}
+
+/// Invariant: the referee, the clock and storage speak the judge's vocabulary (`domain`), not the
+/// wire's: none of them imports `protocol`, so the wire can change without touching them.
+#[test]
+fn the_referee_the_clock_and_storage_do_not_use_the_wire() {
+    let root = root();
+    let mut files = rust_files(&root.join("server/src/storage"));
+    files.push(root.join("server/src/game/judge.rs"));
+    files.push(root.join("server/src/game/clock.rs"));
+    assert!(files.len() > 3, "the files are found: {files:?}");
+    let wired: Vec<String> = files
+        .iter()
+        .filter(|file| read(file).contains("protocol::"))
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(wired.is_empty(), "these use the wire module: {wired:#?}");
+}

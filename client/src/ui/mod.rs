@@ -63,7 +63,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Some(Overlay::Confirm(what)) => dialogs::confirm(frame, *what, &app.theme),
         Some(Overlay::Message) => dialogs::message(frame, &app.status, &app.theme),
         Some(Overlay::BotLevel { game, selected }) => {
-            let kind = app.games.iter().find(|g| g.id == *game).map(|g| g.spec.kind());
+            let kind = app
+                .games
+                .iter()
+                .find(|g| g.id == *game)
+                .map(|g| g.spec.kind());
             dialogs::bot_level(frame, *game, kind, *selected, &app.theme);
         }
         None => {

@@ -5,7 +5,7 @@
 //! the increment after each of its moves; with `PerMove` every turn starts with the full limit.
 
 use kingme_shared::Side;
-use kingme_shared::protocol::{ClockState, TimeControl};
+use kingme_shared::domain::{ClockState, TimeControl};
 use tokio::time::{Duration, Instant};
 
 /// What is left on both clocks when no clock runs; a retracted move restores one of these.

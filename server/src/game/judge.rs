@@ -9,7 +9,7 @@ use super::clock::{Clock, ClockReading};
 use crate::options::GameSetup;
 use crate::refusal::Refusal;
 use crate::storage::StoredMove;
-use kingme_shared::protocol::{
+use kingme_shared::domain::{
     ClockState, EndReason, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord,
 };
 use kingme_shared::{AnyGame, Outcome, Side};
@@ -349,7 +349,7 @@ impl Judge {
 mod tests {
     use super::*;
     use crate::game::clock::FIRST_MOVE_ALLOWANCE;
-    use kingme_shared::protocol::TimeControl;
+    use kingme_shared::domain::TimeControl;
     use kingme_shared::{GameKind, WinReason};
     use std::time::Duration;
 

@@ -53,6 +53,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<Co
         outbox,
         kick,
         context,
+        watch_only: None,
         lobby_feed: None,
     };
     let reason = connection.run().await;
@@ -78,6 +79,9 @@ pub(super) struct Connection {
     /// Cancelled when the client reads too slowly.
     kick: CancellationToken,
     pub(super) context: Arc<ConnectionContext>,
+    /// Set when the database failed while letting the client in: it may only list and watch
+    /// games, and every other request is refused with this.
+    pub(super) watch_only: Option<Refusal>,
     /// The lobby's pushed lists, while the client watches the lobby.
     lobby_feed: Option<GameListFeed>,
 }
@@ -176,6 +180,11 @@ impl Connection {
         session: &Arc<Session>,
         message: ClientMessage,
     ) -> Result<(), Refusal> {
+        if let Some(notice) = &self.watch_only
+            && !watcher_may(&message)
+        {
+            return Err(notice.clone());
+        }
         let context = Arc::clone(&self.context);
         let answer = match message {
             ClientMessage::Hello { .. } => return Err(Refusal::HelloAgain),
@@ -269,6 +278,23 @@ impl Connection {
             }
         });
     }
+}
+
+/// Whether a client let in to watch only (see `Connection::admit_watcher`) may send `message`:
+/// reading and watching, nothing that seats it or changes a game.
+fn watcher_may(message: &ClientMessage) -> bool {
+    matches!(
+        message,
+        ClientMessage::Ping { .. }
+            | ClientMessage::Pong { .. }
+            | ClientMessage::ListGames
+            | ClientMessage::WatchLobby { .. }
+            | ClientMessage::Watch { .. }
+            | ClientMessage::Leave { .. }
+            | ClientMessage::History { .. }
+            | ClientMessage::Leaderboard { .. }
+            | ClientMessage::Export { .. }
+    )
 }
 
 /// A database failure on a read (the archive), as a refusal the client can show.

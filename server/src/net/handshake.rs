@@ -2,15 +2,17 @@
 //! person's proof (a signature by the name's key over a fresh challenge, checked against the
 //! stored identities) or a guest's admission (its resume token, or a new guest session). The
 //! admitted session is attached to the connection, an older connection of the same player is
-//! told it was taken over, and the player's games send it their state.
+//! told it was taken over, and the player's games send it their state. When the database fails
+//! at this point the client is not turned away: it is let in to list and watch games only, and
+//! told why.
 
 use super::close_reason::CloseReason;
 use super::connection::Connection;
 use crate::game::TableCommand;
 use crate::players::{Attachment, Session};
 use crate::refusal::Refusal;
-use crate::storage::Claim;
 use crate::storage::records::unix_ms;
+use crate::storage::{Claim, IdentityError, StoreError};
 use futures::StreamExt;
 use kingme_shared::identity;
 use kingme_shared::protocol::{
@@ -74,8 +76,16 @@ impl Connection {
                 public_key,
                 legacy_secret,
             };
-            self.admit(&name, claim).await?;
-            (self.context.sessions.person(&name), String::new())
+            let admitted = self
+                .context
+                .storage
+                .admit(name.clone(), claim, unix_ms())
+                .await;
+            match admitted {
+                Ok(_) => (self.context.sessions.person(&name), String::new()),
+                Err(IdentityError::Store(err)) => self.admit_watcher(name, err),
+                Err(err) => return Err(self.fatal(Refusal::Identity(err))),
+            }
         };
         let replaced = CancellationToken::new();
         let previous = session.attach(Attachment {
@@ -109,6 +119,9 @@ impl Connection {
             resume_token: token,
             games,
         });
+        if let Some(notice) = &self.watch_only {
+            self.outbox.send(notice.to_message(false));
+        }
         // The player's games (seats kept while it was away, or held by an older connection)
         // send their state to this connection, and the others hear that the player is back.
         for table in tables {
@@ -160,20 +173,19 @@ impl Connection {
         })
     }
 
-    /// Checks a person's name against the stored identities, binding the key to a new name.
-    async fn admit(&self, name: &str, claim: Claim) -> Result<(), CloseReason> {
-        self.context
-            .storage
-            .admit(name.to_owned(), claim, unix_ms())
-            .await
-            .map(|_| ())
-            .map_err(|err| self.fatal(Refusal::Identity(err)))
+    /// Lets a client in to watch only, because the database failed while checking its name:
+    /// a session of its own (no seats, no token, found by nobody), and the notice saying what is
+    /// wrong, sent after the `Welcome` and again for every request it refuses.
+    fn admit_watcher(&mut self, name: String, err: StoreError) -> (Arc<Session>, String) {
+        tracing::error!(connection = self.id, %err, "the database failed at hello; letting the client in to watch only");
+        self.watch_only = Some(Refusal::WatchOnly(err));
+        (self.context.sessions.watcher(name), String::new())
     }
 
     /// Lets a guest in: back into the session its token names, or as a new guest under a name
     /// nobody registered, with a new token that is stored so it still works after a restart.
     async fn admit_guest(
-        &self,
+        &mut self,
         name: String,
         resume: Option<String>,
     ) -> Result<(Arc<Session>, String), CloseReason> {
@@ -187,10 +199,11 @@ impl Connection {
             return Ok((session, token));
         }
         let storage = &self.context.storage;
-        storage
-            .admit(name.clone(), Claim::Guest, unix_ms())
-            .await
-            .map_err(|err| self.fatal(Refusal::Identity(err)))?;
+        match storage.admit(name.clone(), Claim::Guest, unix_ms()).await {
+            Ok(_) => {}
+            Err(IdentityError::Store(err)) => return Ok(self.admit_watcher(name, err)),
+            Err(err) => return Err(self.fatal(Refusal::Identity(err))),
+        }
         let (session, token) = self.context.sessions.create_guest(name.clone());
         if let Err(err) = storage.save_resume_token(&token, name, unix_ms()).await {
             // The session still works until a restart; only resuming after one is lost.

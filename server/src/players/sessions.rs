@@ -10,6 +10,13 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+/// Gives back most of a map's room when it is less than a quarter full.
+fn shrink_when_sparse<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>) {
+    if map.capacity() > 64 && map.len() * 4 < map.capacity() {
+        map.shrink_to(map.len() * 2);
+    }
+}
+
 /// Every session: persons' by name, guests' by the hash of their resume token (a guest's
 /// session rebuilt after a restart may answer to several tokens it was issued).
 #[derive(Debug, Default)]
@@ -43,6 +50,12 @@ impl Sessions {
     fn new_session(&self, name: String, guest: bool) -> Arc<Session> {
         let id = PlayerId(self.last_player.fetch_add(1, Ordering::Relaxed) + 1);
         Arc::new(Session::new(id, name, guest))
+    }
+
+    /// A session for a client let in to watch only (the database failed at its hello): no
+    /// seats, no token, kept by nobody here, so it ends with its connection.
+    pub fn watcher(&self, name: String) -> Arc<Session> {
+        self.new_session(name, true)
     }
 
     /// A new guest session with a fresh id and an unguessable token (128 random bits from the
@@ -86,6 +99,10 @@ impl Sessions {
             {
                 by_name.remove(&session.name);
             }
+            // A map keeps the room of its busiest moment; give most of it back once the
+            // players have left (halving at a quarter full keeps this rare).
+            shrink_when_sparse(&mut by_token);
+            shrink_when_sparse(&mut by_name);
         }
     }
 

@@ -5,7 +5,7 @@
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
-use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};

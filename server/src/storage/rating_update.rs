@@ -4,7 +4,7 @@
 use super::ratings::{Rated, Rating, RatingChange};
 use super::records::Participant;
 use super::store::{Store, StoreError};
-use kingme_shared::protocol::{EndReason, GameResult};
+use kingme_shared::domain::{EndReason, GameResult};
 use kingme_shared::{GameKind, Side};
 
 /// Applies a finished game to both sides' ratings, if it counts: both seats rated identities,

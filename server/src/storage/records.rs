@@ -3,7 +3,7 @@
 //! [`super::Store`] implementation writes the same values.
 
 use kingme_shared::ai::Level;
-use kingme_shared::protocol::{GameId, GameResult, TimeControl};
+use kingme_shared::domain::{GameId, GameResult, TimeControl};
 use kingme_shared::record::{GameRecord, RecordResult};
 use kingme_shared::{GameSpec, Side};
 

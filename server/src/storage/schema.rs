@@ -147,8 +147,8 @@ mod tests {
     use super::*;
     use crate::storage::identity::admit;
     use crate::storage::{Admission, Claim, IdentityError, SqliteStore, Store, StoredIdentity};
+    use kingme_shared::domain::GameId;
     use kingme_shared::identity::SigningKey;
-    use kingme_shared::protocol::GameId;
     use kingme_shared::{GameKind, GameSpec, Variant};
 
     /// A database as version 1 left it.

@@ -8,7 +8,7 @@
 
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
-use kingme_shared::protocol::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 
 /// A database failure, as text: the storage worker hands it to every waiting caller, so it is

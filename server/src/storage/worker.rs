@@ -18,7 +18,7 @@ use super::rating_update;
 use super::ratings::RatingChange;
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
 use super::store::{HistoryQuery, Store, StoreError};
-use kingme_shared::protocol::{
+use kingme_shared::domain::{
     GameId, GameResult, HistoryEntry, LeaderboardEntry, MAX_HISTORY_ENTRIES,
     MAX_LEADERBOARD_ENTRIES,
 };
@@ -156,6 +156,8 @@ impl Inner {
                 let mut queue = lock(&self.queue);
                 if queue.requests.is_empty() {
                     queue.draining = false;
+                    // A burst of requests grew the queue; keep only a batch's room.
+                    queue.requests.shrink_to(MAX_BATCH);
                     return;
                 }
                 let take = queue.requests.len().min(MAX_BATCH);
@@ -363,7 +365,7 @@ mod tests {
     use crate::storage::SqliteStore;
     use crate::storage::ratings::{Rated, Rating};
     use kingme_shared::ai::Level;
-    use kingme_shared::protocol::{EndReason, TimeControl};
+    use kingme_shared::domain::{EndReason, TimeControl};
     use kingme_shared::{Side, WinReason};
     use std::path::Path;
 

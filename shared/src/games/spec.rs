@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// The longest text [`GameSpec::start`] reads, in bytes: a checkers board file, the longest of
+/// the position forms.
+pub const MAX_START_TEXT: usize = crate::games::checkers::MAX_BOARD_FILE_LEN;
+
 /// A rule variant. Which games have which variants is [`GameSpec::ALL`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Variant {

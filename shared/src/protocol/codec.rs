@@ -245,7 +245,12 @@ mod tests {
             .expect("encode");
         let mut server = ServerCodec::server();
         let mut partial = BytesMut::from(&whole[..whole.len() - 1]);
-        assert!(server.decode_frame(&mut partial).expect("no error yet").is_none());
+        assert!(
+            server
+                .decode_frame(&mut partial)
+                .expect("no error yet")
+                .is_none()
+        );
     }
 
     fn chat(text: &str) -> ClientMessage {
@@ -344,7 +349,10 @@ mod tests {
         let err = ServerCodec::server()
             .decode_frame(&mut checkers_free)
             .expect_err("no such variant");
-        assert!(err.to_string().contains("checkers has no free variant"), "{err}");
+        assert!(
+            err.to_string().contains("checkers has no free variant"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -6,12 +6,15 @@
 
 use crate::ai::Level;
 use crate::any_game::GameKind;
-use crate::game::{DrawReason, Side, WinReason};
+pub use crate::domain::{
+    ClockState, EndReason, GameId, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord, PlayerId,
+    TimeControl,
+};
+use crate::domain::{HistoryEntry, LeaderboardEntry};
+use crate::game::Side;
 use crate::games::spec::GameSpec;
-use crate::protocol::archive::{HistoryEntry, LeaderboardEntry};
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The protocol version spoken by this build. A server refuses a hello with another version.
 pub const PROTOCOL_VERSION: u32 = 4;
@@ -20,8 +23,6 @@ pub const PROTOCOL_VERSION: u32 = 4;
 pub const MAX_NAME_CHARS: usize = 32;
 /// Longest chat line, in characters.
 pub const MAX_CHAT_CHARS: usize = 300;
-/// Longest move text, in bytes (a checkers multi-jump of 9 landings is 29).
-pub const MAX_MOVE_TEXT: usize = 64;
 /// The most of a refused move's text that `MoveRejected` quotes back, in bytes: any move the
 /// rules could accept fits whole.
 pub const MAX_QUOTED_MOVE: usize = MAX_MOVE_TEXT;
@@ -46,20 +47,6 @@ pub const MAX_POSITION_TEXT: usize = 2048;
 /// Most entries a game list carries.
 pub const MAX_LISTED_GAMES: usize = 200;
 
-/// A table's id, unique for the server's lifetime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct GameId(pub u64);
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// A connected player's id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct PlayerId(pub u64);
-
 /// Which seat the creator of a game takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatChoice {
@@ -78,20 +65,6 @@ pub enum Opponent {
     OpenSeat,
     /// A built-in bot at this level, seated at once.
     Bot(Level),
-}
-
-/// How much time the sides have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TimeControl {
-    /// No clocks.
-    Unlimited,
-    /// Fischer: an initial amount per side plus an increment after each own move.
-    Incremental {
-        initial_secs: u32,
-        increment_secs: u32,
-    },
-    /// A fixed limit for every move, as the classic programs' AI time limit.
-    PerMove { secs: u32 },
 }
 
 /// Everything needed to create a game.
@@ -261,72 +234,6 @@ pub enum SeatHolder {
     },
 }
 
-/// The two clocks. Milliseconds left for each side (for a per-move limit: left for the current
-/// move), `None` without clocks; `running` names the side whose clock ticks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClockState {
-    pub remaining_ms: [Option<u64>; 2],
-    pub running: Option<Side>,
-}
-
-/// Why a game ended: by the rules, or by the judge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EndReason {
-    Win(WinReason),
-    Draw(DrawReason),
-    Resignation,
-    DrawAgreed,
-    TimeForfeit,
-    /// A player left or stayed away longer than the grace period.
-    Abandoned,
-    /// The server shut down or the game was cancelled before it finished.
-    Aborted,
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EndReason::Win(reason) => reason.fmt(f),
-            EndReason::Draw(reason) => reason.fmt(f),
-            EndReason::Resignation => f.write_str("resignation"),
-            EndReason::DrawAgreed => f.write_str("draw agreed"),
-            EndReason::TimeForfeit => f.write_str("time forfeit"),
-            EndReason::Abandoned => f.write_str("abandoned"),
-            EndReason::Aborted => f.write_str("aborted"),
-        }
-    }
-}
-
-/// The result of a finished game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameResult {
-    /// `None` for a draw (or an aborted game).
-    pub winner: Option<Side>,
-    pub reason: EndReason,
-}
-
-/// Where a game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum GameStatus {
-    /// Waiting for a seat to be filled.
-    Open,
-    Playing,
-    Over(GameResult),
-}
-
-/// One move as played: its standard text and what it did on the board (for animation).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MoveRecord {
-    pub side: Side,
-    pub text: String,
-    /// Squares the piece visited, in order (a placement: the one point).
-    #[serde(deserialize_with = "super::grown_list::deserialize")]
-    pub path: Vec<u16>,
-    /// Squares emptied by the move (captures).
-    #[serde(deserialize_with = "super::grown_list::deserialize")]
-    pub removed: Vec<u16>,
-}
-
 /// A line of the lobby's game list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
@@ -353,7 +260,7 @@ pub struct GameState {
     /// The start position's text in the game's own notation.
     pub start_position: String,
     /// Every move since the start.
-    #[serde(deserialize_with = "super::grown_list::deserialize")]
+    #[serde(deserialize_with = "crate::grown_list::deserialize")]
     pub moves: Vec<MoveRecord>,
     /// The current position's text.
     pub position: String,
@@ -412,7 +319,7 @@ pub enum ServerMessage {
         protocol_version: u32,
         player: PlayerId,
         resume_token: String,
-        #[serde(deserialize_with = "super::grown_list::deserialize")]
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
         games: Vec<GameId>,
     },
     /// Something went wrong; `fatal` errors are followed by the server closing the connection.
@@ -429,7 +336,7 @@ pub enum ServerMessage {
     },
     /// The lobby: open seats, games in progress, recently finished games.
     GameList {
-        #[serde(deserialize_with = "super::grown_list::deserialize")]
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
         games: Vec<GameSummary>,
     },
     /// The full state of a game the receiver plays in or watches.
@@ -438,7 +345,7 @@ pub enum ServerMessage {
     /// fixed order a simple client can number.
     YourTurn {
         game: GameId,
-        #[serde(deserialize_with = "super::grown_list::deserialize")]
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
         legal_moves: Vec<String>,
         clocks: ClockState,
     },
@@ -523,12 +430,12 @@ pub enum ServerMessage {
     },
     /// The answer to `History`.
     History {
-        #[serde(deserialize_with = "super::grown_list::deserialize")]
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
         games: Vec<HistoryEntry>,
     },
     /// The answer to `Leaderboard`.
     Leaderboard {
-        #[serde(deserialize_with = "super::grown_list::deserialize")]
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
         entries: Vec<LeaderboardEntry>,
     },
     /// The answer to `Export`: the game as a record (moves in standard notation).

@@ -3,14 +3,14 @@
 //! `tokio_codec`). `PROTOCOL.md` at the repository root documents it for people
 //! writing other clients.
 
-pub mod archive;
 pub mod codec;
-pub mod grown_list;
 pub mod message;
 #[cfg(feature = "codec")]
 pub mod tokio_codec;
 
-pub use archive::*;
+pub use crate::domain::{
+    HistoryEntry, LeaderboardEntry, MAX_HISTORY_ENTRIES, MAX_LEADERBOARD_ENTRIES,
+};
 pub use codec::{
     ClientCodec, FrameCodec, FrameError, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PREFIX_LEN,
     ServerCodec,

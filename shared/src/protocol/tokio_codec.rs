@@ -51,8 +51,14 @@ mod tests {
         assert_eq!(by_adaptor, by_codec);
         by_adaptor.extend_from_slice(&[0, 0]);
         let mut server = ServerCodec::server();
-        assert_eq!(server.decode(&mut by_adaptor).expect("decode"), Some(message));
+        assert_eq!(
+            server.decode(&mut by_adaptor).expect("decode"),
+            Some(message)
+        );
         let err = server.decode_eof(&mut by_adaptor).expect_err("a cut frame");
-        assert!(err.to_string().contains("ended 2 bytes into a frame"), "{err}");
+        assert!(
+            err.to_string().contains("ended 2 bytes into a frame"),
+            "{err}"
+        );
     }
 }

@@ -1,12 +1,13 @@
 //! A finished or unfinished game as a record: who played which side, where it started, the moves
 //! in order, and how it ended. It is what the server stores, what `kingme export` writes (PDN for
-//! checkers in [`crate::games::checkers::pdn`], the text record of [`text`] for every game) and
+//! checkers in [`pdn`], the text record of [`text`] for every game) and
 //! what `kingme replay` steps through.
 //!
 //! A record is only text until it is replayed: [`GameRecord::replay`] plays every move through the
 //! rules, so a record read from a file or a database can never produce a position the rules did
 //! not.
 
+pub mod pdn;
 pub mod result;
 pub mod text;
 
@@ -34,7 +35,7 @@ pub struct GameRecord {
     /// The start position in the game's own position text, `None` for the standard start.
     pub start_position: Option<String>,
     /// Every move in the game's standard notation, in order.
-    #[serde(deserialize_with = "crate::protocol::grown_list::deserialize")]
+    #[serde(deserialize_with = "crate::grown_list::deserialize")]
     pub moves: Vec<String>,
     /// How the game ended, `None` while it goes on.
     pub result: Option<RecordResult>,

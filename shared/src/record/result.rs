@@ -5,8 +5,8 @@
 //! player in Pente) won, `0-1` when the second side won, `1/2-1/2` for a draw, `*` for a game
 //! without a winner or draw (unfinished, or aborted).
 
+use crate::domain::{EndReason, GameResult};
 use crate::game::{DrawReason, Side, WinReason};
-use crate::protocol::{EndReason, GameResult};
 use serde::{Deserialize, Serialize};
 
 /// The end of a recorded game. The reason may be unknown (a PDN file gives only the score).

@@ -203,7 +203,7 @@ pub(crate) fn is_move_number(token: &str) -> bool {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::protocol::EndReason;
+    use crate::domain::EndReason;
     use crate::{GameKind, Side};
 
     fn played(kind: GameKind, moves: &[&str]) -> GameRecord {

@@ -1,12 +1,15 @@
 //! `kingme-hostile`: attacks a kingme server on loopback for a bounded time while ordinary games
 //! run beside the attackers, then prints what was sent, what the server did, what the ordinary
-//! games saw and the server's memory before, during and after; or, with `--soak-seconds`, runs
-//! connect/play/vanish cycles and prints the memory as they pile up. The logic is in
+//! games saw and the server's memory before, during and after; or, with `--soak-seconds` and
+//! `--burst-games`, runs connect/play/vanish cycles and bursts of abandoned open games, prints the
+//! memory as they pile up, and fails unless the server's memory comes back within
+//! `--memory-ratio` times its baseline after the load has left. The logic is in
 //! `kingme_tests::hostile` and `kingme_tests::soak`; this file parses arguments, starts the
 //! server and prints.
 
 use anyhow::{Context, bail};
 use clap::Parser;
+use kingme_shared::GameKind;
 use kingme_shared::protocol::GameId;
 use kingme_tests::hostile::{self, Attack, ORDINARY_KINDS, OrdinaryGame, Patience, Reaction};
 use kingme_tests::soak;
@@ -53,6 +56,20 @@ struct Args {
     /// Soak cycles at once.
     #[arg(long, default_value_t = 16)]
     soak_clients: usize,
+    /// After the soak cycles (or instead of them), this many players each open a game and
+    /// vanish, all at once: the games are aborted together when the grace period ends.
+    #[arg(long, default_value_t = 0)]
+    burst_games: usize,
+    /// Burst players connecting at the same moment.
+    #[arg(long, default_value_t = 1000)]
+    burst_at_once: usize,
+    /// A soak or burst fails unless the server's memory comes back to at most this many times
+    /// its baseline (measured after a warm-up game) once the load has left.
+    #[arg(long, default_value_t = 2.0)]
+    memory_ratio: f64,
+    /// Seconds the server is given, after the grace period, for its memory to come back.
+    #[arg(long, default_value_t = 60)]
+    settle_seconds: u64,
     /// Seconds between memory reports.
     #[arg(long, default_value_t = 5)]
     report_every: u64,
@@ -65,11 +82,13 @@ struct Args {
     seed: u64,
 }
 
-/// The server under attack: its address and process, and the child if this tool started it.
+/// The server under attack: its address and process, and the child if this tool started it
+/// with the folder of its throwaway database.
 struct Target {
     addr: SocketAddr,
     pid: u32,
     child: Option<Child>,
+    db_dir: Option<PathBuf>,
 }
 
 impl Drop for Target {
@@ -77,6 +96,9 @@ impl Drop for Target {
         if let Some(child) = &mut self.child {
             let _ = child.kill();
             let _ = child.wait();
+        }
+        if let Some(dir) = &self.db_dir {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 }
@@ -103,6 +125,7 @@ async fn start_target(args: &Args) -> anyhow::Result<Target> {
             addr,
             pid,
             child: None,
+            db_dir: None,
         });
     }
     let binary = match &args.server_bin {
@@ -118,8 +141,16 @@ async fn start_target(args: &Args) -> anyhow::Result<Target> {
         .port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
     let timeouts = args.server_timeouts.to_string();
+    // A database file of its own (an in-memory one would grow with every game stored and hide
+    // what the server keeps; the user's own database is no place for attack games).
+    let db_dir = std::env::temp_dir().join(format!("kingme-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&db_dir)
+        .with_context(|| format!("cannot create {}", db_dir.display()))?;
+    let db = db_dir.join("kingme.db");
     let child = Command::new(&binary)
         .args(["--listen", &addr.to_string()])
+        .arg("--db")
+        .arg(&db)
         .args(["--handshake-timeout-secs", &timeouts])
         .args(["--idle-timeout-secs", &timeouts])
         .args(["--grace-secs", &timeouts])
@@ -140,6 +171,7 @@ async fn start_target(args: &Args) -> anyhow::Result<Target> {
         addr,
         pid,
         child: Some(child),
+        db_dir: Some(db_dir),
     };
     for _ in 0..100 {
         if tokio::net::TcpStream::connect(addr).await.is_ok() {
@@ -199,9 +231,8 @@ async fn main() -> anyhow::Result<()> {
     }
     let baseline = target.rss();
     println!("baseline memory: {}", mib(baseline));
-    let healthy = match args.soak_seconds {
-        Some(seconds) => soak_run(&args, &mut target, seconds, baseline).await?,
-        None => {
+    let healthy = match (args.soak_seconds, args.burst_games) {
+        (None, 0) => {
             let mut healthy = true;
             for round in 1..=args.rounds {
                 println!("\nround {round} of {}", args.rounds);
@@ -209,6 +240,7 @@ async fn main() -> anyhow::Result<()> {
             }
             healthy
         }
+        (seconds, _) => soak_run(&args, &mut target, seconds.unwrap_or(0), baseline).await?,
     };
     if !healthy {
         bail!("the server did not stand up to it (see above)");
@@ -347,8 +379,9 @@ async fn attack_run(args: &Args, target: &mut Target, baseline: u64) -> anyhow::
     Ok(up && disturbed.is_empty() && !games.is_empty())
 }
 
-/// Soak cycles for `seconds`, the memory every `args.report_every` seconds, and once more after
-/// the grace period. Whether the server is still up and every cycle worked.
+/// Soak cycles for `seconds` (if any), then the burst (if any), the memory every
+/// `args.report_every` seconds, and once more after the grace period, until it comes back.
+/// Whether the server is still up, every cycle worked and the memory came back.
 async fn soak_run(
     args: &Args,
     target: &mut Target,
@@ -371,7 +404,9 @@ async fn soak_run(
         });
     }
     let started = Instant::now();
-    println!("{:>8}  {:>10}  {:>12}", "seconds", "cycles", "server RSS");
+    if seconds > 0 {
+        println!("{:>8}  {:>10}  {:>12}", "seconds", "cycles", "server RSS");
+    }
     let mut ticks = tokio::time::interval(Duration::from_secs(args.report_every));
     ticks.tick().await;
     while Instant::now() < deadline {
@@ -390,19 +425,83 @@ async fn soak_run(
         }
     }
     let done = cycles.load(std::sync::atomic::Ordering::Relaxed);
+    if seconds > 0 {
+        println!(
+            "{done} cycles (connect, game against a bot, up to 6 moves, vanish) by {} clients in \
+             {seconds} s; {failed} clients failed",
+            args.soak_clients
+        );
+    }
+    if args.burst_games > 0 {
+        failed += burst(args, target).await;
+    }
     tokio::time::sleep(3 * Duration::from_secs(args.server_timeouts) + Duration::from_secs(2))
         .await;
+    let after_grace = target.rss();
+    let check = soak::MemoryCheck {
+        ratio: args.memory_ratio,
+    };
+    // The allocator hands pages back over a few seconds; wait for it, up to the settle time.
+    let settle = Instant::now();
+    let mut settled = after_grace;
+    while !check.came_back(baseline, settled)
+        && settle.elapsed() < Duration::from_secs(args.settle_seconds)
+    {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        settled = target.rss();
+    }
     let up = target.is_running() && tokio::net::TcpStream::connect(target.addr).await.is_ok();
+    let came_back = check.came_back(baseline, settled);
     println!(
-        "{done} cycles (connect, game against a bot, up to 6 moves, vanish) by {} clients in {seconds} \
-         s; {failed} clients failed",
-        args.soak_clients
-    );
-    println!(
-        "server memory: before {}, after the grace period {}; still up: {}",
+        "server memory: before {}, after the grace period {}, {:.0} s later {} (limit {:.1}x: {}); \
+         still up: {}",
         mib(baseline),
-        mib(target.rss()),
+        mib(after_grace),
+        settle.elapsed().as_secs_f64(),
+        mib(settled),
+        args.memory_ratio,
+        mib(check.limit_kib(baseline)),
         if up { "yes" } else { "NO" }
     );
-    Ok(up && failed == 0)
+    if !came_back {
+        println!(
+            "MEMORY DID NOT COME BACK: {} after the load left, more than {:.1} times the baseline \
+             of {}",
+            mib(settled),
+            args.memory_ratio,
+            mib(baseline)
+        );
+    }
+    Ok(up && failed == 0 && came_back)
+}
+
+/// `args.burst_games` players each open a game and vanish, `args.burst_at_once` at a time;
+/// prints how long it took and the memory at its peak. Returns how many players failed.
+async fn burst(args: &Args, target: &Target) -> usize {
+    let kinds = [GameKind::Checkers, GameKind::Pente, GameKind::TicTacToe];
+    let started = Instant::now();
+    let mut peak = target.rss();
+    let mut failed = 0;
+    let mut players = tokio::task::JoinSet::new();
+    for player in 0..args.burst_games {
+        if players.len() >= args.burst_at_once.max(1) {
+            failed += usize::from(matches!(players.join_next().await, Some(Err(_))));
+            peak = peak.max(target.rss());
+        }
+        let addr = target.addr;
+        players.spawn(soak::open_and_vanish(addr, kinds[player % kinds.len()]));
+    }
+    while let Some(joined) = players.join_next().await {
+        failed += usize::from(joined.is_err());
+    }
+    peak = peak.max(target.rss());
+    println!(
+        "burst: {} players opened a game each and vanished ({} at once) in {:.1} s; {failed} \
+         failed; server memory at the end of the burst {}",
+        args.burst_games,
+        args.burst_at_once,
+        started.elapsed().as_secs_f64(),
+        mib(peak)
+    );
+    failed
 }

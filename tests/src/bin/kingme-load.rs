@@ -4,7 +4,8 @@
 //! held, and the server's memory.
 //!
 //! Without `--addr` it starts a server in this process (then the memory figure covers server and
-//! clients together); with `--addr` and `--server-pid` it measures a separate `kingme-server`.
+//! clients together); with `--addr` and `--server-pid` it measures a separate `kingme-server`,
+//! and with `--after-secs` its memory once more after the load has left.
 
 use anyhow::{Context, bail};
 use clap::Parser;
@@ -45,6 +46,10 @@ struct Args {
     /// Milliseconds a client waits before answering its turn (0: at once).
     #[arg(long, default_value_t = 20)]
     think_ms: u64,
+    /// Seconds to wait after every client has gone before reading the server's memory once
+    /// more (with `--server-pid`): whether what the load cost is given back.
+    #[arg(long, default_value_t = 0)]
+    after_secs: u64,
     /// boardgame.io's workload: every match on two new connections (a fresh handshake each),
     /// which leave when it ends; matches per second and handshake latency are reported.
     #[arg(long)]
@@ -307,6 +312,16 @@ async fn load(args: Args) -> anyhow::Result<()> {
         _ => println!("memory: unknown (pass --server-pid with --addr)"),
     }
     drop(idle);
+    if embedded.is_none() && args.after_secs > 0 {
+        tokio::time::sleep(Duration::from_secs(args.after_secs)).await;
+        if let Some(after) = pid.as_deref().and_then(resident_kib) {
+            println!(
+                "memory (RSS) of {scope} {} s after the load left: {:.1} MiB",
+                args.after_secs,
+                after as f64 / 1024.0
+            );
+        }
+    }
     if let Some(server) = embedded {
         server.shutdown().await;
     }

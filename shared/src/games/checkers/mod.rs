@@ -17,7 +17,6 @@ mod fen;
 mod movegen;
 mod moves;
 mod notation;
-pub mod pdn;
 mod perft;
 mod position;
 #[cfg(test)]

@@ -399,7 +399,7 @@ impl Reader<'_> {
 mod tests {
     use super::*;
     use crate::Side;
-    use crate::protocol::EndReason;
+    use crate::domain::EndReason;
 
     fn record(start: Option<&str>, moves: &[&str]) -> GameRecord {
         let mut record = GameRecord::new(GameKind::Checkers);

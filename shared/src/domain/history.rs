@@ -1,8 +1,7 @@
-//! Wire types for what the server remembers: the history of finished games and the rating
-//! leaderboard. Kept apart from the live-game messages of [`super::message`] because they are
-//! answers about the database, not about a table.
+//! What the server remembers about finished games: the history of games and the rating
+//! leaderboard, as the store answers and the wire carries them.
 
-use super::message::{GameId, GameResult};
+use super::{GameId, GameResult};
 use crate::any_game::GameKind;
 use serde::{Deserialize, Serialize};
 
