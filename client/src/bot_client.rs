@@ -105,6 +105,14 @@ pub async fn run(
         shutdown.clone(),
     );
     let mut bot = Bot::new(args, name);
+    // The local endgame database, as the embedded server's bots use it; without it the bot
+    // plays on, and says why.
+    if let Some(path) = crate::endgame_files::local() {
+        match kingme_server::game::endgame::open(&path) {
+            Ok(egdb) => bot.egdb = Some(egdb),
+            Err(err) => eprintln!("playing without the endgame database: {err}"),
+        }
+    }
     let (moves_tx, mut moves) = mpsc::channel::<Thought>(16);
     let mut look_again = tokio::time::interval(LOOK_AGAIN);
     let mut pace = Pace::new(BOT_BURST, BOT_PER_SECOND, Instant::now());
@@ -194,6 +202,8 @@ struct Bot {
     searches: Vec<Search>,
     finished: u32,
     seed: u64,
+    /// The checkers endgame database its searches consult, if one was built on this machine.
+    egdb: Option<std::sync::Arc<kingme_shared::ai::egdb::Egdb>>,
 }
 
 impl Bot {
@@ -208,6 +218,7 @@ impl Bot {
             searches: Vec::new(),
             finished: 0,
             seed: u64::from(std::process::id()),
+            egdb: None,
         }
     }
 
@@ -281,7 +292,10 @@ impl Bot {
                     // Already thinking about this turn, or its move is on its way.
                     return Ok(Vec::new());
                 }
-                let mut limits = Limits::default();
+                let mut limits = Limits {
+                    egdb: self.egdb.clone(),
+                    ..Limits::default()
+                };
                 let mine = table
                     .your_side
                     .and_then(|side| clocks.remaining_ms[side.index()]);

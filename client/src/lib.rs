@@ -22,6 +22,7 @@ pub mod board_geometry;
 pub mod bot_client;
 pub mod create_form;
 pub mod embedded;
+pub mod endgame_files;
 pub mod event;
 pub mod fuzzing;
 pub mod identity;

@@ -2,11 +2,13 @@
 //! an embedding client all configure the same server the same way.
 
 use crate::storage::Durability;
+use kingme_shared::ai::egdb::Egdb;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Everything an operator may tune. `Default` gives the documented values (see PROTOCOL.md).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// Most connections held at once; the accept loop waits for a free permit beyond this.
     pub max_connections: usize,
@@ -31,6 +33,9 @@ pub struct Config {
     pub bot_think_time: Duration,
     /// Most bot searches running at once (each takes a blocking thread).
     pub bot_searches: usize,
+    /// The checkers endgame database the bots consult (`game::endgame::open` reads one), or
+    /// none.
+    pub endgame_database: Option<Arc<Egdb>>,
     /// Where games, identities and ratings are kept.
     pub database: Database,
     /// Start even when the database file is missing, empty or another than the one this server
@@ -86,6 +91,7 @@ impl Default for Config {
             finished_linger: Duration::from_secs(300),
             bot_think_time: Duration::from_secs(1),
             bot_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            endgame_database: None,
             database: Database::InMemory,
             new_database: false,
             durability: Durability::Process,

@@ -4,6 +4,7 @@
 //! connection and close it.
 
 use crate::config::Config;
+use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
@@ -63,7 +64,7 @@ pub async fn run_with_storage(
     // Each part gets what it uses: the tables their context, the connections theirs.
     let tables = Arc::new(TableContext {
         storage: storage.clone(),
-        bots: Arc::new(Semaphore::new(config.bot_searches.max(1))),
+        bots: SearchPool::new(config.bot_searches, config.endgame_database.clone()),
         registry: Arc::new(TableRegistry::default()),
         timing: TableTiming::of(&config),
         games: CancellationToken::new(),

@@ -6,7 +6,7 @@
 //! fails is let in to list and watch games, and told plainly why it cannot play.
 
 use kingme_server::ServerHandle;
-use kingme_server::storage::{FaultyStore, SqliteStore, Storage};
+use kingme_server::storage::{Faults, FaultyStore, SqliteStore, Storage};
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::Opponent;
@@ -29,8 +29,8 @@ async fn until_paused(client: &mut Client) -> Vec<ServerMessage> {
     }
 }
 
-#[tokio::test(start_paused = true)]
-async fn what_the_store_did_not_keep_is_never_announced_and_the_game_goes_on_after() {
+/// A server on an in-memory store whose failures the test switches on and off.
+async fn server_on_a_faulty_store() -> (ServerHandle, Faults) {
     let store =
         SqliteStore::open(std::path::Path::new(":memory:"), 0).expect("an in-memory database");
     let (store, faults) = FaultyStore::new(store);
@@ -38,6 +38,12 @@ async fn what_the_store_did_not_keep_is_never_announced_and_the_game_goes_on_aft
         ServerHandle::start_with_storage("127.0.0.1:0", test_config(), Storage::start(store))
             .await
             .expect("the server starts");
+    (server, faults)
+}
+
+#[tokio::test(start_paused = true)]
+async fn what_the_store_did_not_keep_is_never_announced_and_the_game_goes_on_after() {
+    let (server, faults) = server_on_a_faulty_store().await;
     let mut ada = Client::hello(server.addr(), "ada").await;
     let game = ada
         .create(options(
@@ -130,13 +136,7 @@ async fn watch_only_notice(client: &mut Client) -> String {
 
 #[tokio::test(start_paused = true)]
 async fn a_client_arriving_while_the_store_fails_may_watch_and_is_told_why_it_cannot_play() {
-    let store =
-        SqliteStore::open(std::path::Path::new(":memory:"), 0).expect("an in-memory database");
-    let (store, faults) = FaultyStore::new(store);
-    let server =
-        ServerHandle::start_with_storage("127.0.0.1:0", test_config(), Storage::start(store))
-            .await
-            .expect("the server starts");
+    let (server, faults) = server_on_a_faulty_store().await;
     let addr = server.addr();
     let mut ada = Client::hello(addr, "ada").await;
     let game = ada.create(open_game(GameKind::Checkers)).await.id;

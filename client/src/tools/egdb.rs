@@ -5,15 +5,14 @@
 //! `kingme analyze` and `kingme match`; `kingme egdb info` checks a file and prints its verdicts
 //! slice by slice.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use kingme_shared::ai::egdb::{Egdb, encode, solve};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The most pieces `egdb build` solves.
-pub const MAX_BUILD_PIECES: u32 = 6;
+pub use kingme_client::endgame_files::{MAX_BUILD_PIECES, file_name, find};
 
 /// Arguments of `kingme egdb`.
 #[derive(Debug, clap::Args)]
@@ -97,21 +96,13 @@ fn info(path: &Path, db: &Egdb) -> String {
     out
 }
 
-/// The name of the database file for up to `pieces` pieces.
-#[must_use]
-pub fn file_name(pieces: u32) -> String {
-    format!("checkers-wld-{pieces}.kmdb")
-}
-
 /// The folder databases live in: `dir` if given, else `egdb` in kingme's data directory.
 pub fn folder(dir: Option<&Path>) -> anyhow::Result<PathBuf> {
     match dir {
         Some(dir) => Ok(dir.to_path_buf()),
-        None => kingme_client::paths::data_dir()
-            .map(|data| data.join("egdb"))
-            .context(
-                "there is no data directory (no home directory is set): give a folder with --dir",
-            ),
+        None => kingme_client::endgame_files::default_folder().context(
+            "there is no data directory (no home directory is set): give a folder with --dir",
+        ),
     }
 }
 
@@ -161,36 +152,10 @@ fn build(pieces: u32, path: &Path, show_progress: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The largest database file read: far above the six-piece file.
-const MAX_FILE_BYTES: u64 = 1 << 30;
-
 /// Reads and checks a database file; a damaged, truncated or foreign file is refused with the
-/// reason. (Read whole, not memory-mapped: `memmap2::Mmap::map` is `unsafe`, and the workspace
-/// forbids unsafe code.)
+/// reason (the server's reader, which its bots use too).
 pub fn open(path: &Path) -> anyhow::Result<Arc<Egdb>> {
-    let size = std::fs::metadata(path)
-        .with_context(|| format!("cannot open the endgame database {}", path.display()))?
-        .len();
-    if size > MAX_FILE_BYTES {
-        bail!(
-            "{} is {size} bytes, larger than any kingme endgame database",
-            path.display()
-        );
-    }
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read the endgame database {}", path.display()))?;
-    Egdb::parse(bytes)
-        .map(Arc::new)
-        .map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
-}
-
-/// The database file with the most pieces in `dir` (named as `egdb build` names them), if any.
-#[must_use]
-pub fn find(dir: &Path) -> Option<PathBuf> {
-    (2..=MAX_BUILD_PIECES)
-        .rev()
-        .map(|pieces| dir.join(file_name(pieces)))
-        .find(|path| path.is_file())
+    Ok(kingme_server::game::endgame::open(path)?)
 }
 
 /// The database to use: `file` if given, else the largest in `dir` (or the data directory's

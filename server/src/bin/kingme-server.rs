@@ -95,6 +95,10 @@ struct Args {
     /// but a power loss may lose the last moments of play.
     #[arg(long)]
     fsync: bool,
+    /// A checkers endgame database (from `kingme egdb build`) for the bots to consult: exact
+    /// endgames and won positions converted. Read whole at start; a damaged file stops the start.
+    #[arg(long, value_name = "FILE")]
+    egdb: Option<std::path::PathBuf>,
 }
 
 impl Args {
@@ -126,6 +130,10 @@ impl Args {
                 Durability::PowerLoss
             } else {
                 Durability::Process
+            },
+            endgame_database: match &self.egdb {
+                Some(path) => Some(kingme_server::game::endgame::open(path)?),
+                None => None,
             },
             ..defaults
         })

@@ -3,14 +3,42 @@
 //! when the game ends or the position changes under it. A semaphore bounds how many searches run
 //! at once, so many bot games share the cores and cannot crowd out move relay for people.
 
+use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, StopFlag, think};
 use kingme_shared::{AnyGame, Side};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc};
 
-/// The search slots all bots share.
-pub type SearchPool = Arc<Semaphore>;
+/// What all bots share: the search slots, and the checkers endgame database their searches
+/// consult, if the server was given one.
+#[derive(Debug, Clone)]
+pub struct SearchPool {
+    slots: Arc<Semaphore>,
+    egdb: Option<Arc<Egdb>>,
+}
+
+impl SearchPool {
+    /// `searches` slots (at least one), with the endgame database `egdb`.
+    #[must_use]
+    pub fn new(searches: usize, egdb: Option<Arc<Egdb>>) -> SearchPool {
+        SearchPool {
+            slots: Arc::new(Semaphore::new(searches.max(1))),
+            egdb,
+        }
+    }
+
+    /// The limits of one search: `budget` of time, stopped by `stop`, with the pool's endgame
+    /// database.
+    fn limits(&self, budget: Duration, stop: StopFlag) -> Limits {
+        Limits {
+            time: Some(budget),
+            stop,
+            egdb: self.egdb.clone(),
+            ..Limits::default()
+        }
+    }
+}
 
 /// A bot's answer for the position numbered `epoch`: its move's text, or `None` if it found
 /// none.
@@ -57,7 +85,7 @@ impl Bot {
     /// The same bot for another game (a rematch).
     #[must_use]
     pub fn twin(&self) -> Bot {
-        Bot::new(self.level, Arc::clone(&self.pool))
+        Bot::new(self.level, self.pool.clone())
     }
 
     /// Starts choosing a move; the answer arrives on the request's `reply` channel.
@@ -66,9 +94,10 @@ impl Bot {
         let stop = StopFlag::default();
         self.thinking = Some(stop.clone());
         let level = self.level;
-        let pool = Arc::clone(&self.pool);
+        let slots = Arc::clone(&self.pool.slots);
+        let pool = self.pool.clone();
         tokio::spawn(async move {
-            let Ok(_slot) = pool.acquire_owned().await else {
+            let Ok(_slot) = slots.acquire_owned().await else {
                 return;
             };
             if stop.is_stopped() {
@@ -81,11 +110,7 @@ impl Bot {
                 epoch,
                 reply,
             } = request;
-            let limits = Limits {
-                time: Some(budget),
-                stop,
-                ..Limits::default()
-            };
+            let limits = pool.limits(budget, stop);
             let seed = rand::random();
             let search = tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
             let text = match search.await {
@@ -130,6 +155,18 @@ pub fn budget(left: Option<Duration>, per_move: bool, fallback: Duration) -> Dur
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_search_of_the_pool_consults_its_endgame_database() {
+        use kingme_shared::ai::egdb::{encode, solve};
+        let egdb = Arc::new(Egdb::parse(encode(&solve(2, |_| {}))).expect("a database"));
+        let pool = SearchPool::new(0, Some(Arc::clone(&egdb)));
+        let limits = pool.limits(Duration::from_millis(5), StopFlag::default());
+        assert!(limits.egdb.is_some_and(|db| Arc::ptr_eq(&db, &egdb)));
+        assert_eq!(limits.time, Some(Duration::from_millis(5)));
+        let without = SearchPool::new(1, None).limits(Duration::ZERO, StopFlag::default());
+        assert!(without.egdb.is_none());
+    }
 
     #[test]
     fn a_bot_never_plans_to_use_all_its_time() {

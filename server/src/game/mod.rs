@@ -10,6 +10,7 @@
 pub mod bot;
 pub mod clock;
 pub mod context;
+pub mod endgame;
 pub mod judge;
 pub mod offers;
 pub mod registry;

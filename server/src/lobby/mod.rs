@@ -93,7 +93,7 @@ impl Lobby {
         }
         if let Opponent::Bot(level) = options.opponent {
             let side = creator.map_or(Side::Second, Side::opponent);
-            seats[side.index()] = Seat::bot(level, Arc::clone(&self.tables.bots));
+            seats[side.index()] = Seat::bot(level, self.tables.bots.clone());
         }
         let spectators = if creator.is_none() {
             vec![Arc::clone(session)]

@@ -52,7 +52,7 @@ pub async fn resume_games(
         for (seat, participant) in seats.iter_mut().zip(&stored.game.seats) {
             *seat = match participant {
                 Participant::Empty => Seat::empty(),
-                Participant::Bot(level) => Seat::bot(*level, Arc::clone(&tables.bots)),
+                Participant::Bot(level) => Seat::bot(*level, tables.bots.clone()),
                 // A person's seats wait for whoever proves the name's key.
                 Participant::Person(name) => Seat::human(sessions.person(name)),
                 Participant::Guest(name) => {

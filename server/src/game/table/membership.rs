@@ -109,7 +109,7 @@ impl Table {
         level: Level,
     ) -> Result<(), Refusal> {
         let side = self.open_seat().ok_or(Refusal::NoSeatForBot(self.id))?;
-        self.seats[side.index()] = Seat::bot(level, Arc::clone(&self.context.bots));
+        self.seats[side.index()] = Seat::bot(level, self.context.bots.clone());
         self.unsaved
             .push(Unsaved::Seat(side, Participant::Bot(level)));
         if !self.is_member(session.id) {
