@@ -177,7 +177,9 @@ impl SqliteStore {
             ));
         }
         let id = if current == 0 {
-            let id = rand::random::<i32>().max(1);
+            // A positive id, any of them: clamping a random i32 to 1 made half of all
+            // databases share the id 1, so a foreign database could pass for the sealed one.
+            let id = rand::random_range(1..=i32::MAX);
             store
                 .connection
                 .pragma_update(None, "application_id", id)
