@@ -54,25 +54,42 @@ pub enum Database {
     InMemory,
     /// An SQLite file, created on first use.
     File(PathBuf),
+    /// A PostgreSQL database, by its URL (`postgres://USER:PASSWORD@HOST:PORT/DB`), which
+    /// several servers may share.
+    Postgres(String),
 }
 
 impl Database {
-    /// Reads a `--db` value: `:memory:` or a path.
+    /// Reads a `--db` value: `:memory:`, a `postgres://` (or `postgresql://`) URL, or a path.
     #[must_use]
     pub fn from_arg(arg: &str) -> Database {
         if arg == crate::storage::location::IN_MEMORY {
             Database::InMemory
+        } else if crate::storage::postgres::is_postgres_url(arg) {
+            Database::Postgres(arg.to_owned())
         } else {
             Database::File(PathBuf::from(arg))
         }
     }
 
-    /// The path SQLite opens.
+    /// The path SQLite opens (the URL's text for PostgreSQL, which SQLite never opens).
     #[must_use]
     pub fn path(&self) -> PathBuf {
         match self {
             Database::InMemory => PathBuf::from(crate::storage::location::IN_MEMORY),
             Database::File(path) => path.clone(),
+            Database::Postgres(url) => PathBuf::from(url),
+        }
+    }
+}
+
+/// How the database is named in messages and logs: a PostgreSQL URL without its password.
+impl std::fmt::Display for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::InMemory => f.write_str(crate::storage::location::IN_MEMORY),
+            Database::File(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => f.write_str(&crate::storage::postgres::redacted(url)),
         }
     }
 }

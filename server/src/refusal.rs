@@ -87,6 +87,11 @@ pub enum Refusal {
     StorageRead(StoreError),
     #[error("the server could not store game {game} ({reason}), so it is aborted")]
     CreationNotStored { game: GameId, reason: StoreError },
+    #[error(
+        "the server has no game id to give right now (its database is not answering); try again \
+         in a moment"
+    )]
+    NoGameId,
 
     // ---- the handshake and the connection (fatal: the connection closes) ----
     #[error(
@@ -184,6 +189,7 @@ impl Refusal {
             | R::Paused { .. }
             | R::StorageRead(_)
             | R::CreationNotStored { .. }
+            | R::NoGameId
             | R::WatchOnly(_)
             | R::Identity(IdentityError::Store(_)) => ErrorKind::NotStored,
             R::Spectating(_)

@@ -3,14 +3,14 @@
 //! table (its game stays stored, unfinished, and resumes at the next start), then tell every
 //! connection and close it.
 
-use crate::config::Config;
+use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
 use crate::players::Sessions;
 use crate::storage::records::unix_ms;
-use crate::storage::{SqliteStore, Storage, StoreError};
+use crate::storage::{PgStore, SqliteStore, Storage, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -24,13 +24,16 @@ use tokio_util::task::TaskTracker;
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
 /// and hands it to a storage worker.
 pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
-    let path = config.database.path();
+    let database = config.database.clone();
     let new_database = config.new_database;
     let durability = config.durability;
-    tokio::task::spawn_blocking(move || {
-        let mut store = SqliteStore::open_sealed(&path, unix_ms(), new_database)?;
-        store.set_durability(durability)?;
-        Ok(Storage::start(store))
+    tokio::task::spawn_blocking(move || match database {
+        Database::Postgres(url) => PgStore::connect(&url, unix_ms()).map(Storage::start),
+        Database::InMemory | Database::File(_) => {
+            let mut store = SqliteStore::open_sealed(&database.path(), unix_ms(), new_database)?;
+            store.set_durability(durability)?;
+            Ok(Storage::start(store))
+        }
     })
     .await
     .map_err(|err| StoreError::Database(format!("opening the database failed: {err}")))?
@@ -81,6 +84,14 @@ pub async fn run_with_storage(
         connections: CancellationToken::new(),
         timers,
     });
+    // Game ids come from the database: the first block before anyone may create a game.
+    if let Err(err) = tables.registry.ids.fill(&tables.storage).await {
+        tracing::error!(%err, "could not reserve game ids; games cannot be created until it works");
+    }
+    tables
+        .registry
+        .ids
+        .supply(tables.storage.clone(), tables.games.clone(), &net.timers);
     match resume::resume_games(&tables, &net.sessions).await {
         Ok(0) => {}
         Ok(count) => tracing::info!(count, "resumed the games in progress"),

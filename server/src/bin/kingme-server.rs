@@ -82,12 +82,15 @@ struct Args {
     /// Bot searches running at once (default: one per core).
     #[arg(long)]
     bot_searches: Option<usize>,
-    /// The database file for games, identities and ratings (created on first run), or
-    /// `:memory:` for a throwaway one. Default: kingme.db in the platform's data directory.
+    /// The database for games, identities and ratings: an SQLite file (created on first run),
+    /// `:memory:` for a throwaway one, or a PostgreSQL URL
+    /// (`postgres://USER:PASSWORD@HOST:PORT/DB`) that several servers may share. Default:
+    /// kingme.db in the platform's data directory.
     #[arg(long)]
     db: Option<String>,
     /// Start even when the database file is missing, empty or another than the one this server
     /// used before (the seal beside it, `<db>-seal`, names the database that held the games).
+    /// SQLite files only.
     #[arg(long)]
     new_database: bool,
     /// Wait for the disk (fsync) on every committed batch, so that an acknowledged move survives
@@ -180,14 +183,9 @@ async fn main() -> anyhow::Result<()> {
     // connects.
     let storage = kingme_server::open_storage(&config)
         .await
-        .with_context(|| {
-            format!(
-                "cannot open the database {}",
-                config.database.path().display()
-            )
-        })?;
+        .with_context(|| format!("cannot open the database {}", config.database))?;
     tracing::info!(
-        db = %config.database.path().display(),
+        db = %config.database,
         durability = config.durability.promise(),
         "database open"
     );

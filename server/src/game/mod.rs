@@ -1,8 +1,8 @@
 //! Games in play: the table task that owns one game ([`table`]) and the handle that reaches it
-//! ([`table_handle`]), the referee of its rules and
-//! clocks ([`judge`], [`clock`]), the seats and the bots in them ([`seat`], [`bot`]), the offers
-//! players make each other ([`offers`]), the register of open tables ([`registry`]) and what a
-//! table is given to work with ([`context`]).
+//! ([`table_handle`]), the referee of its rules and clocks ([`judge`], [`clock`]), the seats and
+//! the bots in them ([`seat`], [`bot`]), the offers players make each other ([`offers`]), the
+//! register of open tables ([`registry`]), the game ids reserved from the database
+//! ([`game_ids`]) and what a table is given to work with ([`context`]).
 //!
 //! This layer knows players only as sessions (`crate::players`) and never reaches up into the
 //! lobby or the connections.
@@ -11,6 +11,7 @@ pub mod bot;
 pub mod clock;
 pub mod context;
 pub mod endgame;
+pub mod game_ids;
 pub mod judge;
 pub mod offers;
 pub mod registry;

@@ -1,4 +1,4 @@
-//! Every open table by id, the game ids handed out, and the recently finished games: the
+//! Every open table by id, the game ids to hand out, and the recently finished games: the
 //! register tables enter when they open and leave when they close, which the lobby lists.
 //!
 //! A table publishes its summary on a watch channel, so listing games reads the latest summaries
@@ -6,11 +6,11 @@
 //! table closes. Every change to the list (a table opening, closing or publishing a new summary)
 //! bumps a version on a watch channel, which the lobby's feed waits on.
 
+use super::game_ids::GameIds;
 use super::table_handle::TableHandle;
 use crate::refusal::Refusal;
 use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio::sync::watch;
 
@@ -22,7 +22,8 @@ const FINISHED_KEPT: usize = 50;
 pub struct TableRegistry {
     tables: Mutex<BTreeMap<GameId, TableHandle>>,
     finished: Mutex<VecDeque<GameSummary>>,
-    last_id: AtomicU64,
+    /// Ids reserved from the database, handed to new games.
+    pub ids: std::sync::Arc<GameIds>,
     /// The list's version: bumped on every change.
     version: watch::Sender<u64>,
 }
@@ -32,7 +33,7 @@ impl Default for TableRegistry {
         TableRegistry {
             tables: Mutex::default(),
             finished: Mutex::default(),
-            last_id: AtomicU64::new(0),
+            ids: std::sync::Arc::default(),
             version: watch::Sender::new(0),
         }
     }
@@ -43,15 +44,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl TableRegistry {
-    /// A fresh game id.
-    pub fn next_id(&self) -> GameId {
-        GameId(self.last_id.fetch_add(1, Ordering::Relaxed) + 1)
-    }
-
-    /// Makes the ids handed out from now on follow `last` (the highest id the database holds),
-    /// so a restarted server never reuses a game's id.
-    pub fn continue_after(&self, last: GameId) {
-        self.last_id.fetch_max(last.0, Ordering::Relaxed);
+    /// A fresh game id from the database's, or a refusal while the database gives none.
+    pub fn next_id(&self) -> Result<GameId, Refusal> {
+        self.ids.take().ok_or(Refusal::NoGameId)
     }
 
     /// Lists a new table.

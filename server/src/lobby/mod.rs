@@ -100,7 +100,7 @@ impl Lobby {
         } else {
             Vec::new()
         };
-        let id = self.registry().next_id();
+        let id = self.registry().next_id()?;
         Ok(table::open(&self.tables, id, setup, seats, spectators))
     }
 }

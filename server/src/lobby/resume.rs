@@ -23,9 +23,6 @@ pub async fn resume_games(
     sessions: &Sessions,
 ) -> Result<usize, StoreError> {
     let storage = &tables.storage;
-    if let Some(last) = storage.last_game_id().await? {
-        tables.registry.continue_after(last);
-    }
     let aborted = GameResult {
         winner: None,
         reason: EndReason::Aborted,

@@ -121,11 +121,14 @@ impl<S: Store> Store for FaultyStore<S> {
     fn unfinished_games(&mut self) -> Result<Vec<StoredGame>, StoreError> {
         self.inner.unfinished_games()
     }
-    fn last_game_id(&mut self) -> Result<Option<GameId>, StoreError> {
-        self.inner.last_game_id()
+    fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError> {
+        self.inner.reserve_game_ids(count)
     }
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
         self.inner.history(query)
+    }
+    fn lock_ratings(&mut self, kind: GameKind, who: &[Rated; 2]) -> Result<(), StoreError> {
+        self.inner.lock_ratings(kind, who)
     }
     fn rating(&mut self, kind: GameKind, who: &Rated) -> Result<Option<Rating>, StoreError> {
         self.inner.rating(kind, who)

@@ -1,18 +1,27 @@
 //! Everything the server remembers: games from creation to result, accepted moves with their
 //! clocks, identities, resume tokens and ratings.
 //!
-//! Files: `store` (the [`Store`] trait, the seam for another database), `sqlite` (the SQLite
-//! implementation), `schema` (the schema and its forward-only migrations), `records` (the stored
-//! values), `worker` (the storage worker and its async handle [`Storage`]), `ratings` (Elo) and `rating_update` (a result applied to them),
-//! `identity` (names bound to public keys), `durability` (what a commit survives), `location` (the default database path), `faulty` (a
-//! store that fails on demand, for tests of the failure paths), `file_identity` (the database file
-//! must stay the one opened; the seal that tells it at start).
+//! Files: `store` (the [`Store`] trait, the seam between the server and its database), `sqlite`
+//! (the SQLite implementation), `schema` (its schema and forward-only migrations), `postgres` and
+//! `postgres_schema` (the PostgreSQL implementation and the same migrations in its dialect),
+//! `postgres_error` (its errors in words), `conformance` (the suite every implementation passes),
+//! `records` (the stored values and their codes), `game_row` (a stored game's columns, decoded
+//! once for both stores), `worker` (the storage worker and its async handle [`Storage`]),
+//! `ratings` (Elo) and `rating_update` (a result applied to them), `identity` (names bound to
+//! public keys), `durability` (what a commit survives), `location` (the default database path), `faulty` (a store that fails on demand,
+//! for tests of the failure paths), `file_identity` (the database file must stay the one opened;
+//! the seal that tells it at start).
 
+pub mod conformance;
 pub mod durability;
 pub mod faulty;
 pub mod file_identity;
+pub mod game_row;
 pub mod identity;
 pub mod location;
+pub mod postgres;
+pub mod postgres_error;
+pub mod postgres_schema;
 pub mod rating_update;
 pub mod ratings;
 pub mod records;
@@ -24,6 +33,7 @@ pub mod worker;
 pub use durability::Durability;
 pub use faulty::{Faults, FaultyStore};
 pub use identity::{Admission, Claim, IdentityError};
+pub use postgres::PgStore;
 pub use ratings::{Rated, Rating, RatingChange};
 pub use records::{NewGame, Participant, StoredGame, StoredMove};
 pub use sqlite::SqliteStore;

@@ -22,6 +22,7 @@ pub fn rate_game(
     let (Some(first), Some(second)) = (Rated::of(&seats[0]), Rated::of(&seats[1])) else {
         return Ok(None);
     };
+    store.lock_ratings(kind, &[first.clone(), second.clone()])?;
     let before = [
         store
             .rating(kind, &first)?

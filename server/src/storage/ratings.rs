@@ -24,6 +24,15 @@ pub enum Rated {
 }
 
 impl Rated {
+    /// The key its rating is stored under: whether it is a bot, and its name (a bot level's).
+    #[must_use]
+    pub fn key(&self) -> (bool, String) {
+        match self {
+            Rated::Person(name) => (false, name.clone()),
+            Rated::Bot(level) => (true, level.name().to_owned()),
+        }
+    }
+
     /// The rated identity behind a seat: people with an identity and bots; guests and empty
     /// seats have none.
     #[must_use]

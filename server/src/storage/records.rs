@@ -203,6 +203,25 @@ pub fn parse_time_control_code(code: &str) -> Result<TimeControl, BadCode> {
     }
 }
 
+/// The stored code of a winner: `first`, `second`, or `None` for a draw.
+#[must_use]
+pub fn side_code(side: Option<Side>) -> Option<&'static str> {
+    side.map(|side| match side {
+        Side::First => "first",
+        Side::Second => "second",
+    })
+}
+
+/// Reads a winner's stored code back.
+pub fn side_from_code(code: Option<&str>) -> Result<Option<Side>, BadCode> {
+    match code {
+        None => Ok(None),
+        Some("first") => Ok(Some(Side::First)),
+        Some("second") => Ok(Some(Side::Second)),
+        Some(other) => Err(BadCode::new("a winner first or second", other)),
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

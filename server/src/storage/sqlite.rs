@@ -6,16 +6,14 @@
 
 use super::durability::Durability;
 use super::file_identity::{self, FileIdentity};
+use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::ratings::{Rated, Rating};
-use super::records::{
-    BadCode, NewGame, Participant, StoredGame, StoredMove, parse_time_control_code,
-    time_control_code,
-};
+use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
-use kingme_shared::record::{end_reason_code, parse_end_reason_code};
-use kingme_shared::{GameKind, GameSpec, Side, Variant};
+use kingme_shared::record::end_reason_code;
+use kingme_shared::{GameKind, Side};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::Path;
 use std::time::Duration;
@@ -38,84 +36,27 @@ fn corrupt(problem: String) -> StoreError {
     StoreError::Corrupt(problem)
 }
 
-/// The columns of `games` that [`game_from_row`] reads, in its order.
-const GAME_COLUMNS: &str = "id, kind, time_control, rated, variant, start_position, \
-                            first_seat, second_seat, created_at_ms, winner, end_reason, \
-                            finished_at_ms";
-
-/// A game row without its moves, with the result if it has one.
-type GameRow = (NewGame, Option<GameResult>, Option<i64>);
-
 fn game_from_row(row: &Row<'_>) -> rusqlite::Result<Result<GameRow, StoreError>> {
-    let id: i64 = row.get(0)?;
-    let kind: String = row.get(1)?;
-    let time_control: String = row.get(2)?;
-    let rated: bool = row.get(3)?;
-    let variant: String = row.get(4)?;
-    let start_position: Option<String> = row.get(5)?;
-    let first: Option<String> = row.get(6)?;
-    let second: Option<String> = row.get(7)?;
-    let created_at_ms: i64 = row.get(8)?;
-    let winner: Option<String> = row.get(9)?;
-    let end_reason: Option<String> = row.get(10)?;
-    let finished_at_ms: Option<i64> = row.get(11)?;
-    Ok((|| {
-        let context = |problem: &dyn std::fmt::Display| corrupt(format!("game {id}: {problem}"));
-        let result = match end_reason {
-            None => None,
-            Some(code) => Some(GameResult {
-                winner: side_from_code(winner.as_deref()).map_err(|err| context(&err))?,
-                reason: parse_end_reason_code(&code).map_err(|err| context(&err))?,
-            }),
-        };
-        let kind = kind.parse::<GameKind>().map_err(|err| context(&err))?;
-        let spec = Variant::from_code(&variant)
-            .and_then(|variant| GameSpec::new(kind, variant))
-            .map_err(|err| context(&err))?;
-        let game = NewGame {
-            id: GameId(u64::try_from(id).map_err(|_| context(&"negative id"))?),
-            spec,
-            time_control: parse_time_control_code(&time_control).map_err(|err| context(&err))?,
-            rated,
-            start_position,
-            seats: [
-                Participant::from_code(first.as_deref()).map_err(|err| context(&err))?,
-                Participant::from_code(second.as_deref()).map_err(|err| context(&err))?,
-            ],
-            created_at_ms,
-        };
-        Ok((game, result, finished_at_ms))
-    })())
-}
-
-fn side_code(side: Option<Side>) -> Option<&'static str> {
-    side.map(|side| match side {
-        Side::First => "first",
-        Side::Second => "second",
-    })
-}
-
-fn side_from_code(code: Option<&str>) -> Result<Option<Side>, BadCode> {
-    match code {
-        None => Ok(None),
-        Some("first") => Ok(Some(Side::First)),
-        Some("second") => Ok(Some(Side::Second)),
-        Some(other) => Err(BadCode::new("a winner first or second", other)),
-    }
+    let columns = GameColumns {
+        id: row.get(0)?,
+        kind: row.get(1)?,
+        time_control: row.get(2)?,
+        rated: row.get(3)?,
+        variant: row.get(4)?,
+        start_position: row.get(5)?,
+        seats: [row.get(6)?, row.get(7)?],
+        created_at_ms: row.get(8)?,
+        winner: row.get(9)?,
+        end_reason: row.get(10)?,
+        finished_at_ms: row.get(11)?,
+    };
+    Ok(columns.decode())
 }
 
 fn seat_column(side: Side) -> &'static str {
     match side {
         Side::First => "first_seat",
         Side::Second => "second_seat",
-    }
-}
-
-/// The ratings table's key of a rated identity: whether it is a bot, and its name.
-fn rated_key(who: &Rated) -> (bool, String) {
-    match who {
-        Rated::Person(name) => (false, name.clone()),
-        Rated::Bot(level) => (true, level.name().to_owned()),
     }
 }
 
@@ -177,8 +118,7 @@ impl SqliteStore {
             ));
         }
         let id = if current == 0 {
-            // A positive id, any of them: clamping a random i32 to 1 made half of all
-            // databases share the id 1, so a foreign database could pass for the sealed one.
+            // Any positive id: clamping a random i32 with max(1) made half of all databases id 1.
             let id = rand::random_range(1..=i32::MAX);
             store
                 .connection
@@ -319,15 +259,6 @@ impl SqliteStore {
         }
         Ok(games)
     }
-
-    fn check_changed(changed: usize, id: GameId, what: &str) -> Result<(), StoreError> {
-        if changed == 0 {
-            return Err(StoreError::NotFound(format!(
-                "cannot {what}: no unfinished game {id} is stored"
-            )));
-        }
-        Ok(())
-    }
 }
 
 impl Store for SqliteStore {
@@ -397,7 +328,7 @@ impl Store for SqliteStore {
             .prepare_cached(&sql)
             .and_then(|mut statement| statement.execute(params![who.code(), id]))
             .map_err(database)?;
-        Self::check_changed(changed, game, "change a seat")
+        StoreError::unless_changed(changed as u64, game, "change a seat")
     }
 
     fn record_move(&mut self, game: GameId, mv: &StoredMove) -> Result<(), StoreError> {
@@ -472,7 +403,7 @@ impl Store for SqliteStore {
                 ])
             })
             .map_err(database)?;
-        Self::check_changed(changed, game, "finish a game")
+        StoreError::unless_changed(changed as u64, game, "finish a game")
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
@@ -498,12 +429,23 @@ impl Store for SqliteStore {
         self.games_where("finished_at_ms IS NULL", None)
     }
 
-    fn last_game_id(&mut self) -> Result<Option<GameId>, StoreError> {
-        let id: Option<i64> = self
+    fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError> {
+        // The last id handed out is a row of server_meta, kept above every stored game's id; the
+        // write transaction (BEGIN IMMEDIATE) keeps every other writer out meanwhile.
+        let last: i64 = self
             .connection
-            .query_row("SELECT MAX(id) FROM games", [], |row| row.get(0))
+            .prepare_cached(
+                "INSERT INTO server_meta (key, value) \
+                 SELECT 'last_game_id', MAX(COALESCE((SELECT CAST(value AS INTEGER) \
+                 FROM server_meta WHERE key = 'last_game_id'), 0), \
+                 COALESCE((SELECT MAX(id) FROM games), 0)) + ?1 WHERE true \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value \
+                 RETURNING CAST(value AS INTEGER)",
+            )
+            .and_then(|mut statement| statement.query_row([count], |row| row.get(0)))
             .map_err(database)?;
-        Ok(id.and_then(|id| u64::try_from(id).ok()).map(GameId))
+        let last = u64::try_from(last).map_err(|_| corrupt(format!("last game id {last}")))?;
+        Ok((last - u64::from(count) + 1..=last).map(GameId).collect())
     }
 
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
@@ -528,25 +470,18 @@ impl Store for SqliteStore {
         let mut entries = Vec::new();
         for row in rows {
             let (game, moves) = row.map_err(database)?;
-            let (game, result, finished_at_ms) = game?;
-            let (Some(result), Some(finished_at_ms)) = (result, finished_at_ms) else {
-                continue;
-            };
-            entries.push(HistoryEntry {
-                id: game.id,
-                kind: game.spec.kind(),
-                players: [game.seats[0].display_name(), game.seats[1].display_name()],
-                moves,
-                result,
-                rated: game.rated,
-                finished_at_ms,
-            });
+            entries.extend(history_entry(game?, moves));
         }
         Ok(entries)
     }
 
+    fn lock_ratings(&mut self, _kind: GameKind, _who: &[Rated; 2]) -> Result<(), StoreError> {
+        // A batch is one write transaction (BEGIN IMMEDIATE): no other writer runs beside it.
+        Ok(())
+    }
+
     fn rating(&mut self, kind: GameKind, who: &Rated) -> Result<Option<Rating>, StoreError> {
-        let (bot, player) = rated_key(who);
+        let (bot, player) = who.key();
         self.connection
             .prepare_cached(
                 "SELECT rating, games, wins, draws, losses FROM ratings \
@@ -574,7 +509,7 @@ impl Store for SqliteStore {
         who: &Rated,
         rating: &Rating,
     ) -> Result<(), StoreError> {
-        let (bot, player) = rated_key(who);
+        let (bot, player) = who.key();
         self.connection
             .prepare_cached(
                 "INSERT OR REPLACE INTO ratings \
@@ -651,22 +586,10 @@ impl Store for SqliteStore {
                     .optional()
             })
             .map_err(database)?;
-        let Some((public_key, legacy_secret_hash)) = row else {
-            return Ok(None);
-        };
-        let public_key = match public_key {
-            None => None,
-            Some(bytes) => Some(<[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
-                corrupt(format!(
-                    "the public key of {name:?} is {} bytes, not 32",
-                    bytes.len()
-                ))
-            })?),
-        };
-        Ok(Some(StoredIdentity {
-            public_key,
-            legacy_secret_hash,
-        }))
+        row.map(|(public_key, legacy_secret_hash)| {
+            StoredIdentity::from_columns(name, public_key, legacy_secret_hash)
+        })
+        .transpose()
     }
 
     fn bind_key(
@@ -740,230 +663,56 @@ impl Store for SqliteStore {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use kingme_shared::DrawReason;
-    use kingme_shared::ai::Level;
-    use kingme_shared::domain::TimeControl;
+    use crate::storage::conformance::{self, alice_and_bot, new_game, stored_move};
+    use kingme_shared::{GameSpec, Variant};
 
     pub(crate) fn memory() -> SqliteStore {
         SqliteStore::open(Path::new(":memory:"), 0).unwrap()
     }
 
-    pub(crate) fn new_game(id: u64, kind: GameKind, seats: [Participant; 2]) -> NewGame {
-        NewGame {
-            id: GameId(id),
-            spec: kind.into(),
-            time_control: TimeControl::Incremental {
-                initial_secs: 60,
-                increment_secs: 1,
-            },
-            rated: true,
-            start_position: None,
-            seats,
-            created_at_ms: 1_000 * i64::try_from(id).unwrap(),
+    /// SQLite files in a temporary directory, one per fresh database.
+    struct SqliteFiles {
+        dir: tempfile::TempDir,
+        made: usize,
+    }
+
+    impl SqliteFiles {
+        fn current(&self) -> std::path::PathBuf {
+            self.dir
+                .path()
+                .join(format!("conformance-{}.db", self.made))
         }
     }
 
-    fn stored_move(ply: u32, text: &str) -> StoredMove {
-        StoredMove {
-            ply,
-            text: text.to_owned(),
-            clocks_ms: [Some(60_000 - u64::from(ply)), None],
-            played_at_ms: i64::from(ply),
+    impl conformance::TestDatabase for SqliteFiles {
+        fn fresh(&mut self) -> Box<dyn Store> {
+            self.made += 1;
+            Box::new(SqliteStore::open(&self.current(), 0).unwrap())
         }
-    }
 
-    fn alice_and_bot() -> [Participant; 2] {
-        [
-            Participant::Person("alice".into()),
-            Participant::Bot(Level::Advanced),
-        ]
+        fn another(&mut self) -> Box<dyn Store> {
+            Box::new(SqliteStore::open(&self.current(), 1).unwrap())
+        }
     }
 
     #[test]
-    fn games_that_never_started_are_aborted_in_one_statement() {
-        let mut store = memory();
-        let open = [Participant::Person("alice".into()), Participant::Empty];
-        for id in 1..=3 {
-            store
-                .create_game(&new_game(id, GameKind::Checkers, open.clone()))
-                .unwrap();
-        }
-        store
-            .create_game(&new_game(4, GameKind::Checkers, alice_and_bot()))
-            .unwrap();
-        assert_eq!(store.abort_open_games(99).unwrap(), 3);
-        let left: Vec<GameId> = store
-            .unfinished_games()
-            .unwrap()
-            .iter()
-            .map(|g| g.game.id)
-            .collect();
-        assert_eq!(left, vec![GameId(4)]);
-        let aborted = store.game(GameId(2)).unwrap().unwrap();
-        assert_eq!(aborted.result.map(|r| r.reason), Some(EndReason::Aborted));
-        assert_eq!(aborted.finished_at_ms, Some(99));
-        assert_eq!(store.abort_open_games(100).unwrap(), 0);
+    fn the_sqlite_store_passes_the_conformance_suite() {
+        let mut files = SqliteFiles {
+            dir: tempfile::tempdir().unwrap(),
+            made: 0,
+        };
+        conformance::check(&mut files);
     }
 
     #[test]
-    fn a_game_is_kept_from_creation_to_result() {
+    fn an_in_memory_store_hands_out_ids_above_its_games() {
+        // Games created with ids of their own (older servers, tests) are never given again.
         let mut store = memory();
-        let game = new_game(
-            1,
-            GameKind::Checkers,
-            [Participant::Empty, Participant::Empty],
-        );
-        store.create_game(&game).unwrap();
         store
-            .set_seat(GameId(1), Side::First, &Participant::Person("alice".into()))
+            .create_game(&new_game(GameId(7), GameKind::Checkers, alice_and_bot()))
             .unwrap();
-        store
-            .set_seat(GameId(1), Side::Second, &Participant::Bot(Level::Advanced))
-            .unwrap();
-        for (ply, text) in [(1, "11-15"), (2, "23-19"), (3, "8-11")] {
-            store
-                .record_move(GameId(1), &stored_move(ply, text))
-                .unwrap();
-        }
-        // Out of order, and for a game that does not exist.
-        assert!(
-            store
-                .record_move(GameId(1), &stored_move(3, "9-13"))
-                .is_err()
-        );
-        assert!(
-            store
-                .record_move(GameId(1), &stored_move(5, "9-13"))
-                .is_err()
-        );
-        assert!(
-            store
-                .record_move(GameId(9), &stored_move(1, "9-13"))
-                .is_err()
-        );
-        store.take_back(GameId(1), 2).unwrap();
-        store
-            .record_move(GameId(1), &stored_move(3, "9-13"))
-            .unwrap();
-        assert_eq!(store.unfinished_games().unwrap().len(), 1);
-        let result = GameResult {
-            winner: Some(Side::Second),
-            reason: EndReason::Resignation,
-        };
-        store.finish_game(GameId(1), &result, 99).unwrap();
-        // A game ends once.
-        assert!(store.finish_game(GameId(1), &result, 100).is_err());
-        assert!(
-            store
-                .record_move(GameId(1), &stored_move(4, "22-18"))
-                .is_err()
-        );
-        let stored = store.game(GameId(1)).unwrap().unwrap();
-        assert_eq!(stored.game.seats, alice_and_bot());
-        let texts: Vec<&str> = stored.moves.iter().map(|mv| mv.text.as_str()).collect();
-        assert_eq!(texts, ["11-15", "23-19", "9-13"]);
-        assert_eq!(stored.moves[2].clocks_ms, [Some(59_997), None]);
-        assert_eq!(stored.result, Some(result));
-        assert_eq!(stored.finished_at_ms, Some(99));
-        assert!(store.unfinished_games().unwrap().is_empty());
-        assert_eq!(store.last_game_id().unwrap(), Some(GameId(1)));
-        assert_eq!(store.game(GameId(2)).unwrap(), None);
-    }
-
-    #[test]
-    fn history_lists_finished_games_newest_first_with_filters() {
-        let mut store = memory();
-        let seats = [
-            alice_and_bot(),
-            [
-                Participant::Guest("bob".into()),
-                Participant::Person("alice".into()),
-            ],
-            [
-                Participant::Guest("bob".into()),
-                Participant::Bot(Level::Random),
-            ],
-        ];
-        let kinds = [GameKind::Checkers, GameKind::Pente, GameKind::TicTacToe];
-        for (index, (seats, kind)) in seats.into_iter().zip(kinds).enumerate() {
-            let id = index as u64 + 1;
-            store.create_game(&new_game(id, kind, seats)).unwrap();
-            let result = GameResult {
-                winner: None,
-                reason: EndReason::Draw(DrawReason::Repetition),
-            };
-            store
-                .finish_game(GameId(id), &result, 10 * i64::try_from(id).unwrap())
-                .unwrap();
-        }
-        store
-            .create_game(&new_game(4, GameKind::Checkers, alice_and_bot()))
-            .unwrap();
-        let ids = |query: HistoryQuery, store: &mut SqliteStore| -> Vec<u64> {
-            store
-                .history(&HistoryQuery { limit: 10, ..query })
-                .unwrap()
-                .iter()
-                .map(|entry| entry.id.0)
-                .collect()
-        };
-        assert_eq!(ids(HistoryQuery::default(), &mut store), [3, 2, 1]);
-        let player = |name: &str| HistoryQuery {
-            player: Some(name.to_owned()),
-            ..HistoryQuery::default()
-        };
-        assert_eq!(ids(player("alice"), &mut store), [2, 1]);
-        assert_eq!(ids(player("bob"), &mut store), [3, 2]);
-        assert_eq!(ids(player("carol"), &mut store), Vec::<u64>::new());
-        let pente = HistoryQuery {
-            kind: Some(GameKind::Pente),
-            ..HistoryQuery::default()
-        };
-        assert_eq!(ids(pente, &mut store), [2]);
-        let entries = store
-            .history(&HistoryQuery {
-                limit: 1,
-                ..HistoryQuery::default()
-            })
-            .unwrap();
-        assert_eq!(entries.len(), 1);
-        assert_eq!(entries[0].players, ["bob (guest)", "random (bot)"]);
-    }
-
-    #[test]
-    fn ratings_are_kept_per_game_and_listed_best_first() {
-        let mut store = memory();
-        let alice = Rated::Person("alice".into());
-        let bot = Rated::Bot(Level::Advanced);
-        let rating = |value: f64| Rating {
-            rating: value,
-            games: 1,
-            wins: 1,
-            draws: 0,
-            losses: 0,
-        };
-        store
-            .set_rating(GameKind::Checkers, &alice, &rating(1516.0))
-            .unwrap();
-        store
-            .set_rating(GameKind::Checkers, &bot, &rating(1600.4))
-            .unwrap();
-        store
-            .set_rating(GameKind::Pente, &alice, &rating(1400.0))
-            .unwrap();
-        assert_eq!(
-            store.rating(GameKind::Checkers, &alice).unwrap(),
-            Some(rating(1516.0))
-        );
-        assert_eq!(store.rating(GameKind::TicTacToe, &alice).unwrap(), None);
-        let board = store.leaderboard(Some(GameKind::Checkers), 10).unwrap();
-        let names: Vec<(&str, bool, i32)> = board
-            .iter()
-            .map(|entry| (entry.player.as_str(), entry.bot, entry.rating))
-            .collect();
-        assert_eq!(names, [("advanced", true, 1600), ("alice", false, 1516)]);
-        assert_eq!(store.leaderboard(None, 10).unwrap().len(), 3);
-        assert_eq!(store.leaderboard(None, 1).unwrap().len(), 1);
+        assert_eq!(store.reserve_game_ids(2).unwrap(), [GameId(8), GameId(9)]);
+        assert_eq!(store.reserve_game_ids(1).unwrap(), [GameId(10)]);
     }
 
     #[test]
@@ -973,7 +722,7 @@ mod tests {
         {
             let mut store = SqliteStore::open(&path, 0).unwrap();
             assert_eq!(store.journal_mode().unwrap(), "wal");
-            let mut game = new_game(7, GameKind::Pente, alice_and_bot());
+            let mut game = new_game(GameId(7), GameKind::Pente, alice_and_bot());
             game.start_position = Some("1:::0,0".into());
             game.spec = GameSpec::new(GameKind::Pente, Variant::Free).unwrap();
             store.create_game(&game).unwrap();

@@ -1,6 +1,7 @@
 //! The one interface between the judge and its database. SQLite ([`super::SqliteStore`]) is the
-//! embedded default; a networked database (PostgreSQL, for several servers sharing their games)
-//! would be a second implementation of this trait and nothing else would change.
+//! embedded default; PostgreSQL ([`super::PgStore`]) lets several servers share their games.
+//! Both pass one conformance suite ([`super::conformance`]): nothing above this trait can tell
+//! them apart.
 //!
 //! The methods are blocking: a store is used by one storage worker at a time ([`super::Storage`]), never
 //! touched from the async reactor. They are data access only; the rules built on them (ratings,
@@ -43,6 +44,42 @@ pub enum StoreError {
 pub struct StoredIdentity {
     pub public_key: Option<[u8; 32]>,
     pub legacy_secret_hash: Option<Vec<u8>>,
+}
+
+impl StoreError {
+    /// `Ok` when a change to game `game` touched a row, else the error that no unfinished game
+    /// of that id is stored (it never was, or it is over): `what` says what could not be done.
+    pub fn unless_changed(changed: u64, game: GameId, what: &str) -> Result<(), StoreError> {
+        if changed == 0 {
+            return Err(StoreError::NotFound(format!(
+                "cannot {what}: no unfinished game {game} is stored"
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl StoredIdentity {
+    /// An identity from its stored columns: a public key must be 32 bytes.
+    pub fn from_columns(
+        name: &str,
+        public_key: Option<Vec<u8>>,
+        legacy_secret_hash: Option<Vec<u8>>,
+    ) -> Result<StoredIdentity, StoreError> {
+        let public_key = match public_key {
+            None => None,
+            Some(bytes) => Some(<[u8; 32]>::try_from(bytes.as_slice()).map_err(|_| {
+                StoreError::Corrupt(format!(
+                    "the public key of {name:?} is {} bytes, not 32",
+                    bytes.len()
+                ))
+            })?),
+        };
+        Ok(StoredIdentity {
+            public_key,
+            legacy_secret_hash,
+        })
+    }
 }
 
 /// Which finished games a history request wants.
@@ -95,11 +132,17 @@ pub trait Store: Send {
     fn abort_open_games(&mut self, finished_at_ms: i64) -> Result<usize, StoreError>;
     /// Every game without a result, oldest first: what a restarted server resumes.
     fn unfinished_games(&mut self) -> Result<Vec<StoredGame>, StoreError>;
-    /// The highest game id ever stored, so a restarted server never reuses one.
-    fn last_game_id(&mut self) -> Result<Option<GameId>, StoreError>;
+    /// Hands out `count` fresh game ids, each above every id stored or handed out before, and
+    /// never the same twice, also to other servers on the same database (once the batch is
+    /// committed: an id from a batch that failed may be handed out again).
+    fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError>;
     /// Finished games, newest first.
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError>;
 
+    /// Keeps other writers (other servers on the same database) from changing these ratings
+    /// until the batch ends, so that reading and then replacing them loses no update. A store
+    /// whose batches already exclude every other writer does nothing here.
+    fn lock_ratings(&mut self, kind: GameKind, who: &[Rated; 2]) -> Result<(), StoreError>;
     /// A rating, `None` before the first rated game.
     fn rating(&mut self, kind: GameKind, who: &Rated) -> Result<Option<Rating>, StoreError>;
     /// Replaces a rating.

@@ -295,9 +295,10 @@ impl Storage {
         self.run(|store| store.unfinished_games()).await
     }
 
-    /// The highest game id ever stored.
-    pub async fn last_game_id(&self) -> Result<Option<GameId>, StoreError> {
-        self.run(|store| store.last_game_id()).await
+    /// `count` fresh game ids, never handed out before (by this server or another on the same
+    /// database).
+    pub async fn reserve_game_ids(&self, count: u32) -> Result<Vec<GameId>, StoreError> {
+        self.run(move |store| store.reserve_game_ids(count)).await
     }
 
     /// Finished games, newest first, at most [`MAX_HISTORY_ENTRIES`] (also when the query's

@@ -44,7 +44,7 @@ pub enum ResumeError {
 
 /// Opens a table for a new game with these seats and spectators, registers it and starts its
 /// task. Seated people and spectators get the game's state; the game starts if both seats are
-/// filled. `id` comes from [`super::TableRegistry::next_id`].
+/// filled. `id` comes from [`super::TableRegistry::next_id`] (the database's).
 pub fn open(
     context: &Arc<TableContext>,
     id: GameId,

@@ -96,7 +96,18 @@ impl Table {
     /// holder and the other way round.
     fn start_rematch(&mut self) {
         let seats = [Side::Second, Side::First].map(|old| self.seats[old.index()].rematch_twin());
-        let rematch = self.context.registry.next_id();
+        let rematch = match self.context.registry.next_id() {
+            Ok(id) => id,
+            Err(refusal) => {
+                let notice = ServerMessage::Error {
+                    kind: refusal.kind(),
+                    message: format!("no rematch of game {}: {refusal}", self.id),
+                    fatal: false,
+                };
+                self.broadcast(&notice);
+                return;
+            }
+        };
         self.broadcast(&ServerMessage::RematchStarted {
             game: self.id,
             rematch,

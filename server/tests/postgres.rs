@@ -1,0 +1,205 @@
+//! The PostgreSQL store against a real PostgreSQL that each test starts itself from the system's
+//! packages (`support/temp_postgres.rs`): the whole store conformance suite, two servers
+//! migrating one new database at once, a missing database refused, a store living through a
+//! PostgreSQL restart, the real `kingme-server --db postgres://...` playing, killed and resuming
+//! (the scenario SQLite runs in `restart.rs`), and two real servers sharing one database (game
+//! ids, identities, history).
+//!
+//! Behind the `postgres-tests` feature: `cargo test -p kingme-server --features postgres-tests`.
+//! Without PostgreSQL installed these tests fail, saying what to install; they never pass
+//! quietly.
+#![cfg(feature = "postgres-tests")]
+#![allow(clippy::unwrap_used)]
+
+#[path = "support/restart_scenario.rs"]
+mod restart_scenario;
+#[path = "support/temp_postgres.rs"]
+mod temp_postgres;
+
+use kingme_server::storage::conformance::{self, TestDatabase};
+use kingme_server::storage::schema::CURRENT_VERSION;
+use kingme_server::storage::{PgStore, Storage, Store, StoreError};
+use temp_postgres::TempPostgres;
+
+/// A new database on the test's server for every fresh store.
+struct PgDatabases {
+    server: TempPostgres,
+    current: String,
+}
+
+impl TestDatabase for PgDatabases {
+    fn fresh(&mut self) -> Box<dyn Store> {
+        self.current = self.server.create_database();
+        self.another()
+    }
+
+    fn another(&mut self) -> Box<dyn Store> {
+        Box::new(PgStore::connect(&self.current, 0).unwrap())
+    }
+}
+
+#[test]
+fn the_postgres_store_passes_the_conformance_suite() {
+    let mut databases = PgDatabases {
+        server: TempPostgres::start(),
+        current: String::new(),
+    };
+    conformance::check(&mut databases);
+}
+
+#[test]
+fn servers_starting_together_migrate_a_new_database_once() {
+    let mut server = TempPostgres::start();
+    let url = server.create_database();
+    let versions: Vec<i64> = std::thread::scope(|scope| {
+        let starting: Vec<_> = (0..3)
+            .map(|_| scope.spawn(|| PgStore::connect(&url, 0).unwrap().schema_version().unwrap()))
+            .collect();
+        starting.into_iter().map(|s| s.join().unwrap()).collect()
+    });
+    assert_eq!(versions, [CURRENT_VERSION; 3]);
+    // And once more on the migrated database: nothing to do, the games' id source kept.
+    let mut store = PgStore::connect(&url, 1).unwrap();
+    let first = store.reserve_game_ids(1).unwrap();
+    let mut again = PgStore::connect(&url, 2).unwrap();
+    assert!(again.reserve_game_ids(1).unwrap()[0] > first[0]);
+}
+
+#[test]
+fn a_database_that_is_not_there_is_refused_with_the_reason() {
+    let server = TempPostgres::start();
+    let url = server
+        .url("nobody_made_this")
+        .replace("kingme@", "kingme:secret@");
+    let Err(err) = PgStore::connect(&url, 0) else {
+        panic!("a missing database opened");
+    };
+    let message = err.to_string();
+    assert!(matches!(err, StoreError::Database(_)), "{message}");
+    assert!(
+        message.contains("cannot connect to PostgreSQL at postgres://kingme:***@127.0.0.1:")
+            && message.contains("nobody_made_this")
+            && !message.contains("secret"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_store_whose_postgres_restarted_connects_again_at_the_next_batch() {
+    let mut server = TempPostgres::start();
+    let url = server.create_database();
+    let opening = url.clone();
+    let store = tokio::task::spawn_blocking(move || PgStore::connect(&opening, 0))
+        .await
+        .unwrap()
+        .unwrap();
+    let storage = Storage::start(store);
+    let before = storage.reserve_game_ids(1).await.unwrap();
+    storage
+        .save_resume_token("t", "ann".into(), 1)
+        .await
+        .unwrap();
+    server.restart();
+    // Nothing is lost, and the first request after the restart already works.
+    let after = storage.reserve_game_ids(1).await.unwrap();
+    assert!(after[0] > before[0], "{after:?} after {before:?}");
+    assert_eq!(
+        storage.resume_token_owner("t").await.unwrap().as_deref(),
+        Some("ann")
+    );
+    storage.close().await;
+}
+
+#[tokio::test]
+async fn the_server_binary_on_postgres_survives_a_kill_and_a_restart() {
+    let mut server = TempPostgres::start();
+    let url = server.create_database();
+    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref()).await;
+}
+
+#[tokio::test]
+async fn two_servers_on_one_database_share_ids_identities_and_history() {
+    use kingme_shared::ai::Level;
+    use kingme_shared::identity::SigningKey;
+    use kingme_shared::protocol::{ClientMessage, Opponent, ServerMessage, TimeControl};
+    use restart_scenario::{Client, options, start_server};
+
+    let mut postgres = TempPostgres::start();
+    let url = postgres.create_database();
+    let (mut first, at_first) = start_server(url.as_ref()).await;
+    let (mut second, at_second) = start_server(url.as_ref()).await;
+
+    // alice's name is bound to her key on the first server; the second knows it.
+    let alice_key = SigningKey::from_bytes(&[1; 32]);
+    let (mut alice, _) = Client::person(&at_first, "alice", &alice_key).await;
+    let refusal = Client::refused(&at_second, "alice", &SigningKey::from_bytes(&[2; 32])).await;
+    assert!(refusal.contains("belongs to another key"), "{refusal}");
+
+    // A game on each server: their ids come from the one database, never the same.
+    let (mut bob, _) = Client::guest(&at_first, "bob", None).await;
+    alice
+        .send(ClientMessage::CreateGame(options(
+            Opponent::OpenSeat,
+            TimeControl::Unlimited,
+            true,
+        )))
+        .await;
+    let on_first = alice
+        .expect(|message| match message {
+            ServerMessage::State(state) => Some(state.id),
+            _ => None,
+        })
+        .await;
+    let (mut carol, _) = Client::guest(&at_second, "carol", None).await;
+    carol
+        .send(ClientMessage::CreateGame(options(
+            Opponent::Bot(Level::Random),
+            TimeControl::Unlimited,
+            false,
+        )))
+        .await;
+    let on_second = carol
+        .expect(|message| match message {
+            ServerMessage::State(state) => Some(state.id),
+            _ => None,
+        })
+        .await;
+    assert_ne!(on_first, on_second);
+
+    // A game played out on the first server is in the second's history.
+    bob.send(ClientMessage::Join { game: on_first }).await;
+    bob.state(on_first).await;
+    // X takes the diagonal 3-5-7.
+    alice.play(on_first, "5").await;
+    bob.play(on_first, "1").await;
+    alice.play(on_first, "3").await;
+    bob.play(on_first, "2").await;
+    alice.play(on_first, "7").await;
+    alice
+        .expect(|message| match message {
+            ServerMessage::GameOver { game, .. } if game == on_first => Some(()),
+            _ => None,
+        })
+        .await;
+    let (mut reader, _) = Client::guest(&at_second, "reader", None).await;
+    reader
+        .send(ClientMessage::History {
+            player: Some("alice".into()),
+            kind: None,
+        })
+        .await;
+    let history = reader
+        .expect(|message| match message {
+            ServerMessage::History { games } => Some(games),
+            _ => None,
+        })
+        .await;
+    let ids: Vec<_> = history.iter().map(|entry| entry.id).collect();
+    assert_eq!(ids, [on_first]);
+    assert_eq!(history[0].players, ["alice", "bob (guest)"]);
+
+    for server in [&mut first, &mut second] {
+        server.start_kill().unwrap();
+        server.wait().await.unwrap();
+    }
+}
