@@ -1,6 +1,7 @@
 //! The server's tunable limits and timings in one struct, so the binary's flags, the tests and
 //! an embedding client all configure the same server the same way.
 
+use crate::storage::Durability;
 use kingme_shared::ai::egdb::Egdb;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -40,6 +41,9 @@ pub struct Config {
     /// Start even when the database file is missing, empty or another than the one this server
     /// used before (its seal names another): the operator's `--new-database`.
     pub new_database: bool,
+    /// What a committed move survives: a killed process (the default) or also a power loss
+    /// (`--fsync`).
+    pub durability: Durability,
 }
 
 /// Where the server keeps its database.
@@ -107,6 +111,7 @@ impl Default for Config {
             endgame_database: None,
             database: Database::InMemory,
             new_database: false,
+            durability: Durability::Process,
         }
     }
 }

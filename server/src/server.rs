@@ -29,10 +29,13 @@ use tokio_util::task::TaskTracker;
 pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
     let database = config.database.clone();
     let new_database = config.new_database;
+    let durability = config.durability;
     tokio::task::spawn_blocking(move || match database {
         Database::Postgres(url) => PgStore::connect(&url, unix_ms()).map(Storage::start),
         Database::InMemory | Database::File(_) => {
-            SqliteStore::open_sealed(&database.path(), unix_ms(), new_database).map(Storage::start)
+            let mut store = SqliteStore::open_sealed(&database.path(), unix_ms(), new_database)?;
+            store.set_durability(durability)?;
+            Ok(Storage::start(store))
         }
     })
     .await

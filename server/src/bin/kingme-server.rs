@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 use clap::Parser;
+use kingme_server::storage::Durability;
 use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
 use kingme_server::{Config, Database};
 use std::time::Duration;
@@ -96,6 +97,11 @@ struct Args {
     /// SQLite files only.
     #[arg(long)]
     new_database: bool,
+    /// Wait for the disk (fsync) on every committed batch, so that an acknowledged move survives
+    /// a power loss too. Without it an acknowledged move survives a killed or crashed server
+    /// but a power loss may lose the last moments of play.
+    #[arg(long)]
+    fsync: bool,
     /// A checkers endgame database (from `kingme egdb build`) for the bots to consult: exact
     /// endgames and won positions converted. Read whole at start; a damaged file stops the start.
     #[arg(long, value_name = "FILE")]
@@ -127,6 +133,11 @@ impl Args {
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
             database: self.database()?,
             new_database: self.new_database,
+            durability: if self.fsync {
+                Durability::PowerLoss
+            } else {
+                Durability::Process
+            },
             endgame_database: match &self.egdb {
                 Some(path) => Some(kingme_server::game::endgame::open(path)?),
                 None => None,
@@ -177,7 +188,11 @@ async fn main() -> anyhow::Result<()> {
     let storage = kingme_server::open_storage(&config)
         .await
         .with_context(|| format!("cannot open the database {}", config.database))?;
-    tracing::info!(db = %config.database, "database open");
+    tracing::info!(
+        db = %config.database,
+        durability = config.durability.promise(),
+        "database open"
+    );
     let listener = TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;

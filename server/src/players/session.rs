@@ -63,9 +63,9 @@ impl Session {
     /// Sends a message to the player if it is connected; an absent player catches up with the
     /// full state when it comes back.
     pub fn send(&self, message: ServerMessage) {
-        let outbox = self.reach().attachment.as_ref().map(|a| a.outbox.clone());
-        if let Some(outbox) = outbox {
-            outbox.send(message);
+        // Queuing never waits, so the lock is held only for a moment.
+        if let Some(attachment) = &self.reach().attachment {
+            attachment.outbox.send(message);
         }
     }
 

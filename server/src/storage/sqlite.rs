@@ -1,6 +1,10 @@
-//! The SQLite store: one database file (or memory, for throwaway servers), in WAL mode with full
-//! sync so that a committed batch survives a crash of the process or the machine.
+//! The SQLite store: one database file (or memory, for throwaway servers), in WAL mode. By
+//! default (`synchronous=NORMAL`) a committed batch survives a killed or crashed process without
+//! an fsync per batch; [`Durability::PowerLoss`] (`--fsync`, `synchronous=FULL`) makes it
+//! survive a power loss too. The transaction statements are prepared once and cached, like every
+//! other statement.
 
+use super::durability::Durability;
 use super::file_identity::{self, FileIdentity};
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::ratings::{Rated, Rating};
@@ -13,6 +17,9 @@ use kingme_shared::{GameKind, Side};
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::path::Path;
 use std::time::Duration;
+
+/// Prepared statements kept (the store uses about thirty).
+const STATEMENT_CACHE: usize = 64;
 
 /// A store in an SQLite database.
 pub struct SqliteStore {
@@ -125,18 +132,24 @@ impl SqliteStore {
         Ok(store)
     }
 
-    /// Takes an open connection, sets it up (WAL, full sync, foreign keys) and migrates it.
+    /// Takes an open connection, sets it up (WAL, [`Durability::Process`], foreign keys) and
+    /// migrates it.
     pub fn from_connection(
         mut connection: Connection,
         now_ms: i64,
     ) -> Result<SqliteStore, StoreError> {
-        // WAL lets readers (a later admin tool) work beside the server; FULL sync makes each
-        // commit durable, which the acknowledgement of a move promises.
+        // WAL lets readers (a later admin tool) work beside the server, and in WAL mode
+        // `synchronous=NORMAL` hands each commit to the operating system before it returns, so a
+        // killed process loses nothing that was acknowledged.
         connection
             .pragma_update(None, "journal_mode", "WAL")
             .map_err(database)?;
         connection
-            .pragma_update(None, "synchronous", "FULL")
+            .pragma_update(
+                None,
+                "synchronous",
+                Durability::Process.sqlite_synchronous(),
+            )
             .map_err(database)?;
         connection
             .pragma_update(None, "foreign_keys", "ON")
@@ -150,6 +163,8 @@ impl SqliteStore {
         connection
             .busy_timeout(Duration::from_secs(5))
             .map_err(database)?;
+        // Room for every statement the store uses, so the hot ones are never prepared again.
+        connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::migrate(&mut connection, now_ms)?;
         Ok(SqliteStore {
             connection,
@@ -157,13 +172,36 @@ impl SqliteStore {
         })
     }
 
-    /// The schema version of the open database.
+    /// Makes every later commit keep `durability`'s promise.
+    pub fn set_durability(&mut self, durability: Durability) -> Result<(), StoreError> {
+        self.connection
+            .pragma_update(None, "synchronous", durability.sqlite_synchronous())
+            .map_err(database)
+    }
+
+    /// SQLite's `synchronous` setting in force (1 = NORMAL, 2 = FULL).
+    pub fn synchronous(&self) -> Result<i64, StoreError> {
+        self.connection
+            .pragma_query_value(None, "synchronous", |row| row.get(0))
+            .map_err(database)
+    }
+
+    /// Runs one of the transaction statements (prepared once, then taken from the cache).
+    fn control(&self, sql: &str) -> Result<(), StoreError> {
+        self.connection
+            .prepare_cached(sql)
+            .and_then(|mut statement| statement.execute([]))
+            .map(|_| ())
+            .map_err(database)
+    }
+
     /// The connection itself, for tests that set up rows no request writes.
     #[cfg(test)]
     pub(crate) fn connection(&self) -> &Connection {
         &self.connection
     }
 
+    /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         schema::version(&self.connection)
     }
@@ -225,15 +263,13 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn begin_batch(&mut self) -> Result<(), StoreError> {
-        self.connection
-            .execute_batch("BEGIN IMMEDIATE")
-            .map_err(database)
+        self.control("BEGIN IMMEDIATE")
     }
 
     fn commit_batch(&mut self) -> Result<(), StoreError> {
         // Committing into a file nobody can open again would promise what is not kept.
         self.verify()?;
-        self.connection.execute_batch("COMMIT").map_err(database)
+        self.control("COMMIT")
     }
 
     fn verify(&mut self) -> Result<(), StoreError> {
@@ -246,18 +282,14 @@ impl Store for SqliteStore {
     }
 
     fn begin_request(&mut self) -> Result<(), StoreError> {
-        self.connection
-            .execute_batch("SAVEPOINT request")
-            .map_err(database)
+        self.control("SAVEPOINT request")
     }
 
     fn end_request(&mut self, keep: bool) -> Result<(), StoreError> {
-        let sql = if keep {
-            "RELEASE request"
-        } else {
-            "ROLLBACK TO request; RELEASE request"
-        };
-        self.connection.execute_batch(sql).map_err(database)
+        if !keep {
+            self.control("ROLLBACK TO request")?;
+        }
+        self.control("RELEASE request")
     }
 
     fn create_game(&mut self, game: &NewGame) -> Result<(), StoreError> {
@@ -699,6 +731,10 @@ mod tests {
                 .unwrap();
         }
         let mut store = SqliteStore::open(&path, 1).unwrap();
+        // Synced when the operating system has it (NORMAL) unless power-loss safety is asked.
+        assert_eq!(store.synchronous().unwrap(), 1);
+        store.set_durability(Durability::PowerLoss).unwrap();
+        assert_eq!(store.synchronous().unwrap(), 2);
         let games = store.unfinished_games().unwrap();
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].game.start_position.as_deref(), Some("1:::0,0"));

@@ -3,9 +3,10 @@
 //! an `Arc`), queues a request and awaits its answer.
 //!
 //! Requests that queue up while the worker is busy are taken together as one batch: one
-//! transaction and one sync to disk for all of them, each request inside its own savepoint so a
-//! failing one does not undo the others. Answers are sent only after the batch is committed:
-//! when `record_move` returns `Ok`, the move is on disk. The queue needs no bound of its own:
+//! transaction and one commit for all of them, each request inside its own savepoint so a
+//! failing one does not undo the others (a request alone in its batch needs none). Answers are
+//! sent only after the batch is committed: when `record_move` returns `Ok`, the move is stored
+//! as durably as the store promises ([`super::Durability`]). The queue needs no bound of its own:
 //! every request has a caller awaiting its answer, so it never holds more requests than there
 //! are tasks waiting on the database (tables, connections).
 //!
@@ -113,26 +114,37 @@ fn serve_batch(store: &mut dyn Store, mut batch: Vec<Box<dyn Request>>) {
         answer_all(batch, &Err(err));
         return;
     }
-    let mut failure = None;
-    for request in &mut batch {
-        let ran = store.begin_request().map(|()| request.run(store));
-        let ended = match ran {
-            Ok(keep) => store.end_request(keep),
-            Err(err) => Err(err),
-        };
-        if let Err(err) = ended {
-            failure = Some(err);
-            break;
+    let committed = match batch.as_mut_slice() {
+        // Alone in its batch, a request needs no savepoint: if it fails, the batch is its own
+        // and is rolled back whole (its answer is its own error).
+        [request] => {
+            if request.run(store) {
+                store.commit_batch()
+            } else {
+                store.rollback_batch();
+                answer_all(batch, &Ok(()));
+                return;
+            }
         }
-    }
-    let committed = match failure {
-        Some(err) => Err(err),
-        None => store.commit_batch(),
+        requests => run_each_in_a_savepoint(store, requests).and_then(|()| store.commit_batch()),
     };
     if committed.is_err() {
         store.rollback_batch();
     }
     answer_all(batch, &committed);
+}
+
+/// Runs several requests, each in its own savepoint so a failing one leaves the others.
+fn run_each_in_a_savepoint(
+    store: &mut dyn Store,
+    requests: &mut [Box<dyn Request>],
+) -> Result<(), StoreError> {
+    for request in requests {
+        store.begin_request()?;
+        let keep = request.run(store);
+        store.end_request(keep)?;
+    }
+    Ok(())
 }
 
 impl Inner {
@@ -417,6 +429,46 @@ mod tests {
         let stored = storage.game(GameId(1)).await.unwrap().unwrap();
         assert_eq!(stored.moves.len(), 1);
         assert_eq!(stored.game.seats[0], Participant::Guest("g".into()));
+    }
+
+    #[tokio::test]
+    async fn a_failing_request_alone_is_undone_and_the_next_batch_goes_on() {
+        let storage = start();
+        storage
+            .create_game(game(1, [Participant::Empty, Participant::Empty]))
+            .await
+            .unwrap();
+        // A move out of sequence fails after nothing, a move for a game not stored after its
+        // check: either way its batch is rolled back and the store is ready for the next one.
+        let early = storage.record_move(GameId(1), move_at(2, "5")).await;
+        assert!(
+            matches!(early, Err(StoreError::OutOfSequence { .. })),
+            "{early:?}"
+        );
+        storage
+            .record_move(GameId(1), move_at(1, "5"))
+            .await
+            .unwrap();
+        let twice = storage.record_move(GameId(1), move_at(1, "6")).await;
+        assert!(
+            matches!(twice, Err(StoreError::OutOfSequence { .. })),
+            "{twice:?}"
+        );
+        // A request that wrote before failing leaves nothing behind.
+        let half = storage
+            .run(|store| {
+                store.record_move(GameId(1), &move_at(2, "9"))?;
+                Err::<(), _>(StoreError::NotFound("on purpose".into()))
+            })
+            .await;
+        assert!(matches!(half, Err(StoreError::NotFound(_))), "{half:?}");
+        storage
+            .record_move(GameId(1), move_at(2, "1"))
+            .await
+            .unwrap();
+        let stored = storage.game(GameId(1)).await.unwrap().unwrap();
+        let texts: Vec<&str> = stored.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["5", "1"]);
     }
 
     #[tokio::test]

@@ -25,8 +25,14 @@ impl Table {
         if !self.judge.is_playing() {
             return;
         }
-        let now = Instant::now();
         let side = self.judge.side_to_move();
+        // A person's turn waits in the mail with the move that made it.
+        if let Some(session) = self.seats[side.index()].session() {
+            self.post(session, self.your_turn());
+            return;
+        }
+        // Anyone else (a bot) starts at once.
+        let now = Instant::now();
         let per_move = matches!(self.setup.time_control, TimeControl::PerMove { .. });
         let request = MoveRequest {
             game: self.judge.game().clone(),
@@ -40,11 +46,7 @@ impl Table {
             reply: self.commands.clone(),
         };
         let your_turn = self.your_turn();
-        // A person's turn waits in the mail with the move that made it; a bot starts at once.
-        match self.seats[side.index()].session() {
-            Some(session) => self.post(session, your_turn),
-            None => self.seats[side.index()].ask_to_move(|| your_turn, request),
-        }
+        self.seats[side.index()].ask_to_move(|| your_turn, request);
     }
 
     /// Stops every seat's thinking: the position changed or the game ended.

@@ -224,7 +224,7 @@ impl Table {
         let left = ServerMessage::Left { game: self.id };
         for session in self.members() {
             session.remove_game(self.id);
-            self.post(&session, left.clone());
+            self.post(session, left.clone());
         }
         self.deliver();
         self.publish_now();

@@ -32,12 +32,11 @@ pub(super) fn game_summary(
 
 impl Table {
     /// Everyone who hears of the game: the seated people and the spectators.
-    pub(super) fn members(&self) -> Vec<Arc<Session>> {
+    pub(super) fn members(&self) -> impl Iterator<Item = &Arc<Session>> {
         self.seats
             .iter()
-            .filter_map(|seat| seat.session().cloned())
-            .chain(self.spectators.iter().cloned())
-            .collect()
+            .filter_map(|seat| seat.session())
+            .chain(self.spectators.iter())
     }
 
     /// Holds a message for a member until the command's changes are stored.
@@ -58,7 +57,7 @@ impl Table {
     /// Sends to both players and every spectator.
     pub(super) fn broadcast(&self, message: &ServerMessage) {
         for session in self.members() {
-            self.post(&session, message.clone());
+            self.post(session, message.clone());
         }
     }
 
