@@ -11,8 +11,8 @@ use kingme_server::{Config, Database, ServerHandle};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, GameId, GameOptions, Opponent, PROTOCOL_VERSION, SeatChoice,
-    ServerMessage, TimeControl,
+    ClientCodec, ClientMessage, GameId, GameOptions, GameStatus, Opponent, PROTOCOL_VERSION,
+    SeatChoice, ServerMessage, TimeControl,
 };
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -102,8 +102,11 @@ impl BotProcess {
             .unwrap();
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let (tx, notes) = mpsc::unbounded_channel();
+        let who = name.to_owned();
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
+                // Shown with the test's output when it fails.
+                eprintln!("[{who}] {line}");
                 let _ = tx.send(line);
             }
         });
@@ -225,6 +228,31 @@ impl Client {
         .unwrap()
     }
 
+    /// The game of `kind` the lobby lists as started (playing, or already over: fast bots may
+    /// finish a game in a moment), asking again until there is one.
+    async fn game_started(&mut self, kind: GameKind) -> GameId {
+        tokio::time::timeout(PATIENCE, async {
+            loop {
+                self.send(ClientMessage::ListGames).await;
+                let games = self
+                    .expect(|m| match m {
+                        ServerMessage::GameList { games } => Some(games),
+                        _ => None,
+                    })
+                    .await;
+                if let Some(game) = games
+                    .iter()
+                    .find(|g| g.spec.kind() == kind && g.status != GameStatus::Open)
+                {
+                    return game.id;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        })
+        .await
+        .unwrap()
+    }
+
     /// Seats a built-in random bot in the open seat of `game`.
     async fn attach_bot(&mut self, game: GameId) {
         self.send(ClientMessage::AttachBot {
@@ -254,11 +282,13 @@ async fn bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game(
     let mut waiting = BotProcess::start(addr, "waiter", "--level random --game tictactoe");
     let open = waiting.note(&["opened game"]).await;
     // ... while two others play checkers.
-    let mut first = BotProcess::start(addr, "first", "--level beginner --game checkers");
+    let first = BotProcess::start(addr, "first", "--level beginner --game checkers");
     let second = BotProcess::start(addr, "second", "--level beginner --game checkers");
-    let playing = first.note(SEATED).await;
-    assert_ne!(playing, open);
+    // The two may each open a game at the same moment before one moves to the other's: the game
+    // they play is the one the lobby shows as started, not the first one either bot opened.
     let mut watcher = Client::connect(addr, "watcher").await;
+    let playing = watcher.game_started(GameKind::Checkers).await;
+    assert_ne!(playing, open);
     watcher.send(ClientMessage::Watch { game: playing }).await;
     watcher
         .expect(|m| match m {
