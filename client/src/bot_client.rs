@@ -107,11 +107,10 @@ pub async fn run(
     let mut bot = Bot::new(args, name);
     // The local endgame database, as the embedded server's bots use it; without it the bot
     // plays on, and says why.
-    if let Some(path) = crate::endgame_files::local() {
-        match kingme_server::game::endgame::open(&path) {
-            Ok(egdb) => bot.egdb = Some(egdb),
-            Err(err) => eprintln!("playing without the endgame database: {err}"),
-        }
+    match crate::endgame_files::open_local().await {
+        Some(Ok(egdb)) => bot.egdb = Some(egdb),
+        Some(Err(err)) => eprintln!("playing without the endgame database: {err}"),
+        None => {}
     }
     let (moves_tx, mut moves) = mpsc::channel::<Thought>(16);
     let mut look_again = tokio::time::interval(LOOK_AGAIN);

@@ -10,15 +10,6 @@ use kingme_server::storage::location::{EMBEDDED_DB_FILE, default_db_path};
 use kingme_server::{Config, Database, ServerHandle};
 use std::net::SocketAddr;
 
-/// The largest checkers endgame database in the data directory (`kingme egdb build` puts them
-/// there), for the local bots; none when there is none or it cannot be used (said in the log).
-fn local_endgame_database() -> Option<std::sync::Arc<kingme_shared::ai::egdb::Egdb>> {
-    let path = crate::endgame_files::local()?;
-    kingme_server::game::endgame::open(&path)
-        .inspect_err(|err| tracing::warn!("local bots play without the endgame database: {err:#}"))
-        .ok()
-}
-
 /// A server running inside this process.
 #[derive(Debug)]
 pub struct EmbeddedServer {
@@ -30,9 +21,19 @@ impl EmbeddedServer {
     /// when given.
     pub async fn start(http: Option<&str>) -> anyhow::Result<EmbeddedServer> {
         let database = default_db_path(EMBEDDED_DB_FILE).map_or(Database::InMemory, Database::File);
+        // The largest checkers endgame database in the data directory (`kingme egdb build` puts
+        // them there), for the local bots; a damaged one is said in the log and left out.
+        let endgame_database = match crate::endgame_files::open_local().await {
+            Some(Ok(egdb)) => Some(egdb),
+            Some(Err(err)) => {
+                tracing::warn!("local bots play without the endgame database: {err}");
+                None
+            }
+            None => None,
+        };
         let config = Config {
             database,
-            endgame_database: local_endgame_database(),
+            endgame_database,
             ..Config::default()
         };
         let handle = match http {

@@ -1,8 +1,11 @@
 //! Where checkers endgame databases live on this machine: `checkers-wld-N.kmdb` files in the
 //! `egdb` folder of kingme's data directory, written by `kingme egdb build` and read by the
-//! engine tools, `kingme bot` and the embedded server's bots.
+//! engine tools, `kingme bot` and the embedded server's bots ([`open_local`]).
 
+use kingme_server::game::endgame::EndgameFileError;
+use kingme_shared::ai::egdb::Egdb;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The most pieces `egdb build` solves.
 pub const MAX_BUILD_PIECES: u32 = 6;
@@ -32,6 +35,16 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
 #[must_use]
 pub fn local() -> Option<PathBuf> {
     find(&default_folder()?)
+}
+
+/// Reads and checks the largest database in the default folder, off the async reactor (a
+/// six-piece file inflates to about 640 MB): `None` when none was built, else the database or
+/// why it cannot be used.
+pub async fn open_local() -> Option<Result<Arc<Egdb>, EndgameFileError>> {
+    let path = local()?;
+    tokio::task::spawn_blocking(move || kingme_server::game::endgame::open(&path))
+        .await
+        .ok()
 }
 
 #[cfg(test)]
