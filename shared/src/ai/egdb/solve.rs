@@ -11,7 +11,7 @@
 //! escapes to a draw) is lost. What is never settled is a draw. The work is proportional to
 //! the positions, not to the positions times the longest win.
 
-use super::index::{Counts, SliceMap, flip, for_each_position, index_of, normalise, position_at};
+use super::index::{Counts, SliceMap, flip, for_each_position, index_of, normalise};
 use super::{DRAW, LOSS, NONE, Verdict, WIN};
 use crate::game::Side;
 use crate::games::checkers::{Direction, Position, for_each_move, has_capture};
@@ -216,7 +216,7 @@ impl<'a> Pair<'a> {
     /// and (depth first) every position that settles in turn, until nothing more settles.
     fn propagate(&mut self) {
         let mut before = Vec::with_capacity(32);
-        let mut stack: Vec<(usize, u32)> = Vec::new();
+        let mut stack: Vec<(usize, u32, Position)> = Vec::new();
         let pair = self.counts.as_slice();
         let states = &mut self.states;
         for (slice, &counts) in pair.iter().enumerate() {
@@ -229,11 +229,9 @@ impl<'a> Pair<'a> {
                 };
                 *state = code;
                 take_back(pair, states, position, code, &mut before, &mut stack);
-                while let Some((slice, index)) = stack.pop() {
+                while let Some((slice, index, position)) = stack.pop() {
                     let code = states[slice][index as usize];
-                    if let Some(position) = position_at(pair[slice], u64::from(index)) {
-                        take_back(pair, states, &position, code, &mut before, &mut stack);
-                    }
+                    take_back(pair, states, &position, code, &mut before, &mut stack);
                 }
             });
         }
@@ -261,6 +259,11 @@ fn first_look(solved: &Tables, pair: &[Counts], position: &Position) -> u8 {
     for_each_move(position, |mv| {
         moves += 1;
         let child = position.after(mv);
+        // A quiet move that crowns nothing stays in the pair (in the twin, turned round).
+        if !mv.is_capture() && child.kings().count_ones() == position.kings().count_ones() {
+            inside = inside.saturating_add(1);
+            return;
+        }
         if child.white() == 0 {
             wins = true;
             return;
@@ -288,14 +291,14 @@ fn first_look(solved: &Tables, pair: &[Counts], position: &Position) -> u8 {
 }
 
 /// Tells the predecessors of a settled position (`code` WIN or LOSS) in the pair; those that
-/// settle by it go on `stack`.
+/// settle by it go on `stack`, with their positions (so none is unranked).
 fn take_back(
     pair: &[Counts],
     states: &mut [Vec<u8>],
     position: &Position,
     code: u8,
     before: &mut Vec<Position>,
-    stack: &mut Vec<(usize, u32)>,
+    stack: &mut Vec<(usize, u32, Position)>,
 ) {
     before.clear();
     predecessors(position, before);
@@ -320,7 +323,7 @@ fn take_back(
             *state -= 1;
             continue;
         }
-        stack.push((at, earlier_index as u32));
+        stack.push((at, earlier_index as u32, *earlier));
     }
 }
 
@@ -362,6 +365,7 @@ pub fn predecessors(position: &Position, out: &mut Vec<Position>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::index::position_at;
     use crate::games::checkers::push_moves;
     use std::collections::HashMap;
 
