@@ -87,11 +87,19 @@ fn only_the_memory_map_uses_unsafe_code() {
                     .any(|token| token == word || token == concat!("un", "safe_code"))
             });
             if uses {
-                found.push(file.strip_prefix(&root).unwrap_or(&file).display().to_string());
+                found.push(
+                    file.strip_prefix(&root)
+                        .unwrap_or(&file)
+                        .display()
+                        .to_string(),
+                );
             }
         }
     }
-    assert!(found.is_empty(), "{word} code outside storage.rs: {found:#?}");
+    assert!(
+        found.is_empty(),
+        "{word} code outside storage.rs: {found:#?}"
+    );
     let storage = read(&allowed);
     assert!(
         storage.contains("// SAFETY:") && storage.matches(&format!("{word} {{")).count() == 1,

@@ -38,7 +38,11 @@ mod tests {
         egdb_file(&bytes);
         // The seed is a file of the current format.
         let seed = include_bytes!("../../../tests/fuzz/seeds/egdb_file/two-pieces.kmdb");
-        assert_eq!(seed.as_slice(), bytes.as_slice(), "the seed is the 2-piece file");
+        assert_eq!(
+            seed.as_slice(),
+            bytes.as_slice(),
+            "the seed is the 2-piece file"
+        );
         let mut damaged = bytes.clone();
         damaged[20] ^= 0xff;
         egdb_file(&damaged);

@@ -364,8 +364,8 @@ pub fn predecessors(position: &Position, out: &mut Vec<Position>) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::index::position_at;
+    use super::*;
     use crate::games::checkers::push_moves;
     use std::collections::HashMap;
 
