@@ -114,7 +114,7 @@ async fn a_store_whose_postgres_restarted_connects_again_at_the_next_batch() {
 async fn the_server_binary_on_postgres_survives_a_kill_and_a_restart() {
     let mut server = TempPostgres::start();
     let url = server.create_database();
-    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref()).await;
+    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref(), &[]).await;
 }
 
 #[tokio::test]
