@@ -126,8 +126,8 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
 
     let mut postgres = TempPostgres::start();
     let url = postgres.create_database();
-    let (mut first, at_first) = start_server(url.as_ref()).await;
-    let (mut second, at_second) = start_server(url.as_ref()).await;
+    let (mut first, at_first) = start_server(url.as_ref(), &[]).await;
+    let (mut second, at_second) = start_server(url.as_ref(), &[]).await;
 
     // alice's name is bound to her key on the first server; the second knows it.
     let alice_key = SigningKey::from_bytes(&[1; 32]);
