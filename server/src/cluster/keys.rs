@@ -1,0 +1,21 @@
+//! The names of everything a cluster keeps in Redis, in one place, all under `kingme:`.
+
+use kingme_shared::domain::GameId;
+
+/// The set of node ids that have registered (some may be dead: their heartbeat key is gone).
+pub const NODES: &str = "kingme:nodes";
+
+/// The set of game ids some node runs or ran unfinished: what the failover watchers look at.
+pub const GAMES: &str = "kingme:games";
+
+/// A node's heartbeat: its advertised address, expiring unless renewed.
+#[must_use]
+pub fn node(id: &str) -> String {
+    format!("kingme:node:{id}")
+}
+
+/// A game's lease: `NODE:NONCE` of the holder, expiring unless renewed.
+#[must_use]
+pub fn owner(game: GameId) -> String {
+    format!("kingme:game:{}:owner", game.0)
+}

