@@ -276,7 +276,9 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
     .await;
     let answer = ada
         .expect(|message| match message {
-            ServerMessage::MovePlayed { .. } => Some(Err(message)),
+            ServerMessage::MovePlayed { ref record, .. } if record.text == "3" => {
+                Some(Err(message))
+            }
             ServerMessage::MoveRejected { .. } | ServerMessage::Error { .. } => Some(Ok(message)),
             _ => None,
         })
