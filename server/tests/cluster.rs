@@ -22,7 +22,7 @@ mod temp_redis;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
-    ClientMessage, GameId, GameStatus, Opponent, ServerMessage, TimeControl,
+    ClientMessage, ErrorKind, GameId, GameStatus, Opponent, ServerMessage, TimeControl,
 };
 use restart_scenario::{Client, options};
 use std::process::Stdio;
@@ -295,4 +295,111 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
     ada.state(game).await;
     ada.play(game, "3").await;
     assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1", "3"]);
+}
+
+/// Plays `text` until the node stores it: a `NotStored` refusal (the database is away) is
+/// tried again when the game says it goes on.
+async fn play_until_stored(client: &mut Client, game: GameId, text: &str) {
+    loop {
+        client
+            .send(ClientMessage::Move {
+                game,
+                text: text.to_owned(),
+            })
+            .await;
+        let stored = client
+            .expect(|message| match message {
+                ServerMessage::MovePlayed {
+                    game: g, record, ..
+                } if g == game && record.text == text => Some(true),
+                ServerMessage::MoveRejected {
+                    kind: ErrorKind::NotStored,
+                    ..
+                } => Some(false),
+                ServerMessage::MoveRejected { reason, .. } => panic!("{text} rejected: {reason}"),
+                _ => None,
+            })
+            .await;
+        if stored {
+            return;
+        }
+        // Asked again only once the node says so (a paused game tells its members when it goes
+        // on) or after the next message: no timer in the test.
+        client.send(ClientMessage::Ping { nonce: 1 }).await;
+        client
+            .expect(|message| matches!(message, ServerMessage::Pong { .. }).then_some(()))
+            .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_go_on_through_a_redis_restart_and_fail_over_after_it() {
+    let (_postgres, db, mut redis) = services();
+    let mut first = Node::start(&db, &redis.url()).await;
+    let mut second = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&first.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&first.addr, "bob", &key(2)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    ada.play(game, "5").await;
+
+    // Redis comes back empty: play goes on, and the owner puts its lease back.
+    redis.restart();
+    bob.play(game, "1").await;
+    first.wait_for("Redis answers again").await;
+    ada.play(game, "3").await;
+
+    // So the game is still looked after: its node dies and the other takes it over.
+    first.kill().await;
+    second.wait_for("took over a game").await;
+    let (mut bob, games) = Client::person(&second.addr, "bob", &key(2)).await;
+    assert_eq!(games, [game]);
+    let state = bob.state(game).await;
+    let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["5", "1", "3"]);
+    bob.play(game, "7").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
+    let (postgres, db, redis) = services();
+    let node = Node::start(&db, &redis.url()).await;
+    let _other = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&node.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&node.addr, "bob", &key(2)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    ada.play(game, "5").await;
+
+    // PostgreSQL stops: a move is refused with the reason (nothing announced), the lobby still
+    // answers; PostgreSQL starts again and the game goes on at the same node.
+    postgres.stop();
+    bob.send(ClientMessage::Move {
+        game,
+        text: "1".into(),
+    })
+    .await;
+    bob.expect(|message| match message {
+        ServerMessage::MoveRejected {
+            kind: ErrorKind::NotStored,
+            ..
+        } => Some(()),
+        ServerMessage::MovePlayed { .. } => panic!("a move announced without a database"),
+        _ => None,
+    })
+    .await;
+    ada.send(ClientMessage::ListGames).await;
+    let listed = ada
+        .expect(|message| match message {
+            ServerMessage::GameList { games } => Some(games),
+            _ => None,
+        })
+        .await;
+    assert!(listed.iter().any(|summary| summary.id == game));
+    postgres.start_again();
+    play_until_stored(&mut bob, game, "1").await;
+    play_until_stored(&mut ada, game, "3").await;
+    assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3"]);
 }

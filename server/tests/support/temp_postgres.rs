@@ -195,6 +195,46 @@ impl TempPostgres {
         );
     }
 
+    /// Stops the server at once (every connection dropped), until [`TempPostgres::start_again`].
+    pub fn stop(&self) {
+        let data = self.data();
+        self.run(
+            "pg_ctl",
+            &[
+                "-D".as_ref(),
+                data.as_os_str(),
+                "-m".as_ref(),
+                "immediate".as_ref(),
+                "-w".as_ref(),
+                "stop".as_ref(),
+            ],
+        );
+    }
+
+    /// Starts a stopped server again on the same port.
+    pub fn start_again(&self) {
+        let data = self.data();
+        let log = self.dir.path().join("postgres.log");
+        let options = format!(
+            "-c listen_addresses=127.0.0.1 -p {} -k {} -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        self.run(
+            "pg_ctl",
+            &[
+                "-D".as_ref(),
+                data.as_os_str(),
+                "-l".as_ref(),
+                log.as_os_str(),
+                "-o".as_ref(),
+                options.as_ref(),
+                "-w".as_ref(),
+                "start".as_ref(),
+            ],
+        );
+    }
+
     /// The URL of database `name` on this server.
     pub fn url(&self, name: &str) -> String {
         format!("postgres://{SUPERUSER}@127.0.0.1:{}/{name}", self.port)

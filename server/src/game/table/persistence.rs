@@ -85,12 +85,7 @@ impl Table {
     /// Pauses the game because the database failed, telling every member (at once: this is
     /// the truth about the game, not an unstored change) the first time.
     pub(super) fn pause(&mut self, waiting: Waiting, reason: StoreError) {
-        if matches!(reason, StoreError::Fenced { .. })
-            && let Some(lease) = &self.lease
-        {
-            // Another node runs the game now: this table stops (see `moved_away`).
-            lease.lost.cancel();
-        }
+        self.note_fenced(&reason);
         let retry_at = Instant::now() + STORE_RETRY;
         let first = self.paused.is_none();
         tracing::error!(game = %self.id, %reason, ?waiting, "the game is paused: storage failed");
@@ -286,6 +281,19 @@ impl Table {
         self.storage
             .record_move(self.id, stored)
             .await
-            .inspect_err(|err| tracing::error!(game = %self.id, %err, "could not store a move"))
+            .inspect_err(|err| {
+                tracing::error!(game = %self.id, %err, "could not store a move");
+                self.note_fenced(err);
+            })
+    }
+
+    /// A write refused for an old fencing token: another node runs the game now, so this
+    /// table stops (see `moved_away`).
+    fn note_fenced(&self, err: &StoreError) {
+        if matches!(err, StoreError::Fenced { .. })
+            && let Some(lease) = &self.lease
+        {
+            lease.lost.cancel();
+        }
     }
 }
