@@ -104,6 +104,11 @@ pub enum Refusal {
          games in play go on: try again in a moment"
     )]
     ClusterUnavailable(String),
+    #[error(
+        "game {0} runs at another node of this service, and a guest plays only at the node that \
+         runs its game; connect there (Nodes lists them), or sign in with a name"
+    )]
+    GuestElsewhere(GameId),
 
     // ---- the handshake and the connection (fatal: the connection closes) ----
     #[error(
@@ -224,6 +229,7 @@ impl Refusal {
             | R::NoSuchGame(_)
             | R::Closed(_)
             | R::MovedAway(_)
+            | R::GuestElsewhere(_)
             | R::NotInArchive(_) => ErrorKind::NoSuchGame,
             R::TooManyGames(_) | R::Flood { .. } => ErrorKind::LimitExceeded,
             R::InvalidOptions(_) => ErrorKind::InvalidOptions,

@@ -107,9 +107,13 @@ pub async fn run_doors(
     });
     let timers = TaskTracker::new();
     let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);
+    let sessions = Arc::new(Sessions::default());
+    let relay = cluster
+        .as_ref()
+        .map(|cluster| cluster.relay(&tables, &sessions, config.outbox_capacity, &tables.games));
     let net = Arc::new(ConnectionContext {
         lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player, feed),
-        sessions: Arc::new(Sessions::default()),
+        sessions,
         storage,
         server_id,
         limits: ConnectionLimits::of(&config),
@@ -119,6 +123,7 @@ pub async fn run_doors(
         membership: cluster
             .as_ref()
             .map(|cluster| Arc::clone(&cluster.membership)),
+        relay: relay.clone(),
     });
     // Game ids come from the database: the first block before anyone may create a game.
     if let Err(err) = tables.registry.ids.fill(&tables.storage).await {
@@ -128,16 +133,11 @@ pub async fn run_doors(
         .registry
         .ids
         .supply(tables.storage.clone(), tables.games.clone(), &net.timers);
-    match &cluster {
+    match cluster.as_ref().zip(relay.as_ref()) {
         // Other nodes may be running the stored games: a node takes over only those whose
         // lease lapsed, by the failover watcher.
-        Some(cluster) => {
-            if let Err(err) = cluster
-                .start(&tables, &net.sessions, &tables.games, &net.timers)
-                .await
-            {
-                tracing::error!(%err, "could not list the games in progress for failover");
-            }
+        Some((cluster, relay)) => {
+            cluster.start(&tables, &net.sessions, relay, &tables.games, &net.timers);
         }
         None => match resume::resume_games(&tables, &net.sessions).await {
             Ok(0) => {}

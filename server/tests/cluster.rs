@@ -2,6 +2,7 @@
 //! from the system's packages (`support/temp_postgres.rs`, `support/temp_redis.rs`), and several
 //! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
+//! a game made at one node listed, joined and played from a second and watched from a third;
 //! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
 //! empty during play; PostgreSQL briefly unreachable.
 //!
@@ -14,6 +15,7 @@
 #[allow(dead_code)]
 #[path = "support/restart_scenario.rs"]
 mod restart_scenario;
+#[allow(dead_code)]
 #[path = "support/temp_postgres.rs"]
 mod temp_postgres;
 #[path = "support/temp_redis.rs"]
@@ -53,7 +55,8 @@ fn free_port() -> u16 {
 impl Node {
     /// A node on database `db` and Redis `redis`, with one-second leases.
     async fn start(db: &str, redis: &str) -> Node {
-        let addr = format!("127.0.0.1:{}", free_port());
+        let port = free_port();
+        let addr = format!("127.0.0.1:{port}");
         let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
             .args(["--listen", &addr, "--db", db, "--cluster", redis])
             .args(["--advertise", &addr, "--lease-ms", "1000"])
@@ -68,7 +71,11 @@ impl Node {
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let (sender, log) = mpsc::unbounded_channel();
         tokio::spawn(async move {
+            let echo = std::env::var_os("KINGME_NODE_LOG").is_some();
             while let Ok(Some(line)) = lines.next_line().await {
+                if echo {
+                    eprintln!("[{port}] {line}");
+                }
                 let _ = sender.send(line);
             }
         });
@@ -386,7 +393,9 @@ async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
             kind: ErrorKind::NotStored,
             ..
         } => Some(()),
-        ServerMessage::MovePlayed { .. } => panic!("a move announced without a database"),
+        ServerMessage::MovePlayed { record, .. } if record.text == "1" => {
+            panic!("a move announced without a database")
+        }
         _ => None,
     })
     .await;
@@ -402,4 +411,73 @@ async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
     play_until_stored(&mut bob, game, "1").await;
     play_until_stored(&mut ada, game, "3").await;
     assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let stands = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    let (mut cy, _) = Client::person(&stands.addr, "cy", &key(3)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+
+    // The other node's lobby lists it (pushed as the lists change).
+    bob.send(ClientMessage::WatchLobby { on: true }).await;
+    bob.expect(|message| match message {
+        ServerMessage::GameList { games } => games
+            .iter()
+            .any(|summary| summary.id == game && summary.status == GameStatus::Open)
+            .then_some(()),
+        _ => None,
+    })
+    .await;
+    bob.send(ClientMessage::Join { game }).await;
+    let state = bob.state(game).await;
+    assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
+    cy.send(ClientMessage::Watch { game }).await;
+    let watched = cy.state(game).await;
+    assert_eq!(watched.your_side, None);
+
+    // Moves from both nodes; the spectator at the third sees every one, in order.
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+    ada.play(game, "3").await;
+    bob.play(game, "7").await;
+    ada.play(game, "4").await;
+    bob.play(game, "6").await;
+    ada.play(game, "9").await;
+    bob.play(game, "8").await;
+    let mut seen = Vec::new();
+    for ply in 1..=8 {
+        seen.push(cy.move_played(game, ply).await);
+    }
+    assert_eq!(seen, ["5", "1", "3", "7", "4", "6", "9", "8"]);
+    // An illegal move from afar is refused by the game's node with the rules' reason.
+    bob.send(ClientMessage::Move {
+        game,
+        text: "5".into(),
+    })
+    .await;
+    bob.expect(|message| match message {
+        ServerMessage::MoveRejected { kind, .. } => Some(kind),
+        _ => None,
+    })
+    .await;
+    ada.play(game, "2").await;
+    let over = cy
+        .expect(|message| match message {
+            ServerMessage::GameOver {
+                game: g, result, ..
+            } if g == game => Some(result),
+            _ => None,
+        })
+        .await;
+    assert_eq!(over.winner, None, "a full board without a line is a draw");
+    assert_eq!(
+        stored_moves(&mut cy, game).await,
+        ["5", "1", "3", "7", "4", "6", "9", "8", "2"]
+    );
 }

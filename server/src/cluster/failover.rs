@@ -38,6 +38,12 @@ impl Watcher {
                 _ = tick.tick() => {}
             }
             // Redis errors are logged by the link (once per outage); the next round tries again.
+            if let Ok(true) = self.leases.first_to_list().await {
+                self.list_unfinished_games().await;
+            }
+            if self.leases.settling() {
+                continue;
+            }
             let Ok(games) = self.leases.listed_games().await else {
                 continue;
             };
@@ -54,6 +60,21 @@ impl Watcher {
                     tracing::warn!(game = %game, %err, "could not take over a game");
                 }
             }
+        }
+    }
+
+    /// Lists every unfinished game of the database (Redis started empty: at the cluster's first
+    /// start, or after a restart that lost the list).
+    async fn list_unfinished_games(&self) {
+        match self.tables.storage.unfinished_games().await {
+            Ok(games) => {
+                for stored in games {
+                    // A Redis failure is logged by the link; owners list their games as they
+                    // renew, and the rest waits for the next Redis start.
+                    let _ = self.leases.list_game(stored.game.id).await;
+                }
+            }
+            Err(err) => tracing::error!(%err, "could not read the unfinished games to list them"),
         }
     }
 

@@ -133,6 +133,27 @@ impl Leases {
         )
     }
 
+    /// Whether this node is the first to list the database's games since Redis started.
+    pub async fn first_to_list(&self) -> redis::RedisResult<bool> {
+        let mut redis = self.link.connection();
+        let set: Option<String> = self.link.noted(
+            redis::cmd("SET")
+                .arg(keys::LISTED)
+                .arg(1)
+                .arg("NX")
+                .query_async(&mut redis)
+                .await,
+        )?;
+        Ok(set.is_some())
+    }
+
+    /// Whether Redis came back from an outage less than a lease ago (see [`Link::settling`]):
+    /// holders may not have put their leases back yet, so nothing is taken over.
+    #[must_use]
+    pub fn settling(&self) -> bool {
+        self.link.settling(self.ttl)
+    }
+
     /// Every listed game.
     pub async fn listed_games(&self) -> redis::RedisResult<Vec<GameId>> {
         let mut redis = self.link.connection();

@@ -3,8 +3,9 @@
 //!
 //! Files: [`link`] (the connection to Redis, its outages logged once), [`keys`] (every Redis
 //! key's name), [`membership`] (each node's heartbeat and address; the live nodes for
-//! clients), [`lease`] (a game is run by the holder of its lease, fenced in the database) and
-//! [`failover`] (taking over the games whose lease lapsed).
+//! clients), [`lease`] (a game is run by the holder of its lease, fenced in the database),
+//! [`failover`] (taking over the games whose lease lapsed) and [`relay`] (requests for games run
+//! elsewhere and their answers over pub/sub; the lobby of every node).
 //!
 //! Invariants: a game is run by one node, the holder of its lease, and only that node's table
 //! writes it (the database refuses a write with an older fencing token: `storage/fence.rs`);
@@ -16,16 +17,18 @@ pub mod keys;
 pub mod lease;
 pub mod link;
 pub mod membership;
+pub mod relay;
 
 use crate::config::ClusterSettings;
 use crate::game::TableContext;
 use crate::game::ownership::Ownership;
 use crate::players::Sessions;
-use crate::storage::{Storage, StoreError};
+use crate::storage::Storage;
 use failover::Watcher;
 use lease::Leases;
 use link::Link;
 use membership::Membership;
+use relay::Relay;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -35,8 +38,6 @@ use tokio_util::task::TaskTracker;
 pub enum ClusterError {
     #[error("cannot reach Redis at {url}: {err}")]
     Redis { url: String, err: redis::RedisError },
-    #[error("could not read the games to look after: {0}")]
-    Store(#[from] StoreError),
 }
 
 /// A node's place in its cluster.
@@ -44,6 +45,7 @@ pub enum ClusterError {
 pub struct Cluster {
     pub membership: Arc<Membership>,
     pub leases: Leases,
+    link: Link,
 }
 
 impl Cluster {
@@ -73,8 +75,12 @@ impl Cluster {
             err,
         })?;
         tracing::info!(node = %node, advertise = %settings.advertise, "joined the cluster");
-        let leases = Leases::new(node, link, storage, settings.lease, games, keepers);
-        Ok(Cluster { membership, leases })
+        let leases = Leases::new(node, link.clone(), storage, settings.lease, games, keepers);
+        Ok(Cluster {
+            membership,
+            leases,
+            link,
+        })
     }
 
     /// What the tables take their leases from.
@@ -83,20 +89,40 @@ impl Cluster {
         lease::ownership(&self.leases)
     }
 
-    /// Starts the heartbeat and the failover watcher (until `stop`). Every unfinished game in
-    /// the database is listed first, so games survive a Redis that restarted empty while no
-    /// node was running them; the watcher then takes over those nobody holds.
-    pub async fn start(
+    /// The relay of requests and messages between nodes (started by [`Cluster::start`]).
+    #[must_use]
+    pub fn relay(
+        &self,
+        tables: &TableContext,
+        sessions: &Arc<Sessions>,
+        outbox_capacity: usize,
+        stop: &CancellationToken,
+    ) -> Arc<Relay> {
+        Arc::new(Relay::new(
+            self.membership.node.clone(),
+            self.link.clone(),
+            Arc::clone(sessions),
+            Arc::clone(&tables.registry),
+            outbox_capacity,
+            self.leases.ttl(),
+            stop.clone(),
+        ))
+    }
+
+    /// Starts the heartbeat, the relay and the failover watcher (until `stop`). The first node
+    /// to watch since Redis started lists every unfinished game of the database, so games
+    /// survive a Redis that restarted empty while their node died; the watcher then takes over
+    /// those nobody holds.
+    pub fn start(
         &self,
         tables: &Arc<TableContext>,
         sessions: &Arc<Sessions>,
+        relay: &Arc<Relay>,
         stop: &CancellationToken,
         timers: &TaskTracker,
-    ) -> Result<(), ClusterError> {
-        for stored in tables.storage.unfinished_games().await? {
-            // A Redis failure here is logged; the watchers list games again as nodes renew.
-            let _ = self.leases.list_game(stored.game.id).await;
-        }
+    ) {
+        timers.spawn(Arc::clone(relay).listen());
+        timers.spawn(Arc::clone(relay).share_lobby());
         timers.spawn(Arc::clone(&self.membership).keep_beating(stop.clone()));
         let watcher = Watcher {
             leases: self.leases.clone(),
@@ -104,6 +130,5 @@ impl Cluster {
             sessions: Arc::clone(sessions),
         };
         timers.spawn(watcher.watch(self.leases.ttl() / 3, stop.clone()));
-        Ok(())
     }
 }

@@ -3,6 +3,7 @@
 //! and tracker of the server's lifetime. Nothing of the tables' own context.
 
 use crate::cluster::membership::Membership;
+use crate::cluster::relay::Relay;
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Sessions;
@@ -57,6 +58,8 @@ pub struct ConnectionContext {
     pub last_connection: AtomicU64,
     /// A cluster node's membership: the live nodes told to clients after `Welcome`.
     pub membership: Option<Arc<Membership>>,
+    /// A cluster node's relay: requests for games other nodes run go there.
+    pub relay: Option<Arc<Relay>>,
 }
 
 impl ConnectionContext {
