@@ -26,7 +26,7 @@ use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, GameId, GameStatus, Opponent, ServerMessage, TimeControl,
 };
-use restart_scenario::{Client, options};
+use restart_scenario::{Client, hello, options};
 use std::process::Stdio;
 use std::time::Duration;
 use temp_postgres::TempPostgres;
@@ -480,4 +480,40 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
         stored_moves(&mut cy, game).await,
         ["5", "1", "3", "7", "4", "6", "9", "8", "2"]
     );
+
+    // A version-5 client hears of the live nodes after Welcome, its own node first; a
+    // version-4 client is still welcomed, and never sent `Nodes`.
+    let mut newer = Client::connect(&away.addr).await;
+    newer.send(hello("dee", None, None)).await;
+    let mut nodes = newer
+        .expect(|message| match message {
+            ServerMessage::Nodes { addresses } => Some(addresses),
+            _ => None,
+        })
+        .await;
+    assert_eq!(nodes.first(), Some(&away.addr));
+    nodes.sort();
+    let mut all = vec![home.addr.clone(), away.addr.clone(), stands.addr.clone()];
+    all.sort();
+    assert_eq!(nodes, all);
+    let mut older = Client::connect(&away.addr).await;
+    older
+        .send(ClientMessage::Hello {
+            protocol_version: 4,
+            name: "eve".into(),
+            public_key: None,
+            legacy_secret: None,
+            resume: None,
+            guest: true,
+        })
+        .await;
+    let ServerMessage::Welcome {
+        protocol_version, ..
+    } = older.next().await
+    else {
+        panic!("a version-4 client is welcomed");
+    };
+    assert_eq!(protocol_version, 4);
+    older.send(ClientMessage::Ping { nonce: 7 }).await;
+    assert_eq!(older.next().await, ServerMessage::Pong { nonce: 7 });
 }

@@ -48,6 +48,15 @@ enum Envelope {
     },
 }
 
+/// Why a message could not be relayed.
+#[derive(Debug, thiserror::Error)]
+enum RelayError {
+    #[error("Redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error("the message does not encode: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
 /// This node's side of the relay.
 #[derive(Debug)]
 pub struct Relay {
@@ -88,18 +97,17 @@ impl Relay {
         }
     }
 
-    async fn publish(&self, node: &str, envelope: &Envelope) -> Result<u64, String> {
-        let payload = serde_json::to_string(envelope).map_err(|err| err.to_string())?;
+    /// Publishes `envelope` to `node`'s inbox; how many nodes heard it (0: the node is gone).
+    async fn publish(&self, node: &str, envelope: &Envelope) -> Result<u64, RelayError> {
+        let payload = serde_json::to_string(envelope)?;
         let mut redis = self.link.connection();
-        self.link
-            .noted(
-                redis::cmd("PUBLISH")
-                    .arg(keys::inbox(node))
-                    .arg(payload)
-                    .query_async(&mut redis)
-                    .await,
-            )
-            .map_err(|err| err.to_string())
+        Ok(self.link.noted(
+            redis::cmd("PUBLISH")
+                .arg(keys::inbox(node))
+                .arg(payload)
+                .query_async(&mut redis)
+                .await,
+        )?)
     }
 
     /// Sends a request for a game this node does not run to the node that does; a refusal if
@@ -137,7 +145,7 @@ impl Relay {
         match self.publish(&node, &envelope).await {
             Ok(0) => Err(Refusal::NoSuchGame(game)),
             Ok(_) => Ok(()),
-            Err(err) => Err(Refusal::ClusterUnavailable(err)),
+            Err(err) => Err(Refusal::ClusterUnavailable(err.to_string())),
         }
     }
 
