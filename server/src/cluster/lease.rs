@@ -111,21 +111,18 @@ impl Leases {
 
     /// Lists `game` among those the failover watchers look after.
     pub async fn list_game(&self, game: GameId) -> redis::RedisResult<()> {
-        let mut redis = self.link.connection();
-        self.link.noted(
-            redis::cmd("SADD")
-                .arg(keys::GAMES)
-                .arg(game.0)
-                .query_async(&mut redis)
-                .await,
-        )
+        self.games_set("SADD", game).await
     }
 
     /// Stops listing `game` (it is over or gone).
     pub async fn unlist_game(&self, game: GameId) -> redis::RedisResult<()> {
+        self.games_set("SREM", game).await
+    }
+
+    async fn games_set(&self, command: &str, game: GameId) -> redis::RedisResult<()> {
         let mut redis = self.link.connection();
         self.link.noted(
-            redis::cmd("SREM")
+            redis::cmd(command)
                 .arg(keys::GAMES)
                 .arg(game.0)
                 .query_async(&mut redis)

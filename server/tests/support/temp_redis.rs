@@ -74,6 +74,11 @@ impl TempRedis {
         self.stop();
         self.launch();
     }
+
+    /// Starts a stopped Redis again, empty, on the same port.
+    pub fn start_again(&mut self) {
+        self.launch();
+    }
 }
 
 impl Drop for TempRedis {
