@@ -24,7 +24,7 @@ mod temp_redis;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
-    ClientMessage, ErrorKind, GameId, GameStatus, Opponent, ServerMessage, TimeControl,
+    ClientMessage, ErrorKind, GameId, GameStatus, Opponent, SeatHolder, ServerMessage, TimeControl,
 };
 use restart_scenario::{Client, hello, options};
 use std::process::Stdio;
@@ -507,4 +507,39 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
     assert_eq!(protocol_version, 4);
     older.send(ClientMessage::Ping { nonce: 7 }).await;
     assert_eq!(older.next().await, ServerMessage::Pong { nonce: 7 });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_at_another_node_leaves_and_comes_back() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    ada.play(game, "5").await;
+
+    // bob's connection to his node drops: the game's node starts his grace period.
+    drop(bob);
+    let away_seat = |connected: bool| {
+        move |message: ServerMessage| match message {
+            ServerMessage::SeatChanged {
+                game: g,
+                side: kingme_shared::Side::Second,
+                holder: SeatHolder::Human { connected: c, .. },
+            } if g == game && c == connected => Some(()),
+            _ => None,
+        }
+    };
+    ada.expect(away_seat(false)).await;
+
+    // He comes back to his node: the game sends him its state, and he plays on.
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    let state = bob.state(game).await;
+    assert_eq!(state.moves.len(), 1);
+    ada.expect(away_seat(true)).await;
+    bob.play(game, "1").await;
+    assert_eq!(ada.move_played(game, 2).await, "1");
 }

@@ -38,7 +38,7 @@ impl Watcher {
                 _ = tick.tick() => {}
             }
             // Redis errors are logged by the link (once per outage); the next round tries again.
-            if let Ok(true) = self.leases.first_to_list().await {
+            if let Ok(false) = self.leases.games_listed().await {
                 self.list_unfinished_games().await;
             }
             if self.leases.settling() {
@@ -69,10 +69,13 @@ impl Watcher {
         match self.tables.storage.unfinished_games().await {
             Ok(games) => {
                 for stored in games {
-                    // A Redis failure is logged by the link; owners list their games as they
-                    // renew, and the rest waits for the next Redis start.
-                    let _ = self.leases.list_game(stored.game.id).await;
+                    // A Redis failure is logged by the link; the list is not marked done, so
+                    // a later round lists it again.
+                    if self.leases.list_game(stored.game.id).await.is_err() {
+                        return;
+                    }
                 }
+                let _ = self.leases.mark_games_listed().await;
             }
             Err(err) => tracing::error!(%err, "could not read the unfinished games to list them"),
         }

@@ -8,8 +8,8 @@ pub const NODES: &str = "kingme:nodes";
 /// The set of game ids some node runs or ran unfinished: what the failover watchers look at.
 pub const GAMES: &str = "kingme:games";
 
-/// Set by the first node to list the database's unfinished games in [`GAMES`] since Redis
-/// started (empty): so a Redis restart does not forget games whose node died meanwhile.
+/// Set once some node has listed every unfinished game of the database in [`GAMES`] since
+/// Redis started (empty): so a Redis restart does not forget games whose node died meanwhile.
 pub const LISTED: &str = "kingme:listed";
 
 /// A node's heartbeat: its advertised address, expiring unless renewed.

@@ -130,18 +130,28 @@ impl Leases {
         )
     }
 
-    /// Whether this node is the first to list the database's games since Redis started.
-    pub async fn first_to_list(&self) -> redis::RedisResult<bool> {
+    /// Whether the database's games have been listed since Redis started (empty).
+    pub async fn games_listed(&self) -> redis::RedisResult<bool> {
         let mut redis = self.link.connection();
-        let set: Option<String> = self.link.noted(
+        self.link.noted(
+            redis::cmd("EXISTS")
+                .arg(keys::LISTED)
+                .query_async(&mut redis)
+                .await,
+        )
+    }
+
+    /// Notes that the database's games are listed (after listing them all: a node that dies
+    /// while listing leaves the work to the others).
+    pub async fn mark_games_listed(&self) -> redis::RedisResult<()> {
+        let mut redis = self.link.connection();
+        self.link.noted(
             redis::cmd("SET")
                 .arg(keys::LISTED)
                 .arg(1)
-                .arg("NX")
                 .query_async(&mut redis)
                 .await,
-        )?;
-        Ok(set.is_some())
+        )
     }
 
     /// Whether Redis came back from an outage less than a lease ago (see [`Link::settling`]):

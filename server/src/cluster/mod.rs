@@ -109,8 +109,8 @@ impl Cluster {
         ))
     }
 
-    /// Starts the heartbeat, the relay and the failover watcher (until `stop`). The first node
-    /// to watch since Redis started lists every unfinished game of the database, so games
+    /// Starts the heartbeat, the relay and the failover watcher (until `stop`). Until some node
+    /// has listed every unfinished game of the database since Redis started, watchers do, so games
     /// survive a Redis that restarted empty while their node died; the watcher then takes over
     /// those nobody holds.
     pub fn start(

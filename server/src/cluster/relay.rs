@@ -9,8 +9,10 @@
 //! heartbeat) and lists the other nodes' beside its own.
 //!
 //! Persons only: a guest's name proves nothing across nodes, so a guest plays at the node that
-//! runs its game. A relay attachment lasts until the player connects to the running node
-//! itself (it then replaces it) or the node stops.
+//! runs its game. A relay attachment lasts until the player leaves its node (its games here
+//! then start its grace period, as for a local player), connects to the running node itself
+//! (which replaces it) or the node stops; when the player comes back to its node, its games
+//! here send it their state again.
 
 use super::keys;
 use super::link::Link;
@@ -20,9 +22,9 @@ use crate::refusal::Refusal;
 use futures::StreamExt;
 use kingme_shared::protocol::{ClientMessage, GameSummary, ServerMessage};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
@@ -31,6 +33,10 @@ const MAX_ENVELOPE: usize = 1 << 20;
 
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// What travels between nodes.
 #[derive(Debug, Serialize, Deserialize)]
@@ -46,6 +52,10 @@ enum Envelope {
         player: String,
         message: ServerMessage,
     },
+    /// The person `player` left node `from` (its games here start its grace period).
+    Departed { from: String, player: String },
+    /// The person `player` came back at node `from` (its games here send it their state).
+    Returned { from: String, player: String },
 }
 
 /// Why a message could not be relayed.
@@ -66,8 +76,10 @@ pub struct Relay {
     registry: Arc<TableRegistry>,
     outbox_capacity: usize,
     ttl: Duration,
-    /// The node each relayed player is connected at now.
-    routes: Mutex<HashMap<String, String>>,
+    /// The node each relayed player is connected at now, and its relay attachment's id.
+    routes: Mutex<HashMap<String, (String, u64)>>,
+    /// The nodes this node's players had requests relayed to (told when they leave or return).
+    remote: Mutex<HashMap<String, HashSet<String>>>,
     last_attachment: AtomicU64,
     stop: CancellationToken,
 }
@@ -92,6 +104,7 @@ impl Relay {
             outbox_capacity,
             ttl,
             routes: Mutex::default(),
+            remote: Mutex::default(),
             last_attachment: AtomicU64::new(RELAY_IDS),
             stop,
         }
@@ -144,9 +157,42 @@ impl Relay {
         };
         match self.publish(&node, &envelope).await {
             Ok(0) => Err(Refusal::NoSuchGame(game)),
-            Ok(_) => Ok(()),
+            Ok(_) => {
+                lock(&self.remote)
+                    .entry(session.name.clone())
+                    .or_default()
+                    .insert(node);
+                Ok(())
+            }
             Err(err) => Err(Refusal::ClusterUnavailable(err.to_string())),
         }
+    }
+
+    /// The person `name` left this node: the nodes running its relayed games hear of it.
+    pub fn departed(self: &Arc<Self>, name: &str) {
+        self.tell_remote(name, |from, player| Envelope::Departed { from, player });
+    }
+
+    /// The person `name` came back to this node: the nodes running its relayed games send it
+    /// their state again.
+    pub fn returned(self: &Arc<Self>, name: &str) {
+        self.tell_remote(name, |from, player| Envelope::Returned { from, player });
+    }
+
+    fn tell_remote(self: &Arc<Self>, name: &str, envelope: fn(String, String) -> Envelope) {
+        let Some(nodes) = lock(&self.remote).get(name).cloned() else {
+            return;
+        };
+        let relay = Arc::clone(self);
+        let name = name.to_owned();
+        tokio::spawn(async move {
+            for node in nodes {
+                // A failure is logged by the link (once per outage).
+                let _ = relay
+                    .publish(&node, &envelope(relay.node.clone(), name.clone()))
+                    .await;
+            }
+        });
     }
 
     /// Listens on this node's inbox until the node stops, subscribing again after an outage.
@@ -207,23 +253,64 @@ impl Relay {
                         return;
                     }
                 };
-                self.routes
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(player.clone(), from);
-                let session = self.sessions.person(&player);
-                if !session.is_connected() {
-                    self.attach(&session);
-                }
+                let session = self.reach(&player, from, false).await;
                 if !table.send(TableCommand::Request { session, message }).await {
                     tracing::debug!(game = %game, "a relayed request for a closed table");
+                }
+            }
+            Envelope::Returned { from, player } => {
+                self.reach(&player, from, true).await;
+            }
+            Envelope::Departed { from, player } => {
+                let mut routes = lock(&self.routes);
+                let Some((node, connection)) = routes.get(&player).cloned() else {
+                    return;
+                };
+                if node != from {
+                    return;
+                }
+                routes.remove(&player);
+                drop(routes);
+                let Some(session) = self.sessions.find_person(&player) else {
+                    return;
+                };
+                if session.detach(connection).is_some() {
+                    for game in session.games() {
+                        if let Ok(table) = self.registry.table(game) {
+                            table.notify(TableCommand::Disconnected { player: session.id });
+                        }
+                    }
                 }
             }
         }
     }
 
+    /// The session of `player`, reached through node `from` from now on (attached to the relay
+    /// if no connection reaches it); when it comes back, its games send it their state.
+    async fn reach(self: &Arc<Self>, player: &str, from: String, back: bool) -> Arc<Session> {
+        let session = self.sessions.person(player);
+        let attached = if session.is_connected() {
+            lock(&self.routes).get(player).map(|(_, id)| *id)
+        } else {
+            Some(self.attach(&session))
+        };
+        if let Some(connection) = attached {
+            lock(&self.routes).insert(player.to_owned(), (from, connection));
+        }
+        if back {
+            for game in session.games() {
+                if let Ok(table) = self.registry.table(game) {
+                    let session = Arc::clone(&session);
+                    table.send(TableCommand::Reconnected { session }).await;
+                }
+            }
+        }
+        session
+    }
+
     /// Reaches `session` through the relay: its messages go to the node it is connected at.
-    fn attach(self: &Arc<Self>, session: &Arc<Session>) {
+    /// Returns the attachment's id.
+    fn attach(self: &Arc<Self>, session: &Arc<Session>) -> u64 {
         let kick = CancellationToken::new();
         let (outbox, mut queue) = Outbox::channel(self.outbox_capacity, kick.clone());
         let connection = self.last_attachment.fetch_add(1, Ordering::Relaxed) + 1;
@@ -242,13 +329,8 @@ impl Relay {
                     message = queue.recv() => message,
                 };
                 let Some(message) = message else { return };
-                let route = relay
-                    .routes
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .get(&player)
-                    .cloned();
-                if let Some(node) = route {
+                let route = lock(&relay.routes).get(&player).cloned();
+                if let Some((node, _)) = route {
                     let envelope = Envelope::Deliver {
                         player: player.clone(),
                         message: *message,
@@ -259,6 +341,7 @@ impl Relay {
                 }
             }
         });
+        connection
     }
 
     /// Keeps this node's game summaries in Redis and reads the others' into the lobby, every

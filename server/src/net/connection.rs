@@ -277,6 +277,9 @@ impl<F: Incoming> Connection<F> {
         let Some(absence) = session.detach(self.id) else {
             return;
         };
+        if let Some(relay) = &self.context.relay {
+            relay.departed(&session.name);
+        }
         let tables: Vec<_> = session
             .games()
             .into_iter()

@@ -141,6 +141,12 @@ impl<F: Incoming> Connection<F> {
                 })
                 .await;
         }
+        // On a cluster node, so do the games other nodes run for it.
+        if let Some(relay) = &self.context.relay
+            && !session.guest
+        {
+            relay.returned(&session.name);
+        }
         Ok((session, replaced))
     }
 
