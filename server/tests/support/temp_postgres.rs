@@ -202,6 +202,7 @@ impl TempPostgres {
     }
 
     /// Stops the server at once (every connection dropped), until [`TempPostgres::start_again`].
+    #[allow(dead_code, reason = "the cluster tests use it")]
     pub fn stop(&self) {
         let data = self.data();
         self.run(
@@ -218,6 +219,7 @@ impl TempPostgres {
     }
 
     /// Starts a stopped server again on the same port.
+    #[allow(dead_code, reason = "the cluster tests use it")]
     pub fn start_again(&self) {
         self.pg_start();
     }
