@@ -4,7 +4,7 @@
 //! connection and close it. The HTTP door (`--http`: the WebSocket and the web page), when
 //! opened, shares the connection permits and the shutdown order.
 
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, ClusterError};
 use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
@@ -60,18 +60,24 @@ pub async fn run_with_storage(
     config: Config,
     storage: Storage,
 ) {
-    run_doors(listener, None, shutdown, config, storage).await;
+    if let Err(err) = run_doors(listener, None, shutdown, config, storage).await {
+        tracing::error!(%err, "cannot join the cluster; not serving");
+    }
 }
 
 /// [`run_with_storage`] with, when `http` is given, the HTTP door on that listener too: the
-/// WebSocket endpoint and the web page.
+/// WebSocket endpoint and the web page. A cluster node (`--cluster`) that cannot join its
+/// cluster serves nothing and says why.
+///
+/// # Errors
+/// The cluster's Redis cannot be reached or refuses the node.
 pub async fn run_doors(
     listener: TcpListener,
     http: Option<TcpListener>,
     shutdown: impl Future,
     config: Config,
     storage: Storage,
-) {
+) -> Result<(), ClusterError> {
     let server_id = match storage.server_id().await {
         Ok(id) => id,
         Err(err) => {
@@ -86,13 +92,7 @@ pub async fn run_doors(
     let cluster = match &config.cluster {
         None => None,
         Some(settings) => {
-            match Cluster::join(settings, storage.clone(), games.clone(), tasks.clone()).await {
-                Ok(cluster) => Some(cluster),
-                Err(err) => {
-                    tracing::error!(%err, "cannot join the cluster; not serving");
-                    return;
-                }
-            }
+            Some(Cluster::join(settings, storage.clone(), games.clone(), tasks.clone()).await?)
         }
     };
     // Each part gets what it uses: the tables their context, the connections theirs.
@@ -212,6 +212,7 @@ pub async fn run_doors(
     net.timers.wait().await;
     net.storage.close().await;
     tracing::info!("shut down");
+    Ok(())
 }
 
 /// How often an idle server checks that its database file is still the one it opened (every
@@ -239,7 +240,7 @@ pub struct ServerHandle {
     addr: SocketAddr,
     http_addr: Option<SocketAddr>,
     stop: CancellationToken,
-    task: JoinHandle<()>,
+    task: JoinHandle<Result<(), ClusterError>>,
 }
 
 impl ServerHandle {
@@ -311,8 +312,10 @@ impl ServerHandle {
     /// Shuts the server down and waits until it has finished.
     pub async fn shutdown(self) {
         self.stop.cancel();
-        if let Err(err) = self.task.await {
-            tracing::error!(%err, "the server task failed");
+        match self.task.await {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => tracing::error!(%err, "cannot join the cluster; not served"),
+            Err(err) => tracing::error!(%err, "the server task failed"),
         }
     }
 }

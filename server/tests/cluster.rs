@@ -543,3 +543,27 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     bob.play(game, "1").await;
     assert_eq!(ada.move_played(game, 2).await, "1");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_cannot_reach_its_redis_exits_with_an_error() {
+    let mut postgres = TempPostgres::start();
+    let db = postgres.create_database();
+    // A port nothing listens on.
+    let redis = format!("redis://127.0.0.1:{}", free_port());
+    let addr = format!("127.0.0.1:{}", free_port());
+    let output = tokio::time::timeout(
+        PATIENCE,
+        Command::new(env!("CARGO_BIN_EXE_kingme-server"))
+            .args(["--listen", &addr, "--db", &db, "--cluster", &redis])
+            .args(["--advertise", &addr])
+            .env("NO_COLOR", "1")
+            .kill_on_drop(true)
+            .output(),
+    )
+    .await
+    .expect("the node gave up in time")
+    .unwrap();
+    assert!(!output.status.success(), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("cannot join the cluster"), "{said}");
+}

@@ -239,6 +239,9 @@ async fn main() -> anyhow::Result<()> {
         }
         None => None,
     };
-    kingme_server::run_doors(listener, http, shutdown_signal(), config, storage).await;
+    // A node that cannot join its cluster ends with an error status, not a clean exit.
+    kingme_server::run_doors(listener, http, shutdown_signal(), config, storage)
+        .await
+        .context("cannot join the cluster")?;
     Ok(())
 }
