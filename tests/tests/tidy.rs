@@ -115,6 +115,7 @@ const SERVER_LAYERS: &[&[&str]] = &[
     &["players"],
     &["game"],
     &["lobby"],
+    &["cluster"],
     &["net"],
     &["server"],
 ];
