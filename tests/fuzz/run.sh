@@ -6,8 +6,10 @@
 # Targets: the names in shared/src/fuzzing/mod.rs (TARGETS), one file each in fuzz_targets/.
 # Needs `cargo install cargo-fuzz`. libFuzzer needs nightly compiler flags; RUSTC_BOOTSTRAP=1
 # allows them on the stable toolchain. No sanitizer: the code under test is safe Rust (the
-# workspace forbids `unsafe`), so the fuzzer looks for panics, failed properties (asserted in
-# the target bodies), overflows (debug assertions are on) and oversize allocations.
+# workspace denies `unsafe`; its one exception, the endgame database's memory map, is not
+# fuzzed: the targets parse bytes in memory), so the fuzzer looks for panics, failed
+# properties (asserted in the target bodies), overflows (debug assertions are on) and
+# oversize allocations.
 # The working corpus is corpus/TARGET (not committed); seeds/TARGET and regressions/TARGET are
 # read too. A crash is written to artifacts/TARGET/: once fixed, copy it to regressions/TARGET/
 # so that `cargo test --workspace` replays it (tests/tests/fuzz_regressions.rs).

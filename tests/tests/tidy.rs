@@ -65,6 +65,48 @@ fn every_source_file_starts_with_a_doc_comment() {
     );
 }
 
+/// Invariant: the workspace denies unsafe code, and one file allows it, for the endgame
+/// database's memory map (`shared/src/ai/egdb/storage.rs`, with its `// SAFETY:` comment). The
+/// fuzz crate (`tests/fuzz`, outside the workspace) has its own for a counting allocator.
+#[test]
+fn only_the_memory_map_uses_unsafe_code() {
+    let root = root();
+    let allowed = root.join("shared/src/ai/egdb/storage.rs");
+    // Spelt in two parts so that this file does not name itself.
+    let word = concat!("un", "safe");
+    let mut found = Vec::new();
+    for crate_dir in ["shared", "server", "client", "tests"] {
+        for file in rust_files(&root.join(crate_dir)) {
+            if file == allowed || file.starts_with(root.join("tests/fuzz")) {
+                continue;
+            }
+            let source = read(&file);
+            let uses = source.lines().any(|line| {
+                let code = line.split("//").next().unwrap_or("");
+                code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|token| token == word || token == concat!("un", "safe_code"))
+            });
+            if uses {
+                found.push(
+                    file.strip_prefix(&root)
+                        .unwrap_or(&file)
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{word} code outside storage.rs: {found:#?}"
+    );
+    let storage = read(&allowed);
+    assert!(
+        storage.contains("// SAFETY:") && storage.matches(&format!("{word} {{")).count() == 1,
+        "storage.rs has one {word} block, explained"
+    );
+}
+
 /// The server's layers, lowest first: a module may import its own layer and those below.
 const SERVER_LAYERS: &[&[&str]] = &[
     &["storage"],

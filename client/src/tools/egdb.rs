@@ -142,11 +142,13 @@ fn build(pieces: u32, path: &Path, show_progress: bool) -> anyhow::Result<()> {
         .with_context(|| format!("cannot move the database to {}", path.display()))?;
     if show_progress {
         println!(
-            "{}: up to {pieces} pieces, {} slices, {} bytes, built in {:.1} s",
+            "{}: up to {pieces} pieces, {} slices, {} bytes, built in {:.1} s; verdicts \
+             CRC-32 {:08x}",
             path.display(),
             tables.slices().len(),
             bytes.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            tables.checksum()
         );
     }
     Ok(())

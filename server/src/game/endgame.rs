@@ -1,9 +1,9 @@
-//! The checkers endgame database the server's bots consult: read from a file once (at start, by
-//! whoever configures the server) and shared by every search. A damaged, truncated or foreign
-//! file is refused with the reason, never used silently. (Read whole, not memory-mapped:
-//! `memmap2::Mmap::map` is `unsafe`, and the workspace forbids unsafe code.)
+//! The checkers endgame database the server's bots consult: opened once (at start, by whoever
+//! configures the server), memory-mapped and checked whole (its checksum), then shared by every
+//! search, which inflates only the blocks it probes. A damaged, truncated or foreign file is
+//! refused with the reason, never used silently.
 
-use kingme_shared::ai::egdb::{Egdb, EgdbError};
+use kingme_shared::ai::egdb::{Egdb, EgdbError, Storage};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -24,20 +24,21 @@ pub enum EndgameFileError {
     Damaged { path: PathBuf, reason: EgdbError },
 }
 
-/// Reads and checks the database file at `path`.
+/// Maps and checks the database file at `path`.
 pub fn open(path: &Path) -> Result<Arc<Egdb>, EndgameFileError> {
     let read = |reason| EndgameFileError::Read {
         path: path.to_path_buf(),
         reason,
     };
-    let size = std::fs::metadata(path).map_err(read)?.len();
+    let file = std::fs::File::open(path).map_err(read)?;
+    let size = file.metadata().map_err(read)?.len();
     if size > MAX_FILE_BYTES {
         return Err(EndgameFileError::TooLarge {
             path: path.to_path_buf(),
             size,
         });
     }
-    let bytes = std::fs::read(path).map_err(read)?;
+    let bytes = Storage::map(&file).map_err(read)?;
     Egdb::parse(bytes)
         .map(Arc::new)
         .map_err(|reason| EndgameFileError::Damaged {
@@ -51,12 +52,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_missing_or_damaged_file_is_refused_with_its_path() {
+    fn a_good_file_is_mapped_and_a_missing_or_damaged_one_refused_with_its_path() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let missing = dir.path().join("none.kmegdb");
         let err = open(&missing).expect_err("missing");
         assert!(matches!(err, EndgameFileError::Read { .. }), "{err}");
         assert!(err.to_string().contains("none.kmegdb"), "{err}");
+        let good = dir.path().join("two.kmegdb");
+        let bytes = kingme_shared::ai::egdb::encode(&kingme_shared::ai::egdb::solve(2, |_| {}));
+        std::fs::write(&good, &bytes).expect("written");
+        let db = open(&good).expect("a good file opens");
+        assert!(db.is_mapped());
+        assert_eq!(db.len_bytes(), bytes.len());
         let damaged = dir.path().join("bad.kmegdb");
         std::fs::write(&damaged, b"not a database at all").expect("written");
         let err = open(&damaged).expect_err("damaged");

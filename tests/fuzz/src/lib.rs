@@ -3,7 +3,7 @@
 //! and, for the frame decoder, a check that no single allocation exceeds what the frame limit
 //! allows. The bodies themselves live in `kingme-shared` so that the regression test replays
 //! saved inputs through the same code; only the allocation check needs a global allocator, and so
-//! lives here, outside the workspace (whose crates forbid `unsafe`).
+//! lives here, outside the workspace (whose crates deny `unsafe`).
 
 use kingme_shared::fuzzing;
 use kingme_shared::protocol::{ClientMessage, MAX_CLIENT_FRAME, MAX_SERVER_FRAME, ServerMessage};

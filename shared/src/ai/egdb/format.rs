@@ -1,31 +1,50 @@
-//! kingme's endgame database file: a header (the magic `KMEGDB`, a zero, the format number byte,
-//! the largest piece count, the number of slices), a slice table (four piece counts, the slice's
-//! byte offset in the data and its number of entries, each), the length of the compressed data
-//! and the data itself (four positions a byte, two bits each, in index order, Black to move only:
-//! see [`super::index`]; compressed with deflate, `miniz_oxide`), and a CRC-32 of everything
-//! before it, little-endian throughout. [`Egdb`] holds the data in memory after checking the
-//! file's length, its table and its checksum, and that the data inflates to exactly the size the
-//! table gives: a damaged or truncated file is refused with the reason, never used.
+//! kingme's endgame database file, format 4, little-endian throughout:
+//!
+//! - a header: the magic `KMEGDB`, a zero, the format number byte, the largest piece count, the
+//!   number of slices, the number of blocks and the block size ([`BLOCK`] bytes of data);
+//! - a slice table: each slice's four piece counts, its byte offset in the data, its number of
+//!   entries and its wins, losses and draws (Black to move, every position counted);
+//! - a block table: where each block starts in the compressed data, and where the last ends;
+//! - the blocks, each deflated on its own (`miniz_oxide`), so that one block is inflated to
+//!   answer a probe (the file is read in place, [`super::storage`]);
+//! - a CRC-32 of everything before it.
+//!
+//! The data is four positions a byte, two bits each, in index order, Black to move only (see
+//! [`super::index`]). Positions where the side to move has a capture are not stored: captures
+//! are compulsory, so [`Egdb::verdict`] answers them by a search of the captures into the
+//! smaller slices; their two bits (and those of the indices that name no position) repeat the
+//! last stored verdict before them, which deflate turns into almost nothing.
+//!
+//! [`Egdb::parse`] checks the whole file before any use: its length, its checksum, its tables
+//! against the index (a file cannot declare more than 1 GiB of data); a damaged or truncated
+//! file is refused with the reason, never used.
 
-use super::Verdict;
-use super::index::{Counts, SliceMap, index_of, normalise};
-use super::solve::{Tables, packed_code};
-use crate::games::checkers::Position;
+use super::index::{Counts, SliceMap, for_each_position, index_of, normalise};
+use super::solve::{Tables, pack, packed_code};
+use super::storage::Storage;
+use super::{NONE, Verdict, WIN};
+use crate::games::checkers::{Position, for_each_move, has_capture};
+use std::sync::Mutex;
 
 /// The magic: `KMEGDB`, a zero byte, then the format number byte.
 const MAGIC: &[u8; 7] = b"KMEGDB\x00";
-/// The format this code writes and reads; format 1 (an index with both sides to move) and
-/// format 2 (the data not compressed) are refused.
-const FORMAT: u8 = 3;
+/// The format this code writes and reads; format 1 (an index with both sides to move), format
+/// 2 (the data not compressed) and format 3 (deflated whole, every position stored) are refused.
+const FORMAT: u8 = 4;
 /// The deflate level: the data is written once and read many times.
 const LEVEL: u8 = 9;
+/// Bytes of data a block (65,536 positions): small enough to inflate for one probe, large
+/// enough to compress well.
+pub const BLOCK: usize = 16 * 1024;
 /// The largest data a file may declare: above the six-piece set (641 MB), far below a bomb.
 const MAX_DATA: u64 = 1 << 30;
-const HEADER: usize = 16;
-const SLICE_ENTRY: usize = 20;
+const HEADER: usize = 24;
+const SLICE_ENTRY: usize = 44;
 const CHECKSUM: usize = 4;
 /// More slices than any piece count up to 12 has; a larger count is a damaged file.
 const MAX_SLICES: usize = 4096;
+/// Inflated blocks kept for probes (a block lives in the slot of its number modulo this): 16 MB.
+const CACHE_SLOTS: usize = 1024;
 
 /// Why a database file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -51,60 +70,142 @@ pub enum EgdbError {
     BadTable(String),
 }
 
-/// The file's bytes for solved tables.
+/// Sets the two bits of `index` in packed codes.
+fn set_code(packed: &mut [u8], index: u64, code: u8) {
+    if let Some(byte) = usize::try_from(index / 4)
+        .ok()
+        .and_then(|at| packed.get_mut(at))
+    {
+        let shift = 2 * (index % 4);
+        *byte = (*byte & !(3 << shift)) | ((code & 3) << shift);
+    }
+}
+
+/// A slice's codes as stored (positions with a capture and indices that name no position
+/// repeat the last verdict stored before them) and its tally of no position, wins, losses and
+/// draws.
+fn stored_codes(counts: Counts, packed: &[u8]) -> (Vec<u8>, [u64; 4]) {
+    let entries = counts.entries();
+    let mut stored = packed.to_vec();
+    stored.resize(usize::try_from(entries.div_ceil(4)).unwrap_or(0), 0);
+    let mut tally = [0u64; 4];
+    let (mut next, mut last) = (0u64, WIN);
+    for_each_position(counts, |index, position| {
+        for skipped in next..index {
+            set_code(&mut stored, skipped, last);
+        }
+        let code = packed_code(packed, index);
+        tally[usize::from(code)] += 1;
+        if has_capture(position) {
+            set_code(&mut stored, index, last);
+        } else {
+            last = code;
+        }
+        next = index + 1;
+    });
+    for skipped in next..entries {
+        set_code(&mut stored, skipped, last);
+    }
+    tally[0] += entries - next;
+    (stored, tally)
+}
+
+/// The file's bytes for solved tables. Blocks are deflated as the slices fill them, so the
+/// data is never held whole a second time.
 #[must_use]
 pub fn encode(tables: &Tables) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.push(FORMAT);
-    out.extend_from_slice(&tables.max_pieces().to_le_bytes());
-    out.extend_from_slice(&(tables.slices().len() as u32).to_le_bytes());
-    let mut offset = 0u64;
+    let mut table = Vec::new();
+    let mut blocks: Vec<Vec<u8>> = Vec::new();
+    let mut pending: Vec<u8> = Vec::with_capacity(2 * BLOCK);
+    let mut data_len = 0u64;
     for (counts, packed) in tables.slices() {
-        out.extend_from_slice(&[
+        let (stored, tally) = stored_codes(*counts, packed);
+        table.extend_from_slice(&[
             counts.black_men,
             counts.black_kings,
             counts.white_men,
             counts.white_kings,
         ]);
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&counts.entries().to_le_bytes());
-        offset += packed.len() as u64;
+        table.extend_from_slice(&data_len.to_le_bytes());
+        table.extend_from_slice(&counts.entries().to_le_bytes());
+        for count in &tally[1..] {
+            table.extend_from_slice(&count.to_le_bytes());
+        }
+        data_len += stored.len() as u64;
+        let mut rest = stored.as_slice();
+        while !rest.is_empty() {
+            let take = (BLOCK - pending.len()).min(rest.len());
+            pending.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            if pending.len() == BLOCK {
+                blocks.push(miniz_oxide::deflate::compress_to_vec(&pending, LEVEL));
+                pending.clear();
+            }
+        }
     }
-    let data: Vec<u8> = tables
-        .slices()
-        .iter()
-        .flat_map(|(_, packed)| packed.iter().copied())
-        .collect();
-    let compressed = miniz_oxide::deflate::compress_to_vec(&data, LEVEL);
-    out.extend_from_slice(&(compressed.len() as u64).to_le_bytes());
-    out.extend_from_slice(&compressed);
+    if !pending.is_empty() {
+        blocks.push(miniz_oxide::deflate::compress_to_vec(&pending, LEVEL));
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.push(FORMAT);
+    out.extend_from_slice(&tables.max_pieces().to_le_bytes());
+    out.extend_from_slice(&(tables.slices().len() as u32).to_le_bytes());
+    out.extend_from_slice(&(blocks.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(BLOCK as u32).to_le_bytes());
+    out.extend_from_slice(&table);
+    let mut offset = 0u64;
+    out.extend_from_slice(&offset.to_le_bytes());
+    for block in &blocks {
+        offset += block.len() as u64;
+        out.extend_from_slice(&offset.to_le_bytes());
+    }
+    for block in &blocks {
+        out.extend_from_slice(block);
+    }
     let checksum = crc32fast::hash(&out);
     out.extend_from_slice(&checksum.to_le_bytes());
     out
 }
 
-/// A checked database file in memory.
-#[derive(Clone)]
+/// A slice of the file: where its data starts, its entries and its tally.
+#[derive(Debug, Clone, Copy)]
+struct Slice {
+    offset: u64,
+    entries: u64,
+    tally: [u64; 4],
+}
+
+/// Inflated blocks, each in the slot of its number modulo [`CACHE_SLOTS`].
+struct BlockCache {
+    slots: Vec<Option<(usize, Box<[u8]>)>>,
+}
+
+/// A checked database file, read in place: blocks are inflated as probes need them and a few
+/// are kept.
 pub struct Egdb {
-    /// The data, inflated.
-    bytes: Vec<u8>,
-    /// The file's size.
-    file_len: usize,
+    file: Storage,
     max_pieces: u32,
-    /// Each slice's data start in `bytes` and its entries.
-    slices: SliceMap<(usize, u64)>,
+    slices: SliceMap<Slice>,
     /// The slices in file order.
     order: Vec<Counts>,
+    /// Where the block table starts in the file, and the compressed data after it.
+    block_table: usize,
+    data_start: usize,
+    blocks: usize,
+    /// Bytes of data (inflated) in all.
+    data_len: u64,
+    cache: Mutex<BlockCache>,
 }
 
 impl std::fmt::Debug for Egdb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Egdb")
-            .field("bytes", &self.bytes.len())
-            .field("file_len", &self.file_len)
+            .field("file_len", &self.file.len())
+            .field("data_len", &self.data_len)
             .field("max_pieces", &self.max_pieces)
             .field("slices", &self.order.len())
+            .field("blocks", &self.blocks)
             .finish()
     }
 }
@@ -122,8 +223,10 @@ fn le_u64(bytes: &[u8], at: usize) -> u64 {
 }
 
 impl Egdb {
-    /// Checks a whole file and reads its table.
-    pub fn parse(bytes: Vec<u8>) -> Result<Egdb, EgdbError> {
+    /// Checks a whole file and reads its tables.
+    pub fn parse(file: impl Into<Storage>) -> Result<Egdb, EgdbError> {
+        let file: Storage = file.into();
+        let bytes: &[u8] = &file;
         if bytes.len() < HEADER || &bytes[..7] != MAGIC {
             return Err(EgdbError::NotADatabase);
         }
@@ -131,92 +234,76 @@ impl Egdb {
         if format != FORMAT {
             return Err(EgdbError::OtherFormat { found: format });
         }
-        let max_pieces = le_u32(&bytes, 8);
-        let count = le_u32(&bytes, 12) as usize;
-        if count > MAX_SLICES || max_pieces > 24 {
+        let max_pieces = le_u32(bytes, 8);
+        let count = le_u32(bytes, 12) as usize;
+        let blocks = le_u32(bytes, 16) as usize;
+        let block_size = le_u32(bytes, 20) as usize;
+        if count > MAX_SLICES || max_pieces > 24 || block_size != BLOCK {
             return Err(EgdbError::BadTable(format!(
-                "{count} slices of up to {max_pieces} pieces"
+                "{count} slices of up to {max_pieces} pieces in blocks of {block_size} bytes"
             )));
         }
-        let table_end = HEADER + count * SLICE_ENTRY;
-        let truncated = |expected: u64| EgdbError::Truncated {
-            expected,
-            got: bytes.len() as u64,
-        };
-        if bytes.len() < table_end + 8 + CHECKSUM {
-            return Err(truncated((table_end + 8 + CHECKSUM) as u64));
+        if blocks as u64 > MAX_DATA.div_ceil(BLOCK as u64) {
+            return Err(EgdbError::BadTable(format!(
+                "{blocks} blocks, more than any database holds"
+            )));
         }
-        let mut slices = SliceMap::default();
-        let mut order = Vec::with_capacity(count);
-        let mut expected_offset = 0u64;
-        for slot in 0..count {
-            let at = HEADER + slot * SLICE_ENTRY;
-            let counts = Counts {
-                black_men: bytes[at],
-                black_kings: bytes[at + 1],
-                white_men: bytes[at + 2],
-                white_kings: bytes[at + 3],
-            };
-            let (offset, entries) = (le_u64(&bytes, at + 4), le_u64(&bytes, at + 12));
-            if counts.total() > max_pieces
-                || offset != expected_offset
-                || entries != counts.entries()
-                || slices.get(counts).is_some()
-            {
-                return Err(EgdbError::BadTable(format!("slice {slot} ({counts:?})")));
-            }
-            expected_offset = offset
-                .checked_add(entries.div_ceil(4))
-                .ok_or_else(|| EgdbError::BadTable(format!("slice {slot} is too large")))?;
-            if expected_offset > MAX_DATA {
-                return Err(EgdbError::BadTable(format!(
-                    "slice {slot} ends after {expected_offset} bytes of data, more than any \
-                     database holds"
-                )));
-            }
-            let start = offset as usize;
-            if !slices.insert(counts, (start, entries)) {
-                return Err(EgdbError::BadTable(format!("slice {slot} ({counts:?})")));
-            }
-            order.push(counts);
+        let block_table = HEADER + count * SLICE_ENTRY;
+        let data_start = block_table + (blocks + 1) * 8;
+        let got = bytes.len() as u64;
+        if bytes.len() < data_start + CHECKSUM {
+            return Err(EgdbError::Truncated {
+                expected: (data_start + CHECKSUM) as u64,
+                got,
+            });
         }
-        let compressed_len = le_u64(&bytes, table_end);
-        let expected_len = ((table_end + 8 + CHECKSUM) as u64)
+        let compressed_len = le_u64(bytes, data_start - 8);
+        let expected = ((data_start + CHECKSUM) as u64)
             .checked_add(compressed_len)
             .ok_or_else(|| EgdbError::BadTable("a length larger than any file".to_owned()))?;
-        if (bytes.len() as u64) < expected_len {
-            return Err(truncated(expected_len));
+        if got < expected {
+            return Err(EgdbError::Truncated { expected, got });
         }
-        if bytes.len() as u64 > expected_len {
+        if got > expected {
             return Err(EgdbError::BadTable(format!(
                 "{} bytes after the end of the data",
-                bytes.len() as u64 - expected_len
+                got - expected
             )));
         }
         let body = bytes.len() - CHECKSUM;
-        let found = le_u32(&bytes, body);
+        let found = le_u32(bytes, body);
         let computed = crc32fast::hash(&bytes[..body]);
         if found != computed {
             return Err(EgdbError::Checksum { found, computed });
         }
-        let raw_len = expected_offset as usize;
-        let data = miniz_oxide::inflate::decompress_to_vec_with_limit(
-            &bytes[table_end + 8..body],
-            raw_len,
-        )
-        .map_err(|_| EgdbError::BadTable("the data does not inflate to its table".to_owned()))?;
-        if data.len() != raw_len {
+        let (slices, order, data_len) = read_slices(bytes, count, max_pieces)?;
+        if data_len.div_ceil(BLOCK as u64) != blocks as u64 {
             return Err(EgdbError::BadTable(format!(
-                "the data inflates to {} bytes, its table needs {raw_len}",
-                data.len()
+                "{blocks} blocks for {data_len} bytes of data"
             )));
         }
+        let mut previous = 0;
+        for block in 0..=blocks {
+            let offset = le_u64(bytes, block_table + 8 * block);
+            if offset < previous || (block == 0 && offset != 0) {
+                return Err(EgdbError::BadTable(format!(
+                    "block {block} starts at {offset}"
+                )));
+            }
+            previous = offset;
+        }
         Ok(Egdb {
-            bytes: data,
-            file_len: bytes.len(),
             max_pieces,
             slices,
             order,
+            block_table,
+            data_start,
+            blocks,
+            data_len,
+            cache: Mutex::new(BlockCache {
+                slots: std::iter::repeat_with(|| None).take(CACHE_SLOTS).collect(),
+            }),
+            file,
         })
     }
 
@@ -229,62 +316,200 @@ impl Egdb {
     /// The file's size in bytes.
     #[must_use]
     pub fn len_bytes(&self) -> usize {
-        self.file_len
+        self.file.len()
     }
 
-    /// The size of the data in memory, in bytes.
+    /// Whether the file is memory-mapped rather than read into memory.
     #[must_use]
-    pub fn memory_bytes(&self) -> usize {
-        self.bytes.len()
+    pub fn is_mapped(&self) -> bool {
+        self.file.is_mapped()
     }
 
     /// The verdict for the side to move, when the position is in the database. Cheap when it is
-    /// not: more pieces than the file holds are turned away by a count of bits.
-    #[inline]
+    /// not: more pieces than the file holds are turned away by a count of bits. A position with
+    /// a capture is answered by its captures (each into a smaller slice).
     #[must_use]
     pub fn verdict(&self, position: &Position) -> Option<Verdict> {
         if (position.black() | position.white()).count_ones() > self.max_pieces {
             return None;
         }
         let black_to_move = normalise(position);
-        let &(start, entries) = self.slices.get(Counts::of(&black_to_move))?;
+        if has_capture(&black_to_move) {
+            return self.capture_verdict(&black_to_move);
+        }
+        let slice = self.slices.get(Counts::of(&black_to_move))?;
         let index = index_of(&black_to_move);
-        if index >= entries {
+        if index >= slice.entries {
             return None;
         }
-        Verdict::from_code(packed_code(self.bytes.get(start..)?, index))
+        let at = slice.offset + index / 4;
+        let byte = self.data_byte(at)?;
+        Verdict::from_code((byte >> (2 * (index % 4))) & 3)
+    }
+
+    /// The verdict of a position (Black to move) that must capture: won if a capture leaves
+    /// the opponent lost (or without pieces), drawn if the best leaves a draw, else lost.
+    fn capture_verdict(&self, black_to_move: &Position) -> Option<Verdict> {
+        let (mut win, mut draw, mut unknown) = (false, false, false);
+        for_each_move(black_to_move, |mv| {
+            if win {
+                return;
+            }
+            let child = black_to_move.after(mv);
+            if child.white() == 0 {
+                win = true;
+                return;
+            }
+            match self.verdict(&child) {
+                Some(Verdict::Loss) => win = true,
+                Some(Verdict::Draw) => draw = true,
+                Some(Verdict::Win) => {}
+                None => unknown = true,
+            }
+        });
+        if win {
+            Some(Verdict::Win)
+        } else if unknown {
+            None
+        } else if draw {
+            Some(Verdict::Draw)
+        } else {
+            Some(Verdict::Loss)
+        }
+    }
+
+    /// A byte of the data, from its block (inflated now or kept from before).
+    fn data_byte(&self, at: u64) -> Option<u8> {
+        let block = usize::try_from(at / BLOCK as u64).ok()?;
+        let within = (at % BLOCK as u64) as usize;
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = cache.slots.get_mut(block % CACHE_SLOTS)?;
+        if let Some((held, data)) = slot
+            && *held == block
+        {
+            return data.get(within).copied();
+        }
+        let data = self.inflate(block)?;
+        let byte = data.get(within).copied();
+        *slot = Some((block, data));
+        byte
+    }
+
+    /// One block, inflated and checked against the size the table gives it.
+    fn inflate(&self, block: usize) -> Option<Box<[u8]>> {
+        if block >= self.blocks {
+            return None;
+        }
+        let start = self.data_start + usize::try_from(self.offset(block)).ok()?;
+        let end = self.data_start + usize::try_from(self.offset(block + 1)).ok()?;
+        let size =
+            usize::try_from((self.data_len - (block * BLOCK) as u64).min(BLOCK as u64)).ok()?;
+        let mut out = vec![0u8; size].into_boxed_slice();
+        let input = self.file.get(start..end)?;
+        let inflated = miniz_oxide::inflate::decompress_slice_iter_to_slice(
+            &mut out,
+            std::iter::once(input),
+            false,
+            true,
+        )
+        .ok()?;
+        (inflated == size).then_some(out)
+    }
+
+    /// Where a block starts in the compressed data (checked at parse).
+    fn offset(&self, block: usize) -> u64 {
+        le_u64(&self.file, self.block_table + 8 * block)
+    }
+
+    /// Whether every block inflates to the size its table gives (a whole read of the data).
+    #[must_use]
+    pub fn blocks_inflate(&self) -> bool {
+        (0..self.blocks).all(|block| self.inflate(block).is_some())
     }
 
     /// For each slice in file order, how many of its indices are no position, wins, losses and
-    /// draws (for the side to move, Black).
+    /// draws (for the side to move, Black), as the file's table gives them.
     #[must_use]
     pub fn tallies(&self) -> Vec<(Counts, [u64; 4])> {
         self.order
             .iter()
-            .filter_map(|&counts| {
-                let &(start, entries) = self.slices.get(counts)?;
-                let data = self.bytes.get(start..)?;
-                let mut tally = [0u64; 4];
-                for index in 0..entries {
-                    tally[usize::from(packed_code(data, index))] += 1;
-                }
-                Some((counts, tally))
-            })
+            .filter_map(|&counts| Some((counts, self.slices.get(counts)?.tally)))
             .collect()
     }
 
-    /// The tables in memory (for tests and tools that rewrite a file).
+    /// Every verdict of the file, positions with a capture answered by their captures (for
+    /// tests and tools that rewrite a file; it probes every position).
     #[must_use]
     pub fn to_tables(&self) -> Tables {
         let mut tables = Tables::default();
         for &counts in &self.order {
-            if let Some(&(start, entries)) = self.slices.get(counts) {
-                let end = start + entries.div_ceil(4) as usize;
-                tables.insert(counts, self.bytes[start..end].to_vec());
-            }
+            let mut codes = vec![NONE; usize::try_from(counts.entries()).unwrap_or(0)];
+            for_each_position(counts, |index, position| {
+                if let Some(verdict) = self.verdict(position) {
+                    codes[index as usize] = verdict.code();
+                }
+            });
+            tables.insert(counts, pack(&codes));
         }
         tables
     }
+}
+
+/// The slice table: each slice where it sits, checked against the index.
+fn read_slices(
+    bytes: &[u8],
+    count: usize,
+    max_pieces: u32,
+) -> Result<(SliceMap<Slice>, Vec<Counts>, u64), EgdbError> {
+    let mut slices = SliceMap::default();
+    let mut order = Vec::with_capacity(count);
+    let mut expected_offset = 0u64;
+    for slot in 0..count {
+        let at = HEADER + slot * SLICE_ENTRY;
+        let counts = Counts {
+            black_men: bytes[at],
+            black_kings: bytes[at + 1],
+            white_men: bytes[at + 2],
+            white_kings: bytes[at + 3],
+        };
+        let (offset, entries) = (le_u64(bytes, at + 4), le_u64(bytes, at + 12));
+        let mut tally = [0u64; 4];
+        for (kind, place) in tally.iter_mut().enumerate().skip(1) {
+            *place = le_u64(bytes, at + 20 + 8 * (kind - 1));
+        }
+        let known = tally.iter().try_fold(0u64, |sum, &n| sum.checked_add(n));
+        let bad = || EgdbError::BadTable(format!("slice {slot} ({counts:?})"));
+        if counts.total() > max_pieces
+            || offset != expected_offset
+            || entries != counts.entries()
+            || known.is_none_or(|known| known > entries)
+            || slices.get(counts).is_some()
+        {
+            return Err(bad());
+        }
+        tally[0] = entries - known.unwrap_or(0);
+        expected_offset = offset
+            .checked_add(entries.div_ceil(4))
+            .ok_or_else(|| EgdbError::BadTable(format!("slice {slot} is too large")))?;
+        if expected_offset > MAX_DATA {
+            return Err(EgdbError::BadTable(format!(
+                "slice {slot} ends after {expected_offset} bytes of data, more than any \
+                 database holds"
+            )));
+        }
+        if !slices.insert(
+            counts,
+            Slice {
+                offset,
+                entries,
+                tally,
+            },
+        ) {
+            return Err(bad());
+        }
+        order.push(counts);
+    }
+    Ok((slices, order, expected_offset))
 }
 
 #[cfg(test)]
@@ -295,22 +520,35 @@ mod tests {
 
     #[test]
     fn a_file_reads_back_every_verdict_and_damage_is_refused() {
-        let tables = solve(2, |_| {});
+        let tables = solve(3, |_| {});
         let bytes = encode(&tables);
         let db = Egdb::parse(bytes.clone()).expect("a fresh file");
-        assert_eq!(db.max_pieces(), 2);
-        let mut checked = 0;
-        for (counts, _) in tables.slices() {
+        assert_eq!(db.max_pieces(), 3);
+        assert!(db.blocks_inflate());
+        let (mut checked, mut captures) = (0, 0);
+        for (counts, packed) in tables.slices() {
+            let mut tally = [0u64; 4];
             for index in 0..counts.entries() {
+                tally[usize::from(packed_code(packed, index))] += 1;
                 if let Some(position) = position_at(*counts, index) {
                     assert_eq!(db.verdict(&position), tables.verdict(&position));
                     assert_eq!(db.verdict(&flip(&position)), tables.verdict(&position));
                     assert!(db.verdict(&position).is_some());
                     checked += 1;
+                    captures += u32::from(has_capture(&position));
                 }
             }
+            let (_, told) = db
+                .tallies()
+                .into_iter()
+                .find(|(c, _)| c == counts)
+                .expect("a slice");
+            assert_eq!(told, tally, "{counts:?}");
         }
-        assert!(checked > 1000);
+        assert!(
+            checked > 100_000 && captures > 10_000,
+            "{checked} {captures}"
+        );
         // One flipped bit in the data: the checksum no longer matches.
         let mut damaged = bytes.clone();
         let last = damaged.len() - 1;
@@ -333,22 +571,49 @@ mod tests {
                 "{cut}: {err}"
             );
         }
-        // Something else entirely, and a file of the first format.
+        // Something else entirely, and files of older formats.
         assert_eq!(
             Egdb::parse(b"PDN 1. 11-15 23-19".to_vec()).expect_err("foreign"),
             EgdbError::NotADatabase
         );
-        let mut old = bytes.clone();
-        old[7] = 1;
-        let err = Egdb::parse(old).expect_err("format 1");
-        assert!(err.to_string().contains("in format 1"), "{err}");
-        // The tallies count every index once, and as many wins as the tables hold.
-        let tallies = db.tallies();
-        assert_eq!(tallies.len(), tables.slices().len());
-        for (counts, tally) in tallies {
-            assert_eq!(tally.iter().sum::<u64>(), counts.entries());
+        for format in [1, 3] {
+            let mut old = bytes.clone();
+            old[7] = format;
+            let err = Egdb::parse(old).expect_err("an older format");
+            assert!(
+                err.to_string().contains(&format!("in format {format}")),
+                "{err}"
+            );
         }
         // A file read back and written again is the same file.
         assert_eq!(encode(&db.to_tables()), bytes);
+    }
+
+    #[test]
+    fn the_verdicts_of_positions_with_a_capture_are_not_stored() {
+        let tables = solve(3, |_| {});
+        let bytes = encode(&tables);
+        // The same tables with every capture position's verdict changed: only the tallies in the
+        // slice table differ, not a bit of the data.
+        let mut scrambled = Tables::default();
+        for (counts, packed) in tables.slices() {
+            let mut codes: Vec<u8> = (0..counts.entries())
+                .map(|index| packed_code(packed, index))
+                .collect();
+            for_each_position(*counts, |index, position| {
+                if has_capture(position) {
+                    codes[index as usize] = 1 + codes[index as usize] % 3;
+                }
+            });
+            scrambled.insert(*counts, pack(&codes));
+        }
+        let again = encode(&scrambled);
+        assert_eq!(again.len(), bytes.len());
+        let blocks_start = HEADER + tables.slices().len() * SLICE_ENTRY;
+        assert_ne!(again[..blocks_start], bytes[..blocks_start]);
+        assert_eq!(
+            again[blocks_start..again.len() - CHECKSUM],
+            bytes[blocks_start..bytes.len() - CHECKSUM]
+        );
     }
 }

@@ -325,6 +325,75 @@ pub fn position_at(counts: Counts, index: u64) -> Option<Position> {
     .ok()
 }
 
+/// Calls `visit` with every `k`-square subset of `mask` in increasing order of its bits, which
+/// is the order of colexicographic rank (of the subset squeezed to the squares of `mask`).
+#[inline(always)]
+fn for_each_subset(mask: u32, k: u32, mut visit: impl FnMut(u32)) {
+    let mut squares = [0u32; 32];
+    let mut n = 0;
+    let mut rest = mask;
+    while rest != 0 {
+        squares[n] = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        n += 1;
+    }
+    if k as usize > n {
+        return;
+    }
+    if k == 0 {
+        visit(0);
+        return;
+    }
+    // Gosper's hack over the numbers of the squares of `mask`, each deposited on its square.
+    let end = 1u64 << n;
+    let mut chosen = (1u64 << k) - 1;
+    while chosen < end {
+        let mut set = 0;
+        let mut bits = chosen;
+        while bits != 0 {
+            set |= squares[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        visit(set);
+        let lowest = chosen & chosen.wrapping_neg();
+        let ripple = chosen + lowest;
+        chosen = (((ripple ^ chosen) >> 2) / lowest) | ripple;
+    }
+}
+
+/// Calls `visit` with every position of a slice (Black to move) and its index, in index order,
+/// building each from the last instead of unranking every index afresh.
+pub fn for_each_position(counts: Counts, mut visit: impl FnMut(u64, &Position)) {
+    let [bm, bk, wm, wk] = counts.groups();
+    let [_, _, r_bk, r_wk] = counts.radices();
+    let men_block = r_bk * r_wk;
+    let man_squares = (1u32 << MAN_SQUARES) - 1;
+    let mut index = 0u64;
+    for_each_subset(man_squares, bm, |black_men| {
+        for_each_subset(man_squares, wm, |white_ranked| {
+            let white_men = white_ranked << 4;
+            if black_men & white_men != 0 {
+                index += men_block;
+                return;
+            }
+            let men = black_men | white_men;
+            for_each_subset(!men, bk, |black_kings| {
+                for_each_subset(!(men | black_kings), wk, |white_kings| {
+                    if let Ok(position) = Position::from_parts(
+                        black_men | black_kings,
+                        white_men | white_kings,
+                        black_kings | white_kings,
+                        Side::First,
+                    ) {
+                        visit(index, &position);
+                    }
+                    index += 1;
+                });
+            });
+        });
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +449,37 @@ mod tests {
                 _ => 28 * 465,
             };
             assert_eq!(valid, expected, "{counts:?}");
+        }
+    }
+
+    #[test]
+    fn walking_a_slice_in_order_meets_every_position_at_its_index() {
+        for counts in [
+            Counts {
+                black_men: 2,
+                black_kings: 1,
+                white_men: 1,
+                white_kings: 1,
+            },
+            Counts {
+                black_men: 0,
+                black_kings: 2,
+                white_men: 0,
+                white_kings: 1,
+            },
+            Counts {
+                black_men: 1,
+                black_kings: 0,
+                white_men: 2,
+                white_kings: 0,
+            },
+        ] {
+            let mut expected = (0..counts.entries())
+                .filter_map(|index| position_at(counts, index).map(|p| (index, p)));
+            for_each_position(counts, |index, position| {
+                assert_eq!(expected.next(), Some((index, *position)), "{counts:?}");
+            });
+            assert_eq!(expected.next(), None, "{counts:?}");
         }
     }
 

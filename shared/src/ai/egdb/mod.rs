@@ -1,18 +1,22 @@
 //! Checkers endgame databases: the win / loss / draw verdict, for the side to move, of every
 //! position with few pieces, computed by [`solve`] (retrograde analysis) over the bitboard rules, written and read in
-//! kingme's own indexed file format ([`format`]: a slice table, two bits a position, a CRC-32
-//! over the whole file so that a damaged or truncated file is refused).
+//! kingme's own indexed file format ([`format`]: a slice table, two bits a position in blocks
+//! deflated one by one and read in place, a CRC-32 over the whole file so that a damaged or
+//! truncated file is refused).
 //!
 //! The verdicts are game-theoretic: with best play and no draw by repetition or by the
 //! forty-move rule (a database win may take longer than forty moves without a capture or a man's
-//! move). Files: `index` (position to index and back), `solve` (the analysis), `format`.
+//! move). Files: `index` (position to index and back), `solve` (the analysis), `format`,
+//! `storage` (the file's bytes, memory-mapped).
 
 pub mod format;
 pub mod index;
 pub mod solve;
+pub mod storage;
 
 pub use format::{Egdb, EgdbError, encode};
 pub use solve::{Progress, Tables, solve};
+pub use storage::Storage;
 
 /// The value of a position for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -11,7 +11,7 @@
 //! escapes to a draw) is lost. What is never settled is a draw. The work is proportional to
 //! the positions, not to the positions times the longest win.
 
-use super::index::{Counts, SliceMap, flip, index_of, normalise, position_at};
+use super::index::{Counts, SliceMap, flip, for_each_position, index_of, normalise};
 use super::{DRAW, LOSS, NONE, Verdict, WIN};
 use crate::game::Side;
 use crate::games::checkers::{Direction, Position, for_each_move, has_capture};
@@ -87,6 +87,17 @@ impl Tables {
         }
     }
 
+    /// A CRC-32 of every verdict, slice by slice in order (packed as [`pack`] packs them): two
+    /// builds gave the same verdicts when their checksums agree.
+    #[must_use]
+    pub fn checksum(&self) -> u32 {
+        let mut hasher = crc32fast::Hasher::new();
+        for (_, packed) in &self.slices {
+            hasher.update(packed);
+        }
+        hasher.finalize()
+    }
+
     /// Adds a solved slice (packed codes, as read from a file).
     pub fn insert(&mut self, counts: Counts, packed: Vec<u8>) {
         if self.lookup.insert(counts, self.slices.len()) {
@@ -98,9 +109,12 @@ impl Tables {
 
 /// Undecided positions keep the number of their moves into the pair not yet known to lose,
 /// above this base; `NO_LOSS` marks an undecided position that a capture or promotion already
-/// saves from losing (it can still turn out won).
+/// saves from losing (it can still turn out won). A position the forward look settles is marked
+/// pending until the walk that takes it back reaches it.
 const COUNT_BASE: u8 = 4;
-const NO_LOSS: u8 = 255;
+const NO_LOSS: u8 = 251;
+const PENDING_WIN: u8 = 252;
+const PENDING_LOSS: u8 = 253;
 
 /// Solves every position with 2 to `max_pieces` pieces, reporting as it goes.
 #[must_use]
@@ -151,13 +165,17 @@ pub fn solve(max_pieces: u32, mut progress: impl FnMut(Progress)) -> Tables {
     tables
 }
 
-/// One pair of slices being solved: a state byte a position, and the settled positions whose
-/// predecessors are still to be told.
+/// One pair of slices being solved: a state byte a position.
 struct Pair<'a> {
     solved: &'a Tables,
     counts: Vec<Counts>,
     states: Vec<Vec<u8>>,
-    settled: Vec<(u8, u32)>,
+}
+
+/// Which slice of the pair holds these counts.
+#[inline]
+fn member(pair: &[Counts], counts: Counts) -> Option<usize> {
+    pair.iter().position(|&c| c == counts)
 }
 
 impl<'a> Pair<'a> {
@@ -169,107 +187,53 @@ impl<'a> Pair<'a> {
                 .iter()
                 .map(|c| vec![NONE; usize::try_from(c.entries()).unwrap_or(0)])
                 .collect(),
-            settled: Vec::new(),
         }
     }
 
-    /// Which slice of the pair holds these counts.
-    fn member(&self, counts: Counts) -> Option<u8> {
-        self.counts
-            .iter()
-            .position(|&c| c == counts)
-            .map(|at| at as u8)
-    }
-
-    /// Looks at every position once: counts its moves into the pair, settles it when it has no
-    /// move or a capture or promotion decides it.
+    /// Looks at every position once, in index order: counts its moves into the pair, settles it
+    /// (pending) when it has no move or a capture or promotion decides it.
     fn settle_forward(&mut self, mut looked: impl FnMut(u64)) {
-        let mut seen = 0u64;
-        for slice in 0..self.counts.len() {
-            let counts = self.counts[slice];
-            for index in 0..self.states[slice].len() {
-                seen += 1;
-                if seen.is_multiple_of(1 << 20) {
-                    looked(seen);
+        let mut before = 0u64;
+        let (solved, pair) = (self.solved, self.counts.as_slice());
+        for (&counts, states) in pair.iter().zip(&mut self.states) {
+            let mut reported = 0;
+            for_each_position(counts, |index, position| {
+                if index >> 20 != reported {
+                    reported = index >> 20;
+                    looked(before + index);
                 }
-                let Some(position) = position_at(counts, index as u64) else {
-                    continue;
+                states[index as usize] = match first_look(solved, pair, position) {
+                    WIN => PENDING_WIN,
+                    LOSS => PENDING_LOSS,
+                    state => state,
                 };
-                let state = self.first_look(&position);
-                self.states[slice][index] = state;
-                if state == WIN || state == LOSS {
-                    self.settled.push((slice as u8, index as u32));
-                }
-            }
+            });
+            before += counts.entries();
         }
     }
 
-    /// The state of a position from its own moves.
-    fn first_look(&self, position: &Position) -> u8 {
-        let (mut inside, mut moves, mut wins, mut escapes) = (0u8, 0, false, false);
-        for_each_move(position, |mv| {
-            moves += 1;
-            let child = position.after(mv);
-            if child.white() == 0 {
-                wins = true;
-                return;
-            }
-            let turned = flip(&child);
-            if self.member(Counts::of(&turned)).is_some() {
-                inside = inside.saturating_add(1);
-                return;
-            }
-            match self.solved.code(&turned) {
-                LOSS => wins = true,
-                WIN => {}
-                _ => escapes = true,
-            }
-        });
-        if wins {
-            WIN
-        } else if moves == 0 || (inside == 0 && !escapes) {
-            LOSS
-        } else if escapes {
-            NO_LOSS
-        } else {
-            COUNT_BASE + inside.min(NO_LOSS - COUNT_BASE - 1)
-        }
-    }
-
-    /// Tells the predecessors of every settled position, until nothing more settles.
+    /// Walks the pair in index order and takes back every position the forward look settled,
+    /// and (depth first) every position that settles in turn, until nothing more settles.
     fn propagate(&mut self) {
         let mut before = Vec::with_capacity(32);
-        while let Some((slice, index)) = self.settled.pop() {
-            let code = self.states[usize::from(slice)][index as usize];
-            let Some(position) = position_at(self.counts[usize::from(slice)], u64::from(index))
-            else {
-                continue;
-            };
-            before.clear();
-            predecessors(&position, &mut before);
-            for earlier in &before {
-                let Some(at) = self.member(Counts::of(earlier)) else {
-                    continue;
+        let mut stack: Vec<(usize, u32, Position)> = Vec::new();
+        let pair = self.counts.as_slice();
+        let states = &mut self.states;
+        for (slice, &counts) in pair.iter().enumerate() {
+            for_each_position(counts, |index, position| {
+                let state = &mut states[slice][index as usize];
+                let code = match *state {
+                    PENDING_WIN => WIN,
+                    PENDING_LOSS => LOSS,
+                    _ => return,
                 };
-                let Ok(earlier_index) = usize::try_from(index_of(earlier)) else {
-                    continue;
-                };
-                let state = &mut self.states[usize::from(at)][earlier_index];
-                if *state < COUNT_BASE {
-                    continue;
+                *state = code;
+                take_back(pair, states, position, code, &mut before, &mut stack);
+                while let Some((slice, index, position)) = stack.pop() {
+                    let code = states[slice][index as usize];
+                    take_back(pair, states, &position, code, &mut before, &mut stack);
                 }
-                if code == LOSS {
-                    *state = WIN;
-                } else if *state == NO_LOSS {
-                    continue;
-                } else if *state == COUNT_BASE + 1 {
-                    *state = LOSS;
-                } else {
-                    *state -= 1;
-                    continue;
-                }
-                self.settled.push((at, earlier_index as u32));
-            }
+            });
         }
     }
 
@@ -286,6 +250,80 @@ impl<'a> Pair<'a> {
                 states
             })
             .collect()
+    }
+}
+
+/// The state of a position from its own moves.
+fn first_look(solved: &Tables, pair: &[Counts], position: &Position) -> u8 {
+    let (mut inside, mut moves, mut wins, mut escapes) = (0u8, 0, false, false);
+    for_each_move(position, |mv| {
+        moves += 1;
+        let child = position.after(mv);
+        // A quiet move that crowns nothing stays in the pair (in the twin, turned round).
+        if !mv.is_capture() && child.kings().count_ones() == position.kings().count_ones() {
+            inside = inside.saturating_add(1);
+            return;
+        }
+        if child.white() == 0 {
+            wins = true;
+            return;
+        }
+        let turned = flip(&child);
+        if member(pair, Counts::of(&turned)).is_some() {
+            inside = inside.saturating_add(1);
+            return;
+        }
+        match solved.code(&turned) {
+            LOSS => wins = true,
+            WIN => {}
+            _ => escapes = true,
+        }
+    });
+    if wins {
+        WIN
+    } else if moves == 0 || (inside == 0 && !escapes) {
+        LOSS
+    } else if escapes {
+        NO_LOSS
+    } else {
+        COUNT_BASE + inside.min(NO_LOSS - COUNT_BASE - 1)
+    }
+}
+
+/// Tells the predecessors of a settled position (`code` WIN or LOSS) in the pair; those that
+/// settle by it go on `stack`, with their positions (so none is unranked).
+fn take_back(
+    pair: &[Counts],
+    states: &mut [Vec<u8>],
+    position: &Position,
+    code: u8,
+    before: &mut Vec<Position>,
+    stack: &mut Vec<(usize, u32, Position)>,
+) {
+    before.clear();
+    predecessors(position, before);
+    for earlier in before.iter() {
+        let Some(at) = member(pair, Counts::of(earlier)) else {
+            continue;
+        };
+        let Ok(earlier_index) = usize::try_from(index_of(earlier)) else {
+            continue;
+        };
+        let state = &mut states[at][earlier_index];
+        if *state < COUNT_BASE || *state > NO_LOSS {
+            continue;
+        }
+        if code == LOSS {
+            *state = WIN;
+        } else if *state == NO_LOSS {
+            continue;
+        } else if *state == COUNT_BASE + 1 {
+            *state = LOSS;
+        } else {
+            *state -= 1;
+            continue;
+        }
+        stack.push((at, earlier_index as u32, *earlier));
     }
 }
 
@@ -326,6 +364,7 @@ pub fn predecessors(position: &Position, out: &mut Vec<Position>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::index::position_at;
     use super::*;
     use crate::games::checkers::push_moves;
     use std::collections::HashMap;
