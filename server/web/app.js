@@ -4,7 +4,7 @@
 
 import { Connection } from "./net.js";
 import { canSign } from "./identity.js";
-import { loadCatalogue, readPosition, movePath, pieceName } from "./games.js";
+import { loadCatalogue, readPosition, movePath, landings, pieceName } from "./games.js";
 import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText } from "./lobby.js";
 
@@ -123,8 +123,12 @@ function receive(kind, body) {
       break;
     case "YourTurn":
       if (!game) break;
-      game.legal = body.legal_moves.map((text) => ({ text, path: movePath(game.board, text) }))
-        .filter((move) => move.path);
+      {
+        const { pieces } = readPosition(game.board, game.state.position);
+        game.legal = body.legal_moves.map((text) => ({ text, path: movePath(game.board, text) }))
+          .filter((move) => move.path)
+          .map((move) => ({ ...move, path: landings(game.board, pieces, move.text, move.path) }));
+      }
       setClocks(game, body.clocks);
       $("legal-moves").replaceChildren(...body.legal_moves.map((text) => new Option(text)));
       if (game.state.id === current) {

@@ -83,15 +83,34 @@ async fn chromedriver() -> (Child, String) {
 
 /// A headless Chromium session with a window of `width` x `height` CSS pixels.
 async fn browser(webdriver: &str, width: u32, height: u32) -> Client {
+    chromium(webdriver, width, height, None).await
+}
+
+/// A headless Chromium session that emulates a phone's screen of `width` x `height` CSS pixels
+/// (three device pixels to one, touch).
+async fn phone(webdriver: &str, width: u32, height: u32) -> Client {
+    let metrics = serde_json::json!({
+        "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true },
+    });
+    chromium(webdriver, width, height, Some(metrics)).await
+}
+
+async fn chromium(
+    webdriver: &str,
+    width: u32,
+    height: u32,
+    mobile: Option<serde_json::Value>,
+) -> Client {
     let binary = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    let mut options = serde_json::json!({
+        "binary": binary,
+        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", format!("--window-size={width},{height}")],
+    });
+    if let Some(mobile) = mobile {
+        options["mobileEmulation"] = mobile;
+    }
     let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".to_owned(),
-        serde_json::json!({
-            "binary": binary,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", &format!("--window-size={width},{height}")],
-        }),
-    );
+    capabilities.insert("goog:chromeOptions".to_owned(), options);
     ClientBuilder::new(HttpConnector::new())
         .capabilities(capabilities)
         .connect(webdriver)
@@ -222,8 +241,9 @@ async fn shown_game(client: &Client) -> u64 {
         .unwrap_or_else(|| panic!("a game's title: {title}"))
 }
 
-/// Asserts the page has no horizontal scroll and every visible control and the board lie
-/// within the window's width.
+/// Asserts the page has no horizontal scroll, every visible control and the board lie within
+/// the window's width, and a game's board with both players' lines (name and clock) fits the
+/// window's height from the top of the page.
 async fn assert_fits(client: &Client, what: &str) {
     let found = run(
         client,
@@ -232,7 +252,10 @@ async fn assert_fits(client: &Client, what: &str) {
            .filter((e) => e.getClientRects().length > 0)
            .filter((e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > width + 0.5; })
            .map((e) => e.id || e.getAttribute('aria-label') || e.textContent);
-         return [document.scrollingElement.scrollWidth, width, outside];",
+         const board = document.getElementById('bottom-player');
+         const below = board && board.getClientRects().length > 0
+           ? board.getBoundingClientRect().bottom + window.scrollY - window.innerHeight : 0;
+         return [document.scrollingElement.scrollWidth, width, outside, below];",
     )
     .await;
     let scroll = found[0].as_f64().unwrap();
@@ -245,6 +268,11 @@ async fn assert_fits(client: &Client, what: &str) {
         found[2],
         serde_json::json!([]),
         "{what}: controls beyond the window's {width} px"
+    );
+    let below = found[3].as_f64().unwrap();
+    assert!(
+        below <= 0.0,
+        "{what}: the board and both players' lines fit the window's height ({below} px more)"
     );
 }
 
@@ -506,7 +534,7 @@ async fn the_page_fits_a_phone_and_a_small_desktop_window() {
     let server = start_web_server(test_config()).await;
     let page = format!("http://{}/", server.http_addr().unwrap());
     let (_driver, webdriver) = chromedriver().await;
-    let client = browser(&webdriver, 390, 844).await;
+    let client = phone(&webdriver, 390, 844).await;
     client.goto(&page).await.unwrap();
     let width = run(&client, "return window.innerWidth;").await;
     assert!(
@@ -545,8 +573,11 @@ async fn the_page_fits_a_phone_and_a_small_desktop_window() {
         screenshot(&client, name).await;
         click(&client, "#leave").await;
     }
+    client.close().await.unwrap();
     // A desktop window about a 120x40 terminal's size.
-    client.set_window_size(960, 640).await.unwrap();
+    let client = browser(&webdriver, 960, 640).await;
+    client.goto(&page).await.unwrap();
+    sign_in(&client, "desktop", true).await;
     create_against_random_bot(&client, "checkers").await;
     wait_for(&client, "#board[data-turn=mine]").await;
     assert_fits(&client, "checkers in a small desktop window").await;
@@ -678,7 +709,7 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     assert_eq!(moves_listed(&client).await, 0, "half a jump is not sent");
     click_square(&client, "19").await;
     let reply = terminal.play_first().await;
-    assert_eq!(terminal.moves[0], "1x10x19");
+    assert_eq!(terminal.moves[0], "1x19", "the double jump, written short");
     // The terminal's move slides along its path on the page.
     wait_for(&client, "#board[data-turn=mine]").await;
     let slid = client
