@@ -1,6 +1,6 @@
 // The lobby: the live game list (the server pushes it while the page watches the lobby) with a
 // button to join an open seat or watch, and the form that creates a game with the same options
-// as the terminal client (game, seat, opponent and bot level, clock, rated).
+// as the terminal client (game, seat, opponent and bot level, clock, rated, start position).
 
 function seatText(seat) {
   if (seat === "Empty") return "open seat";
@@ -91,5 +91,7 @@ export function createMessage(catalogue) {
     ? { Incremental: { initial_secs: Number(a), increment_secs: Number(b) } }
     : clock === "move" ? { PerMove: { secs: Number(a) } } : "Unlimited";
   const rated = document.getElementById("create-rated").checked;
-  return { CreateGame: { spec, seat, opponent, time_control, start_position: null, rated } };
+  const start = document.getElementById("create-start").value.trim();
+  const start_position = start === "" ? null : start;
+  return { CreateGame: { spec, seat, opponent, time_control, start_position, rated } };
 }

@@ -848,6 +848,43 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     assert_eq!(result.winner, Some(Side::First));
     wait_for(&client, "#game[data-over]").await;
     assert!(text_of(&client, "#game-status").await.contains("won"));
+
+    // The person opens a seat from the lobby's form with the terminal client's other choices
+    // (second seat, 30 s a move, a start position); the terminal player joins it and gets
+    // exactly those.
+    click(&client, "#leave").await;
+    wait_for(&client, "#lobby:not([hidden])").await;
+    client
+        .find(Locator::Id("create-spec"))
+        .await
+        .unwrap()
+        .select_by_label("checkers")
+        .await
+        .unwrap();
+    select(&client, "create-seat", "Second").await;
+    select(&client, "create-opponent", "open").await;
+    select(&client, "create-clock", "move:30").await;
+    let start = "B:W18,24,27:B12,16,20";
+    let field = client.find(Locator::Id("create-start")).await.unwrap();
+    field.send_keys(start).await.unwrap();
+    click(&client, "#create button[type=submit]").await;
+    wait_for(&client, "#game:not([hidden]):not([data-over])").await;
+    let opened = GameId(shown_game(&client).await);
+    assert!(text_of(&client, "#game-status").await.contains("Waiting for a player"));
+    terminal.game = opened;
+    terminal.player.send(ClientMessage::Join { game: opened }).await;
+    let joined = terminal
+        .until(|message| match message {
+            ServerMessage::State(state) if state.id == opened => Some(state.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(joined.your_side, Some(Side::First));
+    assert_eq!(joined.time_control, TimeControl::PerMove { secs: 30 });
+    assert_eq!(joined.start_position, start);
+    terminal.play_first().await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    assert_eq!(listed_moves(&client).await, terminal.moves);
     client.close().await.unwrap();
     server.shutdown().await;
 }
