@@ -159,6 +159,26 @@ async fn click_square(client: &Client, square: &str) {
     .await;
 }
 
+/// Plays the first marked move on our turn: a placement's first marked point, or the first
+/// movable piece and then its first marked landing after landing until the move is sent.
+async fn play_first_marked(client: &Client) {
+    let targets = marked(client, "target").await;
+    if let Some(point) = targets.first() {
+        click_square(client, point).await;
+        return;
+    }
+    let movable = marked(client, "movable").await;
+    assert!(!movable.is_empty(), "movable pieces are marked on our turn");
+    click_square(client, &movable[0]).await;
+    loop {
+        let targets = marked(client, "target").await;
+        let Some(target) = targets.first() else {
+            break;
+        };
+        click_square(client, target).await;
+    }
+}
+
 /// Chooses the option of the select `#id` whose value is `value`.
 async fn select(client: &Client, id: &str, value: &str) {
     client
@@ -226,7 +246,13 @@ async fn text_of(client: &Client, css: &str) -> String {
 async fn texts_of(client: &Client, css: &str) -> Vec<String> {
     let mut texts = Vec::new();
     for element in client.find_all(Locator::Css(css)).await.unwrap() {
-        texts.push(element.prop("textContent").await.unwrap().unwrap_or_default());
+        texts.push(
+            element
+                .prop("textContent")
+                .await
+                .unwrap()
+                .unwrap_or_default(),
+        );
     }
     texts
 }
@@ -290,7 +316,11 @@ async fn centre(client: &Client, css: &str) -> (f64, f64) {
 /// Chooses `square` with the keyboard: the arrow keys walk the cursor there, Enter chooses it.
 async fn choose_by_keyboard(client: &Client, square: &str) {
     let board = client.find(Locator::Id("board")).await.unwrap();
-    run(client, "document.getElementById('board').focus(); return null;").await;
+    run(
+        client,
+        "document.getElementById('board').focus(); return null;",
+    )
+    .await;
     let cell = format!("#board rect.cell[data-square=\"{square}\"]");
     let step = run(
         client,
@@ -311,7 +341,10 @@ async fn choose_by_keyboard(client: &Client, square: &str) {
         } else if cy - ty > step / 2.0 {
             Key::Up
         } else {
-            board.send_keys(&char::from(Key::Enter).to_string()).await.unwrap();
+            board
+                .send_keys(&char::from(Key::Enter).to_string())
+                .await
+                .unwrap();
             return;
         };
         board.send_keys(&char::from(key).to_string()).await.unwrap();
@@ -427,17 +460,8 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
         if client.find(Locator::Css("#game[data-over]")).await.is_ok() {
             break;
         }
-        let movable = marked(&client, "movable").await;
-        assert!(!movable.is_empty(), "movable pieces are marked on our turn");
-        click_square(&client, &movable[0]).await;
-        // Landing after landing until the move is sent (the turn mark goes).
-        loop {
-            let targets = marked(&client, "target").await;
-            if targets.is_empty() {
-                break;
-            }
-            click_square(&client, &targets[0]).await;
-        }
+        // Landing after landing until the move is sent.
+        play_first_marked(&client).await;
         let answered = format!("#moves li:nth-child({}), #game[data-over]", 2 * turn);
         wait_for(&client, &answered).await;
     }
@@ -492,16 +516,17 @@ async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_t
     let refusal = text_of(&client, "#signin-error").await;
     assert!(refusal.contains("another name"), "{refusal}");
     assert!(
-        client.find(Locator::Css("#lobby:not([hidden])")).await.is_err(),
+        client
+            .find(Locator::Css("#lobby:not([hidden])"))
+            .await
+            .is_err(),
         "the lobby waits for a name the server accepts"
     );
     sign_in(&client, "webby", false).await;
     create_against_random_bot(&client, "checkers").await;
     let game = shown_game(&client).await;
     wait_for(&client, "#board[data-turn=mine]").await;
-    let movable = marked(&client, "movable").await;
-    click_square(&client, &movable[0]).await;
-    click_square(&client, &marked(&client, "target").await[0]).await;
+    play_first_marked(&client).await;
     wait_for(&client, "#moves li:nth-child(2)").await;
     let before = texts_of(&client, "#moves li").await;
 
@@ -521,8 +546,7 @@ async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_t
     assert_eq!(texts_of(&client, "#moves li").await, before);
     let who = text_of(&client, "#who").await;
     assert!(who.contains("webby") && who.contains("connected"), "{who}");
-    click_square(&client, &marked(&client, "movable").await[0]).await;
-    click_square(&client, &marked(&client, "target").await[0]).await;
+    play_first_marked(&client).await;
     wait_for(&client, "#moves li:nth-child(4)").await;
     screenshot(&client, "reconnected.png").await;
     client.close().await.unwrap();
@@ -545,7 +569,10 @@ async fn the_page_fits_a_phone_and_a_small_desktop_window() {
     wait_for(&client, "#lobby:not([hidden])").await;
     assert_fits(&client, "the lobby on a phone").await;
     screenshot(&client, "phone-lobby.png").await;
-    for (spec, name) in [("checkers", "phone-checkers.png"), ("pente", "phone-pente.png")] {
+    for (spec, name) in [
+        ("checkers", "phone-checkers.png"),
+        ("pente", "phone-pente.png"),
+    ] {
         create_against_random_bot(&client, spec).await;
         wait_for(&client, "#board[data-turn=mine]").await;
         assert_fits(&client, &format!("{spec} on a phone")).await;
@@ -559,15 +586,7 @@ async fn the_page_fits_a_phone_and_a_small_desktop_window() {
             square.as_f64().is_some_and(|w| w >= 17.0),
             "{spec}: squares of {square} px"
         );
-        let targets = marked(&client, "target").await;
-        let first = if targets.is_empty() {
-            let movable = marked(&client, "movable").await;
-            click_square(&client, &movable[0]).await;
-            marked(&client, "target").await
-        } else {
-            targets
-        };
-        click_square(&client, &first[0]).await;
+        play_first_marked(&client).await;
         wait_for(&client, "#moves li:nth-child(2)").await;
         assert_fits(&client, &format!("{spec} on a phone, played")).await;
         screenshot(&client, name).await;
@@ -611,7 +630,11 @@ impl Terminal {
                     self.clocks = Some(*clocks);
                 }
                 ServerMessage::State(state) if state.id == self.game => {
-                    self.moves = state.moves.iter().map(|record| record.text.clone()).collect();
+                    self.moves = state
+                        .moves
+                        .iter()
+                        .map(|record| record.text.clone())
+                        .collect();
                     self.clocks = Some(state.clocks);
                 }
                 ServerMessage::Chat {
@@ -642,7 +665,9 @@ impl Terminal {
         self.player.play(game, &text).await;
         let mover = text.clone();
         self.until(|message| match message {
-            ServerMessage::MovePlayed { game: id, record, .. } if *id == game && record.text == mover => Some(()),
+            ServerMessage::MovePlayed {
+                game: id, record, ..
+            } if *id == game && record.text == mover => Some(()),
             _ => None,
         })
         .await;
@@ -734,7 +759,10 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     chat.send_keys("hello from the browser").await.unwrap();
     click(&client, "#chat-form button").await;
     terminal
-        .until(|message| matches!(message, ServerMessage::Chat { text, .. } if text == "hello from the browser").then_some(()))
+        .until(|message| {
+            matches!(message, ServerMessage::Chat { text, .. } if text == "hello from the browser")
+                .then_some(())
+        })
         .await;
 
     // A move by keyboard, and one by drag; the terminal answers each.
@@ -791,12 +819,22 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
             _ => None,
         })
         .await;
-    assert!((1..6).contains(&undone), "moves taken back: {undone} left of 6");
-    wait_for(&client, &format!("#moves li:nth-child({undone}):last-child")).await;
+    assert!(
+        (1..6).contains(&undone),
+        "moves taken back: {undone} left of 6"
+    );
+    wait_for(
+        &client,
+        &format!("#moves li:nth-child({undone}):last-child"),
+    )
+    .await;
     assert_eq!(listed_moves(&client).await, terminal.moves);
 
     // The terminal offers a draw; the person accepts it on the page.
-    terminal.player.send(ClientMessage::OfferDraw { game }).await;
+    terminal
+        .player
+        .send(ClientMessage::OfferDraw { game })
+        .await;
     wait_for(&client, "#offer:not([hidden])").await;
     click(&client, "#offer-yes").await;
     let result = terminal.player.game_over(game).await;
@@ -836,7 +874,12 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     wait_for(&client, "#game:not([hidden])").await;
     assert_eq!(shown_game(&client).await, rematch.0);
     assert!(text_of(&client, "#game-title").await.contains("watching"));
-    assert!(client.find(Locator::Css("#resign:not([hidden])")).await.is_err());
+    assert!(
+        client
+            .find(Locator::Css("#resign:not([hidden])"))
+            .await
+            .is_err()
+    );
     client.close_window().await.unwrap();
     client.switch_to_window(person).await.unwrap();
 
@@ -870,9 +913,16 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     click(&client, "#create button[type=submit]").await;
     wait_for(&client, "#game:not([hidden]):not([data-over])").await;
     let opened = GameId(shown_game(&client).await);
-    assert!(text_of(&client, "#game-status").await.contains("Waiting for a player"));
+    assert!(
+        text_of(&client, "#game-status")
+            .await
+            .contains("Waiting for a player")
+    );
     terminal.game = opened;
-    terminal.player.send(ClientMessage::Join { game: opened }).await;
+    terminal
+        .player
+        .send(ClientMessage::Join { game: opened })
+        .await;
     let joined = terminal
         .until(|message| match message {
             ServerMessage::State(state) if state.id == opened => Some(state.clone()),
