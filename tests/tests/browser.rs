@@ -537,6 +537,15 @@ async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_t
     wait_for(&client, "body[data-link=lost]").await;
     let status = text_of(&client, "#status").await;
     assert!(status.contains("trying again"), "{status}");
+    // While the server is away the pauses between attempts grow (half a second, then doubling).
+    client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::XPath(
+            "//p[@id='who' and contains(text(), 'trying again in 2 s')]",
+        ))
+        .await
+        .expect("the pause between attempts grows to 2 s");
     let server = ServerHandle::start_with_http(tcp, http, config)
         .await
         .unwrap();
