@@ -114,7 +114,7 @@ async fn a_store_whose_postgres_restarted_connects_again_at_the_next_batch() {
 async fn the_server_binary_on_postgres_survives_a_kill_and_a_restart() {
     let mut server = TempPostgres::start();
     let url = server.create_database();
-    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref()).await;
+    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref(), &[]).await;
 }
 
 #[tokio::test]
@@ -126,8 +126,8 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
 
     let mut postgres = TempPostgres::start();
     let url = postgres.create_database();
-    let (mut first, at_first) = start_server(url.as_ref()).await;
-    let (mut second, at_second) = start_server(url.as_ref()).await;
+    let (mut first, at_first) = start_server(url.as_ref(), &[]).await;
+    let (mut second, at_second) = start_server(url.as_ref(), &[]).await;
 
     // alice's name is bound to her key on the first server; the second knows it.
     let alice_key = SigningKey::from_bytes(&[1; 32]);

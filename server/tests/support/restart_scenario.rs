@@ -28,11 +28,13 @@ use tokio_util::codec::Framed;
 /// A guard against a hung server, not a measurement: nothing here should take a fraction of it.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// The server binary on `db`, listening on a free port; returns it and its address.
-pub async fn start_server(db: &OsStr) -> (Child, String) {
+/// The server binary on `db` with `server_args` (`--fsync`, say), listening on a free port;
+/// returns it and its address.
+pub async fn start_server(db: &OsStr, server_args: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
         .args(["--listen", "127.0.0.1:0", "--db"])
         .arg(db)
+        .args(server_args)
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
@@ -212,8 +214,8 @@ pub fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> Ga
 }
 
 /// Two games, a kill, a restart on the same database `db` (a `--db` value), and play on.
-pub async fn games_survive_a_kill_and_a_restart(db: &OsStr) {
-    let (mut server, addr) = start_server(db).await;
+pub async fn games_survive_a_kill_and_a_restart(db: &OsStr, server_args: &[&str]) {
+    let (mut server, addr) = start_server(db, server_args).await;
 
     let alice_key = SigningKey::from_bytes(&[1; 32]);
     let (mut alice, games) = Client::person(&addr, "alice", &alice_key).await;
@@ -263,7 +265,7 @@ pub async fn games_survive_a_kill_and_a_restart(db: &OsStr) {
     drop((alice, bob));
     // Back on another port, and through another name for the same host: the key, not the
     // address or a token, says who alice is, and the welcome names her games.
-    let (mut server, addr) = start_server(db).await;
+    let (mut server, addr) = start_server(db, server_args).await;
     let by_name = addr.replace("127.0.0.1", "localhost");
     let (mut alice, mut games) = Client::person(&by_name, "alice", &alice_key).await;
     games.sort();
