@@ -435,7 +435,11 @@ $("rematch").addEventListener("click", () => send({ Rematch: { game: current } }
 $("leave").addEventListener("click", () => {
   const game = games.get(current);
   // A spectator stops watching; a player keeps the seat (the lobby can resume it).
-  if (game && !game.state.your_side) send({ Leave: { game: current } });
+  // Forgotten at once, so watching it again from the lobby asks the server afresh.
+  if (game && !game.state.your_side) {
+    send({ Leave: { game: current } });
+    games.delete(current);
+  }
   current = null;
   history.replaceState(null, "", "/");
   showScreen("lobby");

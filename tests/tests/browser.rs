@@ -12,7 +12,8 @@
 //! - A person in the page and a player on the TCP door (what the terminal client speaks) in one
 //!   game: a multi-jump square by square, moves by keyboard and by drag, the opponent's move
 //!   animated, the same moves, chat and clocks on both sides, takeback, draw, rematch, the watch
-//!   link opened in another tab, resign.
+//!   link opened in another tab (and the lobby's Watch button), the create form's open seat with
+//!   a clock and a start position, resign.
 //!
 //! Screenshots are kept in `target/browser-screenshots/` for a person to look at.
 //!
@@ -889,6 +890,13 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
             .await
             .is_err()
     );
+    // Back in the lobby, the game's Watch button opens it again.
+    click(&client, "#leave").await;
+    let watch = format!("#games button[aria-label=\"Watch game {}\"]", rematch.0);
+    wait_for(&client, &format!("#lobby:not([hidden]) {watch}")).await;
+    click(&client, &watch).await;
+    wait_for(&client, "#game:not([hidden])").await;
+    assert_eq!(shown_game(&client).await, rematch.0);
     client.close_window().await.unwrap();
     client.switch_to_window(person).await.unwrap();
 
