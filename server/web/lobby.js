@@ -65,7 +65,13 @@ export function showGames(tbody, games, catalogue, me, act) {
     row.appendChild(cell);
     rows.push(row);
   }
+  // The rows are drawn afresh on every push: a button that had the keyboard's focus keeps it.
+  const focused = tbody.contains(document.activeElement)
+    ? document.activeElement.getAttribute("aria-label") : null;
   tbody.replaceChildren(...rows);
+  if (focused) {
+    [...tbody.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === focused)?.focus();
+  }
 }
 
 /** Fills the create form's choices from the catalogue. */

@@ -141,15 +141,21 @@ async fn marked(client: &Client, class: &str) -> Vec<String> {
     squares
 }
 
-/// Clicks the element `css` selects.
+/// Clicks the element `css` selects. The live lobby redraws its rows on every push, so an
+/// element found may be gone by the click: it is found again, a few times.
 async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|err| panic!("the page has {css}: {err}"))
-        .click()
-        .await
-        .unwrap();
+    let mut tries = 0;
+    loop {
+        let element = client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|err| panic!("the page has {css}: {err}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(err) if tries < 5 && err.to_string().contains("stale") => tries += 1,
+            Err(err) => panic!("click {css}: {err}"),
+        }
+    }
 }
 
 async fn click_square(client: &Client, square: &str) {
