@@ -44,6 +44,26 @@ pub struct Config {
     /// What a committed move survives: a killed process (the default) or also a power loss
     /// (`--fsync`).
     pub durability: Durability,
+    /// Join a cluster of nodes sharing Redis (and a PostgreSQL database): `--cluster`. `None`:
+    /// the server runs alone, and no Redis code runs.
+    pub cluster: Option<ClusterSettings>,
+}
+
+/// How a node joins a cluster (`--cluster redis://HOST:PORT --advertise HOST:PORT`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterSettings {
+    /// The Redis all nodes share, `redis://HOST:PORT`.
+    pub redis_url: String,
+    /// The address clients use to reach this node, told to clients of every node.
+    pub advertise: String,
+    /// How long a node's heartbeat and its leases on games last without renewal: how soon
+    /// another node takes over the games of a node that died.
+    pub lease: Duration,
+}
+
+impl ClusterSettings {
+    /// The default lease: renewed every third of it, so two lost renewals in a row are borne.
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(3);
 }
 
 /// Where the server keeps its database.
@@ -112,6 +132,7 @@ impl Default for Config {
             database: Database::InMemory,
             new_database: false,
             durability: Durability::Process,
+            cluster: None,
         }
     }
 }

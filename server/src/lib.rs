@@ -11,9 +11,11 @@
 //! 4. [`players`] (a player across connections, and how it is reached);
 //! 5. [`game`] (the table task owning one game, the judge, clocks, seats, bots, offers);
 //! 6. [`lobby`] (the game list, game creation, the games resumed at start);
-//! 7. [`net`] (connections: handshake, routing, frames, rate limit);
-//! 8. [`server`] (the accept loop, the contexts each part is given, shutdown).
+//! 7. [`cluster`] (nodes sharing Redis: membership, leases on games, failover);
+//! 8. [`net`] (connections: handshake, routing, frames, rate limit);
+//! 9. [`server`] (the accept loop, the contexts each part is given, shutdown).
 
+pub mod cluster;
 pub mod config;
 pub mod game;
 pub mod lobby;
@@ -24,5 +26,5 @@ pub mod refusal;
 pub mod server;
 pub mod storage;
 
-pub use config::{Config, Database};
+pub use config::{ClusterSettings, Config, Database};
 pub use server::{ServerHandle, open_storage, run, run_doors, run_with_storage};

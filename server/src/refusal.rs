@@ -8,8 +8,8 @@ use crate::options::OptionsError;
 use crate::storage::{IdentityError, StoreError};
 use kingme_shared::MoveError;
 use kingme_shared::protocol::{
-    ErrorKind, FrameError, GameId, MAX_CHAT_CHARS, MAX_MOVE_TEXT, MAX_NAME_CHARS, PROTOCOL_VERSION,
-    ServerMessage,
+    ErrorKind, FrameError, GameId, MAX_CHAT_CHARS, MAX_MOVE_TEXT, MAX_NAME_CHARS,
+    MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ServerMessage,
 };
 
 /// A refused request.
@@ -93,10 +93,27 @@ pub enum Refusal {
     )]
     NoGameId,
 
+    // ---- a cluster of nodes ----
+    #[error(
+        "game {0} is now run by another node of this service; connect again (kingme reconnects \
+         by itself) and your seat is given back"
+    )]
+    MovedAway(GameId),
+    #[error(
+        "this node cannot reach the cluster's Redis ({0}), so it cannot start games right now; \
+         games in play go on: try again in a moment"
+    )]
+    ClusterUnavailable(String),
+    #[error(
+        "game {0} runs at another node of this service, and a guest plays only at the node that \
+         runs its game; connect there (Nodes lists them), or sign in with a name"
+    )]
+    GuestElsewhere(GameId),
+
     // ---- the handshake and the connection (fatal: the connection closes) ----
     #[error(
-        "this server speaks protocol version {PROTOCOL_VERSION}, the client version {0}; use a \
-         client of the same version"
+        "this server speaks protocol version {PROTOCOL_VERSION} (and, for older clients, \
+         {MIN_PROTOCOL_VERSION}), the client version {0}; use a client of one of those versions"
     )]
     VersionMismatch(u32),
     #[error("no Hello within {0} s; say Hello first")]
@@ -190,6 +207,7 @@ impl Refusal {
             | R::StorageRead(_)
             | R::CreationNotStored { .. }
             | R::NoGameId
+            | R::ClusterUnavailable(_)
             | R::WatchOnly(_)
             | R::Identity(IdentityError::Store(_)) => ErrorKind::NotStored,
             R::Spectating(_)
@@ -210,6 +228,8 @@ impl Refusal {
             | R::NotWatching(_)
             | R::NoSuchGame(_)
             | R::Closed(_)
+            | R::MovedAway(_)
+            | R::GuestElsewhere(_)
             | R::NotInArchive(_) => ErrorKind::NoSuchGame,
             R::TooManyGames(_) | R::Flood { .. } => ErrorKind::LimitExceeded,
             R::InvalidOptions(_) => ErrorKind::InvalidOptions,

@@ -4,6 +4,7 @@
 //! connection and close it. The HTTP door (`--http`: the WebSocket and the web page), when
 //! opened, shares the connection permits and the shutdown order.
 
+use crate::cluster::Cluster;
 use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
@@ -79,26 +80,50 @@ pub async fn run_doors(
             format!("{:032x}", rand::random::<u128>())
         }
     };
+    let games = CancellationToken::new();
+    let tasks = TaskTracker::new();
+    // A cluster node joins before anything else: its tables take leases from the start.
+    let cluster = match &config.cluster {
+        None => None,
+        Some(settings) => {
+            match Cluster::join(settings, storage.clone(), games.clone(), tasks.clone()).await {
+                Ok(cluster) => Some(cluster),
+                Err(err) => {
+                    tracing::error!(%err, "cannot join the cluster; not serving");
+                    return;
+                }
+            }
+        }
+    };
     // Each part gets what it uses: the tables their context, the connections theirs.
     let tables = Arc::new(TableContext {
         storage: storage.clone(),
         bots: SearchPool::new(config.bot_searches, config.endgame_database.clone()),
         registry: Arc::new(TableRegistry::default()),
         timing: TableTiming::of(&config),
-        games: CancellationToken::new(),
-        tasks: TaskTracker::new(),
+        games,
+        tasks,
+        ownership: cluster.as_ref().map(Cluster::ownership),
     });
     let timers = TaskTracker::new();
     let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);
+    let sessions = Arc::new(Sessions::default());
+    let relay = cluster
+        .as_ref()
+        .map(|cluster| cluster.relay(&tables, &sessions, config.outbox_capacity, &tables.games));
     let net = Arc::new(ConnectionContext {
         lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player, feed),
-        sessions: Sessions::default(),
+        sessions,
         storage,
         server_id,
         limits: ConnectionLimits::of(&config),
         connections: CancellationToken::new(),
         timers,
         last_connection: AtomicU64::new(0),
+        membership: cluster
+            .as_ref()
+            .map(|cluster| Arc::clone(&cluster.membership)),
+        relay: relay.clone(),
     });
     // Game ids come from the database: the first block before anyone may create a game.
     if let Err(err) = tables.registry.ids.fill(&tables.storage).await {
@@ -108,10 +133,17 @@ pub async fn run_doors(
         .registry
         .ids
         .supply(tables.storage.clone(), tables.games.clone(), &net.timers);
-    match resume::resume_games(&tables, &net.sessions).await {
-        Ok(0) => {}
-        Ok(count) => tracing::info!(count, "resumed the games in progress"),
-        Err(err) => tracing::error!(%err, "could not resume the games in progress"),
+    match cluster.as_ref().zip(relay.as_ref()) {
+        // Other nodes may be running the stored games: a node takes over only those whose
+        // lease lapsed, by the failover watcher.
+        Some((cluster, relay)) => {
+            cluster.start(&tables, &net.sessions, relay, &tables.games, &net.timers);
+        }
+        None => match resume::resume_games(&tables, &net.sessions).await {
+            Ok(0) => {}
+            Ok(count) => tracing::info!(count, "resumed the games in progress"),
+            Err(err) => tracing::error!(%err, "could not resume the games in progress"),
+        },
     }
     net.timers
         .spawn(watch_database(net.storage.clone(), net.connections.clone()));

@@ -73,6 +73,7 @@ const SERVER_LAYERS: &[&[&str]] = &[
     &["players"],
     &["game"],
     &["lobby"],
+    &["cluster"],
     &["net"],
     &["server"],
 ];

@@ -5,7 +5,7 @@ use anyhow::Context;
 use clap::Parser;
 use kingme_server::storage::Durability;
 use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
-use kingme_server::{Config, Database};
+use kingme_server::{ClusterSettings, Config, Database};
 use std::time::Duration;
 use tokio::net::TcpListener;
 
@@ -106,6 +106,18 @@ struct Args {
     /// endgames and won positions converted. Read whole at start; a damaged file stops the start.
     #[arg(long, value_name = "FILE")]
     egdb: Option<std::path::PathBuf>,
+    /// Join a cluster of nodes sharing this Redis (`redis://HOST:PORT`) and the `--db`
+    /// PostgreSQL database: games are spread over the nodes, and a dead node's games go on at
+    /// another. Needs --advertise.
+    #[arg(long, value_name = "REDIS_URL", requires = "advertise")]
+    cluster: Option<String>,
+    /// The address clients use to reach this node (told to clients of every node).
+    #[arg(long, value_name = "HOST:PORT", requires = "cluster")]
+    advertise: Option<String>,
+    /// Milliseconds a node's heartbeat and its game leases last without renewal: how soon
+    /// another node takes over the games of one that died.
+    #[arg(long, default_value_t = 3000, value_name = "MS")]
+    lease_ms: u64,
 }
 
 impl Args {
@@ -117,6 +129,25 @@ impl Args {
                  --db :memory:",
             ),
         }
+    }
+
+    fn cluster_settings(&self) -> anyhow::Result<Option<ClusterSettings>> {
+        let (Some(redis_url), Some(advertise)) = (&self.cluster, &self.advertise) else {
+            return Ok(None);
+        };
+        if !matches!(self.database()?, Database::Postgres(_)) {
+            anyhow::bail!(
+                "--cluster needs a database all nodes share: pass --db postgres://USER@HOST:PORT/DB"
+            );
+        }
+        if self.lease_ms < 300 {
+            anyhow::bail!("--lease-ms {} is too short; use 300 or more", self.lease_ms);
+        }
+        Ok(Some(ClusterSettings {
+            redis_url: redis_url.clone(),
+            advertise: advertise.clone(),
+            lease: Duration::from_millis(self.lease_ms),
+        }))
     }
 
     fn config(&self) -> anyhow::Result<Config> {
@@ -138,6 +169,7 @@ impl Args {
             } else {
                 Durability::Process
             },
+            cluster: self.cluster_settings()?,
             endgame_database: match &self.egdb {
                 Some(path) => Some(kingme_server::game::endgame::open(path)?),
                 None => None,

@@ -1,8 +1,10 @@
 //! What a table is given, and nothing more: the database, the bots' search slots, the registry
-//! it enters and leaves, its timings, the shutdown signal and the tracker that waits for it.
+//! it enters and leaves, its timings, the shutdown signal and the tracker that waits for it, and
+//! on a cluster node where its lease comes from.
 //! Built once by the server and shared by every table.
 
 use super::bot::SearchPool;
+use super::ownership::Ownership;
 use super::registry::TableRegistry;
 use crate::config::Config;
 use crate::storage::Storage;
@@ -45,4 +47,7 @@ pub struct TableContext {
     pub games: CancellationToken,
     /// Every table task, so the shutdown can wait for them.
     pub tasks: TaskTracker,
+    /// A cluster node's leases: each new table takes one before its first write. `None` for a
+    /// lone server.
+    pub ownership: Option<Arc<dyn Ownership>>,
 }

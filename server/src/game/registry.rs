@@ -22,6 +22,8 @@ const FINISHED_KEPT: usize = 50;
 pub struct TableRegistry {
     tables: Mutex<BTreeMap<GameId, TableHandle>>,
     finished: Mutex<VecDeque<GameSummary>>,
+    /// On a cluster node: the games other nodes run, as they last told.
+    elsewhere: Mutex<Vec<GameSummary>>,
     /// Ids reserved from the database, handed to new games.
     pub ids: std::sync::Arc<GameIds>,
     /// The list's version: bumped on every change.
@@ -33,6 +35,7 @@ impl Default for TableRegistry {
         TableRegistry {
             tables: Mutex::default(),
             finished: Mutex::default(),
+            elsewhere: Mutex::default(),
             ids: std::sync::Arc::default(),
             version: watch::Sender::new(0),
         }
@@ -109,14 +112,31 @@ impl TableRegistry {
         self.len() == 0
     }
 
-    /// The game list: open seats first, then games in progress, then finished ones (newest
-    /// first), at most [`MAX_LISTED_GAMES`].
+    /// Replaces the games other nodes of a cluster run (the lobby lists them too).
+    pub fn set_elsewhere(&self, games: Vec<GameSummary>) {
+        let mut elsewhere = lock(&self.elsewhere);
+        if *elsewhere != games {
+            *elsewhere = games;
+            drop(elsewhere);
+            self.changed();
+        }
+    }
+
+    /// The summaries of the tables open here, for the other nodes of a cluster.
     #[must_use]
-    pub fn list(&self) -> Vec<GameSummary> {
-        let live: Vec<GameSummary> = lock(&self.tables)
+    pub fn local(&self) -> Vec<GameSummary> {
+        lock(&self.tables)
             .values()
             .map(TableHandle::summary)
-            .collect();
+            .collect()
+    }
+
+    /// The game list: open seats first, then games in progress, then finished ones (newest
+    /// first), at most [`MAX_LISTED_GAMES`]; on a cluster node, other nodes' games too.
+    #[must_use]
+    pub fn list(&self) -> Vec<GameSummary> {
+        let mut live = self.local();
+        live.extend(lock(&self.elsewhere).iter().cloned());
         let rank = |summary: &GameSummary| match summary.status {
             GameStatus::Open => 0,
             GameStatus::Playing => 1,

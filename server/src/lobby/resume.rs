@@ -12,7 +12,7 @@ use crate::game::seat::Seat;
 use crate::game::table;
 use crate::players::{Session, Sessions};
 use crate::storage::records::unix_ms;
-use crate::storage::{Participant, StoreError};
+use crate::storage::{Participant, StoreError, StoredGame};
 use kingme_shared::protocol::{EndReason, GameResult};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,28 +45,8 @@ pub async fn resume_games(
             storage.finish_game(id, aborted, unix_ms()).await?;
             continue;
         }
-        let mut seats = [Seat::empty(), Seat::empty()];
-        for (seat, participant) in seats.iter_mut().zip(&stored.game.seats) {
-            *seat = match participant {
-                Participant::Empty => Seat::empty(),
-                Participant::Bot(level) => Seat::bot(*level, tables.bots.clone()),
-                // A person's seats wait for whoever proves the name's key.
-                Participant::Person(name) => Seat::human(sessions.person(name)),
-                Participant::Guest(name) => {
-                    let session = match guests.get(name) {
-                        Some(session) => Arc::clone(session),
-                        None => {
-                            let tokens = storage.resume_tokens_of(name.clone()).await?;
-                            let session = sessions.restore_guest(name.clone(), tokens);
-                            guests.insert(name.clone(), Arc::clone(&session));
-                            session
-                        }
-                    };
-                    Seat::human(session)
-                }
-            };
-        }
-        match table::resume(tables, &stored, seats) {
+        let seats = seats_of(tables, sessions, &stored, &mut guests).await?;
+        match table::resume(tables, &stored, seats, None) {
             Ok(_) => resumed += 1,
             Err(err) => {
                 tracing::error!(game = %id, %err, "a stored game does not replay; aborting it");
@@ -75,4 +55,37 @@ pub async fn resume_games(
         }
     }
     Ok(resumed)
+}
+
+/// The seats of a stored game as they are taken again: bots seated anew, each person's the
+/// session found by name (their key proves it when they connect), each guest's one session
+/// (kept in `guests` across games) answering to every resume token it was issued.
+pub async fn seats_of(
+    tables: &Arc<TableContext>,
+    sessions: &Sessions,
+    stored: &StoredGame,
+    guests: &mut HashMap<String, Arc<Session>>,
+) -> Result<[Seat; 2], StoreError> {
+    let mut seats = [Seat::empty(), Seat::empty()];
+    for (seat, participant) in seats.iter_mut().zip(&stored.game.seats) {
+        *seat = match participant {
+            Participant::Empty => Seat::empty(),
+            Participant::Bot(level) => Seat::bot(*level, tables.bots.clone()),
+            // A person's seats wait for whoever proves the name's key.
+            Participant::Person(name) => Seat::human(sessions.person(name)),
+            Participant::Guest(name) => {
+                let session = match guests.get(name) {
+                    Some(session) => Arc::clone(session),
+                    None => {
+                        let tokens = tables.storage.resume_tokens_of(name.clone()).await?;
+                        let session = sessions.restore_guest(name.clone(), tokens);
+                        guests.insert(name.clone(), Arc::clone(&session));
+                        session
+                    }
+                };
+                Seat::human(session)
+            }
+        };
+    }
+    Ok(seats)
 }

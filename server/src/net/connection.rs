@@ -248,7 +248,14 @@ impl<F: Incoming> Connection<F> {
                 let Some(game) = message.game() else {
                     return Ok(());
                 };
-                let table = context.lobby.table(game)?;
+                let table = match context.lobby.table(game) {
+                    Ok(table) => table,
+                    // On a cluster node, another node may run it.
+                    Err(refusal) => match &context.relay {
+                        Some(relay) => return relay.forward(session, message).await,
+                        None => return Err(refusal),
+                    },
+                };
                 let command = TableCommand::Request {
                     session: Arc::clone(session),
                     message,
@@ -270,6 +277,9 @@ impl<F: Incoming> Connection<F> {
         let Some(absence) = session.detach(self.id) else {
             return;
         };
+        if let Some(relay) = &self.context.relay {
+            relay.departed(&session.name);
+        }
         let tables: Vec<_> = session
             .games()
             .into_iter()

@@ -2,10 +2,13 @@
 //! database for the handshake and the archive, the server's id, its limits, and the signals
 //! and tracker of the server's lifetime. Nothing of the tables' own context.
 
+use crate::cluster::membership::Membership;
+use crate::cluster::relay::Relay;
 use crate::config::Config;
 use crate::lobby::Lobby;
 use crate::players::Sessions;
 use crate::storage::Storage;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -42,7 +45,7 @@ impl ConnectionLimits {
 #[derive(Debug)]
 pub struct ConnectionContext {
     pub lobby: Lobby,
-    pub sessions: Sessions,
+    pub sessions: Arc<Sessions>,
     pub storage: Storage,
     /// Sent in identity challenges (stable for the database's life).
     pub server_id: String,
@@ -53,6 +56,10 @@ pub struct ConnectionContext {
     pub timers: TaskTracker,
     /// The last connection id given, by either door (ids are unique across both).
     pub last_connection: AtomicU64,
+    /// A cluster node's membership: the live nodes told to clients after `Welcome`.
+    pub membership: Option<Arc<Membership>>,
+    /// A cluster node's relay: requests for games other nodes run go there.
+    pub relay: Option<Arc<Relay>>,
 }
 
 impl ConnectionContext {

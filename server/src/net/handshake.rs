@@ -17,7 +17,8 @@ use crate::storage::{Claim, IdentityError, StoreError};
 use futures::StreamExt;
 use kingme_shared::identity;
 use kingme_shared::protocol::{
-    ClientMessage, GameStatus, MAX_NAME_CHARS, PROTOCOL_VERSION, SeatHolder, ServerMessage,
+    ClientMessage, GameStatus, MAX_NAME_CHARS, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, SeatHolder,
+    ServerMessage,
 };
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -59,7 +60,7 @@ impl<F: Incoming> Connection<F> {
         else {
             return Err(self.fatal(Refusal::FirstNotHello));
         };
-        if protocol_version != PROTOCOL_VERSION {
+        if !(MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol_version) {
             return Err(self.fatal(Refusal::VersionMismatch(protocol_version)));
         }
         let name = check_name(&name).map_err(|refusal| self.fatal(refusal))?;
@@ -114,12 +115,20 @@ impl<F: Incoming> Connection<F> {
             .map(|table| table.id)
             .collect();
         tracing::info!(connection = self.id, player = session.id.0, name = %session.name, guest, returning = !tables.is_empty(), "hello");
+        // The client's version is the one spoken (a version-4 client is never sent `Nodes`).
         self.outbox.send(ServerMessage::Welcome {
-            protocol_version: PROTOCOL_VERSION,
+            protocol_version,
             player: session.id,
             resume_token: token,
             games,
         });
+        if protocol_version >= 5
+            && let Some(membership) = &self.context.membership
+        {
+            self.outbox.send(ServerMessage::Nodes {
+                addresses: membership.live_nodes(),
+            });
+        }
         if let Some(notice) = &self.watch_only {
             self.outbox.send(notice.to_message(false));
         }
@@ -131,6 +140,12 @@ impl<F: Incoming> Connection<F> {
                     session: Arc::clone(&session),
                 })
                 .await;
+        }
+        // On a cluster node, so do the games other nodes run for it.
+        if let Some(relay) = &self.context.relay
+            && !session.guest
+        {
+            relay.returned(&session.name);
         }
         Ok((session, replaced))
     }

@@ -52,6 +52,12 @@ impl Sessions {
         Arc::new(Session::new(id, name, guest))
     }
 
+    /// The session of the person `name`, if there is one (nothing is made).
+    #[must_use]
+    pub fn find_person(&self, name: &str) -> Option<Arc<Session>> {
+        self.by_name().get(name).cloned()
+    }
+
     /// A session for a client let in to watch only (the database failed at its hello): no
     /// seats, no token, kept by nobody here, so it ends with its connection.
     pub fn watcher(&self, name: String) -> Arc<Session> {

@@ -41,7 +41,7 @@ pub trait TestDatabase {
 pub type Case = fn(&mut dyn TestDatabase);
 
 /// Every case, by name.
-pub const CASES: [(&str, Case); 12] = [
+pub const CASES: [(&str, Case); 13] = [
     (
         "a game is kept from creation to result",
         a_game_is_kept_from_creation_to_result,
@@ -86,6 +86,10 @@ pub const CASES: [(&str, Case); 12] = [
     (
         "rated results from two stores at once lose no update",
         rated_results_from_two_stores_at_once_lose_no_update,
+    ),
+    (
+        "only the latest lease writes a game",
+        only_the_latest_lease_writes_a_game,
     ),
 ];
 
@@ -772,4 +776,61 @@ fn finish_rated(store: &mut dyn Store, id: GameId, result: &GameResult) {
             panic!("finishing {id}: {err}");
         }
     }
+}
+
+/// Fencing: each claim draws the game's next token; a check with an older token (or for a game
+/// never claimed) fails as `Fenced`; a claim by a second store waits for a batch holding the
+/// game's lease row, so the new owner reads every move the old one committed.
+pub fn only_the_latest_lease_writes_a_game(database: &mut dyn TestDatabase) {
+    let mut old_owner = database.fresh();
+    let mut new_owner = database.another();
+    let [id, never_claimed] = ids(old_owner.as_mut(), 2)[..] else {
+        unreachable!("two ids")
+    };
+    create(
+        old_owner.as_mut(),
+        &new_game(id, GameKind::TicTacToe, alice_and_bot()),
+    );
+    let first = ok(old_owner.claim_lease(id), "claiming a lease");
+    ok(old_owner.check_lease(id, first), "the latest lease");
+    assert_eq!(
+        old_owner.check_lease(never_claimed, first),
+        Err(StoreError::Fenced {
+            game: never_claimed,
+            token: first
+        })
+    );
+    // The old owner writes a move under its lease while the new owner claims the game.
+    ok(old_owner.begin_batch(), "a batch");
+    ok(old_owner.check_lease(id, first), "the lease in the batch");
+    ok(old_owner.record_move(id, &stored_move(1, "b2")), "a move");
+    let claimed = std::thread::scope(|scope| {
+        let claiming = scope.spawn(|| {
+            ok(new_owner.begin_batch(), "the claim's batch");
+            let token = ok(new_owner.claim_lease(id), "claiming the game");
+            ok(new_owner.commit_batch(), "committing the claim");
+            let stored = ok(new_owner.game(id), "reading the game").expect("the game");
+            (token, stored.moves.len())
+        });
+        ok(old_owner.commit_batch(), "committing the move");
+        claiming.join().expect("the claiming thread")
+    });
+    let (second, moves_seen) = claimed;
+    assert!(second > first, "token {second} after {first}");
+    assert_eq!(
+        moves_seen, 1,
+        "the new owner reads the move committed before"
+    );
+    assert_eq!(
+        old_owner.check_lease(id, first),
+        Err(StoreError::Fenced {
+            game: id,
+            token: first
+        })
+    );
+    ok(new_owner.check_lease(id, second), "the new lease");
+    ok(
+        old_owner.check_lease(id, second),
+        "any store checks the same latest token",
+    );
 }

@@ -124,6 +124,12 @@ impl<S: Store> Store for FaultyStore<S> {
     fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError> {
         self.inner.reserve_game_ids(count)
     }
+    fn claim_lease(&mut self, game: GameId) -> Result<u64, StoreError> {
+        self.inner.claim_lease(game)
+    }
+    fn check_lease(&mut self, game: GameId, token: u64) -> Result<(), StoreError> {
+        self.inner.check_lease(game, token)
+    }
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
         self.inner.history(query)
     }

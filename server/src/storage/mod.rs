@@ -8,13 +8,14 @@
 //! `records` (the stored values and their codes), `game_row` (a stored game's columns, decoded
 //! once for both stores), `worker` (the storage worker and its async handle [`Storage`]),
 //! `ratings` (Elo) and `rating_update` (a result applied to them), `identity` (names bound to
-//! public keys), `durability` (what a commit survives), `location` (the default database path), `faulty` (a store that fails on demand,
+//! public keys), `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
 //! for tests of the failure paths), `file_identity` (the database file must stay the one opened;
 //! the seal that tells it at start).
 
 pub mod conformance;
 pub mod durability;
 pub mod faulty;
+pub mod fence;
 pub mod file_identity;
 pub mod game_row;
 pub mod identity;
@@ -32,6 +33,7 @@ pub mod worker;
 
 pub use durability::Durability;
 pub use faulty::{Faults, FaultyStore};
+pub use fence::Fence;
 pub use identity::{Admission, Claim, IdentityError};
 pub use postgres::PgStore;
 pub use ratings::{Rated, Rating, RatingChange};

@@ -473,6 +473,36 @@ impl Store for PgStore {
             .collect()
     }
 
+    fn claim_lease(&mut self, game: GameId) -> Result<u64, StoreError> {
+        let id = as_sql_id(game)?;
+        let rows = self.query(
+            "INSERT INTO game_leases (game_id, token) VALUES ($1, 1) \
+             ON CONFLICT (game_id) DO UPDATE SET token = game_leases.token + 1 RETURNING token",
+            &[&id],
+        )?;
+        let token: i64 = rows
+            .first()
+            .ok_or_else(|| StoreError::Database("claiming a lease returned no row".into()))?
+            .try_get(0)
+            .map_err(database)?;
+        u64::try_from(token).map_err(|_| corrupt(format!("lease token {token}")))
+    }
+
+    fn check_lease(&mut self, game: GameId, token: u64) -> Result<(), StoreError> {
+        // FOR UPDATE holds the row until the batch ends: a claim by another node waits for this
+        // batch, or this check sees the claim's newer token.
+        let id = as_sql_id(game)?;
+        let row = self.query_opt(
+            "SELECT token FROM game_leases WHERE game_id = $1 FOR UPDATE",
+            &[&id],
+        )?;
+        let latest: Option<i64> = row
+            .map(|row| row.try_get(0))
+            .transpose()
+            .map_err(database)?;
+        super::fence::latest_or_fenced(game, token, latest)
+    }
+
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
         let person = query.player.as_ref().map(|name| format!("person:{name}"));
         let guest = query.player.as_ref().map(|name| format!("guest:{name}"));

@@ -15,7 +15,7 @@ use postgres::Client;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`; the
 /// same steps as [`super::schema::MIGRATIONS`].
-pub const MIGRATIONS: [&str; 4] = [
+pub const MIGRATIONS: [&str; 5] = [
     // Version 1.
     "CREATE TABLE games (
         id BIGINT PRIMARY KEY,
@@ -90,6 +90,11 @@ pub const MIGRATIONS: [&str; 4] = [
     "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';
     UPDATE games SET variant = 'free' WHERE kind = 'pente' AND NOT pente_tournament_rule;
     ALTER TABLE games DROP COLUMN pente_tournament_rule;",
+    // Version 5: each game's fencing token, for nodes sharing the database (see `fence.rs`).
+    "CREATE TABLE game_leases (
+        game_id BIGINT PRIMARY KEY,
+        token BIGINT NOT NULL
+    );",
 ];
 
 // The two dialects stay in step.

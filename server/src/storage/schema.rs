@@ -6,7 +6,7 @@
 //! and resume tokens. Version 2: ratings, and indexes for the history and for resuming. Version 3:
 //! identities by public key (version-2 secrets kept until a key is bound), and the server's id.
 //! Version 4: a game's rule variant (`variant`, a [`kingme_shared::Variant`] code) replaces the
-//! boolean `pente_tournament_rule`.
+//! boolean `pente_tournament_rule`. Version 5: `game_leases`, each game's fencing token.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -14,7 +14,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 4] = [
+pub const MIGRATIONS: [&str; 5] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -90,6 +90,12 @@ pub const MIGRATIONS: [&str; 4] = [
     "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';
     UPDATE games SET variant = 'free' WHERE kind = 'pente' AND pente_tournament_rule = 0;
     ALTER TABLE games DROP COLUMN pente_tournament_rule;",
+    // Version 5: each game's fencing token, for servers sharing a database as cluster nodes
+    // (`fence.rs`); a lone server never writes it.
+    "CREATE TABLE game_leases (
+        game_id INTEGER PRIMARY KEY,
+        token INTEGER NOT NULL
+    );",
 ];
 
 /// The schema version this build writes.

@@ -448,6 +448,30 @@ impl Store for SqliteStore {
         Ok((last - u64::from(count) + 1..=last).map(GameId).collect())
     }
 
+    fn claim_lease(&mut self, game: GameId) -> Result<u64, StoreError> {
+        let id = as_sql_id(game)?;
+        let token: i64 = self
+            .connection
+            .prepare_cached(
+                "INSERT INTO game_leases (game_id, token) VALUES (?1, 1) \
+                 ON CONFLICT (game_id) DO UPDATE SET token = token + 1 RETURNING token",
+            )
+            .and_then(|mut statement| statement.query_row([id], |row| row.get(0)))
+            .map_err(database)?;
+        u64::try_from(token).map_err(|_| corrupt(format!("lease token {token}")))
+    }
+
+    fn check_lease(&mut self, game: GameId, token: u64) -> Result<(), StoreError> {
+        // The batch's write transaction (BEGIN IMMEDIATE) already keeps every other writer out.
+        let id = as_sql_id(game)?;
+        let latest: Option<i64> = self
+            .connection
+            .prepare_cached("SELECT token FROM game_leases WHERE game_id = ?1")
+            .and_then(|mut statement| statement.query_row([id], |row| row.get(0)).optional())
+            .map_err(database)?;
+        super::fence::latest_or_fenced(game, token, latest)
+    }
+
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {
         let person = query.player.as_ref().map(|name| format!("person:{name}"));
         let guest = query.player.as_ref().map(|name| format!("guest:{name}"));

@@ -36,6 +36,10 @@ pub enum StoreError {
     /// The storage worker went away before answering.
     #[error("the storage worker stopped before answering")]
     Stopped,
+    /// A write for a game by a node whose lease on it is no longer the latest: another node
+    /// runs the game now (see [`super::fence`]), so nothing was written.
+    #[error("game {game}: lease {token} was superseded by another node's; nothing written")]
+    Fenced { game: GameId, token: u64 },
 }
 
 /// A registered name: the public key it belongs to, or, for a name registered by a version-2
@@ -136,6 +140,13 @@ pub trait Store: Send {
     /// never the same twice, also to other servers on the same database (once the batch is
     /// committed: an id from a batch that failed may be handed out again).
     fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError>;
+    /// Takes the lease on a game for a new owner: the game's fencing token, one above the last
+    /// handed out for it (1 for the first), committed with the batch. From then on only writes
+    /// carrying this token pass [`Store::check_lease`].
+    fn claim_lease(&mut self, game: GameId) -> Result<u64, StoreError>;
+    /// Checks, inside the batch and holding the game's lease row until the batch ends, that
+    /// `token` is the game's latest fencing token; else [`StoreError::Fenced`].
+    fn check_lease(&mut self, game: GameId, token: u64) -> Result<(), StoreError>;
     /// Finished games, newest first.
     fn history(&mut self, query: &HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError>;
 

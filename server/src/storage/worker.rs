@@ -13,6 +13,7 @@
 //! The blocking pool rather than a thread of its own because tokio knows about the pool: under a
 //! paused test clock, time does not jump ahead while the database is working.
 
+use super::fence::Fence;
 use super::identity::{self, Admission, Claim, IdentityError};
 use super::rating_update;
 use super::ratings::RatingChange;
@@ -91,12 +92,15 @@ fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[derive(Clone)]
 pub struct Storage {
     inner: Arc<Inner>,
+    /// Set on a cluster node's table's handle: every request first checks the game's lease.
+    fence: Option<Fence>,
 }
 
 impl std::fmt::Debug for Storage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Storage")
             .field("queued", &lock(&self.inner.queue).requests.len())
+            .field("fence", &self.fence)
             .finish()
     }
 }
@@ -180,7 +184,24 @@ impl Storage {
                 queue: Mutex::new(Queue::default()),
                 store: Mutex::new(Some(Box::new(store))),
             }),
+            fence: None,
         }
+    }
+
+    /// This storage for the table of `fence.game` on a cluster node: each of its requests runs
+    /// only if `fence.token` is still the game's latest lease (checked in the request's own
+    /// transaction), else fails as [`StoreError::Fenced`] and writes nothing.
+    #[must_use]
+    pub fn fenced(&self, fence: Option<Fence>) -> Storage {
+        Storage {
+            inner: Arc::clone(&self.inner),
+            fence,
+        }
+    }
+
+    /// Takes the lease on `game` for this node: the game's next fencing token.
+    pub async fn claim_lease(&self, game: GameId) -> Result<u64, StoreError> {
+        self.run(move |store| store.claim_lease(game)).await
     }
 
     /// Runs `work` on the storage worker inside a batch, and returns its result once committed.
@@ -191,6 +212,13 @@ impl Storage {
         T: Send + 'static,
     {
         let (reply, answer) = oneshot::channel();
+        let fence = self.fence;
+        let work = move |store: &mut dyn Store| {
+            if let Some(fence) = fence {
+                store.check_lease(fence.game, fence.token)?;
+            }
+            work(store)
+        };
         let request = Box::new(Pending {
             work: Some(work),
             outcome: None,
@@ -393,6 +421,54 @@ mod tests {
             clocks_ms: [None, None],
             played_at_ms: 0,
         }
+    }
+
+    #[tokio::test]
+    async fn a_fenced_storage_writes_only_under_the_latest_lease() {
+        let storage = start();
+        let id = GameId(1);
+        storage
+            .create_game(game(
+                1,
+                [Participant::Person("ada".into()), Participant::Empty],
+            ))
+            .await
+            .unwrap();
+        let first = storage.claim_lease(id).await.unwrap();
+        let old_owner = storage.fenced(Some(Fence {
+            game: id,
+            token: first,
+        }));
+        old_owner.record_move(id, move_at(1, "b2")).await.unwrap();
+        let second = storage.claim_lease(id).await.unwrap();
+        assert_eq!(
+            old_owner.record_move(id, move_at(2, "a1")).await,
+            Err(StoreError::Fenced {
+                game: id,
+                token: first
+            })
+        );
+        assert!(matches!(
+            old_owner
+                .finish_game(
+                    id,
+                    GameResult {
+                        winner: None,
+                        reason: EndReason::Aborted
+                    },
+                    5
+                )
+                .await,
+            Err(StoreError::Fenced { .. })
+        ));
+        let new_owner = storage.fenced(Some(Fence {
+            game: id,
+            token: second,
+        }));
+        new_owner.record_move(id, move_at(2, "a1")).await.unwrap();
+        let stored = storage.game(id).await.unwrap().unwrap();
+        assert_eq!(stored.moves.len(), 2);
+        assert_eq!(stored.result, None);
     }
 
     #[tokio::test]

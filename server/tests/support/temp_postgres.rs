@@ -121,13 +121,20 @@ impl TempPostgres {
                 "--no-sync".as_ref(),
             ],
         );
+        server.pg_start();
+        server
+    }
+
+    /// `pg_ctl start` on the cluster's port, waiting until it accepts connections.
+    fn pg_start(&self) {
+        let data = self.data();
         let options = format!(
             "-c listen_addresses=127.0.0.1 -p {} -k {} -c fsync=off",
-            server.port,
-            server.dir.path().display()
+            self.port,
+            self.dir.path().display()
         );
-        let log = server.dir.path().join("postgres.log");
-        server.run(
+        let log = self.dir.path().join("postgres.log");
+        self.run(
             "pg_ctl",
             &[
                 "-D".as_ref(),
@@ -140,7 +147,6 @@ impl TempPostgres {
                 "start".as_ref(),
             ],
         );
-        server
     }
 
     fn data(&self) -> PathBuf {
@@ -193,6 +199,29 @@ impl TempPostgres {
                 "restart".as_ref(),
             ],
         );
+    }
+
+    /// Stops the server at once (every connection dropped), until [`TempPostgres::start_again`].
+    #[allow(dead_code, reason = "the cluster tests use it")]
+    pub fn stop(&self) {
+        let data = self.data();
+        self.run(
+            "pg_ctl",
+            &[
+                "-D".as_ref(),
+                data.as_os_str(),
+                "-m".as_ref(),
+                "immediate".as_ref(),
+                "-w".as_ref(),
+                "stop".as_ref(),
+            ],
+        );
+    }
+
+    /// Starts a stopped server again on the same port.
+    #[allow(dead_code, reason = "the cluster tests use it")]
+    pub fn start_again(&self) {
+        self.pg_start();
     }
 
     /// The URL of database `name` on this server.

@@ -16,8 +16,13 @@ use crate::games::spec::GameSpec;
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
 
-/// The protocol version spoken by this build. A server refuses a hello with another version.
-pub const PROTOCOL_VERSION: u32 = 4;
+/// The protocol version spoken by this build. A server refuses a hello with a version outside
+/// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
+pub const PROTOCOL_VERSION: u32 = 5;
+
+/// The oldest version a server still speaks: version 4 differs only in never being sent
+/// [`ServerMessage::Nodes`] (appended in version 5), so its clients keep working unchanged.
+pub const MIN_PROTOCOL_VERSION: u32 = 4;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -448,6 +453,12 @@ pub enum ServerMessage {
     Challenge {
         server_id: String,
         nonce: [u8; 32],
+    },
+    /// Version 5, after `Welcome` from a node of a cluster: the addresses (`HOST:PORT`) of the
+    /// live nodes, this one first; a client whose node goes away may connect to any other.
+    Nodes {
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        addresses: Vec<String>,
     },
 }
 

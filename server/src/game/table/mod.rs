@@ -20,11 +20,12 @@ mod view;
 use super::context::TableContext;
 use super::judge::{Judge, ReplayError};
 use super::offers::Offers;
+use super::ownership::Lease;
 use super::seat::Seat;
 use super::table_handle::{COMMAND_QUEUE, TableCommand, TableHandle};
 use crate::options::GameSetup;
 use crate::players::Session;
-use crate::storage::StoredGame;
+use crate::storage::{Storage, StoredGame};
 use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, ServerMessage};
 use kingme_shared::record::RecordError;
 use persistence::{Paused, Stored, Unsaved, Waiting};
@@ -66,10 +67,14 @@ pub fn open(
 /// through the rules, the clocks as after the last move (the downtime charged to nobody), bots
 /// seated again and thinking if it is their turn, and people's seats held for them for the
 /// grace period, waiting for them to come back.
+///
+/// On a cluster node the caller has taken the game's `lease` first (and read `stored` after):
+/// the table writes only under it.
 pub fn resume(
     context: &Arc<TableContext>,
     stored: &StoredGame,
     seats: [Seat; 2],
+    lease: Option<Lease>,
 ) -> Result<TableHandle, ResumeError> {
     let game = &stored.game;
     let setup = GameSetup {
@@ -85,6 +90,7 @@ pub fn resume(
     let judge = Judge::resume(&setup, &stored.moves, now).map_err(ResumeError::Replay)?;
     let (mut table, handle, receiver) =
         Table::new(context, game.id, setup, judge, seats, Stored::Yes);
+    table.hold(lease);
     let grace = now + context.timing.grace;
     table.away = [0, 1].map(|index| table.seats[index].session().map(|_| grace));
     for seat in &table.seats {
@@ -110,6 +116,11 @@ struct Table {
     seats: [Seat; 2],
     spectators: Vec<Arc<Session>>,
     context: Arc<TableContext>,
+    /// Where the game is written: the server's storage, fenced with the lease's token on a
+    /// cluster node.
+    storage: Storage,
+    /// The node's lease on the game (cluster nodes only).
+    lease: Option<Lease>,
     /// The table's own command queue, for bots' answers.
     commands: mpsc::Sender<TableCommand>,
     summary: watch::Sender<GameSummary>,
@@ -151,6 +162,8 @@ impl Table {
             seats,
             spectators: Vec::new(),
             context: Arc::clone(context),
+            storage: context.storage.clone(),
+            lease: None,
             commands,
             summary,
             offers: Offers::default(),
@@ -167,10 +180,15 @@ impl Table {
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<TableCommand>) {
-        let shutdown = self.context.games.clone();
         if self.stored == Stored::NotYet {
+            self.take_lease().await;
             self.store_creation().await;
         }
+        // The shutdown, or (a child of it) the lease's loss.
+        let shutdown = self
+            .lease
+            .as_ref()
+            .map_or_else(|| self.context.games.clone(), |lease| lease.lost.clone());
         self.settle().await;
         loop {
             if self.paused.is_none() && self.should_close() {
@@ -197,6 +215,9 @@ impl Table {
                     // server is going down and that their games are kept).
                     self.suspend();
                     self.deliver();
+                    if !self.context.games.is_cancelled() {
+                        self.moved_away();
+                    }
                     return;
                 }
                 command = commands.recv() => match command {

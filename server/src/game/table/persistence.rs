@@ -7,6 +7,7 @@
 //! again until the changes are stored, then delivers what it held and goes on.
 
 use super::Table;
+use crate::game::ownership::Lease;
 use crate::game::table_handle::TableCommand;
 use crate::refusal::Refusal;
 use crate::storage::records::unix_ms;
@@ -84,6 +85,7 @@ impl Table {
     /// Pauses the game because the database failed, telling every member (at once: this is
     /// the truth about the game, not an unstored change) the first time.
     pub(super) fn pause(&mut self, waiting: Waiting, reason: StoreError) {
+        self.note_fenced(&reason);
         let retry_at = Instant::now() + STORE_RETRY;
         let first = self.paused.is_none();
         tracing::error!(game = %self.id, %reason, ?waiting, "the game is paused: storage failed");
@@ -149,6 +151,47 @@ impl Table {
         }
     }
 
+    /// On a cluster node, takes the new game's lease before anything is written; without one
+    /// the game is not played (aborted, as when storing it fails).
+    pub(super) async fn take_lease(&mut self) {
+        let Some(ownership) = self.context.ownership.clone() else {
+            return;
+        };
+        match ownership.acquire(self.id).await {
+            Ok(lease) => self.hold(Some(lease)),
+            Err(refusal) => {
+                tracing::error!(game = %self.id, %refusal, "could not take a new game's lease");
+                self.stored = Stored::Failed;
+                self.broadcast(&refusal.to_message(false));
+                self.end(None, EndReason::Aborted);
+            }
+        }
+    }
+
+    /// Runs the game under `lease` from now on: every write carries its token.
+    pub(super) fn hold(&mut self, lease: Option<Lease>) {
+        self.storage = self
+            .context
+            .storage
+            .fenced(lease.as_ref().map(|lease| lease.fence));
+        self.lease = lease;
+    }
+
+    /// The lease was lost while the server goes on: another node runs the game now (from what
+    /// is stored; nothing unstored was announced). Members here are told to connect again,
+    /// and the table leaves the registry.
+    pub(super) fn moved_away(&mut self) {
+        tracing::warn!(game = %self.id, "lost the game's lease; another node runs it now");
+        let notice = Refusal::MovedAway(self.id).to_message(false);
+        for session in self.members() {
+            session.remove_game(self.id);
+            session.send(notice.clone());
+        }
+        self.context
+            .registry
+            .remove(self.id, self.summary.borrow().clone());
+    }
+
     /// The game as it is created: the options, the start (when not the standard one) and who
     /// sits where.
     pub(super) async fn store_creation(&mut self) {
@@ -164,7 +207,7 @@ impl Table {
             seats: [self.seats[0].participant(), self.seats[1].participant()],
             created_at_ms: unix_ms(),
         };
-        match self.context.storage.create_game(game).await {
+        match self.storage.create_game(game).await {
             Ok(()) => self.stored = Stored::Yes,
             Err(reason) => {
                 tracing::error!(game = %self.id, %reason, "could not store a new game");
@@ -187,7 +230,7 @@ impl Table {
             self.unsaved.clear();
             return Ok(());
         }
-        let storage = self.context.storage.clone();
+        let storage = self.storage.clone();
         let mut queue = std::mem::take(&mut self.unsaved).into_iter();
         while let Some(change) = queue.next() {
             let saved = match &change {
@@ -235,10 +278,22 @@ impl Table {
             clocks_ms: clocks.remaining_ms,
             played_at_ms: unix_ms(),
         };
-        self.context
-            .storage
+        self.storage
             .record_move(self.id, stored)
             .await
-            .inspect_err(|err| tracing::error!(game = %self.id, %err, "could not store a move"))
+            .inspect_err(|err| {
+                tracing::error!(game = %self.id, %err, "could not store a move");
+                self.note_fenced(err);
+            })
+    }
+
+    /// A write refused for an old fencing token: another node runs the game now, so this
+    /// table stops (see `moved_away`).
+    fn note_fenced(&self, err: &StoreError) {
+        if matches!(err, StoreError::Fenced { .. })
+            && let Some(lease) = &self.lease
+        {
+            lease.lost.cancel();
+        }
     }
 }

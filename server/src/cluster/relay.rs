@@ -1,0 +1,403 @@
+//! Play from any node: a request for a game another node runs travels to that node over Redis
+//! pub/sub, with the sender's proven name attached, and the messages for that player come back
+//! the same way. Each node listens on its inbox channel (`kingme:to:NODE`).
+//!
+//! At the node running the game, a player connected elsewhere is an ordinary session (found by
+//! name, as the handshake would) reached through a relay attachment: its outbox publishes each
+//! message to the player's node, so the table checks seats and moves as always and never knows
+//! the difference. The lobby: each node keeps its game summaries in Redis (expiring with its
+//! heartbeat) and lists the other nodes' beside its own.
+//!
+//! Persons only: a guest's name proves nothing across nodes, so a guest plays at the node that
+//! runs its game. A relay attachment lasts until the player leaves its node (its games here
+//! then start its grace period, as for a local player), connects to the running node itself
+//! (which replaces it) or the node stops; when the player comes back to its node, its games
+//! here send it their state again.
+
+use super::keys;
+use super::link::Link;
+use crate::game::{TableCommand, TableRegistry};
+use crate::players::{Attachment, Outbox, Session, Sessions};
+use crate::refusal::Refusal;
+use futures::StreamExt;
+use kingme_shared::protocol::{ClientMessage, GameSummary, ServerMessage};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// The largest envelope read from Redis (a game's full state is far smaller).
+const MAX_ENVELOPE: usize = 1 << 20;
+
+/// Relay attachments' connection ids, far above any real connection's.
+const RELAY_IDS: u64 = 1 << 62;
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// What travels between nodes.
+#[derive(Debug, Serialize, Deserialize)]
+enum Envelope {
+    /// A request of the person `player`, connected at node `from`, for a game this node runs.
+    Request {
+        from: String,
+        player: String,
+        message: ClientMessage,
+    },
+    /// A message for the person `player`, connected at this node.
+    Deliver {
+        player: String,
+        message: ServerMessage,
+    },
+    /// The person `player` left node `from` (its games here start its grace period).
+    Departed { from: String, player: String },
+    /// The person `player` came back at node `from` (its games here send it their state).
+    Returned { from: String, player: String },
+}
+
+/// Why a message could not be relayed.
+#[derive(Debug, thiserror::Error)]
+enum RelayError {
+    #[error("Redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error("the message does not encode: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
+/// This node's side of the relay.
+#[derive(Debug)]
+pub struct Relay {
+    node: String,
+    link: Link,
+    sessions: Arc<Sessions>,
+    registry: Arc<TableRegistry>,
+    outbox_capacity: usize,
+    ttl: Duration,
+    /// The node each relayed player is connected at now, and its relay attachment's id.
+    routes: Mutex<HashMap<String, (String, u64)>>,
+    /// The nodes this node's players had requests relayed to (told when they leave or return).
+    remote: Mutex<HashMap<String, HashSet<String>>>,
+    last_attachment: AtomicU64,
+    stop: CancellationToken,
+}
+
+impl Relay {
+    /// The relay of node `node`; `ttl` is the heartbeat's life (lobby entries expire with it).
+    #[must_use]
+    pub fn new(
+        node: String,
+        link: Link,
+        sessions: Arc<Sessions>,
+        registry: Arc<TableRegistry>,
+        outbox_capacity: usize,
+        ttl: Duration,
+        stop: CancellationToken,
+    ) -> Relay {
+        Relay {
+            node,
+            link,
+            sessions,
+            registry,
+            outbox_capacity,
+            ttl,
+            routes: Mutex::default(),
+            remote: Mutex::default(),
+            last_attachment: AtomicU64::new(RELAY_IDS),
+            stop,
+        }
+    }
+
+    /// Publishes `envelope` to `node`'s inbox; how many nodes heard it (0: the node is gone).
+    async fn publish(&self, node: &str, envelope: &Envelope) -> Result<u64, RelayError> {
+        let payload = serde_json::to_string(envelope)?;
+        let mut redis = self.link.connection();
+        Ok(self.link.noted(
+            redis::cmd("PUBLISH")
+                .arg(keys::inbox(node))
+                .arg(payload)
+                .query_async(&mut redis)
+                .await,
+        )?)
+    }
+
+    /// Sends a request for a game this node does not run to the node that does; a refusal if
+    /// no node runs it (or runs it for a guest, who plays only at the game's own node).
+    pub async fn forward(&self, session: &Session, message: ClientMessage) -> Result<(), Refusal> {
+        let Some(game) = message.game() else {
+            return Ok(());
+        };
+        let mut redis = self.link.connection();
+        let holder: Option<String> = self
+            .link
+            .noted(
+                redis::cmd("GET")
+                    .arg(keys::owner(game))
+                    .query_async(&mut redis)
+                    .await,
+            )
+            .map_err(|err| Refusal::ClusterUnavailable(err.to_string()))?;
+        let Some(node) = holder.and_then(|holder| holder.split(':').next().map(str::to_owned))
+        else {
+            return Err(Refusal::NoSuchGame(game));
+        };
+        if node == self.node {
+            // Its lease is ours but its table is not open (yet, or any more).
+            return Err(Refusal::NoSuchGame(game));
+        }
+        if session.guest {
+            return Err(Refusal::GuestElsewhere(game));
+        }
+        let envelope = Envelope::Request {
+            from: self.node.clone(),
+            player: session.name.clone(),
+            message,
+        };
+        match self.publish(&node, &envelope).await {
+            Ok(0) => Err(Refusal::NoSuchGame(game)),
+            Ok(_) => {
+                lock(&self.remote)
+                    .entry(session.name.clone())
+                    .or_default()
+                    .insert(node);
+                Ok(())
+            }
+            Err(err) => Err(Refusal::ClusterUnavailable(err.to_string())),
+        }
+    }
+
+    /// The person `name` left this node: the nodes running its relayed games hear of it.
+    pub fn departed(self: &Arc<Self>, name: &str) {
+        self.tell_remote(name, |from, player| Envelope::Departed { from, player });
+    }
+
+    /// The person `name` came back to this node: the nodes running its relayed games send it
+    /// their state again.
+    pub fn returned(self: &Arc<Self>, name: &str) {
+        self.tell_remote(name, |from, player| Envelope::Returned { from, player });
+    }
+
+    fn tell_remote(self: &Arc<Self>, name: &str, envelope: fn(String, String) -> Envelope) {
+        let Some(nodes) = lock(&self.remote).get(name).cloned() else {
+            return;
+        };
+        let relay = Arc::clone(self);
+        let name = name.to_owned();
+        tokio::spawn(async move {
+            for node in nodes {
+                // A failure is logged by the link (once per outage).
+                let _ = relay
+                    .publish(&node, &envelope(relay.node.clone(), name.clone()))
+                    .await;
+            }
+        });
+    }
+
+    /// Listens on this node's inbox until the node stops, subscribing again after an outage.
+    pub async fn listen(self: Arc<Self>) {
+        loop {
+            if let Ok(mut subscriber) = self.link.subscriber().await
+                && self
+                    .link
+                    .noted(subscriber.subscribe(keys::inbox(&self.node)).await)
+                    .is_ok()
+            {
+                let mut messages = subscriber.on_message();
+                loop {
+                    let message = tokio::select! {
+                        () = self.stop.cancelled() => return,
+                        message = messages.next() => message,
+                    };
+                    // The stream ends when the connection is lost.
+                    let Some(message) = message else { break };
+                    let payload = message.get_payload_bytes();
+                    if payload.len() > MAX_ENVELOPE {
+                        tracing::warn!(bytes = payload.len(), "an oversized relay message");
+                        continue;
+                    }
+                    match serde_json::from_slice::<Envelope>(payload) {
+                        Ok(envelope) => self.receive(envelope).await,
+                        Err(err) => tracing::warn!(%err, "an unreadable relay message"),
+                    }
+                }
+            }
+            tokio::select! {
+                () = self.stop.cancelled() => return,
+                () = tokio::time::sleep(self.ttl / 3) => {}
+            }
+        }
+    }
+
+    async fn receive(self: &Arc<Self>, envelope: Envelope) {
+        match envelope {
+            Envelope::Deliver { player, message } => {
+                if let Some(session) = self.sessions.find_person(&player) {
+                    session.send(message);
+                }
+            }
+            Envelope::Request {
+                from,
+                player,
+                message,
+            } => {
+                let Some(game) = message.game() else { return };
+                let table = match self.registry.table(game) {
+                    Ok(table) => table,
+                    Err(refusal) => {
+                        let message = refusal.to_message(false);
+                        let _ = self
+                            .publish(&from, &Envelope::Deliver { player, message })
+                            .await;
+                        return;
+                    }
+                };
+                let session = self.reach(&player, from, false).await;
+                if !table.send(TableCommand::Request { session, message }).await {
+                    tracing::debug!(game = %game, "a relayed request for a closed table");
+                }
+            }
+            Envelope::Returned { from, player } => {
+                self.reach(&player, from, true).await;
+            }
+            Envelope::Departed { from, player } => {
+                let mut routes = lock(&self.routes);
+                let Some((node, connection)) = routes.get(&player).cloned() else {
+                    return;
+                };
+                if node != from {
+                    return;
+                }
+                routes.remove(&player);
+                drop(routes);
+                let Some(session) = self.sessions.find_person(&player) else {
+                    return;
+                };
+                if session.detach(connection).is_some() {
+                    for game in session.games() {
+                        if let Ok(table) = self.registry.table(game) {
+                            table.notify(TableCommand::Disconnected { player: session.id });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The session of `player`, reached through node `from` from now on (attached to the relay
+    /// if no connection reaches it); when it comes back, its games send it their state.
+    async fn reach(self: &Arc<Self>, player: &str, from: String, back: bool) -> Arc<Session> {
+        let session = self.sessions.person(player);
+        let attached = if session.is_connected() {
+            lock(&self.routes).get(player).map(|(_, id)| *id)
+        } else {
+            Some(self.attach(&session))
+        };
+        if let Some(connection) = attached {
+            lock(&self.routes).insert(player.to_owned(), (from, connection));
+        }
+        if back {
+            for game in session.games() {
+                if let Ok(table) = self.registry.table(game) {
+                    let session = Arc::clone(&session);
+                    table.send(TableCommand::Reconnected { session }).await;
+                }
+            }
+        }
+        session
+    }
+
+    /// Reaches `session` through the relay: its messages go to the node it is connected at.
+    /// Returns the attachment's id.
+    fn attach(self: &Arc<Self>, session: &Arc<Session>) -> u64 {
+        let kick = CancellationToken::new();
+        let (outbox, mut queue) = Outbox::channel(self.outbox_capacity, kick.clone());
+        let connection = self.last_attachment.fetch_add(1, Ordering::Relaxed) + 1;
+        session.attach(Attachment {
+            connection,
+            outbox,
+            replaced: CancellationToken::new(),
+        });
+        let relay = Arc::clone(self);
+        let player = session.name.clone();
+        tokio::spawn(async move {
+            loop {
+                let message = tokio::select! {
+                    () = relay.stop.cancelled() => return,
+                    () = kick.cancelled() => return,
+                    message = queue.recv() => message,
+                };
+                let Some(message) = message else { return };
+                let route = lock(&relay.routes).get(&player).cloned();
+                if let Some((node, _)) = route {
+                    let envelope = Envelope::Deliver {
+                        player: player.clone(),
+                        message: *message,
+                    };
+                    // A failure is logged by the link; the player catches up with the full
+                    // state when it asks again.
+                    let _ = relay.publish(&node, &envelope).await;
+                }
+            }
+        });
+        connection
+    }
+
+    /// Keeps this node's game summaries in Redis and reads the others' into the lobby, every
+    /// third of the heartbeat's life, until the node stops.
+    pub async fn share_lobby(self: Arc<Self>) {
+        let mut every = tokio::time::interval(self.ttl / 3);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = self.stop.cancelled() => return,
+                _ = every.tick() => {}
+            }
+            // Redis errors are logged by the link; the lists are read again at the next tick.
+            if let Ok(games) = self.exchange_lobby().await {
+                self.registry.set_elsewhere(games);
+            }
+        }
+    }
+
+    async fn exchange_lobby(&self) -> redis::RedisResult<Vec<GameSummary>> {
+        let mut redis = self.link.connection();
+        let ours = serde_json::to_string(&self.registry.local()).unwrap_or_else(|_| "[]".into());
+        let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
+        let nodes: Vec<String> = self.link.noted(
+            redis::pipe()
+                .cmd("SET")
+                .arg(keys::lobby(&self.node))
+                .arg(ours)
+                .arg("PX")
+                .arg(ttl)
+                .ignore()
+                .cmd("SMEMBERS")
+                .arg(keys::NODES)
+                .query_async::<(Vec<String>,)>(&mut redis)
+                .await
+                .map(|(nodes,)| nodes),
+        )?;
+        let others: Vec<String> = nodes
+            .iter()
+            .filter(|node| **node != self.node)
+            .map(|node| keys::lobby(node))
+            .collect();
+        if others.is_empty() {
+            return Ok(Vec::new());
+        }
+        let lists: Vec<Option<String>> = self
+            .link
+            .noted(redis::cmd("MGET").arg(others).query_async(&mut redis).await)?;
+        let mut games: Vec<GameSummary> = lists
+            .iter()
+            .flatten()
+            .filter(|list| list.len() <= MAX_ENVELOPE)
+            .filter_map(|list| serde_json::from_str::<Vec<GameSummary>>(list).ok())
+            .flatten()
+            .collect();
+        games.sort_by_key(|summary| std::cmp::Reverse(summary.id));
+        Ok(games)
+    }
+}

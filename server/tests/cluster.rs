@@ -1,0 +1,545 @@
+//! Real `kingme-server` nodes as one cluster: a PostgreSQL and a Redis each test starts itself
+//! from the system's packages (`support/temp_postgres.rs`, `support/temp_redis.rs`), and several
+//! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
+//! node with every acknowledged move, against a bot and between two persons who reconnect there;
+//! a game made at one node listed, joined and played from a second and watched from a third;
+//! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
+//! empty during play; PostgreSQL briefly unreachable.
+//!
+//! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
+//! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
+//! to install; they never pass quietly.
+#![cfg(feature = "cluster-tests")]
+#![allow(clippy::unwrap_used)]
+
+#[allow(dead_code)]
+#[path = "support/restart_scenario.rs"]
+mod restart_scenario;
+#[allow(dead_code)]
+#[path = "support/temp_postgres.rs"]
+mod temp_postgres;
+#[path = "support/temp_redis.rs"]
+mod temp_redis;
+
+use kingme_shared::ai::Level;
+use kingme_shared::identity::SigningKey;
+use kingme_shared::protocol::{
+    ClientMessage, ErrorKind, GameId, GameStatus, Opponent, SeatHolder, ServerMessage, TimeControl,
+};
+use restart_scenario::{Client, hello, options};
+use std::process::Stdio;
+use std::time::Duration;
+use temp_postgres::TempPostgres;
+use temp_redis::TempRedis;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+
+/// A guard against a hung node, not a measurement.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// One node process, its address and its log lines.
+struct Node {
+    child: Child,
+    addr: String,
+    log: mpsc::UnboundedReceiver<String>,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .unwrap()
+        .port()
+}
+
+impl Node {
+    /// A node on database `db` and Redis `redis`, with one-second leases.
+    async fn start(db: &str, redis: &str) -> Node {
+        let port = free_port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
+            .args(["--listen", &addr, "--db", db, "--cluster", redis])
+            .args(["--advertise", &addr, "--lease-ms", "1000"])
+            .args(["--bot-think-ms", "50"])
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (sender, log) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let echo = std::env::var_os("KINGME_NODE_LOG").is_some();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if echo {
+                    eprintln!("[{port}] {line}");
+                }
+                let _ = sender.send(line);
+            }
+        });
+        let mut node = Node { child, addr, log };
+        node.wait_for("kingme server listening").await;
+        node
+    }
+
+    /// Waits for a log line containing `text`.
+    async fn wait_for(&mut self, text: &str) -> String {
+        tokio::time::timeout(PATIENCE, async {
+            while let Some(line) = self.log.recv().await {
+                if line.contains(text) {
+                    return line;
+                }
+            }
+            panic!("the node ended without logging {text:?}");
+        })
+        .await
+        .unwrap_or_else(|_| panic!("no {text:?} in the node's log"))
+    }
+
+    /// SIGKILL: no goodbye, nothing released.
+    async fn kill(&mut self) {
+        self.child.start_kill().unwrap();
+        self.child.wait().await.unwrap();
+    }
+
+    /// Sends a signal (`STOP`, `CONT`) to the node.
+    fn signal(&self, name: &str) {
+        let pid = self.child.id().unwrap().to_string();
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+/// PostgreSQL, a fresh database on it, and Redis.
+fn services() -> (TempPostgres, String, TempRedis) {
+    let mut postgres = TempPostgres::start();
+    let db = postgres.create_database();
+    (postgres, db, TempRedis::start())
+}
+
+fn key(seed: u8) -> SigningKey {
+    SigningKey::from_bytes(&[seed; 32])
+}
+
+/// Creates a noughts-and-crosses game as its first player; returns its id.
+async fn create(client: &mut Client, opponent: Opponent) -> GameId {
+    client
+        .send(ClientMessage::CreateGame(options(
+            opponent,
+            TimeControl::Unlimited,
+            true,
+        )))
+        .await;
+    client
+        .expect(|message| match message {
+            ServerMessage::State(state) => Some(state.id),
+            _ => None,
+        })
+        .await
+}
+
+/// ada and bob signed in at `addr`, ada's new game with bob in its open seat.
+async fn ada_against_bob(addr: &str) -> (Client, Client, GameId) {
+    let (mut ada, _) = Client::person(addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(addr, "bob", &key(2)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    (ada, bob, game)
+}
+
+/// The moves of a game as stored (through any node's archive).
+async fn stored_moves(client: &mut Client, game: GameId) -> Vec<String> {
+    client.send(ClientMessage::Export { game }).await;
+    client
+        .expect(|message| match message {
+            ServerMessage::Record { game: g, record } if g == game => Some(record.moves),
+            _ => None,
+        })
+        .await
+}
+
+/// A free square of a noughts-and-crosses game after `played`.
+fn free_square(played: &[String]) -> String {
+    (1..=9)
+        .map(|square| square.to_string())
+        .find(|square| !played.contains(square))
+        .unwrap()
+}
+
+/// The next move of `game` announced, or `None` once it is over.
+async fn next_move(client: &mut Client, game: GameId) -> Option<String> {
+    client
+        .expect(|message| match message {
+            ServerMessage::MovePlayed {
+                game: g, record, ..
+            } if g == game => Some(Some(record.text)),
+            ServerMessage::GameOver { game: g, .. } if g == game => Some(None),
+            ServerMessage::MoveRejected { reason, .. } => panic!("a move rejected: {reason}"),
+            _ => None,
+        })
+        .await
+}
+
+/// Plays free squares against the bot until the game ends.
+async fn play_out_against_the_bot(client: &mut Client, game: GameId, mut moves: Vec<String>) {
+    loop {
+        let text = free_square(&moves);
+        client
+            .send(ClientMessage::Move {
+                game,
+                text: text.clone(),
+            })
+            .await;
+        // Ours, then the bot's, each announced unless the game ended.
+        for _ in 0..2 {
+            match next_move(client, game).await {
+                Some(played) => moves.push(played),
+                None => return,
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_games_finish_at_another_with_every_acknowledged_move() {
+    let (_postgres, db, redis) = services();
+    let mut doomed = Node::start(&db, &redis.url()).await;
+    let mut survivor = Node::start(&db, &redis.url()).await;
+
+    // A person against a bot, and two persons, all on the node that will die.
+    let (mut ada, _) = Client::person(&doomed.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&doomed.addr, "bob", &key(2)).await;
+    let bot_game = create(&mut ada, Opponent::Bot(Level::Random)).await;
+    let mut bot_moves = vec!["5".to_owned()];
+    ada.play(bot_game, "5").await;
+    bot_moves.push(ada.move_played(bot_game, 2).await);
+    let second = free_square(&bot_moves);
+    ada.play(bot_game, &second).await;
+    bot_moves.push(second);
+    bot_moves.push(ada.move_played(bot_game, 4).await);
+
+    let people = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game: people }).await;
+    bob.state(people).await;
+    ada.play(people, "5").await;
+    bob.play(people, "1").await;
+    ada.play(people, "3").await;
+
+    doomed.kill().await;
+    survivor.wait_for("took over a game").await;
+    survivor.wait_for("took over a game").await;
+
+    // The players come back at the surviving node, seated again by their keys.
+    let (mut ada, games) = Client::person(&survivor.addr, "ada", &key(1)).await;
+    assert!(
+        games.contains(&bot_game) && games.contains(&people),
+        "{games:?}"
+    );
+    let (mut bob, games) = Client::person(&survivor.addr, "bob", &key(2)).await;
+    assert_eq!(games, [people]);
+    let state = bob.state(people).await;
+    let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["5", "1", "3"], "every acknowledged move is kept");
+    assert_eq!(state.status, GameStatus::Playing);
+    bob.play(people, "2").await;
+    ada.play(people, "7").await;
+    assert_eq!(
+        stored_moves(&mut bob, people).await,
+        ["5", "1", "3", "2", "7"]
+    );
+
+    assert_eq!(stored_moves(&mut ada, bot_game).await, bot_moves);
+    play_out_against_the_bot(&mut ada, bot_game, bot_moves.clone()).await;
+    let finished = stored_moves(&mut ada, bot_game).await;
+    assert_eq!(finished[..4], bot_moves[..], "{finished:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_lost_its_lease_cannot_commit() {
+    let (_postgres, db, mut redis) = services();
+    let frozen = Node::start(&db, &redis.url()).await;
+    let mut other = Node::start(&db, &redis.url()).await;
+    let (mut ada, mut bob, game) = ada_against_bob(&frozen.addr).await;
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+
+    // Frozen (a long pause) until its lease lapsed and the other node took over; Redis then goes
+    // away, so the woken node cannot learn from it that its lease is gone: only the database's
+    // fencing token stands between its table and the game.
+    frozen.signal("STOP");
+    other.wait_for("took over a game").await;
+    redis.stop();
+    frozen.signal("CONT");
+    ada.send(ClientMessage::Move {
+        game,
+        text: "3".into(),
+    })
+    .await;
+    let refused = ada
+        .expect(|message| match message {
+            ServerMessage::MovePlayed { record, .. } if record.text == "3" => {
+                panic!("the woken node announced a move under a lost lease")
+            }
+            ServerMessage::MoveRejected { kind, reason, .. } => Some((kind, reason)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(refused.0, ErrorKind::NotStored, "{}", refused.1);
+    assert!(refused.1.contains("superseded"), "{}", refused.1);
+    redis.start_again();
+
+    let (mut watcher, _) = Client::person(&other.addr, "cy", &key(3)).await;
+    assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1"]);
+    // At the node that runs it now, the move is played.
+    let (mut ada, _) = Client::person(&other.addr, "ada", &key(1)).await;
+    ada.state(game).await;
+    ada.play(game, "3").await;
+    assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1", "3"]);
+}
+
+/// Plays `text` until the node stores it: a `NotStored` refusal (the database is away) is
+/// tried again when the game says it goes on.
+async fn play_until_stored(client: &mut Client, game: GameId, text: &str) {
+    loop {
+        client
+            .send(ClientMessage::Move {
+                game,
+                text: text.to_owned(),
+            })
+            .await;
+        let stored = client
+            .expect(|message| match message {
+                ServerMessage::MovePlayed {
+                    game: g, record, ..
+                } if g == game && record.text == text => Some(true),
+                ServerMessage::MoveRejected {
+                    kind: ErrorKind::NotStored,
+                    ..
+                } => Some(false),
+                ServerMessage::MoveRejected { reason, .. } => panic!("{text} rejected: {reason}"),
+                _ => None,
+            })
+            .await;
+        if stored {
+            return;
+        }
+        // Asked again only once the node says so (a paused game tells its members when it goes
+        // on) or after the next message: no timer in the test.
+        client.send(ClientMessage::Ping { nonce: 1 }).await;
+        client
+            .expect(|message| matches!(message, ServerMessage::Pong { .. }).then_some(()))
+            .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_go_on_through_a_redis_restart_and_fail_over_after_it() {
+    let (_postgres, db, mut redis) = services();
+    let mut first = Node::start(&db, &redis.url()).await;
+    let mut second = Node::start(&db, &redis.url()).await;
+    let (mut ada, mut bob, game) = ada_against_bob(&first.addr).await;
+    ada.play(game, "5").await;
+
+    // Redis comes back empty: play goes on, and the owner puts its lease back.
+    redis.restart();
+    bob.play(game, "1").await;
+    first.wait_for("Redis answers again").await;
+    ada.play(game, "3").await;
+
+    // So the game is still looked after: its node dies and the other takes it over.
+    first.kill().await;
+    second.wait_for("took over a game").await;
+    let (mut bob, games) = Client::person(&second.addr, "bob", &key(2)).await;
+    assert_eq!(games, [game]);
+    let state = bob.state(game).await;
+    let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, ["5", "1", "3"]);
+    bob.play(game, "7").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
+    let (postgres, db, redis) = services();
+    let node = Node::start(&db, &redis.url()).await;
+    let _other = Node::start(&db, &redis.url()).await;
+    let (mut ada, mut bob, game) = ada_against_bob(&node.addr).await;
+    ada.play(game, "5").await;
+
+    // PostgreSQL stops: a move is refused with the reason (nothing announced), the lobby still
+    // answers; PostgreSQL starts again and the game goes on at the same node.
+    postgres.stop();
+    bob.send(ClientMessage::Move {
+        game,
+        text: "1".into(),
+    })
+    .await;
+    bob.expect(|message| match message {
+        ServerMessage::MoveRejected {
+            kind: ErrorKind::NotStored,
+            ..
+        } => Some(()),
+        ServerMessage::MovePlayed { record, .. } if record.text == "1" => {
+            panic!("a move announced without a database")
+        }
+        _ => None,
+    })
+    .await;
+    ada.send(ClientMessage::ListGames).await;
+    let listed = ada
+        .expect(|message| match message {
+            ServerMessage::GameList { games } => Some(games),
+            _ => None,
+        })
+        .await;
+    assert!(listed.iter().any(|summary| summary.id == game));
+    postgres.start_again();
+    play_until_stored(&mut bob, game, "1").await;
+    play_until_stored(&mut ada, game, "3").await;
+    assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let stands = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    let (mut cy, _) = Client::person(&stands.addr, "cy", &key(3)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+
+    // The other node's lobby lists it (pushed as the lists change).
+    bob.send(ClientMessage::WatchLobby { on: true }).await;
+    bob.expect(|message| match message {
+        ServerMessage::GameList { games } => games
+            .iter()
+            .any(|summary| summary.id == game && summary.status == GameStatus::Open)
+            .then_some(()),
+        _ => None,
+    })
+    .await;
+    bob.send(ClientMessage::Join { game }).await;
+    let state = bob.state(game).await;
+    assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
+    cy.send(ClientMessage::Watch { game }).await;
+    let watched = cy.state(game).await;
+    assert_eq!(watched.your_side, None);
+
+    // Moves from both nodes; the spectator at the third sees every one, in order.
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+    ada.play(game, "3").await;
+    bob.play(game, "7").await;
+    ada.play(game, "4").await;
+    bob.play(game, "6").await;
+    ada.play(game, "9").await;
+    bob.play(game, "8").await;
+    let mut seen = Vec::new();
+    for ply in 1..=8 {
+        seen.push(cy.move_played(game, ply).await);
+    }
+    assert_eq!(seen, ["5", "1", "3", "7", "4", "6", "9", "8"]);
+    // An illegal move from afar is refused by the game's node with the rules' reason.
+    bob.send(ClientMessage::Move {
+        game,
+        text: "5".into(),
+    })
+    .await;
+    bob.expect(|message| match message {
+        ServerMessage::MoveRejected { kind, .. } => Some(kind),
+        _ => None,
+    })
+    .await;
+    ada.play(game, "2").await;
+    let over = cy
+        .expect(|message| match message {
+            ServerMessage::GameOver {
+                game: g, result, ..
+            } if g == game => Some(result),
+            _ => None,
+        })
+        .await;
+    assert_eq!(over.winner, None, "a full board without a line is a draw");
+    assert_eq!(
+        stored_moves(&mut cy, game).await,
+        ["5", "1", "3", "7", "4", "6", "9", "8", "2"]
+    );
+
+    // A version-5 client hears of the live nodes after Welcome, its own node first; a
+    // version-4 client is still welcomed, and never sent `Nodes`.
+    let mut newer = Client::connect(&away.addr).await;
+    newer.send(hello("dee", None, None)).await;
+    let mut nodes = newer
+        .expect(|message| match message {
+            ServerMessage::Nodes { addresses } => Some(addresses),
+            _ => None,
+        })
+        .await;
+    assert_eq!(nodes.first(), Some(&away.addr));
+    nodes.sort();
+    let mut all = vec![home.addr.clone(), away.addr.clone(), stands.addr.clone()];
+    all.sort();
+    assert_eq!(nodes, all);
+    let mut older = Client::connect(&away.addr).await;
+    older
+        .send(ClientMessage::Hello {
+            protocol_version: 4,
+            name: "eve".into(),
+            public_key: None,
+            legacy_secret: None,
+            resume: None,
+            guest: true,
+        })
+        .await;
+    let ServerMessage::Welcome {
+        protocol_version, ..
+    } = older.next().await
+    else {
+        panic!("a version-4 client is welcomed");
+    };
+    assert_eq!(protocol_version, 4);
+    older.send(ClientMessage::Ping { nonce: 7 }).await;
+    assert_eq!(older.next().await, ServerMessage::Pong { nonce: 7 });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_at_another_node_leaves_and_comes_back() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    ada.play(game, "5").await;
+
+    // bob's connection to his node drops: the game's node starts his grace period.
+    drop(bob);
+    let away_seat = |connected: bool| {
+        move |message: ServerMessage| match message {
+            ServerMessage::SeatChanged {
+                game: g,
+                side: kingme_shared::Side::Second,
+                holder: SeatHolder::Human { connected: c, .. },
+            } if g == game && c == connected => Some(()),
+            _ => None,
+        }
+    };
+    ada.expect(away_seat(false)).await;
+
+    // He comes back to his node: the game sends him its state, and he plays on.
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    let state = bob.state(game).await;
+    assert_eq!(state.moves.len(), 1);
+    ada.expect(away_seat(true)).await;
+    bob.play(game, "1").await;
+    assert_eq!(ada.move_played(game, 2).await, "1");
+}
