@@ -4,7 +4,7 @@
 
 import { Connection } from "./net.js";
 import { canSign } from "./identity.js";
-import { loadCatalogue, readPosition, movePath, pieceName } from "./games.js";
+import { loadCatalogue, readPosition, movePath, landings, pieceName } from "./games.js";
 import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText } from "./lobby.js";
 
@@ -14,7 +14,12 @@ let catalogue = null;
 let connection = null;
 let me = null;
 let current = null;
+/** The game to open when its State comes: an id, NEXT (the next State: a game just created or
+ * joined, or the first of a person's games after signing in) or null. */
 let wantedGame = null;
+const NEXT = "next";
+/** Whether this sign-in was welcomed once: a later Welcome is a reconnection. */
+let welcomedOnce = false;
 
 function status(text) { $("status").textContent = text; }
 
@@ -53,15 +58,40 @@ async function start() {
     event.preventDefault();
     const name = $("name").value.trim();
     if (!name) return;
-    me = name;
-    localStorage.setItem("kingme-name", name);
-    localStorage.setItem("kingme-guest", $("guest").checked ? "yes" : "no");
-    $("signin").hidden = true;
-    connection = new Connection({
-      name, guest: $("guest").checked, onMessage: receive,
-      onLink: (text) => { $("who").textContent = `${name}${$("guest").checked ? " (guest)" : ""}: ${text}`; },
-    });
+    signIn(name, $("guest").checked);
   });
+}
+
+function signIn(name, guest) {
+  me = name;
+  welcomedOnce = false;
+  localStorage.setItem("kingme-name", name);
+  localStorage.setItem("kingme-guest", guest ? "yes" : "no");
+  $("signin").hidden = true;
+  $("signin-error").textContent = "";
+  connection = new Connection({
+    name, guest, onMessage: receive,
+    onLink: (state, text) => {
+      // For scripts (the browser test) and styles: the link's state.
+      document.body.dataset.link = state;
+      $("who").textContent = state === "refused" ? text : `${name}${guest ? " (guest)" : ""}: ${text}`;
+      if (state === "lost") status(`The connection to the server was lost; trying again (your games wait for you).`);
+    },
+  });
+}
+
+/** The server refused the name: the sign-in form comes back, saying why, for another try. */
+function refused(message) {
+  connection = null;
+  me = null;
+  current = null;
+  games.clear();
+  for (const screen of ["lobby", "game"]) $(screen).hidden = true;
+  $("signin").hidden = false;
+  $("signin-error").textContent = `${message} Choose another name, or play as a guest.`;
+  status("");
+  $("name").focus();
+  $("name").select();
 }
 
 // ---- what the server says ----
@@ -71,8 +101,19 @@ function receive(kind, body) {
   switch (kind) {
     case "Welcome":
       status("");
+      if (!welcomedOnce) {
+        // Signing in: a game named by the link is watched (or resumed); else the person's
+        // unfinished games come back (a State of each follows) and the first one opens.
+        welcomedOnce = true;
+        if (wantedGame !== null) send({ Watch: { game: wantedGame } });
+        else if (body.games.length > 0) wantedGame = NEXT;
+      } else if (current !== null && !body.games.includes(current)) {
+        // Back after a lost connection: the seats' States come by themselves; a game that was
+        // only watched (or is over) is asked for again.
+        wantedGame = current;
+        send({ Watch: { game: current } });
+      }
       if (current === null) showScreen("lobby");
-      if (wantedGame !== null) send({ Watch: { game: wantedGame } });
       break;
     case "GameList":
       showGames($("games").tBodies[0], body.games, catalogue, me, act);
@@ -82,8 +123,12 @@ function receive(kind, body) {
       break;
     case "YourTurn":
       if (!game) break;
-      game.legal = body.legal_moves.map((text) => ({ text, path: movePath(game.board, text) }))
-        .filter((move) => move.path);
+      {
+        const { pieces } = readPosition(game.board, game.state.position);
+        game.legal = body.legal_moves.map((text) => ({ text, path: movePath(game.board, text) }))
+          .filter((move) => move.path)
+          .map((move) => ({ ...move, path: landings(game.board, pieces, move.text, move.path) }));
+      }
       setClocks(game, body.clocks);
       $("legal-moves").replaceChildren(...body.legal_moves.map((text) => new Option(text)));
       if (game.state.id === current) {
@@ -156,7 +201,8 @@ function receive(kind, body) {
       if (current === body.game) { current = null; showScreen("lobby"); }
       break;
     case "Error":
-      status(body.message);
+      if (body.fatal && (body.kind === "Unauthorized" || body.kind === "VersionMismatch")) refused(body.message);
+      else status(body.message);
       break;
     case "ShuttingDown":
       status(body.message);
@@ -167,8 +213,12 @@ function receive(kind, body) {
 
 /** A lobby button: a game this page already follows opens at once, anything else is asked. */
 function act(message) {
-  if (message.Watch && games.has(message.Watch.game)) openGame(message.Watch.game);
-  else send(message);
+  if (message.Watch && games.has(message.Watch.game)) {
+    openGame(message.Watch.game);
+    return;
+  }
+  wantedGame = message.Watch ? message.Watch.game : message.Join ? message.Join.game : NEXT;
+  send(message);
 }
 
 function gotState(state) {
@@ -178,7 +228,7 @@ function gotState(state) {
     state, board, legal: [], chat: previous ? previous.chat : [],
     clocks: state.clocks, clocksAt: performance.now(),
   });
-  if (current === null || current === state.id || wantedGame === state.id) openGame(state.id);
+  if (current === state.id || wantedGame === state.id || wantedGame === NEXT) openGame(state.id);
 }
 
 // ---- the game view ----
@@ -361,6 +411,7 @@ setInterval(tick, 200);
 $("create").addEventListener("submit", (event) => {
   event.preventDefault();
   current = null;
+  wantedGame = NEXT;
   send(createMessage(catalogue));
 });
 $("move-form").addEventListener("submit", (event) => {
@@ -384,7 +435,11 @@ $("rematch").addEventListener("click", () => send({ Rematch: { game: current } }
 $("leave").addEventListener("click", () => {
   const game = games.get(current);
   // A spectator stops watching; a player keeps the seat (the lobby can resume it).
-  if (game && !game.state.your_side) send({ Leave: { game: current } });
+  // Forgotten at once, so watching it again from the lobby asks the server afresh.
+  if (game && !game.state.your_side) {
+    send({ Leave: { game: current } });
+    games.delete(current);
+  }
   current = null;
   history.replaceState(null, "", "/");
   showScreen("lobby");

@@ -99,14 +99,15 @@ export class BoardView {
     }
     const candidates = this.matching(number);
     if (candidates.length === 0) {
-      if (this.chosen.length > 0 && this.legal.some((move) => move.path[0] === number)) {
-        this.chosen = [];
-        this.choose(number);
-        return;
-      }
+      // The chosen piece again puts it back; another piece that can move is picked up instead.
       if (this.chosen.length === 1 && this.chosen[0] === number) {
         this.chosen = [];
         this.draw();
+        return;
+      }
+      if (this.chosen.length > 0 && this.legal.some((move) => move.path[0] === number)) {
+        this.chosen = [];
+        this.choose(number);
         return;
       }
       this.onNote(this.chosen.length === 0
@@ -218,7 +219,7 @@ export class BoardView {
       element("rect", {
         x: x - CELL / 2 + 10, y: y - CELL / 2 + 10, width: CELL - 20, height: CELL - 20,
         fill: "none", stroke: "var(--accent)", "stroke-width": 4, "stroke-dasharray": "6 6",
-        "pointer-events": "none",
+        "pointer-events": "none", class: "cursor",
       }, svg);
     }
     this.host.replaceChildren(svg);
@@ -293,6 +294,8 @@ export class BoardView {
   slide(path) {
     const group = this.svg.querySelector(`.piece[data-square="${path[path.length - 1]}"]`);
     if (!group) return;
+    // For scripts (the browser test): the path of the last move animated.
+    this.host.dataset.slide = path.join("-");
     const at = (number) => {
       const { x, y } = this.squarePosition(number);
       return `translate(${x}px, ${y}px)`;

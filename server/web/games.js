@@ -9,6 +9,7 @@ export async function loadCatalogue() {
   for (const board of catalogue.boards) {
     board.byName = new Map(board.squares.map((square) => [square.name, square]));
     board.byNumber = new Map(board.squares.map((square) => [square.square, square]));
+    board.byCell = new Map(board.squares.map((square) => [`${square.row},${square.column}`, square]));
   }
   catalogue.board = (kind) => catalogue.boards.find((board) => board.kind === kind);
   return catalogue;
@@ -61,6 +62,44 @@ export function movePath(board, text) {
   const names = text.split(/[-x]/);
   const path = names.map((name) => board.byName.get(name)?.square);
   return path.every((square) => square !== undefined) ? path : null;
+}
+
+/**
+ * The landings of a checkers capture written short ("1x19" for 1x10x19: the server writes a
+ * multi-jump from and to when no other capture joins the two squares), so it can be chosen
+ * landing by landing: the jumps from the first square over the other side's pieces that end on
+ * the last. The move is known legal (the server listed it); this only finds its squares. Any
+ * other move's path is returned as it is.
+ */
+export function landings(board, pieces, text, path) {
+  if (board.kind !== "Checkers" || !text.includes("x") || path.length !== 2) return path;
+  const [from, to] = path;
+  const mover = pieces.get(from);
+  if (!mover) return path;
+  const forward = mover.side === board.bottom_side ? -1 : 1;
+  const rows = mover.kind === "king" ? [-1, 1] : [forward];
+  const at = (square) => board.byNumber.get(square);
+  const cell = (row, column) => board.byCell.get(`${row},${column}`);
+  const search = (square, taken, route) => {
+    const here = at(square);
+    let found = null;
+    for (const dr of rows) {
+      for (const dc of [-1, 1]) {
+        const over = cell(here.row + dr, here.column + dc);
+        const land = cell(here.row + 2 * dr, here.column + 2 * dc);
+        if (!over || !land || taken.has(over.square)) continue;
+        const victim = pieces.get(over.square);
+        if (!victim || victim.side === mover.side) continue;
+        if (pieces.has(land.square) && land.square !== from) continue;
+        const next = [...route, land.square];
+        const further = search(land.square, new Set([...taken, over.square]), next);
+        if (further) return further;
+        if (land.square === to) found = next;
+      }
+    }
+    return found;
+  };
+  return search(from, new Set(), [from]) || path;
 }
 
 /** What a piece is called for a person reading the board as text. */

@@ -1,6 +1,6 @@
 // The lobby: the live game list (the server pushes it while the page watches the lobby) with a
 // button to join an open seat or watch, and the form that creates a game with the same options
-// as the terminal client (game, seat, opponent and bot level, clock, rated).
+// as the terminal client (game, seat, opponent and bot level, clock, rated, start position).
 
 function seatText(seat) {
   if (seat === "Empty") return "open seat";
@@ -65,7 +65,13 @@ export function showGames(tbody, games, catalogue, me, act) {
     row.appendChild(cell);
     rows.push(row);
   }
+  // The rows are drawn afresh on every push: a button that had the keyboard's focus keeps it.
+  const focused = tbody.contains(document.activeElement)
+    ? document.activeElement.getAttribute("aria-label") : null;
   tbody.replaceChildren(...rows);
+  if (focused) {
+    [...tbody.querySelectorAll("button")].find((b) => b.getAttribute("aria-label") === focused)?.focus();
+  }
 }
 
 /** Fills the create form's choices from the catalogue. */
@@ -91,5 +97,7 @@ export function createMessage(catalogue) {
     ? { Incremental: { initial_secs: Number(a), increment_secs: Number(b) } }
     : clock === "move" ? { PerMove: { secs: Number(a) } } : "Unlimited";
   const rated = document.getElementById("create-rated").checked;
-  return { CreateGame: { spec, seat, opponent, time_control, start_position: null, rated } };
+  const start = document.getElementById("create-start").value.trim();
+  const start_position = start === "" ? null : start;
+  return { CreateGame: { spec, seat, opponent, time_control, start_position, rated } };
 }

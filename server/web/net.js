@@ -1,14 +1,18 @@
 // The WebSocket to the server's door: one JSON text frame per message, externally tagged
 // ({"Move":{"game":3,"text":"11-15"}}). Says hello (a guest, or a person proving its key),
-// answers the server's pings, and reconnects with growing pauses, resuming a guest's seats with
-// its token; a person's seats come back by signing in again.
+// answers the server's pings, and after a lost connection reconnects with growing pauses (half
+// a second, doubling up to 15 s): a person signs in again with the key this browser keeps, a
+// guest with its resume token, and the server gives the seats back either way.
 
 import { keyFor, prove } from "./identity.js";
 
 const PROTOCOL_VERSION = 4;
 
 export class Connection {
-  /** `onMessage(kind, body)` gets every server message but pings; `onLink(text)` the link's state. */
+  /**
+   * `onMessage(kind, body)` gets every server message but pings; `onLink(state, text)` the
+   * link's state ("connecting", "connected", "lost" or "refused") and words for the person.
+   */
   constructor({ name, guest, onMessage, onLink }) {
     this.name = name;
     this.guest = guest;
@@ -17,13 +21,14 @@ export class Connection {
     this.resume = sessionStorage.getItem(`kingme-resume:${name}`);
     this.pause = 500;
     this.closedForGood = false;
+    this.welcomed = false;
     this.open();
   }
 
   open() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.socket = new WebSocket(`${scheme}//${location.host}/ws`);
-    this.onLink("connecting…");
+    this.onLink("connecting", "connecting…");
     this.socket.onopen = () => this.hello();
     this.socket.onmessage = (event) => this.receive(event.data);
     this.socket.onclose = () => this.closed();
@@ -65,7 +70,8 @@ export class Connection {
           this.resume = body.resume_token;
           sessionStorage.setItem(`kingme-resume:${this.name}`, this.resume);
         }
-        this.onLink("connected");
+        this.welcomed = true;
+        this.onLink("connected", "connected");
         break;
       case "Error":
         if (body.fatal && (body.kind === "Unauthorized" || body.kind === "VersionMismatch")) {
@@ -83,12 +89,19 @@ export class Connection {
 
   closed() {
     if (this.closedForGood) {
-      this.onLink("disconnected");
+      this.onLink("refused", "not signed in");
       return;
     }
-    this.onLink(`connection lost; trying again in ${Math.round(this.pause / 1000)} s`);
+    const seconds = Math.max(1, Math.round(this.pause / 1000));
+    this.onLink("lost", `connection lost; trying again in ${seconds} s`);
     setTimeout(() => this.open(), this.pause);
     this.pause = Math.min(this.pause * 2, 15000);
+  }
+
+  /** Closes the connection for good (the person signs in under another name). */
+  close() {
+    this.closedForGood = true;
+    this.socket.close();
   }
 
   /** Sends a message if the connection is open; says whether it was sent. */

@@ -1,9 +1,21 @@
 //! The web page in a real browser: headless Chromium driven over WebDriver (chromedriver and
-//! fantoccini) signs in as a person (the page makes its Ed25519 key with WebCrypto and proves it),
-//! creates games against the random bot from the lobby's form and plays them by clicking the
-//! board: noughts and crosses to the end, checkers moves picked up and put down square by
-//! square, and Pente's first stone, each answered by the bot. A screenshot of each board is kept in
-//! `target/browser-screenshots/` for a person to look at.
+//! fantoccini).
+//!
+//! - A person (the page makes its Ed25519 key with WebCrypto and proves it) creates games against
+//!   the random bot from the lobby's form and plays them by clicking the board: noughts and
+//!   crosses to the end, checkers moves picked up and put down square by square, and Pente's
+//!   first stone, each answered by the bot.
+//! - A name another person holds is refused and another chosen in place; the server restarts
+//!   mid-game and the page signs in again by itself and comes back to the game.
+//! - The page at a phone's size (390x844) and a small desktop window has no horizontal scroll,
+//!   its board fits and its controls are in reach.
+//! - A person in the page and a player on the TCP door (what the terminal client speaks) in one
+//!   game: a multi-jump square by square, moves by keyboard and by drag, the opponent's move
+//!   animated, the same moves, chat and clocks on both sides, takeback, draw, rematch, the watch
+//!   link opened in another tab (and the lobby's Watch button), the create form's open seat with
+//!   a clock and a start position, resign.
+//!
+//! Screenshots are kept in `target/browser-screenshots/` for a person to look at.
 //!
 //! Behind the `browser` feature: `cargo test -p kingme-tests --features browser --test browser`.
 //! It needs `chromium` and `chromium-driver` (Debian's packages; `CHROMEDRIVER` and `CHROMIUM`
@@ -12,9 +24,18 @@
 #![cfg(feature = "browser")]
 #![allow(clippy::unwrap_used)]
 
+use ed25519_dalek::SigningKey;
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use kingme_tests::{start_web_server, test_config};
+use kingme_server::{Config, Database, ServerHandle};
+use kingme_shared::domain::{ClockState, GameId};
+use kingme_shared::protocol::{
+    ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
+};
+use kingme_shared::{GameKind, Side};
+use kingme_tests::{Client as Player, start_web_server, test_config};
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -61,17 +82,36 @@ async fn chromedriver() -> (Child, String) {
     (child, format!("http://127.0.0.1:{port}"))
 }
 
-/// A headless Chromium session.
-async fn browser(webdriver: &str) -> Client {
+/// A headless Chromium session with a window of `width` x `height` CSS pixels.
+async fn browser(webdriver: &str, width: u32, height: u32) -> Client {
+    chromium(webdriver, width, height, None).await
+}
+
+/// A headless Chromium session that emulates a phone's screen of `width` x `height` CSS pixels
+/// (three device pixels to one, touch).
+async fn phone(webdriver: &str, width: u32, height: u32) -> Client {
+    let metrics = serde_json::json!({
+        "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true },
+    });
+    chromium(webdriver, width, height, Some(metrics)).await
+}
+
+async fn chromium(
+    webdriver: &str,
+    width: u32,
+    height: u32,
+    mobile: Option<serde_json::Value>,
+) -> Client {
     let binary = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".to_owned());
+    let mut options = serde_json::json!({
+        "binary": binary,
+        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", format!("--window-size={width},{height}")],
+    });
+    if let Some(mobile) = mobile {
+        options["mobileEmulation"] = mobile;
+    }
     let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".to_owned(),
-        serde_json::json!({
-            "binary": binary,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,1300"],
-        }),
-    );
+    capabilities.insert("goog:chromeOptions".to_owned(), options);
     ClientBuilder::new(HttpConnector::new())
         .capabilities(capabilities)
         .connect(webdriver)
@@ -101,15 +141,21 @@ async fn marked(client: &Client, class: &str) -> Vec<String> {
     squares
 }
 
-/// Clicks the element `css` selects.
+/// Clicks the element `css` selects. The live lobby redraws its rows on every push, so an
+/// element found may be gone by the click: it is found again, a few times.
 async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|err| panic!("the page has {css}: {err}"))
-        .click()
-        .await
-        .unwrap();
+    let mut tries = 0;
+    loop {
+        let element = client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|err| panic!("the page has {css}: {err}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(err) if tries < 5 && err.to_string().contains("stale") => tries += 1,
+            Err(err) => panic!("click {css}: {err}"),
+        }
+    }
 }
 
 async fn click_square(client: &Client, square: &str) {
@@ -118,6 +164,26 @@ async fn click_square(client: &Client, square: &str) {
         &format!("#board rect.cell[data-square=\"{square}\"]"),
     )
     .await;
+}
+
+/// Plays the first marked move on our turn: a placement's first marked point, or the first
+/// movable piece and then its first marked landing after landing until the move is sent.
+async fn play_first_marked(client: &Client) {
+    let targets = marked(client, "target").await;
+    if let Some(point) = targets.first() {
+        click_square(client, point).await;
+        return;
+    }
+    let movable = marked(client, "movable").await;
+    assert!(!movable.is_empty(), "movable pieces are marked on our turn");
+    click_square(client, &movable[0]).await;
+    loop {
+        let targets = marked(client, "target").await;
+        let Some(target) = targets.first() else {
+            break;
+        };
+        click_square(client, target).await;
+    }
 }
 
 /// Chooses the option of the select `#id` whose value is `value`.
@@ -150,6 +216,187 @@ async fn screenshot(client: &Client, name: &str) {
     std::fs::write(folder.join(name), png).unwrap();
 }
 
+/// Signs in on the page's form as `name` (a person with a key unless `guest`).
+async fn sign_in(client: &Client, name: &str, guest: bool) {
+    wait_for(client, "#signin:not([hidden])").await;
+    let field = client.find(Locator::Id("name")).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(name).await.unwrap();
+    let checkbox = client.find(Locator::Id("guest")).await.unwrap();
+    if checkbox.is_selected().await.unwrap() != guest {
+        checkbox.click().await.unwrap();
+    }
+    click(client, "#signin-form button").await;
+}
+
+/// Runs `script` (a function body) in the page; its result.
+async fn run(client: &Client, script: &str) -> serde_json::Value {
+    client
+        .execute(script, Vec::new())
+        .await
+        .unwrap_or_else(|err| panic!("the page runs {script}: {err}"))
+}
+
+/// The text of the element `css` selects.
+async fn text_of(client: &Client, css: &str) -> String {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|err| panic!("the page has {css}: {err}"))
+        .prop("textContent")
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+/// The texts of every element `css` selects.
+async fn texts_of(client: &Client, css: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for element in client.find_all(Locator::Css(css)).await.unwrap() {
+        texts.push(
+            element
+                .prop("textContent")
+                .await
+                .unwrap()
+                .unwrap_or_default(),
+        );
+    }
+    texts
+}
+
+/// The game shown, from its title ("Game 3: ...").
+async fn shown_game(client: &Client) -> u64 {
+    let title = text_of(client, "#game-title").await;
+    title
+        .strip_prefix("Game ")
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("a game's title: {title}"))
+}
+
+/// Asserts the page has no horizontal scroll, every visible control and the board lie within
+/// the window's width, and a game's board with both players' lines (name and clock) fits the
+/// window's height from the top of the page.
+async fn assert_fits(client: &Client, what: &str) {
+    let found = run(
+        client,
+        "const width = window.innerWidth;
+         const outside = [...document.querySelectorAll('button, input, select, a, #board svg')]
+           .filter((e) => e.getClientRects().length > 0)
+           .filter((e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.right > width + 0.5; })
+           .map((e) => e.id || e.getAttribute('aria-label') || e.textContent);
+         const board = document.getElementById('bottom-player');
+         const below = board && board.getClientRects().length > 0
+           ? board.getBoundingClientRect().bottom + window.scrollY - window.innerHeight : 0;
+         return [document.scrollingElement.scrollWidth, width, outside, below];",
+    )
+    .await;
+    let scroll = found[0].as_f64().unwrap();
+    let width = found[1].as_f64().unwrap();
+    assert!(
+        scroll <= width,
+        "{what}: no horizontal scroll (the page is {scroll} px wide in a {width} px window)"
+    );
+    assert_eq!(
+        found[2],
+        serde_json::json!([]),
+        "{what}: controls beyond the window's {width} px"
+    );
+    let below = found[3].as_f64().unwrap();
+    assert!(
+        below <= 0.0,
+        "{what}: the board and both players' lines fit the window's height ({below} px more)"
+    );
+}
+
+/// The board's centre of square `css` (a `rect.cell[data-square=..]` or the cursor), in CSS
+/// pixels of the window.
+async fn centre(client: &Client, css: &str) -> (f64, f64) {
+    let script = format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect();
+         return [r.left + r.width / 2, r.top + r.height / 2, r.width];"
+    );
+    let found = run(client, &script).await;
+    (found[0].as_f64().unwrap(), found[1].as_f64().unwrap())
+}
+
+/// Chooses `square` with the keyboard: the arrow keys walk the cursor there, Enter chooses it.
+async fn choose_by_keyboard(client: &Client, square: &str) {
+    let board = client.find(Locator::Id("board")).await.unwrap();
+    run(
+        client,
+        "document.getElementById('board').focus(); return null;",
+    )
+    .await;
+    let cell = format!("#board rect.cell[data-square=\"{square}\"]");
+    let step = run(
+        client,
+        &format!("return document.querySelector('{cell}').getBoundingClientRect().width;"),
+    )
+    .await
+    .as_f64()
+    .unwrap();
+    for _ in 0..40 {
+        let (cx, cy) = centre(client, "#board .cursor").await;
+        let (tx, ty) = centre(client, &cell).await;
+        let key = if tx - cx > step / 2.0 {
+            Key::Right
+        } else if cx - tx > step / 2.0 {
+            Key::Left
+        } else if ty - cy > step / 2.0 {
+            Key::Down
+        } else if cy - ty > step / 2.0 {
+            Key::Up
+        } else {
+            board
+                .send_keys(&char::from(Key::Enter).to_string())
+                .await
+                .unwrap();
+            return;
+        };
+        board.send_keys(&char::from(key).to_string()).await.unwrap();
+    }
+    panic!("the keyboard's cursor reaches square {square}");
+}
+
+/// Drags the piece on `from` to `to` with the mouse.
+async fn drag(client: &Client, from: &str, to: &str) {
+    let cell = |square: &str| format!("#board rect.cell[data-square=\"{square}\"]");
+    let start = client.find(Locator::Css(&cell(from))).await.unwrap();
+    let (fx, fy) = centre(client, &cell(from)).await;
+    let (tx, ty) = centre(client, &cell(to)).await;
+    let actions = MouseActions::new("mouse".to_owned())
+        .then(PointerAction::MoveToElement {
+            element: start,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveBy {
+            duration: Some(Duration::from_millis(200)),
+            x: (tx - fx) / 2.0,
+            y: (ty - fy) / 2.0,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(200)),
+            x: tx,
+            y: ty,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    client.perform_actions(actions).await.unwrap();
+}
+
+/// The clock text the page shows for `ms` (minutes:seconds, rounded up).
+fn clock_text(ms: u64) -> String {
+    let secs = ms.div_ceil(1000);
+    format!("{}:{:02}", secs / 60, secs % 60)
+}
+
 /// Creates a game of `spec` (its name in the form) against the random bot, moving first.
 async fn create_against_random_bot(client: &Client, spec: &str) {
     wait_for(client, "#lobby:not([hidden])").await;
@@ -171,19 +418,11 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
     let server = start_web_server(test_config()).await;
     let page = format!("http://{}/", server.http_addr().unwrap());
     let (_driver, webdriver) = chromedriver().await;
-    let client = browser(&webdriver).await;
+    let client = browser(&webdriver, 900, 1300).await;
     client.goto(&page).await.unwrap();
 
     // Sign in as a person: the page makes a key and proves it.
-    wait_for(&client, "#signin:not([hidden])").await;
-    client
-        .find(Locator::Id("name"))
-        .await
-        .unwrap()
-        .send_keys("webby")
-        .await
-        .unwrap();
-    click(&client, "#signin-form button").await;
+    sign_in(&client, "webby", false).await;
 
     // Noughts and crosses to the end, one click a move; the bot answers each.
     create_against_random_bot(&client, "tictactoe").await;
@@ -228,17 +467,8 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
         if client.find(Locator::Css("#game[data-over]")).await.is_ok() {
             break;
         }
-        let movable = marked(&client, "movable").await;
-        assert!(!movable.is_empty(), "movable pieces are marked on our turn");
-        click_square(&client, &movable[0]).await;
-        // Landing after landing until the move is sent (the turn mark goes).
-        loop {
-            let targets = marked(&client, "target").await;
-            if targets.is_empty() {
-                break;
-            }
-            click_square(&client, &targets[0]).await;
-        }
+        // Landing after landing until the move is sent.
+        play_first_marked(&client).await;
         let answered = format!("#moves li:nth-child({}), #game[data-over]", 2 * turn);
         wait_for(&client, &answered).await;
     }
@@ -268,6 +498,466 @@ async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
     wait_for(&client, "#moves li:nth-child(2)").await;
     wait_for(&client, "#board[data-turn=mine]").await;
     screenshot(&client, "pente.png").await;
+    client.close().await.unwrap();
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        database: Database::File(dir.path().join("kingme.db")),
+        ..test_config()
+    };
+    let server = start_web_server(config.clone()).await;
+    let (tcp, http) = (server.addr(), server.http_addr().unwrap());
+    // Someone else holds the name "taken".
+    let _holder = Player::person(tcp, "taken", &SigningKey::from_bytes(&[7; 32])).await;
+    let (_driver, webdriver) = chromedriver().await;
+    let client = browser(&webdriver, 900, 1300).await;
+    client.goto(&format!("http://{http}/")).await.unwrap();
+
+    // The page's key is not the holder's: refused, and the form is back to try another name.
+    sign_in(&client, "taken", false).await;
+    wait_for(&client, "#signin:not([hidden]) #signin-error:not(:empty)").await;
+    let refusal = text_of(&client, "#signin-error").await;
+    assert!(refusal.contains("another name"), "{refusal}");
+    assert!(
+        client
+            .find(Locator::Css("#lobby:not([hidden])"))
+            .await
+            .is_err(),
+        "the lobby waits for a name the server accepts"
+    );
+    sign_in(&client, "webby", false).await;
+    create_against_random_bot(&client, "checkers").await;
+    let game = shown_game(&client).await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    play_first_marked(&client).await;
+    wait_for(&client, "#moves li:nth-child(2)").await;
+    let before = texts_of(&client, "#moves li").await;
+
+    // The server goes away mid-game (closing the WebSocket from its side) and comes back on
+    // the same addresses and database: the page notices, tries again with growing pauses, signs
+    // in with its stored key and is back in the game, with its moves, and can play on.
+    server.shutdown().await;
+    wait_for(&client, "body[data-link=lost]").await;
+    let status = text_of(&client, "#status").await;
+    assert!(status.contains("trying again"), "{status}");
+    // While the server is away the pauses between attempts grow (half a second, then doubling).
+    client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::XPath(
+            "//p[@id='who' and contains(text(), 'trying again in 2 s')]",
+        ))
+        .await
+        .expect("the pause between attempts grows to 2 s");
+    let server = ServerHandle::start_with_http(tcp, http, config)
+        .await
+        .unwrap();
+    wait_for(&client, "body[data-link=connected]").await;
+    wait_for(&client, "#game:not([hidden]) #board[data-turn=mine]").await;
+    assert_eq!(shown_game(&client).await, game, "back in the same game");
+    assert_eq!(texts_of(&client, "#moves li").await, before);
+    let who = text_of(&client, "#who").await;
+    assert!(who.contains("webby") && who.contains("connected"), "{who}");
+    play_first_marked(&client).await;
+    wait_for(&client, "#moves li:nth-child(4)").await;
+    screenshot(&client, "reconnected.png").await;
+    client.close().await.unwrap();
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_page_fits_a_phone_and_a_small_desktop_window() {
+    let server = start_web_server(test_config()).await;
+    let page = format!("http://{}/", server.http_addr().unwrap());
+    let (_driver, webdriver) = chromedriver().await;
+    let client = phone(&webdriver, 390, 844).await;
+    client.goto(&page).await.unwrap();
+    let width = run(&client, "return window.innerWidth;").await;
+    assert!(
+        width.as_f64().is_some_and(|w| w <= 400.0),
+        "a phone-sized window: {width}"
+    );
+    sign_in(&client, "phone", true).await;
+    wait_for(&client, "#lobby:not([hidden])").await;
+    assert_fits(&client, "the lobby on a phone").await;
+    screenshot(&client, "phone-lobby.png").await;
+    for (spec, name) in [
+        ("checkers", "phone-checkers.png"),
+        ("pente", "phone-pente.png"),
+    ] {
+        create_against_random_bot(&client, spec).await;
+        wait_for(&client, "#board[data-turn=mine]").await;
+        assert_fits(&client, &format!("{spec} on a phone")).await;
+        // The board is played by touch-sized squares: at least 17 px for Pente's 19 points.
+        let square = run(
+            &client,
+            "return document.querySelector('#board rect.cell').getBoundingClientRect().width;",
+        )
+        .await;
+        assert!(
+            square.as_f64().is_some_and(|w| w >= 17.0),
+            "{spec}: squares of {square} px"
+        );
+        play_first_marked(&client).await;
+        wait_for(&client, "#moves li:nth-child(2)").await;
+        assert_fits(&client, &format!("{spec} on a phone, played")).await;
+        screenshot(&client, name).await;
+        click(&client, "#leave").await;
+    }
+    client.close().await.unwrap();
+    // A desktop window about a 120x40 terminal's size.
+    let client = browser(&webdriver, 960, 640).await;
+    client.goto(&page).await.unwrap();
+    sign_in(&client, "desktop", true).await;
+    create_against_random_bot(&client, "checkers").await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    assert_fits(&client, "checkers in a small desktop window").await;
+    screenshot(&client, "desktop-small-checkers.png").await;
+    client.close().await.unwrap();
+    server.shutdown().await;
+}
+
+/// Reads the terminal player's messages until `pick` accepts one, keeping the texts of the
+/// moves and chat lines of `game` it passes and the last clocks.
+struct Terminal {
+    player: Player,
+    game: GameId,
+    moves: Vec<String>,
+    chat: Vec<String>,
+    clocks: Option<ClockState>,
+}
+
+impl Terminal {
+    async fn until<T>(&mut self, mut pick: impl FnMut(&ServerMessage) -> Option<T>) -> T {
+        loop {
+            let message = self.player.recv().await;
+            match &message {
+                ServerMessage::MovePlayed {
+                    game,
+                    record,
+                    clocks,
+                    ..
+                } if *game == self.game => {
+                    self.moves.push(record.text.clone());
+                    self.clocks = Some(*clocks);
+                }
+                ServerMessage::State(state) if state.id == self.game => {
+                    self.moves = state
+                        .moves
+                        .iter()
+                        .map(|record| record.text.clone())
+                        .collect();
+                    self.clocks = Some(state.clocks);
+                }
+                ServerMessage::Chat {
+                    game, from, text, ..
+                } if *game == self.game => self.chat.push(format!("{from}: {text}")),
+                _ => {}
+            }
+            if let Some(picked) = pick(&message) {
+                return picked;
+            }
+        }
+    }
+
+    /// Waits for its turn and plays its first legal move; the move's text.
+    async fn play_first(&mut self) -> String {
+        let game = self.game;
+        let legal = self
+            .until(|message| match message {
+                ServerMessage::YourTurn {
+                    game: id,
+                    legal_moves,
+                    ..
+                } if *id == game => Some(legal_moves.clone()),
+                _ => None,
+            })
+            .await;
+        let text = legal[0].clone();
+        self.player.play(game, &text).await;
+        let mover = text.clone();
+        self.until(|message| match message {
+            ServerMessage::MovePlayed {
+                game: id, record, ..
+            } if *id == game && record.text == mover => Some(()),
+            _ => None,
+        })
+        .await;
+        text
+    }
+}
+
+/// The move list's entries without the side's name ("Black 11-15" is "11-15").
+async fn listed_moves(client: &Client) -> Vec<String> {
+    texts_of(client, "#moves li")
+        .await
+        .into_iter()
+        .map(|entry| entry.rsplit(' ').next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_clocks() {
+    let server = start_web_server(test_config()).await;
+    let page = format!("http://{}/", server.http_addr().unwrap());
+    // The terminal player (the TCP door, as `kingme` speaks it) opens a clocked game of checkers
+    // from a position where the first move is a double jump, and waits for a person.
+    let mut player = Player::hello(server.addr(), "terminal").await;
+    let created = player
+        .create(GameOptions {
+            spec: GameKind::Checkers.into(),
+            seat: SeatChoice::Side(Side::Second),
+            opponent: Opponent::OpenSeat,
+            time_control: TimeControl::Incremental {
+                initial_secs: 300,
+                increment_secs: 5,
+            },
+            start_position: Some("B:W6,15,29,30,31,32:B1,4".to_owned()),
+            rated: false,
+        })
+        .await;
+    let game = created.id;
+    let mut terminal = Terminal {
+        player,
+        game,
+        moves: Vec::new(),
+        chat: Vec::new(),
+        clocks: None,
+    };
+    let (_driver, webdriver) = chromedriver().await;
+    let client = browser(&webdriver, 900, 1300).await;
+    client.goto(&page).await.unwrap();
+    sign_in(&client, "webby", false).await;
+
+    // The live lobby lists the open seat; the person joins it.
+    let join = format!("#games button[aria-label=\"Join game {}\"]", game.0);
+    wait_for(&client, &join).await;
+    click(&client, &join).await;
+    wait_for(&client, "#game:not([hidden]) #board[data-turn=mine]").await;
+    assert_eq!(shown_game(&client).await, game.0);
+
+    // The double jump, landing by landing: only the piece that must jump is marked, then only
+    // the next landing; nothing is sent before the last.
+    assert_eq!(marked(&client, "movable").await, ["1"]);
+    click_square(&client, "1").await;
+    assert_eq!(marked(&client, "target").await, ["10"]);
+    click_square(&client, "10").await;
+    assert_eq!(marked(&client, "target").await, ["19"]);
+    assert_eq!(moves_listed(&client).await, 0, "half a jump is not sent");
+    click_square(&client, "19").await;
+    let reply = terminal.play_first().await;
+    assert_eq!(terminal.moves[0], "1x19", "the double jump, written short");
+    // The terminal's move slides along its path on the page.
+    wait_for(&client, "#board[data-turn=mine]").await;
+    let slid = client
+        .find(Locator::Id("board"))
+        .await
+        .unwrap()
+        .attr("data-slide")
+        .await
+        .unwrap();
+    assert_eq!(slid.as_deref(), Some(reply.replace('x', "-").as_str()));
+
+    // Chat both ways.
+    terminal
+        .player
+        .send(ClientMessage::Chat {
+            game,
+            text: "hello from the terminal".to_owned(),
+        })
+        .await;
+    wait_for(&client, "#chat li").await;
+    let chat = client.find(Locator::Id("chat-text")).await.unwrap();
+    chat.send_keys("hello from the browser").await.unwrap();
+    click(&client, "#chat-form button").await;
+    terminal
+        .until(|message| {
+            matches!(message, ServerMessage::Chat { text, .. } if text == "hello from the browser")
+                .then_some(())
+        })
+        .await;
+
+    // A move by keyboard, and one by drag; the terminal answers each.
+    let movable = marked(&client, "movable").await;
+    choose_by_keyboard(&client, &movable[0]).await;
+    let target = marked(&client, "target").await;
+    choose_by_keyboard(&client, &target[0]).await;
+    terminal.play_first().await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    let movable = marked(&client, "movable").await;
+    click_square(&client, &movable[0]).await;
+    let target = marked(&client, "target").await;
+    click_square(&client, &movable[0]).await; // put back: nothing chosen
+    assert!(marked(&client, "target").await.is_empty());
+    drag(&client, &movable[0], &target[0]).await;
+    terminal.play_first().await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+
+    // Both sides tell the same story: moves, chat, clocks (the stopped clock to the second,
+    // the running one ticking down from where the terminal saw it).
+    assert_eq!(listed_moves(&client).await, terminal.moves);
+    assert_eq!(texts_of(&client, "#chat li").await, terminal.chat);
+    assert_eq!(terminal.chat.len(), 2);
+    let clocks = terminal.clocks.unwrap();
+    let [first, second] = clocks.remaining_ms.map(Option::unwrap);
+    assert_eq!(
+        text_of(&client, ".clock[data-side=Second]").await,
+        clock_text(second)
+    );
+    let running = text_of(&client, ".clock.running[data-side=First]").await;
+    assert!(running <= clock_text(first), "{running} after {first} ms");
+    client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::XPath(&format!(
+            "//span[contains(@class, 'clock') and @data-side='First' and text() != '{running}']"
+        )))
+        .await
+        .expect("the running clock ticks");
+    screenshot(&client, "person-and-terminal.png").await;
+
+    // A takeback the terminal grants: both go back to the same moves.
+    click(&client, "#takeback").await;
+    terminal
+        .until(|message| matches!(message, ServerMessage::TakebackRequested { .. }).then_some(()))
+        .await;
+    terminal
+        .player
+        .send(ClientMessage::AnswerTakeback { game, accept: true })
+        .await;
+    let undone = terminal
+        .until(|message| match message {
+            ServerMessage::State(state) if state.id == game => Some(state.moves.len()),
+            _ => None,
+        })
+        .await;
+    assert!(
+        (1..6).contains(&undone),
+        "moves taken back: {undone} left of 6"
+    );
+    wait_for(
+        &client,
+        &format!("#moves li:nth-child({undone}):last-child"),
+    )
+    .await;
+    assert_eq!(listed_moves(&client).await, terminal.moves);
+
+    // The terminal offers a draw; the person accepts it on the page.
+    terminal
+        .player
+        .send(ClientMessage::OfferDraw { game })
+        .await;
+    wait_for(&client, "#offer:not([hidden])").await;
+    click(&client, "#offer-yes").await;
+    let result = terminal.player.game_over(game).await;
+    assert_eq!(result.winner, None);
+    wait_for(&client, "#game[data-over]").await;
+    assert!(text_of(&client, "#game-status").await.contains("Drawn"));
+
+    // A rematch both ask for: the page opens the new game, colours swapped.
+    click(&client, "#rematch").await;
+    terminal.player.send(ClientMessage::Rematch { game }).await;
+    let rematch = terminal
+        .until(|message| match message {
+            ServerMessage::RematchStarted { rematch, .. } => Some(*rematch),
+            _ => None,
+        })
+        .await;
+    wait_for(&client, "#game:not([data-over]) #resign:not([hidden])").await;
+    assert_eq!(shown_game(&client).await, rematch.0);
+    let title = text_of(&client, "#game-title").await;
+    assert!(title.contains("you play White"), "{title}");
+
+    // The watch link, opened in another tab by a guest, shows the game being watched.
+    let link = client
+        .find(Locator::Id("watch-link"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(link.ends_with(&format!("#game={}", rematch.0)), "{link}");
+    let person = client.window().await.unwrap();
+    let tab = client.new_window(true).await.unwrap();
+    client.switch_to_window(tab.handle).await.unwrap();
+    client.goto(&link).await.unwrap();
+    sign_in(&client, "watcher", true).await;
+    wait_for(&client, "#game:not([hidden])").await;
+    assert_eq!(shown_game(&client).await, rematch.0);
+    assert!(text_of(&client, "#game-title").await.contains("watching"));
+    assert!(
+        client
+            .find(Locator::Css("#resign:not([hidden])"))
+            .await
+            .is_err()
+    );
+    // Back in the lobby, the game's Watch button opens it again.
+    click(&client, "#leave").await;
+    let watch = format!("#games button[aria-label=\"Watch game {}\"]", rematch.0);
+    wait_for(&client, &format!("#lobby:not([hidden]) {watch}")).await;
+    click(&client, &watch).await;
+    wait_for(&client, "#game:not([hidden])").await;
+    assert_eq!(shown_game(&client).await, rematch.0);
+    client.close_window().await.unwrap();
+    client.switch_to_window(person).await.unwrap();
+
+    // The person resigns (confirming the page's question); the terminal wins.
+    click(&client, "#resign").await;
+    client.accept_alert().await.unwrap();
+    terminal.game = rematch;
+    let result = terminal.player.game_over(rematch).await;
+    assert_eq!(result.winner, Some(Side::First));
+    wait_for(&client, "#game[data-over]").await;
+    assert!(text_of(&client, "#game-status").await.contains("won"));
+
+    // The person opens a seat from the lobby's form with the terminal client's other choices
+    // (second seat, 30 s a move, a start position); the terminal player joins it and gets
+    // exactly those.
+    click(&client, "#leave").await;
+    wait_for(&client, "#lobby:not([hidden])").await;
+    client
+        .find(Locator::Id("create-spec"))
+        .await
+        .unwrap()
+        .select_by_label("checkers")
+        .await
+        .unwrap();
+    select(&client, "create-seat", "Second").await;
+    select(&client, "create-opponent", "open").await;
+    select(&client, "create-clock", "move:30").await;
+    let start = "B:W18,24,27:B12,16,20";
+    let field = client.find(Locator::Id("create-start")).await.unwrap();
+    field.send_keys(start).await.unwrap();
+    click(&client, "#create button[type=submit]").await;
+    wait_for(&client, "#game:not([hidden]):not([data-over])").await;
+    let opened = GameId(shown_game(&client).await);
+    assert!(
+        text_of(&client, "#game-status")
+            .await
+            .contains("Waiting for a player")
+    );
+    terminal.game = opened;
+    terminal
+        .player
+        .send(ClientMessage::Join { game: opened })
+        .await;
+    let joined = terminal
+        .until(|message| match message {
+            ServerMessage::State(state) if state.id == opened => Some(state.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(joined.your_side, Some(Side::First));
+    assert_eq!(joined.time_control, TimeControl::PerMove { secs: 30 });
+    assert_eq!(joined.start_position, start);
+    terminal.play_first().await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    assert_eq!(listed_moves(&client).await, terminal.moves);
     client.close().await.unwrap();
     server.shutdown().await;
 }

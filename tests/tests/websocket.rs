@@ -1,7 +1,8 @@
 //! The WebSocket door against the real server: the documented JSON exchange, a person's
 //! handshake with a signed challenge, a whole game against a bot, every kind of bad frame (each
 //! closing only its own connection), the shared rate limit, a TCP player and a WebSocket player
-//! in one game seeing the same moves, chat and clocks, and the web page's files.
+//! in one game seeing the same moves, chat and clocks, and the web page's files (its clocks the
+//! terminal client's).
 
 #![allow(clippy::unwrap_used)]
 
@@ -360,5 +361,35 @@ async fn the_page_and_its_modules_are_served_and_nothing_else() {
         let (head, _) = get(addr, path).await;
         assert!(head.starts_with("HTTP/1.1 404"), "{path}: {head}");
     }
+    server.shutdown().await;
+}
+
+/// The page's create form offers the terminal client's clocks, the same ones in the same order.
+#[tokio::test]
+async fn the_pages_clocks_are_the_terminal_clients() {
+    let server = start_web_server(test_config()).await;
+    let (_, page) = get(web(&server), "/").await;
+    let form = page
+        .split("<select id=\"create-clock\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</select>").next())
+        .expect("the page has the clock choice");
+    let offered: Vec<&str> = form
+        .split("<option value=\"")
+        .skip(1)
+        .filter_map(|option| option.split('"').next())
+        .collect();
+    let expected: Vec<String> = kingme_client::create_form::TIME_CONTROLS
+        .iter()
+        .map(|time| match time {
+            TimeControl::Unlimited => "none".to_owned(),
+            TimeControl::Incremental {
+                initial_secs,
+                increment_secs,
+            } => format!("inc:{initial_secs}:{increment_secs}"),
+            TimeControl::PerMove { secs } => format!("move:{secs}"),
+        })
+        .collect();
+    assert_eq!(offered, expected);
     server.shutdown().await;
 }

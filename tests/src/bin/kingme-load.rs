@@ -13,7 +13,7 @@ use clap::Parser;
 use futures::future::join_all;
 use kingme_server::{Config, ServerHandle};
 use kingme_shared::GameKind;
-use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
+use kingme_shared::protocol::{ClientMessage, ErrorKind, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
 use kingme_tests::{Client, options};
 use rand::rngs::StdRng;
@@ -138,7 +138,21 @@ async fn play_pair(
         }
         let mut create = options(kind, Side::First, Opponent::OpenSeat);
         create.seat = SeatChoice::Side(Side::First);
-        let game = players[0].create(create).await.id;
+        // A refusal (the per-player game limit, say) ends the run saying why, rather than
+        // leaving the pair waiting for a game that never comes.
+        players[0].send(ClientMessage::CreateGame(create)).await;
+        let game = players[0]
+            .until(|message| match message {
+                ServerMessage::State(state) => Some(Ok(state.id)),
+                ServerMessage::Error {
+                    kind: ErrorKind::LimitExceeded | ErrorKind::InvalidOptions,
+                    message,
+                    ..
+                } => Some(Err(message.clone())),
+                _ => None,
+            })
+            .await
+            .unwrap_or_else(|refusal| panic!("the server refused a new game: {refusal}"));
         tally.moves_in_game = 0;
         players[1].send(ClientMessage::Join { game }).await;
         let mut turn = 0;
