@@ -13,7 +13,7 @@ use clap::Parser;
 use futures::future::join_all;
 use kingme_server::{Config, ServerHandle};
 use kingme_shared::GameKind;
-use kingme_shared::protocol::{ClientMessage, ErrorKind, GameId, Opponent, ServerMessage};
+use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
 use kingme_tests::{Client, options};
 use rand::rngs::StdRng;
@@ -118,6 +118,15 @@ async fn turn_or_end(client: &mut Client, game: GameId) -> Option<Vec<String>> {
         .await
 }
 
+/// Waits for `wait`, or ends the pair naming what never came (a stalled game, not a slow one:
+/// a minute is far beyond any relay).
+async fn stuck<T>(wait: impl std::future::Future<Output = T>, what: String) -> T {
+    match tokio::time::timeout(Duration::from_secs(60), wait).await {
+        Ok(value) => value,
+        Err(_) => panic!("no answer within a minute: {what}"),
+    }
+}
+
 /// Two clients play games with random moves until `until`.
 async fn play_pair(
     target: Target,
@@ -132,23 +141,24 @@ async fn play_pair(
     let mut players = connect_pair(target, index, &mut tally).await;
     // Spread the first moves so the pairs do not move in lockstep.
     tokio::time::sleep(think.mul_f64(rng.random::<f64>())).await;
+    // The last game this pair played: its members may still be told of it (the other player
+    // leaving) after the next game is asked for, so its `State` is not the new game's.
+    let mut last_game: Option<GameId> = None;
     while Instant::now() < until {
         if fresh && tally.games > 0 {
             players = connect_pair(target, index, &mut tally).await;
         }
         let mut create = options(kind, Side::First, Opponent::OpenSeat);
         create.seat = SeatChoice::Side(Side::First);
-        // A refusal (the per-player game limit, say) ends the run saying why, rather than
-        // leaving the pair waiting for a game that never comes.
+        // Any refusal (the per-player game limit, the rate limit) ends the run saying why,
+        // rather than leaving the pair waiting for a game that never comes.
         players[0].send(ClientMessage::CreateGame(create)).await;
         let game = players[0]
             .until(|message| match message {
-                ServerMessage::State(state) => Some(Ok(state.id)),
-                ServerMessage::Error {
-                    kind: ErrorKind::LimitExceeded | ErrorKind::InvalidOptions,
-                    message,
-                    ..
-                } => Some(Err(message.clone())),
+                ServerMessage::State(state) if Some(state.id) != last_game => Some(Ok(state.id)),
+                ServerMessage::Error { kind, message, .. } => {
+                    Some(Err(format!("{kind:?}: {message}")))
+                }
                 _ => None,
             })
             .await
@@ -157,7 +167,15 @@ async fn play_pair(
         players[1].send(ClientMessage::Join { game }).await;
         let mut turn = 0;
         loop {
-            let Some(legal) = turn_or_end(&mut players[turn], game).await else {
+            let Some(legal) = stuck(
+                turn_or_end(&mut players[turn], game),
+                format!(
+                    "game {game}: player {turn}'s turn after {} moves",
+                    tally.moves_in_game
+                ),
+            )
+            .await
+            else {
                 turn_or_end(&mut players[1 - turn], game).await;
                 break;
             };
@@ -170,20 +188,26 @@ async fn play_pair(
             // The opponent's stream may still hold the echo of its own last move: wait for
             // this move's ply.
             let ply = tally.moves_in_game + 1;
-            players[1 - turn]
-                .until(|message| match message {
+            stuck(
+                players[1 - turn].until(|message| match message {
                     ServerMessage::MovePlayed {
                         game: id, ply: p, ..
                     } if *id == game => (*p == ply).then_some(()),
                     _ => None,
-                })
-                .await;
+                }),
+                format!(
+                    "game {game}: ply {ply} ({text}) relayed to player {}",
+                    1 - turn
+                ),
+            )
+            .await;
             tally.latencies.push(sent.elapsed());
             tally.moves += 1;
             tally.moves_in_game += 1;
             turn = 1 - turn;
         }
         tally.games += 1;
+        last_game = Some(game);
         for player in &mut players {
             player.send(ClientMessage::Leave { game }).await;
         }
