@@ -63,9 +63,6 @@ pub async fn serve_http(
 }
 
 /// `GET /ws`: upgrades to a WebSocket served as a kingme connection.
-/// The read buffer each WebSocket keeps.
-const WEBSOCKET_READ_BUFFER: usize = 4 * 1024;
-
 async fn upgrade(
     State(door): State<WebDoor>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -84,9 +81,6 @@ async fn upgrade(
         ..
     } = door;
     upgrade
-        // tungstenite keeps a read buffer of this size per socket (128 KiB unless told): 4 KiB
-        // holds most messages whole, and a larger one is read in several chunks.
-        .read_buffer_size(WEBSOCKET_READ_BUFFER)
         .max_message_size(socket::MAX_WEBSOCKET_MESSAGE)
         .max_frame_size(socket::MAX_WEBSOCKET_MESSAGE)
         .on_upgrade(move |websocket| {
