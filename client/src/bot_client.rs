@@ -233,9 +233,15 @@ impl Bot {
                 Ok(vec![ClientMessage::ListGames])
             }
             Event::Link(LinkEvent::Closed { reason }) => Err(reason),
-            Event::Link(LinkEvent::Lost { .. }) | Event::Tick | Event::Terminal(_) => {
+            Event::Link(
+                link @ (LinkEvent::Lost { .. }
+                | LinkEvent::Reseating { .. }
+                | LinkEvent::Unseated { .. }),
+            ) => {
+                eprintln!("kingme bot: {}", link.notice().unwrap_or_default());
                 Ok(Vec::new())
             }
+            Event::Tick | Event::Terminal(_) => Ok(Vec::new()),
             Event::Server(ServerMessage::GameList { games }) => Ok(self.find_game(&games, now)),
             Event::Server(ServerMessage::State(state)) => {
                 let mut next = Vec::new();

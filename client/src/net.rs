@@ -11,7 +11,17 @@
 //! progress the player is seated in), then [`LinkEvent::Connected`].
 //!
 //! The first connection failing is final (a wrong address should be said at once); once
-//! welcomed, a dropped connection is retried with a growing pause until shutdown.
+//! welcomed, a dropped connection is retried with a growing pause until shutdown. On a cluster
+//! the retries go round the live nodes the server named (`Nodes`, kept in [`nodes`]), the
+//! other nodes first, so a client whose node died is welcomed by another; a person is seated
+//! again there by its key, and the games the new node does not give back at once are asked
+//! for until their new owner runs them ([`reseat`]).
+
+mod nodes;
+mod reseat;
+
+pub use nodes::NodeList;
+pub use reseat::{RESEAT_FOR, Seats};
 
 use crate::event::{Event, LinkEvent};
 use crate::identity::KeyStore;
@@ -20,13 +30,14 @@ use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::identity::{self, SigningKey, sign_proof};
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, ErrorKind, PROTOCOL_VERSION, ServerMessage,
+    ClientCodec, ClientMessage, ErrorKind, GameId, PROTOCOL_VERSION, ServerMessage,
 };
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 
@@ -126,6 +137,10 @@ struct Connection {
     welcomed: bool,
     /// Failed attempts since the last good connection.
     attempt: u32,
+    /// The nodes to reconnect to.
+    nodes: NodeList,
+    /// The games the player sits in, asked for again after a reconnect.
+    seats: Seats,
     queue: mpsc::Receiver<ClientMessage>,
     events: mpsc::Sender<Event>,
     shutdown: CancellationToken,
@@ -148,6 +163,7 @@ impl Connection {
             }
         };
         let token = stored_token(&config).await;
+        let nodes = NodeList::new(config.address.clone());
         let mut connection = Connection {
             config,
             key,
@@ -155,6 +171,8 @@ impl Connection {
             token,
             welcomed: false,
             attempt: 0,
+            nodes,
+            seats: Seats::default(),
             queue,
             events,
             shutdown,
@@ -163,18 +181,27 @@ impl Connection {
     }
 
     async fn keep_up(&mut self) {
+        // The first connection goes to the given address; a retry to the node its attempt
+        // number picks.
+        let mut target = 0;
         loop {
-            let reason = match self.session().await {
+            let node = self.nodes.address(target).to_owned();
+            let reason = match self.session(target).await {
                 End::Done => return,
                 End::Final(reason) => return self.close(reason).await,
                 // Never welcomed: nothing to resume, and the address is probably wrong.
                 End::Lost(reason) if !self.welcomed => return self.close(reason).await,
                 End::Lost(reason) => reason,
             };
-            let pause = (self.config.retry * (1 << self.attempt.min(3))).min(MAX_RETRY);
+            target = self.nodes.for_attempt(self.attempt);
+            let pause = self
+                .nodes
+                .pause(self.attempt, self.config.retry, MAX_RETRY);
             self.attempt += 1;
             let lost = LinkEvent::Lost {
+                node,
                 reason,
+                next: self.nodes.address(target).to_owned(),
                 retry_in_secs: pause.as_secs(),
             };
             if self.events.send(Event::Link(lost)).await.is_err() {
@@ -195,15 +222,17 @@ impl Connection {
             .await;
     }
 
-    /// One connection: connect, say hello, then carry messages both ways until it ends. A
-    /// guest whose kept token is refused starts afresh on a new connection.
-    async fn session(&mut self) -> End {
+    /// One connection to node `target`: connect, say hello, then carry messages both ways
+    /// until it ends. A guest whose kept token is refused starts afresh on a new connection.
+    async fn session(&mut self, target: usize) -> End {
         loop {
-            let mut frames = match self.connect().await {
+            let address = self.nodes.address(target).to_owned();
+            let mut frames = match self.connect(&address).await {
                 Ok(frames) => frames,
                 Err(end) => return end,
             };
             let resuming = self.welcomed;
+            let welcomed_games;
             let shake = tokio::select! {
                 () = self.shutdown.cancelled() => return End::Done,
                 shake = handshake(
@@ -217,8 +246,11 @@ impl Connection {
             match shake {
                 Handshake::Welcomed {
                     resume_token,
+                    games,
                     message,
                 } => {
+                    welcomed_games = games;
+                    self.nodes.connected_to(target);
                     if let Err(end) = self.welcomed(resume_token, *message).await {
                         return end;
                     }
@@ -241,13 +273,19 @@ impl Connection {
             if self.events.send(Event::Link(connected)).await.is_err() {
                 return End::Done;
             }
+            let games = self.seats.welcomed(&welcomed_games, Instant::now());
+            if !games.is_empty() {
+                let reseating = LinkEvent::Reseating { games };
+                if self.events.send(Event::Link(reseating)).await.is_err() {
+                    return End::Done;
+                }
+            }
             return self.carry(&mut frames).await;
         }
     }
 
-    /// Opens the TCP connection and its frames.
-    async fn connect(&self) -> Result<Framed<TcpStream, ClientCodec>, End> {
-        let address = &self.config.address;
+    /// Opens the TCP connection to `address` and its frames.
+    async fn connect(&self, address: &str) -> Result<Framed<TcpStream, ClientCodec>, End> {
         let connect = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address));
         let stream = tokio::select! {
             () = self.shutdown.cancelled() => return Err(End::Done),
@@ -297,12 +335,29 @@ impl Connection {
                     }
                     None => return End::Done,
                 },
+                () = wait_until(self.seats.next_ask()) => match self.seats.ask(Instant::now()) {
+                    Ok(asks) => {
+                        for ask in asks {
+                            if let Err(err) = frames.send(ask).await {
+                                return End::Lost(err.to_string());
+                            }
+                        }
+                    }
+                    Err(games) => {
+                        let gone = LinkEvent::Unseated { games };
+                        if self.events.send(Event::Link(gone)).await.is_err() {
+                            return End::Done;
+                        }
+                    }
+                },
                 frame = frames.next() => match frame {
                     Some(Ok(ServerMessage::Ping { nonce })) => {
                         if let Err(err) = frames.send(ClientMessage::Pong { nonce }).await {
                             return End::Lost(err.to_string());
                         }
                     }
+                    Some(Ok(ServerMessage::Nodes { addresses })) => self.nodes.learn(&addresses),
+                    Some(Ok(message)) if !self.seats.heard(&message) => {}
                     Some(Ok(message)) => {
                         let end = ending(&message);
                         if self.events.send(Event::Server(message)).await.is_err() {
@@ -317,6 +372,14 @@ impl Connection {
                 },
             }
         }
+    }
+}
+
+/// Waits until `at`, or for ever when there is nothing to wait for.
+async fn wait_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -409,6 +472,8 @@ async fn keep_token(config: &NetConfig, token: &str) {
 enum Handshake {
     Welcomed {
         resume_token: String,
+        /// The games in progress the welcome gave back.
+        games: Vec<GameId>,
         message: Box<ServerMessage>,
     },
     Refused(ErrorKind, String),
@@ -449,11 +514,17 @@ async fn handshake(
                 }
             }
             Ok(Some(Ok(message @ ServerMessage::Welcome { .. }))) => {
-                let ServerMessage::Welcome { resume_token, .. } = &message else {
+                let ServerMessage::Welcome {
+                    resume_token,
+                    games,
+                    ..
+                } = &message
+                else {
                     continue;
                 };
                 return Handshake::Welcomed {
                     resume_token: resume_token.clone(),
+                    games: games.clone(),
                     message: Box::new(message),
                 };
             }

@@ -247,14 +247,13 @@ impl App {
                     out.extend(self.first_request.take());
                 }
             }
-            LinkEvent::Lost {
-                reason,
-                retry_in_secs,
-            } => {
-                self.complain(format!(
-                    "connection lost ({reason}); reconnecting in {retry_in_secs} s"
-                ));
+            LinkEvent::Lost { ref reason, .. } => {
+                let reason = reason.clone();
+                self.complain(event.notice().unwrap_or_default());
                 self.link = Link::Lost { reason };
+            }
+            LinkEvent::Reseating { .. } | LinkEvent::Unseated { .. } => {
+                self.complain(event.notice().unwrap_or_default());
             }
             LinkEvent::Closed { reason } => {
                 self.complain(format!("disconnected: {reason}"));

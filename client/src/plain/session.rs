@@ -184,13 +184,12 @@ impl<W: Write> Session<W> {
                 Self::go_on()
             }
             Event::Link(LinkEvent::Connected { resumed: false }) => self.connected(),
-            Event::Link(LinkEvent::Lost {
-                reason,
-                retry_in_secs,
-            }) => {
-                self.say(&format!(
-                    "connection lost ({reason}); reconnecting in {retry_in_secs} s"
-                ));
+            Event::Link(
+                link @ (LinkEvent::Lost { .. }
+                | LinkEvent::Reseating { .. }
+                | LinkEvent::Unseated { .. }),
+            ) => {
+                self.say(&link.notice().unwrap_or_default());
                 Self::go_on()
             }
             Event::Link(LinkEvent::Closed { reason }) => {

@@ -127,7 +127,14 @@ impl Table {
         Ok(())
     }
 
+    /// A spectator's `Watch`; from a seated player, a return: it asks for its game from a
+    /// connection the table was not told of (a cluster node it reconnected to after its own
+    /// died, before or after this node took the game over), so it is seated again.
     pub(super) fn watch(&mut self, session: &Arc<Session>) -> Result<(), Refusal> {
+        if self.side_of(session.id).is_some() {
+            self.reconnected(session);
+            return Ok(());
+        }
         if !self.is_member(session.id) {
             self.spectators.push(Arc::clone(session));
             session.add_game(self.id);
