@@ -194,9 +194,7 @@ impl Connection {
                 End::Lost(reason) => reason,
             };
             target = self.nodes.for_attempt(self.attempt);
-            let pause = self
-                .nodes
-                .pause(self.attempt, self.config.retry, MAX_RETRY);
+            let pause = self.nodes.pause(self.attempt, self.config.retry, MAX_RETRY);
             self.attempt += 1;
             let lost = LinkEvent::Lost {
                 node,
@@ -356,9 +354,11 @@ impl Connection {
                             return End::Lost(err.to_string());
                         }
                     }
-                    Some(Ok(ServerMessage::Nodes { addresses })) => self.nodes.learn(&addresses),
                     Some(Ok(message)) if !self.seats.heard(&message) => {}
                     Some(Ok(message)) => {
+                        if let ServerMessage::Nodes { addresses } = &message {
+                            self.nodes.learn(addresses);
+                        }
                         let end = ending(&message);
                         if self.events.send(Event::Server(message)).await.is_err() {
                             return End::Done;

@@ -12,6 +12,8 @@
 #![cfg(feature = "cluster-tests")]
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/cluster_node.rs"]
+mod cluster_node;
 #[allow(dead_code)]
 #[path = "support/restart_scenario.rs"]
 mod restart_scenario;
@@ -21,98 +23,24 @@ mod temp_postgres;
 #[path = "support/temp_redis.rs"]
 mod temp_redis;
 
+use cluster_node::{Node, free_port};
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, GameId, GameStatus, Opponent, SeatHolder, ServerMessage, TimeControl,
 };
 use restart_scenario::{Client, hello, options};
-use std::process::Stdio;
 use std::time::Duration;
 use temp_postgres::TempPostgres;
 use temp_redis::TempRedis;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-use tokio::sync::mpsc;
+use tokio::process::Command;
 
 /// A guard against a hung node, not a measurement.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// One node process, its address and its log lines.
-struct Node {
-    child: Child,
-    addr: String,
-    log: mpsc::UnboundedReceiver<String>,
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .unwrap()
-        .port()
-}
-
-impl Node {
-    /// A node on database `db` and Redis `redis`, with one-second leases.
-    async fn start(db: &str, redis: &str) -> Node {
-        let port = free_port();
-        let addr = format!("127.0.0.1:{port}");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
-            .args(["--listen", &addr, "--db", db, "--cluster", redis])
-            .args(["--advertise", &addr, "--lease-ms", "1000"])
-            .args(["--bot-think-ms", "50"])
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let (sender, log) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            let echo = std::env::var_os("KINGME_NODE_LOG").is_some();
-            while let Ok(Some(line)) = lines.next_line().await {
-                if echo {
-                    eprintln!("[{port}] {line}");
-                }
-                let _ = sender.send(line);
-            }
-        });
-        let mut node = Node { child, addr, log };
-        node.wait_for("kingme server listening").await;
-        node
-    }
-
-    /// Waits for a log line containing `text`.
-    async fn wait_for(&mut self, text: &str) -> String {
-        tokio::time::timeout(PATIENCE, async {
-            while let Some(line) = self.log.recv().await {
-                if line.contains(text) {
-                    return line;
-                }
-            }
-            panic!("the node ended without logging {text:?}");
-        })
-        .await
-        .unwrap_or_else(|_| panic!("no {text:?} in the node's log"))
-    }
-
-    /// SIGKILL: no goodbye, nothing released.
-    async fn kill(&mut self) {
-        self.child.start_kill().unwrap();
-        self.child.wait().await.unwrap();
-    }
-
-    /// Sends a signal (`STOP`, `CONT`) to the node.
-    fn signal(&self, name: &str) {
-        let pid = self.child.id().unwrap().to_string();
-        let status = std::process::Command::new("kill")
-            .args([&format!("-{name}"), &pid])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
+/// How `cluster_node` starts a node: this package's server binary.
+fn node_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kingme-server"))
 }
 
 /// PostgreSQL, a fresh database on it, and Redis.
@@ -553,7 +481,7 @@ async fn a_node_that_cannot_reach_its_redis_exits_with_an_error() {
     let addr = format!("127.0.0.1:{}", free_port());
     let output = tokio::time::timeout(
         PATIENCE,
-        Command::new(env!("CARGO_BIN_EXE_kingme-server"))
+        node_command()
             .args(["--listen", &addr, "--db", &db, "--cluster", &redis])
             .args(["--advertise", &addr])
             .env("NO_COLOR", "1")

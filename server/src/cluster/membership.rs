@@ -1,12 +1,14 @@
 //! Who is in the cluster: each node registers its id and the address clients use (its
 //! heartbeat key, `SET ... PX`, renewed every third of the lease so it lapses only when the
 //! node is gone or cut off), and reads the live nodes' addresses back for clients (`Nodes`
-//! after `Welcome`), so a client whose node died knows where else to connect.
+//! after `Welcome`, and again whenever the list changes), so a client whose node died knows
+//! where else to connect.
 
 use super::keys;
 use super::link::Link;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 /// This node's membership: its id, address, and the live nodes last seen.
@@ -17,14 +19,16 @@ pub struct Membership {
     link: Link,
     ttl: Duration,
     /// The live nodes' addresses, as of the last heartbeat (this node's first).
-    live: Mutex<Vec<String>>,
+    /// The live nodes' addresses, this node's first; connections watch it to tell their
+    /// clients when it changes.
+    live: watch::Sender<Vec<String>>,
 }
 
 impl Membership {
     /// A membership for node `node` reachable at `advertise`, its heartbeat lasting `ttl`.
     #[must_use]
     pub fn new(node: String, advertise: String, link: Link, ttl: Duration) -> Membership {
-        let live = Mutex::new(vec![advertise.clone()]);
+        let (live, _) = watch::channel(vec![advertise.clone()]);
         Membership {
             node,
             advertise,
@@ -37,10 +41,13 @@ impl Membership {
     /// The live nodes' client addresses, this node's first.
     #[must_use]
     pub fn live_nodes(&self) -> Vec<String> {
-        self.live
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.live.borrow().clone()
+    }
+
+    /// The live nodes, marked changed whenever a beat finds a node come or gone.
+    #[must_use]
+    pub fn watch_nodes(&self) -> watch::Receiver<Vec<String>> {
+        self.live.subscribe()
     }
 
     /// Renews the heartbeat and reads the live nodes; an error when Redis does not answer.
@@ -91,7 +98,13 @@ impl Membership {
             }
         }
         live[1..].sort();
-        *self.live.lock().unwrap_or_else(PoisonError::into_inner) = live;
+        self.live.send_if_modified(|known| {
+            let changed = *known != live;
+            if changed {
+                *known = live;
+            }
+            changed
+        });
         Ok(())
     }
 

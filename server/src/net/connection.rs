@@ -28,6 +28,7 @@ use kingme_shared::protocol::{
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpStream;
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_util::codec::{FramedRead, FramedWrite};
 use tokio_util::sync::CancellationToken;
@@ -75,6 +76,7 @@ pub async fn serve_transport<F: Incoming>(
         context,
         watch_only: None,
         lobby_feed: None,
+        nodes_feed: None,
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
@@ -96,6 +98,9 @@ pub(super) struct Connection<F> {
     pub(super) watch_only: Option<Refusal>,
     /// The lobby's pushed lists, while the client watches the lobby.
     lobby_feed: Option<GameListFeed>,
+    /// A cluster node's live nodes, for a client that speaks version 5: sent again as
+    /// `Nodes` whenever they change.
+    pub(super) nodes_feed: Option<watch::Receiver<Vec<String>>>,
 }
 
 impl<F: Incoming> Connection<F> {
@@ -154,6 +159,9 @@ impl<F: Incoming> Connection<F> {
                 }
                 Some(games) = next_list(&mut self.lobby_feed) => {
                     self.outbox.send(ServerMessage::GameList { games: games.to_vec() });
+                }
+                Some(addresses) = next_nodes(&mut self.nodes_feed) => {
+                    self.outbox.send(ServerMessage::Nodes { addresses });
                 }
                 () = tokio::time::sleep_until(deadline) => {
                     if pinged {
@@ -332,4 +340,15 @@ fn watcher_may(message: &ClientMessage) -> bool {
 fn storage_read(err: crate::storage::StoreError) -> Refusal {
     tracing::error!(%err, "storage request failed");
     Refusal::StorageRead(err)
+}
+
+/// The live nodes when they change; never, without a feed (or once its node stops).
+async fn next_nodes(feed: &mut Option<watch::Receiver<Vec<String>>>) -> Option<Vec<String>> {
+    match feed {
+        Some(feed) => match feed.changed().await {
+            Ok(()) => Some(feed.borrow_and_update().clone()),
+            Err(_) => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
 }

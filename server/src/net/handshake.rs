@@ -125,9 +125,11 @@ impl<F: Incoming> Connection<F> {
         if protocol_version >= 5
             && let Some(membership) = &self.context.membership
         {
+            let mut feed = membership.watch_nodes();
             self.outbox.send(ServerMessage::Nodes {
-                addresses: membership.live_nodes(),
+                addresses: feed.borrow_and_update().clone(),
             });
+            self.nodes_feed = Some(feed);
         }
         if let Some(notice) = &self.watch_only {
             self.outbox.send(notice.to_message(false));

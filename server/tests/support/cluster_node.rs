@@ -1,0 +1,91 @@
+//! A `kingme-server` node process of a test cluster: started on a free loopback port with
+//! one-second leases, its log lines read (and echoed with `KINGME_NODE_LOG=1`), killed with
+//! SIGKILL or sent a signal. Shared by the server's cluster suite and the client's failover test
+//! (`tests/tests/cluster_client.rs`); each says how a node is started with a
+//! `crate::node_command()` that takes the server's flags.
+
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Child;
+use tokio::sync::mpsc;
+
+/// A guard against a hung node, not a measurement.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// One node process, its address and its log lines.
+pub struct Node {
+    child: Child,
+    pub addr: String,
+    log: mpsc::UnboundedReceiver<String>,
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .unwrap()
+        .port()
+}
+
+impl Node {
+    /// A node on database `db` and Redis `redis`, with one-second leases.
+    pub async fn start(db: &str, redis: &str) -> Node {
+        let port = free_port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut child = crate::node_command()
+            .args(["--listen", &addr, "--db", db, "--cluster", redis])
+            .args(["--advertise", &addr, "--lease-ms", "1000"])
+            .args(["--bot-think-ms", "50"])
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (sender, log) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let echo = std::env::var_os("KINGME_NODE_LOG").is_some();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if echo {
+                    eprintln!("[{port}] {line}");
+                }
+                let _ = sender.send(line);
+            }
+        });
+        let mut node = Node { child, addr, log };
+        node.wait_for("kingme server listening").await;
+        node
+    }
+
+    /// Waits for a log line containing `text`.
+    pub async fn wait_for(&mut self, text: &str) -> String {
+        tokio::time::timeout(PATIENCE, async {
+            while let Some(line) = self.log.recv().await {
+                if line.contains(text) {
+                    return line;
+                }
+            }
+            panic!("the node ended without logging {text:?}");
+        })
+        .await
+        .unwrap_or_else(|_| panic!("no {text:?} in the node's log"))
+    }
+
+    /// SIGKILL: no goodbye, nothing released.
+    pub async fn kill(&mut self) {
+        self.child.start_kill().unwrap();
+        self.child.wait().await.unwrap();
+    }
+
+    /// Sends a signal (`STOP`, `CONT`) to the node.
+    pub fn signal(&self, name: &str) {
+        let pid = self.child.id().unwrap().to_string();
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &pid])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
