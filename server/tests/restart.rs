@@ -22,3 +22,54 @@ async fn games_survive_a_kill_and_a_restart() {
 async fn games_survive_a_kill_and_a_restart_with_fsync() {
     kill_and_restart(&["--fsync"]).await;
 }
+
+/// The frozen version-4 database (`src/storage/fixtures/README.md`), made by the version-4
+/// server and client, opened by this server: migrated, and its unfinished games go on, one
+/// between two persons (with clocks) and one against a bot.
+#[tokio::test]
+async fn a_database_made_by_version_4_resumes_its_unfinished_games() {
+    use kingme_shared::Side;
+    use kingme_shared::identity::SigningKey;
+    use kingme_shared::protocol::{GameId, GameState, GameStatus};
+    use restart_scenario::Client;
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/storage/fixtures");
+    let db = dir.path().join("kingme.db");
+    std::fs::copy(fixtures.join("schema_v4.db"), &db).unwrap();
+    std::fs::copy(
+        fixtures.join("schema_v4.db-seal"),
+        dir.path().join("kingme.db-seal"),
+    )
+    .unwrap();
+    let (_server, addr) = restart_scenario::start_server(db.as_os_str(), &[]).await;
+    let key = |seed: u8| SigningKey::from_bytes(&[seed; 32]);
+    let first_legal = |state: &GameState| {
+        let game = state.spec.start(Some(&state.position)).unwrap();
+        game.legal_move_texts().into_iter().next().unwrap()
+    };
+    let texts =
+        |state: &GameState| -> Vec<String> { state.moves.iter().map(|m| m.text.clone()).collect() };
+
+    // ada (the fixture's key) is seated again in her game against bob, her move.
+    let (mut ada, games) = Client::person(&addr, "ada", &key(7)).await;
+    assert_eq!(games, [GameId(7)]);
+    let state = ada.state(GameId(7)).await;
+    assert_eq!(texts(&state), ["11-15", "22-17", "9-13", "24-19"]);
+    assert_eq!(state.status, GameStatus::Playing);
+    assert_eq!(state.your_side, Some(Side::First));
+    let (mut bob, games) = Client::person(&addr, "bob", &key(8)).await;
+    assert_eq!(games, [GameId(7)]);
+    bob.state(GameId(7)).await;
+    let text = first_legal(&state);
+    ada.play(GameId(7), &text).await;
+    assert_eq!(bob.move_played(GameId(7), 5).await, text);
+
+    // cy's game against the bot: the bot is seated again and answers.
+    let (mut cy, games) = Client::person(&addr, "cy", &key(9)).await;
+    assert_eq!(games, [GameId(6)]);
+    let state = cy.state(GameId(6)).await;
+    assert_eq!(texts(&state), ["11-15", "21-17", "9-13", "22-18"]);
+    cy.play(GameId(6), &first_legal(&state)).await;
+    cy.move_played(GameId(6), 6).await;
+}

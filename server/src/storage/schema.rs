@@ -152,8 +152,12 @@ pub fn migrate(connection: &mut Connection, now_ms: i64) -> Result<i64, StoreErr
 mod tests {
     use super::*;
     use crate::storage::identity::admit;
-    use crate::storage::{Admission, Claim, IdentityError, SqliteStore, Store, StoredIdentity};
-    use kingme_shared::domain::GameId;
+    use crate::storage::{
+        Admission, Claim, IdentityError, Participant, SqliteStore, Store, StoredIdentity,
+    };
+    use kingme_shared::Side;
+    use kingme_shared::ai::Level;
+    use kingme_shared::domain::{EndReason, GameId, TimeControl};
     use kingme_shared::identity::SigningKey;
     use kingme_shared::{GameKind, GameSpec, Variant};
 
@@ -315,6 +319,108 @@ mod tests {
             })
         );
         assert_eq!(store.leaderboard(None, 10).unwrap().len(), 2);
+    }
+
+    /// The frozen version-4 database (`fixtures/README.md` says how it was made), copied to
+    /// a temporary directory with its seal.
+    fn version_4_database() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/storage/fixtures");
+        let db = dir.path().join("kingme.db");
+        std::fs::copy(fixtures.join("schema_v4.db"), &db).unwrap();
+        std::fs::copy(
+            fixtures.join("schema_v4.db-seal"),
+            dir.path().join("kingme.db-seal"),
+        )
+        .unwrap();
+        (dir, db)
+    }
+
+    #[test]
+    fn a_version_4_database_made_by_version_4_is_migrated_with_everything_in_it() {
+        let (_dir, path) = version_4_database();
+        let mut connection = Connection::open(&path).unwrap();
+        assert_eq!(migrate(&mut connection, 9).unwrap(), 4);
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
+        let tictactoe = GameSpec::standard(GameKind::TicTacToe);
+        let checkers = GameSpec::standard(GameKind::Checkers);
+        let person = |name: &str| Participant::Person(name.to_owned());
+        // The finished games: two between persons, one against a bot, two never started.
+        for (id, seats, winner) in [
+            (1, [person("bob"), person("ada")], Some(Side::First)),
+            (3, [person("ada"), person("bob")], None),
+            (
+                5,
+                [person("ada"), Participant::Bot(Level::Random)],
+                Some(Side::First),
+            ),
+        ] {
+            let game = store.game(GameId(id)).unwrap().unwrap();
+            assert_eq!((game.game.spec, game.game.rated), (tictactoe, true));
+            assert_eq!(game.game.seats, seats, "game {id}");
+            assert_eq!(game.moves.len(), 9, "game {id}");
+            assert_eq!(game.result.unwrap().winner, winner, "game {id}");
+            assert!(game.to_record().replay().is_ok(), "game {id} replays");
+        }
+        for id in [2, 4] {
+            let game = store.game(GameId(id)).unwrap().unwrap();
+            assert_eq!(game.result.unwrap().reason, EndReason::Aborted);
+        }
+        // The unfinished ones, with their moves and clocks.
+        let unfinished = store.unfinished_games().unwrap();
+        let ids: Vec<u64> = unfinished.iter().map(|game| game.game.id.0).collect();
+        assert_eq!(ids, [6, 7]);
+        let against_bot = &unfinished[0];
+        assert_eq!(against_bot.game.spec, checkers);
+        assert_eq!(
+            against_bot.game.seats,
+            [person("cy"), Participant::Bot(Level::Random)]
+        );
+        let texts: Vec<&str> = against_bot.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["11-15", "21-17", "9-13", "22-18"]);
+        let between_persons = &unfinished[1];
+        assert_eq!(between_persons.game.seats, [person("ada"), person("bob")]);
+        assert_eq!(
+            between_persons.game.time_control,
+            TimeControl::Incremental {
+                initial_secs: 600,
+                increment_secs: 5
+            }
+        );
+        let last = between_persons.moves.last().unwrap();
+        assert_eq!((last.ply, last.text.as_str()), (4, "24-19"));
+        assert_eq!(last.clocks_ms, [Some(603_532), Some(604_998)]);
+        // Ratings: ada and bob, and the random bot.
+        let board: Vec<(String, bool, u32)> = store
+            .leaderboard(Some(GameKind::TicTacToe), 10)
+            .unwrap()
+            .into_iter()
+            .map(|entry| (entry.player, entry.bot, entry.games))
+            .collect();
+        assert_eq!(
+            board,
+            [
+                ("bob".to_owned(), false, 2),
+                ("ada".to_owned(), false, 3),
+                ("random".to_owned(), true, 1)
+            ]
+        );
+        // Identities: the keys the fixture's players used (seeds 7, 8 and 9).
+        for (name, seed) in [("ada", 7), ("bob", 8), ("cy", 9)] {
+            let key = SigningKey::from_bytes(&[seed; 32])
+                .verifying_key()
+                .to_bytes();
+            assert_eq!(
+                store.identity(name).unwrap().unwrap().public_key,
+                Some(key),
+                "{name}"
+            );
+        }
+        // Version 5's fencing tokens work on the migrated games.
+        let token = store.claim_lease(GameId(7)).unwrap();
+        assert!(store.check_lease(GameId(7), token).is_ok());
     }
 
     #[test]
