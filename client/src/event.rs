@@ -89,6 +89,7 @@ fn game_list(games: &[GameId]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -370,7 +370,9 @@ fn the_lobby_is_watched_while_shown_and_only_then() {
     assert_eq!(watch(&sent), [true], "{sent:?}");
     // A new connection watches nothing until asked again.
     app.update(Event::Link(LinkEvent::Lost {
-        reason: "reset".into(),
+        node: "127.0.0.1:7001".to_owned(),
+        reason: "reset".to_owned(),
+        next: "127.0.0.1:7002".to_owned(),
         retry_in_secs: 1,
     }));
     let sent = app.update(Event::Link(LinkEvent::Connected { resumed: true }));

@@ -226,7 +226,9 @@ fn the_phase_follows_the_conversation() {
     assert_eq!(session.phase(), Phase::Idle);
     // A lost connection does not end the session; a closed one does, and not well.
     let (_, done) = session.event(Event::Link(LinkEvent::Lost {
+        node: "127.0.0.1:7001".to_owned(),
         reason: "reset".to_owned(),
+        next: "127.0.0.1:7002".to_owned(),
         retry_in_secs: 1,
     }));
     assert!(!done);

@@ -119,18 +119,13 @@ fn the_app_opens_the_game_in_progress_and_asks_before_a_new_one() {
     );
 }
 
-#[test]
-fn a_refusal_wraps_in_the_status_line_and_nothing_is_cut() {
+/// After `event`, the status line shows `said` whole at every width: wrapped, or through `s`.
+fn the_status_says_it_whole(event: &LinkEvent, said: &str) {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    let reason = "the name \"ann\" belongs to another key (fingerprint \
-                  ab12cd34ef56ab12cd34ef56ab12cd34); use --name to choose another, or import \
-                  ann's key";
     for width in [120, 80, 50] {
         let mut app = App::new("ann", (width, 24), Instant::now());
-        app.update(Event::Link(LinkEvent::Closed {
-            reason: reason.to_owned(),
-        }));
+        app.update(Event::Link(event.clone()));
         let draw = |app: &App| {
             let mut terminal = Terminal::new(TestBackend::new(width, 24)).unwrap();
             terminal
@@ -150,7 +145,7 @@ fn a_refusal_wraps_in_the_status_line_and_nothing_is_cut() {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let wanted = words(&format!("disconnected: {reason}"));
+        let wanted = words(said);
         let mut screen = draw(&app);
         if !words(&screen.join(" ")).contains(&wanted) {
             // Too long for the two status lines: they say so, and s shows the whole message.
@@ -164,9 +159,35 @@ fn a_refusal_wraps_in_the_status_line_and_nothing_is_cut() {
         }
         let all = words(&screen.join(" "));
         assert!(
-            all.contains(&words(&format!("disconnected: {reason}"))),
+            all.contains(&wanted),
             "{width} columns:\n{}",
             screen.join("\n")
         );
     }
+}
+
+#[test]
+fn a_refusal_wraps_in_the_status_line_and_nothing_is_cut() {
+    let reason = "the name \"ann\" belongs to another key (fingerprint \
+                  ab12cd34ef56ab12cd34ef56ab12cd34); use --name to choose another, or import \
+                  ann's key";
+    let closed = LinkEvent::Closed {
+        reason: reason.to_owned(),
+    };
+    the_status_says_it_whole(&closed, &format!("disconnected: {reason}"));
+}
+
+#[test]
+fn a_lost_node_and_the_next_one_are_named_whole_in_the_status_line() {
+    let lost = LinkEvent::Lost {
+        node: "127.0.0.1:7001".to_owned(),
+        reason: "the server closed the connection".to_owned(),
+        next: "127.0.0.1:7002".to_owned(),
+        retry_in_secs: 1,
+    };
+    the_status_says_it_whole(
+        &lost,
+        "node 127.0.0.1:7001 lost (the server closed the connection); reconnecting to \
+         127.0.0.1:7002 in 1 s",
+    );
 }

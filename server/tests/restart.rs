@@ -27,6 +27,7 @@ async fn games_survive_a_kill_and_a_restart_with_fsync() {
 /// server and client, opened by this server: migrated, and its unfinished games go on, one
 /// between two persons (with clocks) and one against a bot.
 #[tokio::test]
+#[allow(clippy::unwrap_used)]
 async fn a_database_made_by_version_4_resumes_its_unfinished_games() {
     use kingme_shared::Side;
     use kingme_shared::identity::SigningKey;

@@ -133,6 +133,7 @@ impl Seats {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use kingme_shared::protocol::GameResult;
