@@ -203,3 +203,114 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
         server.wait().await.unwrap();
     }
 }
+
+/// The frozen version-4 PostgreSQL database (`src/storage/fixtures/README.md`): a `pg_dump` of
+/// what the version-4 server wrote, loaded into a new database (psql's `\restrict` lines left
+/// out), migrated by this server's store, and resumed by this server's binary.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_made_by_version_4_is_migrated_and_resumes_its_games() {
+    use kingme_server::storage::Participant;
+    use kingme_shared::ai::Level;
+    use kingme_shared::domain::{GameId, TimeControl};
+    use kingme_shared::identity::SigningKey;
+    use kingme_shared::protocol::GameState;
+    use kingme_shared::{GameKind, Side};
+    use restart_scenario::Client;
+
+    // Blocking clients (the harness's and the store's) off the test's runtime.
+    let (_server, url) = tokio::task::spawn_blocking(move || {
+        let mut server = TempPostgres::start();
+        let url = server.create_database();
+        let dump = include_str!("../src/storage/fixtures/postgres_v4.sql");
+        let sql: String = dump
+            .lines()
+            .filter(|line| !line.starts_with('\\'))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        postgres::Client::connect(&url, postgres::NoTls)
+            .unwrap()
+            .batch_execute(&sql)
+            .unwrap();
+        let mut store = PgStore::connect(&url, 0).unwrap();
+        assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
+        let person = |name: &str| Participant::Person(name.to_owned());
+        for (id, moves, winner) in [
+            (1, 9, None),
+            (2, 8, Some(Side::Second)),
+            (4, 7, Some(Side::First)),
+        ] {
+            let game = store.game(GameId(id)).unwrap().unwrap();
+            assert_eq!(game.moves.len(), moves, "game {id}");
+            assert_eq!(game.result.unwrap().winner, winner, "game {id}");
+            assert!(game.to_record().replay().is_ok(), "game {id} replays");
+        }
+        assert_eq!(
+            store.game(GameId(4)).unwrap().unwrap().game.seats,
+            [person("ada"), Participant::Bot(Level::Random)]
+        );
+        let unfinished = store.unfinished_games().unwrap();
+        let ids: Vec<u64> = unfinished.iter().map(|game| game.game.id.0).collect();
+        assert_eq!(ids, [5, 6]);
+        assert_eq!(unfinished[1].game.seats, [person("ada"), person("bob")]);
+        assert_eq!(
+            unfinished[1].game.time_control,
+            TimeControl::Incremental {
+                initial_secs: 600,
+                increment_secs: 5
+            }
+        );
+        assert_eq!(
+            unfinished[1].moves[1].clocks_ms,
+            [Some(599_999), Some(600_000)]
+        );
+        let board: Vec<(String, u32)> = store
+            .leaderboard(Some(GameKind::TicTacToe), 10)
+            .unwrap()
+            .into_iter()
+            .map(|entry| (entry.player, entry.games))
+            .collect();
+        assert_eq!(
+            board,
+            [
+                ("ada".to_owned(), 3),
+                ("bob".to_owned(), 2),
+                ("random".to_owned(), 1)
+            ]
+        );
+        for (name, seed) in [("ada", 7), ("bob", 8), ("cy", 9)] {
+            let key = SigningKey::from_bytes(&[seed; 32])
+                .verifying_key()
+                .to_bytes();
+            assert_eq!(store.identity(name).unwrap().unwrap().public_key, Some(key));
+        }
+        // The game ids go on above the old ones; version 5's fencing works on an old game.
+        assert!(store.reserve_game_ids(1).unwrap()[0].0 > 6);
+        let token = store.claim_lease(GameId(6)).unwrap();
+        assert!(store.check_lease(GameId(6), token).is_ok());
+        (server, url)
+    })
+    .await
+    .unwrap();
+
+    // Today's server resumes both unfinished games.
+    let (_node, addr) = restart_scenario::start_server(std::ffi::OsStr::new(&url), &[]).await;
+    let key = |seed: u8| SigningKey::from_bytes(&[seed; 32]);
+    let first_legal = |state: &GameState| {
+        let game = state.spec.start(Some(&state.position)).unwrap();
+        game.legal_move_texts().into_iter().next().unwrap()
+    };
+    let (mut ada, games) = Client::person(&addr, "ada", &key(7)).await;
+    assert_eq!(games, [GameId(6)]);
+    let state = ada.state(GameId(6)).await;
+    assert_eq!(state.moves.len(), 2);
+    let (mut bob, _) = Client::person(&addr, "bob", &key(8)).await;
+    bob.state(GameId(6)).await;
+    let text = first_legal(&state);
+    ada.play(GameId(6), &text).await;
+    assert_eq!(bob.move_played(GameId(6), 3).await, text);
+    let (mut cy, games) = Client::person(&addr, "cy", &key(9)).await;
+    assert_eq!(games, [GameId(5)]);
+    let state = cy.state(GameId(5)).await;
+    cy.play(GameId(5), &first_legal(&state)).await;
+    cy.move_played(GameId(5), 4).await;
+}
