@@ -213,7 +213,6 @@ async fn a_database_made_by_version_4_is_migrated_and_resumes_its_games() {
     use kingme_shared::ai::Level;
     use kingme_shared::domain::{GameId, TimeControl};
     use kingme_shared::identity::SigningKey;
-    use kingme_shared::protocol::GameState;
     use kingme_shared::{GameKind, Side};
     use restart_scenario::Client;
 
@@ -295,22 +294,19 @@ async fn a_database_made_by_version_4_is_migrated_and_resumes_its_games() {
     // Today's server resumes both unfinished games.
     let (_node, addr) = restart_scenario::start_server(std::ffi::OsStr::new(&url), &[]).await;
     let key = |seed: u8| SigningKey::from_bytes(&[seed; 32]);
-    let first_legal = |state: &GameState| {
-        let game = state.spec.start(Some(&state.position)).unwrap();
-        game.legal_move_texts().into_iter().next().unwrap()
-    };
     let (mut ada, games) = Client::person(&addr, "ada", &key(7)).await;
     assert_eq!(games, [GameId(6)]);
     let state = ada.state(GameId(6)).await;
     assert_eq!(state.moves.len(), 2);
     let (mut bob, _) = Client::person(&addr, "bob", &key(8)).await;
     bob.state(GameId(6)).await;
-    let text = first_legal(&state);
+    let text = restart_scenario::first_legal(&state);
     ada.play(GameId(6), &text).await;
     assert_eq!(bob.move_played(GameId(6), 3).await, text);
     let (mut cy, games) = Client::person(&addr, "cy", &key(9)).await;
     assert_eq!(games, [GameId(5)]);
     let state = cy.state(GameId(5)).await;
-    cy.play(GameId(5), &first_legal(&state)).await;
+    cy.play(GameId(5), &restart_scenario::first_legal(&state))
+        .await;
     cy.move_played(GameId(5), 4).await;
 }

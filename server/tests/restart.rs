@@ -45,10 +45,6 @@ async fn a_database_made_by_version_4_resumes_its_unfinished_games() {
     .unwrap();
     let (_server, addr) = restart_scenario::start_server(db.as_os_str(), &[]).await;
     let key = |seed: u8| SigningKey::from_bytes(&[seed; 32]);
-    let first_legal = |state: &GameState| {
-        let game = state.spec.start(Some(&state.position)).unwrap();
-        game.legal_move_texts().into_iter().next().unwrap()
-    };
     let texts =
         |state: &GameState| -> Vec<String> { state.moves.iter().map(|m| m.text.clone()).collect() };
 
@@ -62,7 +58,7 @@ async fn a_database_made_by_version_4_resumes_its_unfinished_games() {
     let (mut bob, games) = Client::person(&addr, "bob", &key(8)).await;
     assert_eq!(games, [GameId(7)]);
     bob.state(GameId(7)).await;
-    let text = first_legal(&state);
+    let text = restart_scenario::first_legal(&state);
     ada.play(GameId(7), &text).await;
     assert_eq!(bob.move_played(GameId(7), 5).await, text);
 
@@ -71,6 +67,7 @@ async fn a_database_made_by_version_4_resumes_its_unfinished_games() {
     assert_eq!(games, [GameId(6)]);
     let state = cy.state(GameId(6)).await;
     assert_eq!(texts(&state), ["11-15", "21-17", "9-13", "22-18"]);
-    cy.play(GameId(6), &first_legal(&state)).await;
+    cy.play(GameId(6), &restart_scenario::first_legal(&state))
+        .await;
     cy.move_played(GameId(6), 6).await;
 }

@@ -213,6 +213,12 @@ pub fn options(opponent: Opponent, time_control: TimeControl, rated: bool) -> Ga
     }
 }
 
+/// The first legal move in a game's `State` (by the rules, from its position).
+pub fn first_legal(state: &GameState) -> String {
+    let game = state.spec.start(Some(&state.position)).unwrap();
+    game.legal_move_texts().into_iter().next().unwrap()
+}
+
 /// Two games, a kill, a restart on the same database `db` (a `--db` value), and play on.
 pub async fn games_survive_a_kill_and_a_restart(db: &OsStr, server_args: &[&str]) {
     let (mut server, addr) = start_server(db, server_args).await;

@@ -162,6 +162,17 @@ enum Role {
     Joiner(mpsc::Receiver<GameId>),
 }
 
+impl Role {
+    /// Whom the games this player opens are against; `None` for a player who only joins.
+    fn opponent(&self) -> Option<Opponent> {
+        match self {
+            Role::AgainstBot => Some(Opponent::Bot(Level::Random)),
+            Role::Opener(_) => Some(Opponent::OpenSeat),
+            Role::Joiner(_) => None,
+        }
+    }
+}
+
 /// One person playing through the client's connection task until `stop`.
 async fn player(
     name: String,
@@ -225,14 +236,8 @@ async fn player(
         match event {
             Event::Link(LinkEvent::Connected { resumed: false }) if !created => {
                 created = true;
-                match &role {
-                    Role::AgainstBot => {
-                        let _ = open(&net, Opponent::Bot(Level::Random));
-                    }
-                    Role::Opener(_) => {
-                        let _ = open(&net, Opponent::OpenSeat);
-                    }
-                    Role::Joiner(_) => {}
+                if let Some(opponent) = role.opponent() {
+                    let _ = open(&net, opponent);
                 }
             }
             Event::Link(LinkEvent::Closed { reason }) => {
@@ -277,16 +282,10 @@ async fn player(
             Event::Server(ServerMessage::GameOver { game, .. }) => {
                 ledger(&shared).finished.insert(game.0);
                 turns.retain(|(_, g, _)| *g != game);
-                if sides.remove(&game).is_some() {
-                    match &role {
-                        Role::AgainstBot => {
-                            let _ = open(&net, Opponent::Bot(Level::Random));
-                        }
-                        Role::Opener(_) => {
-                            let _ = open(&net, Opponent::OpenSeat);
-                        }
-                        Role::Joiner(_) => {}
-                    }
+                if sides.remove(&game).is_some()
+                    && let Some(opponent) = role.opponent()
+                {
+                    let _ = open(&net, opponent);
                 }
             }
             Event::Server(ServerMessage::MoveRejected { .. }) => ledger(&shared).rejected += 1,
