@@ -17,7 +17,8 @@ use kingme_client::net::{Net, NetConfig};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
-    ClientMessage, GameId, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
+    ClientMessage, GameId, GameOptions, GameStatus, Opponent, SeatChoice, ServerMessage,
+    TimeControl,
 };
 use rand::seq::IndexedRandom;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -61,6 +62,9 @@ struct Args {
     /// Seconds of play between a node's restart and the next kill.
     #[arg(long, default_value_t = 3)]
     play_secs: u64,
+    /// Append each node's log to `DIR/nodeN.log`.
+    #[arg(long, value_name = "DIR")]
+    logs: Option<std::path::PathBuf>,
 }
 
 /// What every player task writes: acknowledged moves, when each game last moved, who runs it.
@@ -118,8 +122,22 @@ impl Node {
         let mut lines = BufReader::new(stdout).lines();
         let (ready, mut listening) = mpsc::channel(1);
         let shared = Arc::clone(shared);
+        let mut log = match &args.logs {
+            Some(dir) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(dir.join(format!("node{}.log", index + 1)))
+                    .context("cannot open the node's log file")?,
+            ),
+            None => None,
+        };
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(log) = &mut log {
+                    use std::io::Write;
+                    let _ = writeln!(log, "{line}");
+                }
                 if line.contains("kingme server listening") {
                     let _ = ready.try_send(());
                 }
@@ -176,8 +194,8 @@ impl Role {
 /// One person playing through the client's connection task until `stop`.
 async fn player(
     name: String,
-    node: usize,
-    addr: String,
+    mut node: usize,
+    addresses: Arc<Vec<String>>,
     mut role: Role,
     think: Duration,
     shared: Shared,
@@ -189,9 +207,11 @@ async fn player(
         secrets: None,
         keys: None,
         resume_tokens: None,
-        ..NetConfig::new(addr, name.clone())
+        ..NetConfig::new(addresses[node].clone(), name.clone())
     };
     let net = Net::spawn(config, sender, stop.clone());
+    // The node being tried after a loss: the one the player is on once welcomed.
+    let mut trying = node;
     let open = |net: &Net, opponent: Opponent| {
         let options = GameOptions {
             spec: GameKind::TicTacToe.into(),
@@ -207,6 +227,19 @@ async fn player(
     // Turns to answer: the game and when.
     let mut turns: Vec<(Instant, GameId, Vec<String>)> = Vec::new();
     let mut created = false;
+    // A game of this player's ended: the next one is opened.
+    macro_rules! ended {
+        ($game:expr) => {{
+            let game: GameId = $game;
+            ledger(&shared).finished.insert(game.0);
+            turns.retain(|(_, g, _)| *g != game);
+            if sides.remove(&game).is_some()
+                && let Some(opponent) = role.opponent()
+            {
+                let _ = open(&net, opponent);
+            }
+        }};
+    }
     loop {
         let next_turn = turns.iter().map(|(at, ..)| *at).min();
         let event = tokio::select! {
@@ -240,9 +273,19 @@ async fn player(
                     let _ = open(&net, opponent);
                 }
             }
+            Event::Link(LinkEvent::Lost { next, .. }) => {
+                trying = addresses.iter().position(|a| *a == next).unwrap_or(trying);
+            }
+            Event::Link(LinkEvent::Connected { .. }) => node = trying,
             Event::Link(LinkEvent::Closed { reason }) => {
                 eprintln!("kingme-failover: {name} disconnected for good: {reason}");
                 break;
+            }
+            Event::Server(ServerMessage::State(state))
+                if matches!(state.status, GameStatus::Over(_)) =>
+            {
+                // Ended while this player was away (a reconnect's State says so).
+                ended!(state.id);
             }
             Event::Server(ServerMessage::State(state)) => {
                 let Some(side) = state.your_side else {
@@ -279,15 +322,7 @@ async fn player(
                     book.acknowledged.insert((game.0, ply), record.text);
                 }
             }
-            Event::Server(ServerMessage::GameOver { game, .. }) => {
-                ledger(&shared).finished.insert(game.0);
-                turns.retain(|(_, g, _)| *g != game);
-                if sides.remove(&game).is_some()
-                    && let Some(opponent) = role.opponent()
-                {
-                    let _ = open(&net, opponent);
-                }
-            }
+            Event::Server(ServerMessage::GameOver { game, .. }) => ended!(game),
             Event::Server(ServerMessage::MoveRejected { .. }) => ledger(&shared).rejected += 1,
             _ => {}
         }
@@ -317,34 +352,67 @@ async fn stored_records(addr: &str, games: &[u64]) -> anyhow::Result<HashMap<u64
         secrets: None,
         keys: None,
         resume_tokens: None,
-        ..NetConfig::new(addr.to_owned(), "failover-auditor".to_owned())
+        ..NetConfig::new(
+            addr.to_owned(),
+            format!("fo{:04x}-auditor", rand::random::<u16>()),
+        )
     };
     let net = Net::spawn(config, sender, stop.clone());
     let mut records = HashMap::new();
     for &game in games {
-        net.outgoing
-            .send(ClientMessage::Export { game: GameId(game) })
-            .await?;
-        let moves = tokio::time::timeout(Duration::from_secs(10), async {
-            while let Some(event) = events.recv().await {
-                match event {
-                    Event::Server(ServerMessage::Record { game: g, record }) if g.0 == game => {
-                        return Some(record.moves);
+        // A refusal (the request limit, a reconnect) is tried again after a pause.
+        for _ in 0..5 {
+            net.outgoing
+                .send(ClientMessage::Export { game: GameId(game) })
+                .await?;
+            let moves = tokio::time::timeout(Duration::from_secs(10), async {
+                while let Some(event) = events.recv().await {
+                    match event {
+                        Event::Server(ServerMessage::Record { game: g, record }) if g.0 == game => {
+                            return Some(record.moves);
+                        }
+                        Event::Server(ServerMessage::Error { .. }) => return None,
+                        _ => {}
                     }
-                    Event::Server(ServerMessage::Error { .. }) => return None,
-                    _ => {}
                 }
+                None
+            })
+            .await
+            .ok()
+            .flatten();
+            if let Some(moves) = moves {
+                records.insert(game, moves);
+                break;
             }
-            None
-        })
-        .await
-        .ok()
-        .flatten();
-        records.insert(game, moves.unwrap_or_default());
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        // At most a few hundred requests a second: under the server's request limit.
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
     stop.cancel();
     net.close().await;
     Ok(records)
+}
+
+/// Every stored move of `games`, read from the database itself: (game, ply) → text.
+fn stored_moves(db: &str, games: &[u64]) -> anyhow::Result<HashMap<(u64, u32), String>> {
+    let mut client = postgres::Client::connect(db, postgres::NoTls)
+        .with_context(|| format!("cannot connect to {db}"))?;
+    let ids: Vec<i64> = games
+        .iter()
+        .filter_map(|&id| i64::try_from(id).ok())
+        .collect();
+    let rows = client.query(
+        "SELECT game_id, ply, text FROM moves WHERE game_id = ANY($1)",
+        &[&ids],
+    )?;
+    let mut moves = HashMap::new();
+    for row in rows {
+        let (game, ply, text): (i64, i32, String) =
+            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+        moves.insert((u64::try_from(game)?, u32::try_from(ply)?), text);
+    }
+    Ok(moves)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -373,18 +441,24 @@ async fn main() -> anyhow::Result<()> {
 
     let stop = CancellationToken::new();
     let think = Duration::from_millis(args.think_ms);
+    let addresses: Arc<Vec<String>> = Arc::new(nodes.iter().map(|n| n.addr.clone()).collect());
+    // Names of this run's own: each run's players have keys of their own.
+    let run: u16 = rand::random();
     let mut players = Vec::new();
     for pair in 0..args.pairs {
         let (to_partner, from_opener) = mpsc::channel(4);
         let node = pair % 3;
         for (name, role) in [
-            (format!("fo-open-{pair}"), Role::Opener(to_partner)),
-            (format!("fo-join-{pair}"), Role::Joiner(from_opener)),
+            (format!("fo{run:04x}-open-{pair}"), Role::Opener(to_partner)),
+            (
+                format!("fo{run:04x}-join-{pair}"),
+                Role::Joiner(from_opener),
+            ),
         ] {
             players.push(tokio::spawn(player(
                 name,
                 node,
-                nodes[node].addr.clone(),
+                Arc::clone(&addresses),
                 role,
                 think,
                 Arc::clone(&shared),
@@ -395,9 +469,9 @@ async fn main() -> anyhow::Result<()> {
     for game in 0..args.bot_games {
         let node = game % 3;
         players.push(tokio::spawn(player(
-            format!("fo-solo-{game}"),
+            format!("fo{run:04x}-solo-{game}"),
             node,
-            nodes[node].addr.clone(),
+            Arc::clone(&addresses),
             Role::AgainstBot,
             think,
             Arc::clone(&shared),
@@ -412,10 +486,18 @@ async fn main() -> anyhow::Result<()> {
         let victim = kill % nodes.len();
         let (running, moved_before): (Vec<u64>, HashMap<u64, u32>) = {
             let book = ledger(&shared);
+            // This run's games in play there (a game nobody joined cannot move; a game of an
+            // earlier run on the same database has no players).
+            let ours: HashSet<u64> = book.games.iter().copied().collect();
             let running: Vec<u64> = book
                 .owner
                 .iter()
-                .filter(|(game, node)| **node == victim && !book.finished.contains(game))
+                .filter(|(game, node)| {
+                    **node == victim
+                        && ours.contains(game)
+                        && book.moved.contains_key(game)
+                        && !book.finished.contains(game)
+                })
                 .map(|(game, _)| *game)
                 .collect();
             let moved = running
@@ -480,21 +562,30 @@ async fn main() -> anyhow::Result<()> {
         (book.games.clone(), book.acknowledged.clone(), book.rejected)
     };
     let records = stored_records(&nodes[0].addr, &games).await?;
+    let db = args.db.clone();
+    let audited = games.clone();
+    let rows = tokio::task::spawn_blocking(move || stored_moves(&db, &audited)).await??;
+    // Lost: not in the database's moves table, or not in the game's record.
     let lost: Vec<&(u64, u32)> = acknowledged
         .iter()
-        .filter(|((game, ply), text)| {
-            records
-                .get(game)
-                .and_then(|moves| moves.get(*ply as usize - 1))
-                != Some(*text)
+        .filter(|(key, text)| {
+            let (game, ply) = **key;
+            let in_record = records
+                .get(&game)
+                .and_then(|moves| moves.get(ply as usize - 1));
+            rows.get(&(game, ply)) != Some(*text) || in_record != Some(*text)
         })
         .map(|(key, _)| key)
         .collect();
+    let unread = games
+        .iter()
+        .filter(|game| !records.contains_key(game))
+        .count();
     failovers.sort();
     println!(
         "{} kills, {} games, {} acknowledged moves; failover (node killed → its game moving again) \
          over {} games: p50 {:.2} s, max {:.2} s; acknowledged moves lost: {}; moves refused: {}; \
-         games that did not move again within 60 s: {}",
+         games that did not move again within 60 s: {}; records not read: {}",
         args.kills,
         games.len(),
         acknowledged.len(),
@@ -503,7 +594,8 @@ async fn main() -> anyhow::Result<()> {
         failovers.last().copied().unwrap_or_default().as_secs_f64(),
         lost.len(),
         rejected,
-        stalled.len()
+        stalled.len(),
+        unread
     );
     for node in &mut nodes {
         if let Some(mut child) = node.child.take() {
