@@ -356,8 +356,12 @@ impl Connection {
                     }
                     Some(Ok(message)) if !self.seats.heard(&message) => {}
                     Some(Ok(message)) => {
-                        if let ServerMessage::Nodes { addresses } = &message {
-                            self.nodes.learn(addresses);
+                        if let ServerMessage::Nodes { addresses } = &message
+                            && self.nodes.learn(addresses)
+                        {
+                            // A node died: the games it ran are taken over elsewhere, where
+                            // this player must show itself again.
+                            self.seats.recheck(Instant::now());
                         }
                         let end = ending(&message);
                         if self.events.send(Event::Server(message)).await.is_err() {

@@ -45,8 +45,9 @@ impl NodeList {
 
     /// What a `Nodes` message said, while connected to the current node: that node first
     /// (it is the one the client is on), then the others as listed, without repeats or empty
-    /// entries, and the given address last if the list left it out.
-    pub fn learn(&mut self, listed: &[String]) {
+    /// entries, and the given address last if the list left it out. Returns whether a node
+    /// known before is gone from it (it died or stopped: its games move to other nodes).
+    pub fn learn(&mut self, listed: &[String]) -> bool {
         let on = self.current().to_owned();
         let mut addresses = vec![on];
         for address in listed.iter().chain(std::iter::once(&self.given)) {
@@ -58,8 +59,13 @@ impl NodeList {
                 addresses.push(address.to_owned());
             }
         }
+        let gone = self
+            .addresses
+            .iter()
+            .any(|known| !addresses.contains(known));
         self.addresses = addresses;
         self.current = 0;
+        gone
     }
 
     /// The node for reconnection attempt `attempt` (0 first) after losing the current one:
@@ -103,6 +109,19 @@ mod tests {
     }
 
     #[test]
+    fn a_node_gone_from_the_list_is_noticed() {
+        let mut nodes = list("a:1", &["a:1", "b:2", "c:3"]);
+        assert!(!nodes.learn(&["a:1".to_owned(), "c:3".to_owned(), "b:2".to_owned()]));
+        assert!(!nodes.learn(&[
+            "a:1".to_owned(),
+            "b:2".to_owned(),
+            "c:3".to_owned(),
+            "d:4".to_owned()
+        ]));
+        assert!(nodes.learn(&["a:1".to_owned(), "b:2".to_owned(), "d:4".to_owned()]));
+    }
+
+    #[test]
     fn a_lone_server_is_tried_again_with_growing_pauses() {
         let nodes = NodeList::new("a:1".to_owned());
         let second = Duration::from_secs(1);
@@ -143,7 +162,7 @@ mod tests {
     fn a_node_list_is_bounded() {
         let listed: Vec<String> = (0..100).map(|port| format!("n:{port}")).collect();
         let mut nodes = NodeList::new("a:1".to_owned());
-        nodes.learn(&listed);
+        assert!(!nodes.learn(&listed));
         assert_eq!(nodes.addresses().len(), MAX_NODES);
         assert_eq!(nodes.current(), "a:1");
     }

@@ -96,6 +96,13 @@ impl Seats {
         self.missing.iter().copied().collect()
     }
 
+    /// A node of the cluster went away while this connection stays: the games it ran move to
+    /// other nodes, which do not know this player is here. Every seated game is asked for
+    /// again (a game that did not move is simply sent again), as after a reconnect.
+    pub fn recheck(&mut self, now: Instant) {
+        self.welcomed(&[], now);
+    }
+
     /// When the next ask is due, if any game is missing.
     #[must_use]
     pub fn next_ask(&self) -> Option<Instant> {
@@ -181,6 +188,20 @@ mod tests {
         assert_eq!(second - start, FIRST_PAUSE);
         assert_eq!(seats.ask(second).unwrap().len(), 1);
         assert_eq!(seats.next_ask().unwrap() - second, FIRST_PAUSE * 2);
+    }
+
+    #[test]
+    fn every_seated_game_is_asked_for_when_a_node_goes() {
+        let mut seats = Seats::default();
+        let start = Instant::now();
+        seats.welcomed(&[GameId(3), GameId(4)], start);
+        seats.recheck(start);
+        assert_eq!(seats.ask(start).unwrap().len(), 2);
+        assert!(seats.heard(&over(4)));
+        assert_eq!(
+            seats.ask(seats.next_ask().unwrap()),
+            Ok(vec![ClientMessage::Watch { game: GameId(3) }])
+        );
     }
 
     #[test]

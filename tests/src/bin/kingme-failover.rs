@@ -62,6 +62,10 @@ struct Args {
     /// Seconds of play between a node's restart and the next kill.
     #[arg(long, default_value_t = 3)]
     play_secs: u64,
+    /// Seat each pair's second player at the next node (its moves relayed to the game's node)
+    /// instead of at its partner's.
+    #[arg(long)]
+    cross_node: bool,
     /// Append each node's log to `DIR/nodeN.log`.
     #[arg(long, value_name = "DIR")]
     logs: Option<std::path::PathBuf>,
@@ -76,6 +80,8 @@ struct Ledger {
     moved: HashMap<u64, BTreeMap<u32, Instant>>,
     /// The node running each unfinished game.
     owner: HashMap<u64, usize>,
+    /// When each game was last taken over (a node's log said so).
+    taken_over: HashMap<u64, Instant>,
     finished: HashSet<u64>,
     /// Games created, with their creator's node at creation.
     games: Vec<u64>,
@@ -144,7 +150,9 @@ impl Node {
                 if line.contains("took over a game")
                     && let Some(game) = field(&line, "game=")
                 {
-                    ledger(&shared).owner.insert(game, index);
+                    let mut book = ledger(&shared);
+                    book.owner.insert(game, index);
+                    book.taken_over.insert(game, Instant::now());
                 }
             }
         });
@@ -448,10 +456,20 @@ async fn main() -> anyhow::Result<()> {
     for pair in 0..args.pairs {
         let (to_partner, from_opener) = mpsc::channel(4);
         let node = pair % 3;
-        for (name, role) in [
-            (format!("fo{run:04x}-open-{pair}"), Role::Opener(to_partner)),
+        let partner = if args.cross_node {
+            (node + 1) % 3
+        } else {
+            node
+        };
+        for (name, node, role) in [
+            (
+                format!("fo{run:04x}-open-{pair}"),
+                node,
+                Role::Opener(to_partner),
+            ),
             (
                 format!("fo{run:04x}-join-{pair}"),
+                partner,
                 Role::Joiner(from_opener),
             ),
         ] {
@@ -521,10 +539,16 @@ async fn main() -> anyhow::Result<()> {
             tokio::time::sleep(Duration::from_millis(20)).await;
             let book = ledger(&shared);
             waiting.retain(|game| {
-                let after = book
-                    .moved
-                    .get(game)
-                    .and_then(|moves| moves.range(moved_before[game] + 1..).next());
+                // A move the dead node committed just before it died may still be on its way
+                // (through Redis): only a move heard after the takeover counts.
+                let taken_over = book.taken_over.get(game).filter(|at| **at >= killed_at);
+                let after = taken_over.and_then(|taken_over| {
+                    book.moved.get(game).and_then(|moves| {
+                        moves
+                            .range(moved_before[game] + 1..)
+                            .find(|(_, at)| *at >= taken_over)
+                    })
+                });
                 match after {
                     Some((_, at)) => {
                         failovers.push(at.saturating_duration_since(killed_at));
