@@ -265,6 +265,9 @@ impl Relay {
 
     async fn receive(self: &Arc<Self>, envelope: Envelope) {
         match envelope {
+            // A game this node runs now (it took the game over from the node that published
+            // this) reaches its members here through its table.
+            Envelope::Event { game, .. } if self.registry.table(game).is_ok() => {}
             Envelope::Event {
                 game,
                 to,
