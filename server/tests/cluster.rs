@@ -745,3 +745,42 @@ async fn a_guest_plays_and_watches_a_game_another_node_runs() {
         .await;
     assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3", "7"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_goes_to_another_node_plays_on_from_there() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let (mut ada, bob, game) = ada_against_bob(&home.addr).await;
+    ada.play(game, "5").await;
+
+    // bob leaves the game's node (it notices) and signs in at the other one.
+    drop(bob);
+    ada.expect(|message| match message {
+        ServerMessage::SeatChanged {
+            game: g,
+            side: kingme_shared::Side::Second,
+            holder: SeatHolder::Human {
+                connected: false, ..
+            },
+        } if g == game => Some(()),
+        _ => None,
+    })
+    .await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+
+    // His first request from there seats him again (the game sends him its state), and from
+    // then on his node hands him the game's moves.
+    bob.send(ClientMessage::Move {
+        game,
+        text: "1".into(),
+    })
+    .await;
+    let state = bob.state(game).await;
+    assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
+    assert_eq!(state.moves.len(), 1);
+    assert_eq!(bob.move_played(game, 2).await, "1");
+    assert_eq!(ada.move_played(game, 2).await, "1");
+    ada.play(game, "3").await;
+    assert_eq!(bob.move_played(game, 3).await, "3");
+}

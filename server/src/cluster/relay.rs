@@ -328,18 +328,21 @@ impl Relay {
     }
 
     /// The session of `player`, reached through node `from` from now on (attached to the relay
-    /// if no connection reaches it); when it comes back, its games send it their state.
+    /// if no connection reaches it). When it comes back, or is reached again after it was away
+    /// (a player of this node's games that went to another node), its games send it their
+    /// state and seat it again, as a hello here would; so its node learns which games it is in.
     async fn reach(self: &Arc<Self>, player: &Who, from: String, back: bool) -> Arc<Session> {
         let session = self.session_of(player);
-        let attached = if session.is_connected() {
-            lock(&self.routes).get(player).map(|(_, id)| *id)
-        } else {
+        let away = !session.is_connected();
+        let attached = if away {
             Some(self.attach(&session, player.clone()))
+        } else {
+            lock(&self.routes).get(player).map(|(_, id)| *id)
         };
         if let Some(connection) = attached {
             lock(&self.routes).insert(player.clone(), (from, connection));
         }
-        if back {
+        if back || away {
             for game in session.games() {
                 if let Ok(table) = self.registry.table(game) {
                     let session = Arc::clone(&session);
