@@ -64,12 +64,21 @@ pub enum Envelope {
     Returned { from: String, player: Who },
 }
 
+/// Why a message from Redis was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvelopeError {
+    #[error("{0} bytes, over the limit of {MAX_ENVELOPE}")]
+    TooLong(usize),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
 impl Envelope {
     /// The envelope read from a pub/sub payload, or why not.
-    pub fn read(payload: &[u8]) -> Result<Envelope, String> {
+    pub fn read(payload: &[u8]) -> Result<Envelope, EnvelopeError> {
         if payload.len() > MAX_ENVELOPE {
-            return Err(format!("{} bytes, over the limit", payload.len()));
+            return Err(EnvelopeError::TooLong(payload.len()));
         }
-        serde_json::from_slice(payload).map_err(|err| err.to_string())
+        Ok(serde_json::from_slice(payload)?)
     }
 }
