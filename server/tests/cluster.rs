@@ -4,7 +4,9 @@
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
 //! a game made at one node listed, joined and played from a second and watched from a third;
 //! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
-//! empty during play; PostgreSQL briefly unreachable.
+//! empty during play; PostgreSQL briefly unreachable; a move published to Redis once however
+//! many watch at other nodes (an eavesdropper on `kingme:*` counts); a guest playing and
+//! watching a game another node runs; a player of a game going to another node and playing on.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
