@@ -14,6 +14,8 @@ mod course;
 mod membership;
 mod offering;
 mod persistence;
+#[cfg(test)]
+mod remote_tests;
 mod requests;
 mod view;
 
