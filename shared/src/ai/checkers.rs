@@ -19,7 +19,7 @@ use super::book::Book;
 use super::checkers_eval::{expert_eval, material};
 use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
-use super::egdb::{Egdb, Verdict};
+use super::egdb::{BlockCache, Egdb, Verdict};
 use super::search::{Found, SearchGame};
 use super::zobrist::checkers_key;
 use crate::game::Side;
@@ -27,10 +27,14 @@ use crate::games::checkers::{
     Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Transposition table size for checkers: 2^18 entries of about 48 bytes.
 const TABLE_BITS: u32 = 18;
+
+/// Inflated database blocks a search keeps for its own probes: 4 MB at most.
+const PROBE_CACHE_SLOTS: usize = 256;
 
 /// A checkers position under search, with the keys of the positions before it.
 pub struct CheckersSearch {
@@ -42,8 +46,10 @@ pub struct CheckersSearch {
     /// Where in `keys` the current reversible stretch (since the last capture or man's move)
     /// starts.
     reversible_from: usize,
-    /// The endgame database consulted at every node, if any.
+    /// The endgame database consulted at the nodes the search does not extend, if any.
     egdb: Option<Arc<Egdb>>,
+    /// The database blocks this search inflated, kept for its next probes (no lock a probe).
+    blocks: RefCell<BlockCache>,
     /// When the root is won or lost in the database: its material and the winner. Positions
     /// with that material still won for the winner are searched on rather than scored (see the
     /// file's comment).
@@ -67,6 +73,7 @@ impl CheckersSearch {
             keys,
             reversible_from: 0,
             egdb: None,
+            blocks: RefCell::new(BlockCache::new(1)),
             converting: None,
         }
     }
@@ -84,6 +91,9 @@ impl CheckersSearch {
             };
             Some((Counts::of(&self.position), winner))
         });
+        if egdb.is_some() {
+            self.blocks = RefCell::new(BlockCache::new(PROBE_CACHE_SLOTS));
+        }
         self.egdb = egdb;
         self
     }
@@ -161,7 +171,10 @@ impl SearchGame for CheckersSearch {
     }
 
     fn probe(&self) -> Option<i32> {
-        let verdict = self.egdb.as_deref()?.verdict(&self.position)?;
+        let verdict = self
+            .egdb
+            .as_deref()?
+            .verdict_with(&self.position, &mut self.blocks.borrow_mut())?;
         if let Some((material, winner)) = self.converting
             && Counts::of(&self.position) == material
         {
@@ -421,6 +434,58 @@ mod tests {
         assert!(
             plain.score != 0 || game.legal_moves().len() == 1,
             "{plain:?}"
+        );
+    }
+
+    #[test]
+    fn positions_with_a_capture_are_searched_not_probed_and_score_exactly() {
+        use crate::ai::egdb::index::position_at;
+        use crate::ai::egdb::{encode, solve};
+        // The truth: every verdict of up to three pieces (checked against the reference rules
+        // elsewhere). The search is given only the two-piece file, so a three-piece root is not
+        // in it; from roots where every move leaves the opponent a capture, the search never
+        // probes those capture positions (it extends them) and must still score the root
+        // exactly through the captures into the two-piece file (or to a side left without
+        // pieces).
+        let truth = solve(3, |_| {});
+        let db = Arc::new(Egdb::parse(encode(&solve(2, |_| {}))).unwrap());
+        let limits = Limits {
+            depth: Some(1),
+            egdb: Some(db.clone()),
+            ..Limits::default()
+        };
+        let mut checked = [0u32; 3];
+        for (counts, _) in truth.slices() {
+            if counts.total() != 3 {
+                continue;
+            }
+            for index in (0..counts.entries()).step_by(7) {
+                let Some(position) = position_at(*counts, index) else {
+                    continue;
+                };
+                let game = Checkers::from_position(position);
+                let moves = game.legal_moves();
+                // Either the root captures (into the file), or every move of it leaves the
+                // opponent a capture, which the search must resolve below the root.
+                let exact = has_capture(&position)
+                    || moves.iter().all(|mv| has_capture(&position.after(mv)));
+                if moves.len() < 2 || !exact {
+                    continue;
+                }
+                let report = think(&AnyGame::Checkers(game), Level::Expert, &limits, 0).unwrap();
+                let searched = match report.score {
+                    score if score >= KNOWN_WIN / 2 => Verdict::Win,
+                    score if score <= -KNOWN_WIN / 2 => Verdict::Loss,
+                    0 => Verdict::Draw,
+                    score => panic!("{position:?}: an inexact score {score}"),
+                };
+                assert_eq!(Some(searched), truth.verdict(&position), "{position:?}");
+                checked[searched.code() as usize - 1] += 1;
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 5),
+            "wins, losses, draws: {checked:?}"
         );
     }
 }

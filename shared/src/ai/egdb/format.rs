@@ -43,7 +43,8 @@ const SLICE_ENTRY: usize = 44;
 const CHECKSUM: usize = 4;
 /// More slices than any piece count up to 12 has; a larger count is a damaged file.
 const MAX_SLICES: usize = 4096;
-/// Inflated blocks kept for probes (a block lives in the slot of its number modulo this): 16 MB.
+/// Inflated blocks kept by the database's shared cache (a block lives in the slot of its number
+/// modulo this): 16 MB at most.
 const CACHE_SLOTS: usize = 1024;
 
 /// Why a database file was refused.
@@ -176,9 +177,31 @@ struct Slice {
     tally: [u64; 4],
 }
 
-/// Inflated blocks, each in the slot of its number modulo [`CACHE_SLOTS`].
-struct BlockCache {
+/// Inflated blocks, each in the slot of its number modulo the number of slots. The database
+/// keeps one behind a lock for any caller ([`Egdb::verdict`]); a search keeps its own
+/// ([`Egdb::verdict_with`]), so that its probes take no lock and searches running at once do not
+/// evict each other's blocks.
+#[derive(Debug)]
+pub struct BlockCache {
     slots: Vec<Option<(usize, Box<[u8]>)>>,
+    inflated: u64,
+}
+
+impl BlockCache {
+    /// An empty cache of `slots` blocks (16 KiB each when full; at least one slot).
+    #[must_use]
+    pub fn new(slots: usize) -> BlockCache {
+        BlockCache {
+            slots: std::iter::repeat_with(|| None).take(slots.max(1)).collect(),
+            inflated: 0,
+        }
+    }
+
+    /// How many blocks this cache has inflated (a probe that found its block kept inflates none).
+    #[must_use]
+    pub fn inflated(&self) -> u64 {
+        self.inflated
+    }
 }
 
 /// A checked database file, read in place: blocks are inflated as probes need them and a few
@@ -300,9 +323,7 @@ impl Egdb {
             data_start,
             blocks,
             data_len,
-            cache: Mutex::new(BlockCache {
-                slots: std::iter::repeat_with(|| None).take(CACHE_SLOTS).collect(),
-            }),
+            cache: Mutex::new(BlockCache::new(CACHE_SLOTS)),
             file,
         })
     }
@@ -327,15 +348,35 @@ impl Egdb {
 
     /// The verdict for the side to move, when the position is in the database. Cheap when it is
     /// not: more pieces than the file holds are turned away by a count of bits. A position with
-    /// a capture is answered by its captures (each into a smaller slice).
+    /// a capture is answered by its captures (each into a smaller slice); a side whose last
+    /// piece was taken has lost.
     #[must_use]
     pub fn verdict(&self, position: &Position) -> Option<Verdict> {
-        if (position.black() | position.white()).count_ones() > self.max_pieces {
+        if !self.covers(position) {
+            return None;
+        }
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        self.verdict_with(position, &mut cache)
+    }
+
+    /// Whether the position has few enough pieces to be in the file.
+    fn covers(&self, position: &Position) -> bool {
+        (position.black() | position.white()).count_ones() <= self.max_pieces
+    }
+
+    /// [`Egdb::verdict`] with blocks kept in the caller's own cache (a search's), no lock taken.
+    #[must_use]
+    pub fn verdict_with(&self, position: &Position, cache: &mut BlockCache) -> Option<Verdict> {
+        if !self.covers(position) {
             return None;
         }
         let black_to_move = normalise(position);
+        if black_to_move.black() == 0 {
+            // Its last piece taken: lost (no slice holds a side without pieces).
+            return Some(Verdict::Loss);
+        }
         if has_capture(&black_to_move) {
-            return self.capture_verdict(&black_to_move);
+            return self.capture_verdict(&black_to_move, cache);
         }
         let slice = self.slices.get(Counts::of(&black_to_move))?;
         let index = index_of(&black_to_move);
@@ -343,24 +384,20 @@ impl Egdb {
             return None;
         }
         let at = slice.offset + index / 4;
-        let byte = self.data_byte(at)?;
+        let byte = self.data_byte(at, cache)?;
         Verdict::from_code((byte >> (2 * (index % 4))) & 3)
     }
 
     /// The verdict of a position (Black to move) that must capture: won if a capture leaves
     /// the opponent lost (or without pieces), drawn if the best leaves a draw, else lost.
-    fn capture_verdict(&self, black_to_move: &Position) -> Option<Verdict> {
+    fn capture_verdict(&self, black_to_move: &Position, cache: &mut BlockCache) -> Option<Verdict> {
         let (mut win, mut draw, mut unknown) = (false, false, false);
         for_each_move(black_to_move, |mv| {
             if win {
                 return;
             }
             let child = black_to_move.after(mv);
-            if child.white() == 0 {
-                win = true;
-                return;
-            }
-            match self.verdict(&child) {
+            match self.verdict_with(&child, cache) {
                 Some(Verdict::Loss) => win = true,
                 Some(Verdict::Draw) => draw = true,
                 Some(Verdict::Win) => {}
@@ -379,11 +416,11 @@ impl Egdb {
     }
 
     /// A byte of the data, from its block (inflated now or kept from before).
-    fn data_byte(&self, at: u64) -> Option<u8> {
+    fn data_byte(&self, at: u64, cache: &mut BlockCache) -> Option<u8> {
         let block = usize::try_from(at / BLOCK as u64).ok()?;
         let within = (at % BLOCK as u64) as usize;
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let slot = cache.slots.get_mut(block % CACHE_SLOTS)?;
+        let slots = cache.slots.len();
+        let slot = cache.slots.get_mut(block % slots)?;
         if let Some((held, data)) = slot
             && *held == block
         {
@@ -392,6 +429,7 @@ impl Egdb {
         let data = self.inflate(block)?;
         let byte = data.get(within).copied();
         *slot = Some((block, data));
+        cache.inflated += 1;
         byte
     }
 
@@ -587,6 +625,33 @@ mod tests {
         }
         // A file read back and written again is the same file.
         assert_eq!(encode(&db.to_tables()), bytes);
+    }
+
+    #[test]
+    fn a_search_s_own_block_cache_gives_the_same_verdicts() {
+        let tables = solve(3, |_| {});
+        let db = Egdb::parse(encode(&tables)).expect("a fresh file");
+        assert!(db.blocks > 2, "{db:?}");
+        // One slot evicts at every change of block; 64 keep every block once inflated.
+        let (mut tiny, mut roomy) = (BlockCache::new(1), BlockCache::new(64));
+        for (counts, _) in tables.slices() {
+            for index in 0..counts.entries() {
+                if let Some(position) = position_at(*counts, index) {
+                    let shared = db.verdict(&position);
+                    assert_eq!(db.verdict_with(&position, &mut tiny), shared);
+                    assert_eq!(db.verdict_with(&flip(&position), &mut roomy), shared);
+                }
+            }
+        }
+        assert!(roomy.inflated() <= db.blocks as u64, "{roomy:?}");
+        assert!(tiny.inflated() > roomy.inflated(), "{}", tiny.inflated());
+        // Too many pieces: turned away without a block.
+        let crowded =
+            Position::from_parts(0b1111, 0xF000_0000, 0xF000_000F, crate::game::Side::First);
+        assert_eq!(
+            db.verdict_with(&crowded.expect("a position"), &mut tiny),
+            None
+        );
     }
 
     #[test]
