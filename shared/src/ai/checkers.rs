@@ -19,7 +19,7 @@ use super::book::Book;
 use super::checkers_eval::{expert_eval, material};
 use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
-use super::egdb::{BlockCache, Egdb, Verdict};
+use super::egdb::{Egdb, Verdict};
 use super::search::{Found, SearchGame};
 use super::zobrist::checkers_key;
 use crate::game::Side;
@@ -33,8 +33,14 @@ use std::sync::Arc;
 /// Transposition table size for checkers: 2^18 entries of about 48 bytes.
 const TABLE_BITS: u32 = 18;
 
-/// Inflated database blocks a search keeps for its own probes: 4 MB at most.
-const PROBE_CACHE_SLOTS: usize = 256;
+/// The database verdicts a search remembers (the position itself is kept, so a hit is exact):
+/// 2^14 entries of 20 bytes. Iterative deepening and transpositions probe the same positions
+/// again and again; each probe of the file takes its cache's lock and may inflate a block.
+const KNOWN_BITS: u32 = 14;
+
+/// A remembered probe: the position and its verdict's code, or [`NOT_IN_DB`].
+type Known = Option<(Position, u8)>;
+const NOT_IN_DB: u8 = 0;
 
 /// A checkers position under search, with the keys of the positions before it.
 pub struct CheckersSearch {
@@ -48,8 +54,8 @@ pub struct CheckersSearch {
     reversible_from: usize,
     /// The endgame database consulted at the nodes the search does not extend, if any.
     egdb: Option<Arc<Egdb>>,
-    /// The database blocks this search inflated, kept for its next probes (no lock a probe).
-    blocks: RefCell<BlockCache>,
+    /// The verdicts this search probed, by position key (empty without a database).
+    known: RefCell<Vec<Known>>,
     /// When the root is won or lost in the database: its material and the winner. Positions
     /// with that material still won for the winner are searched on rather than scored (see the
     /// file's comment).
@@ -73,7 +79,7 @@ impl CheckersSearch {
             keys,
             reversible_from: 0,
             egdb: None,
-            blocks: RefCell::new(BlockCache::new(1)),
+            known: RefCell::new(Vec::new()),
             converting: None,
         }
     }
@@ -92,10 +98,26 @@ impl CheckersSearch {
             Some((Counts::of(&self.position), winner))
         });
         if egdb.is_some() {
-            self.blocks = RefCell::new(BlockCache::new(PROBE_CACHE_SLOTS));
+            self.known = RefCell::new(vec![None; 1 << KNOWN_BITS]);
         }
         self.egdb = egdb;
         self
+    }
+
+    /// The database's verdict on the position, remembered from an earlier probe of this search
+    /// when it can be.
+    fn remembered_verdict(&self) -> Option<Verdict> {
+        let db = self.egdb.as_deref()?;
+        let mut known = self.known.borrow_mut();
+        let slot = known.get_mut((self.key() >> (64 - KNOWN_BITS)) as usize)?;
+        if let Some((position, code)) = *slot
+            && position == self.position
+        {
+            return Verdict::from_code(code);
+        }
+        let verdict = db.verdict(&self.position);
+        *slot = Some((self.position, verdict.map_or(NOT_IN_DB, Verdict::code)));
+        verdict
     }
 
     /// The database's score for the side to move, from a verdict.
@@ -171,10 +193,7 @@ impl SearchGame for CheckersSearch {
     }
 
     fn probe(&self) -> Option<i32> {
-        let verdict = self
-            .egdb
-            .as_deref()?
-            .verdict_with(&self.position, &mut self.blocks.borrow_mut())?;
+        let verdict = self.remembered_verdict()?;
         if let Some((material, winner)) = self.converting
             && Counts::of(&self.position) == material
         {

@@ -14,7 +14,7 @@ pub mod index;
 pub mod solve;
 pub mod storage;
 
-pub use format::{BlockCache, Egdb, EgdbError, encode};
+pub use format::{Egdb, EgdbError, encode};
 pub use solve::{Progress, Tables, solve};
 pub use storage::Storage;
 
