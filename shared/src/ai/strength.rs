@@ -77,8 +77,8 @@ const PENTE: [Plan; 9] = [
     Plan::fixed(2, 0.5),
     Plan::fixed(3, 0.6),
     Plan::fixed(4, 0.4),
-    Plan::fixed(6, 0.0),
-    Plan::deepening(Some(8_000)),
+    Plan::fixed(5, 0.0),
+    Plan::deepening(Some(2_000)),
     Plan::deepening(None),
 ];
 
