@@ -1,5 +1,6 @@
 //! The live lobby: a client that watches the lobby is sent the game list at once and again
 //! whenever games open, fill or end, without asking; one that stops watching is sent nothing.
+//! A burst of new games is served, not refused.
 
 #![allow(clippy::unwrap_used)]
 
@@ -69,5 +70,44 @@ async fn a_watching_client_sees_games_open_fill_and_go_without_asking() {
         !pushed,
         "a list with the new game was pushed after WatchLobby off"
     );
+    server.shutdown().await;
+}
+
+/// A burst of new games, asked for all at once, larger than the block of game ids the server
+/// reserves ahead (`game_ids::BLOCK`, 32): every one is created (the load runs once saw the
+/// ids run out and new games refused as "not stored").
+#[tokio::test]
+async fn a_burst_of_new_games_beyond_the_ids_reserved_ahead_is_served() {
+    const CLIENTS: usize = 8;
+    const EACH: usize = 12;
+    let server = start_server(test_config()).await;
+    let mut clients = Vec::new();
+    for index in 0..CLIENTS {
+        clients.push(Client::hello(server.addr(), &format!("burst{index}")).await);
+    }
+    // Every request is sent before any answer is read.
+    for client in &mut clients {
+        for _ in 0..EACH {
+            client
+                .send(ClientMessage::CreateGame(open_game(GameKind::TicTacToe)))
+                .await;
+        }
+    }
+    let mut ids = Vec::new();
+    for client in &mut clients {
+        for _ in 0..EACH {
+            let created = client
+                .until(|message| match message {
+                    ServerMessage::State(state) => Some(Ok(state.id)),
+                    ServerMessage::Error { message, .. } => Some(Err(message.clone())),
+                    _ => None,
+                })
+                .await;
+            ids.push(created.expect("every game of the burst is created"));
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), CLIENTS * EACH, "each game has an id of its own");
     server.shutdown().await;
 }

@@ -9,6 +9,7 @@
 use super::game_ids::GameIds;
 use super::table_handle::TableHandle;
 use crate::refusal::Refusal;
+use crate::storage::Storage;
 use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -47,9 +48,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl TableRegistry {
-    /// A fresh game id from the database's, or a refusal while the database gives none.
-    pub fn next_id(&self) -> Result<GameId, Refusal> {
-        self.ids.take().ok_or(Refusal::NoGameId)
+    /// A fresh game id from the database's, waiting for the next block if the pool is empty;
+    /// a refusal while the database gives none.
+    pub async fn next_id(&self, storage: &Storage) -> Result<GameId, Refusal> {
+        self.ids.next(storage).await.map_err(|err| {
+            tracing::warn!(%err, "no game id for a new game");
+            Refusal::NoGameId
+        })
     }
 
     /// Lists a new table.

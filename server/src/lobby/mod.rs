@@ -67,8 +67,9 @@ impl Lobby {
     }
 
     /// Creates a game for `session` with `options`: checks them, seats the creator and the
-    /// opponent, and opens the table (which sends the creator the game's state).
-    pub fn create_game(
+    /// opponent, and opens the table (which sends the creator the game's state). Waits for a
+    /// game id when a burst of new games used up those reserved ahead.
+    pub async fn create_game(
         &self,
         session: &Arc<Session>,
         options: &GameOptions,
@@ -100,7 +101,7 @@ impl Lobby {
         } else {
             Vec::new()
         };
-        let id = self.registry().next_id()?;
+        let id = self.registry().next_id(&self.tables.storage).await?;
         Ok(table::open(&self.tables, id, setup, seats, spectators))
     }
 }

@@ -216,16 +216,7 @@ impl<F: Incoming> Connection<F> {
                 }
             }
             ClientMessage::CreateGame(options) => {
-                let ids = &context.lobby.registry().ids;
-                if ids.ready() == 0 {
-                    // A burst of new games emptied the ids reserved ahead before the refill
-                    // crossed the storage queue: reserve a block here rather than refuse (a
-                    // database that does not answer still refuses, below).
-                    if let Err(err) = ids.fill(&context.storage).await {
-                        tracing::warn!(%err, "cannot reserve game ids for a new game");
-                    }
-                }
-                context.lobby.create_game(session, &options)?;
+                context.lobby.create_game(session, &options).await?;
                 return Ok(());
             }
             ClientMessage::History { player, kind } => {

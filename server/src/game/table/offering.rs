@@ -13,19 +13,23 @@ use std::sync::Arc;
 
 impl Table {
     /// `session`'s seat makes `offer`.
-    pub(super) fn offer(&mut self, session: &Arc<Session>, offer: Offer) -> Result<(), Refusal> {
+    pub(super) async fn offer(
+        &mut self,
+        session: &Arc<Session>,
+        offer: Offer,
+    ) -> Result<(), Refusal> {
         let side = self.offering_side(session, offer)?;
         let opponent = side.opponent();
         let epoch = self.judge.epoch();
         if offer.meets_itself() && self.offers.by(offer, epoch) == Some(opponent) {
             // Both want it: the offer on the table is agreed.
             self.offers.take(offer, opponent, epoch);
-            self.agreed(offer, opponent);
+            self.agreed(offer, opponent).await;
             return Ok(());
         }
         self.broadcast(&offered(offer, self.id, side));
         match self.seats[opponent.index()].answer_offer(offer, self.setup.rated) {
-            Some(true) => self.agreed(offer, side),
+            Some(true) => self.agreed(offer, side).await,
             Some(false) => self.declined(offer, opponent),
             None => self.offers.make(offer, side, epoch),
         }
@@ -33,7 +37,7 @@ impl Table {
     }
 
     /// `session`'s seat answers the other side's `offer`.
-    pub(super) fn answer(
+    pub(super) async fn answer(
         &mut self,
         session: &Arc<Session>,
         offer: Offer,
@@ -44,7 +48,7 @@ impl Table {
             return Err(Refusal::NothingToAnswer(offer.noun()));
         }
         if accept {
-            self.agreed(offer, side.opponent());
+            self.agreed(offer, side.opponent()).await;
         } else {
             self.declined(offer, side);
         }
@@ -74,11 +78,11 @@ impl Table {
     }
 
     /// Carries out `offer`, made by `by` and agreed by the other side.
-    fn agreed(&mut self, offer: Offer, by: Side) {
+    async fn agreed(&mut self, offer: Offer, by: Side) {
         match offer {
             Offer::Draw => self.end(None, EndReason::DrawAgreed),
             Offer::Takeback => self.take_back(by),
-            Offer::Rematch => self.start_rematch(),
+            Offer::Rematch => self.start_rematch().await,
         }
     }
 
@@ -93,10 +97,11 @@ impl Table {
     }
 
     /// Opens the rematch, colours swapped: the new first seat goes to the old second seat's
-    /// holder and the other way round.
-    fn start_rematch(&mut self) {
+    /// holder and the other way round. The game is over, so waiting here for a game id (when a
+    /// burst of new games used up those reserved ahead) holds up nothing.
+    async fn start_rematch(&mut self) {
         let seats = [Side::Second, Side::First].map(|old| self.seats[old.index()].rematch_twin());
-        let rematch = match self.context.registry.next_id() {
+        let rematch = match self.context.registry.next_id(&self.context.storage).await {
             Ok(id) => id,
             Err(refusal) => {
                 let notice = ServerMessage::Error {

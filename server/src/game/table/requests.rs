@@ -51,13 +51,15 @@ impl Table {
                 self.end(Some(side.opponent()), EndReason::Resignation);
                 Ok(())
             }
-            ClientMessage::OfferDraw { .. } => self.offer(session, Offer::Draw),
-            ClientMessage::AnswerDraw { accept, .. } => self.answer(session, Offer::Draw, accept),
-            ClientMessage::RequestTakeback { .. } => self.offer(session, Offer::Takeback),
-            ClientMessage::AnswerTakeback { accept, .. } => {
-                self.answer(session, Offer::Takeback, accept)
+            ClientMessage::OfferDraw { .. } => self.offer(session, Offer::Draw).await,
+            ClientMessage::AnswerDraw { accept, .. } => {
+                self.answer(session, Offer::Draw, accept).await
             }
-            ClientMessage::Rematch { .. } => self.offer(session, Offer::Rematch),
+            ClientMessage::RequestTakeback { .. } => self.offer(session, Offer::Takeback).await,
+            ClientMessage::AnswerTakeback { accept, .. } => {
+                self.answer(session, Offer::Takeback, accept).await
+            }
+            ClientMessage::Rematch { .. } => self.offer(session, Offer::Rematch).await,
             ClientMessage::Chat { text, .. } => self.chat(session, &text),
             ClientMessage::Hello { .. }
             | ClientMessage::Prove { .. }
