@@ -648,6 +648,15 @@ mod tests {
             db.verdict_with(&crowded.expect("a position"), &mut tiny),
             None
         );
+        // A side whose last piece was taken has lost, whichever colour it is.
+        for side in [crate::game::Side::First, crate::game::Side::Second] {
+            let (own, other) = match side {
+                crate::game::Side::First => (0, 1 << 9),
+                crate::game::Side::Second => (1 << 9, 0),
+            };
+            let bare = Position::from_parts(own, other, 1 << 9, side).expect("a position");
+            assert_eq!(db.verdict(&bare), Some(Verdict::Loss), "{side:?}");
+        }
     }
 
     #[test]
