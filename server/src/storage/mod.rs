@@ -2,7 +2,8 @@
 //! clocks, identities, resume tokens and ratings.
 //!
 //! Files: `store` (the [`Store`] trait, the seam between the server and its database), `sqlite`
-//! (the SQLite implementation), `schema` (its schema and forward-only migrations), `postgres` and
+//! (the SQLite implementation), `checkpointer` (its log copied back into the file beside the
+//! writer, not in its commits), `schema` (its schema and forward-only migrations), `postgres` and
 //! `postgres_schema` (the PostgreSQL implementation and the same migrations in its dialect),
 //! `postgres_error` (its errors in words), `conformance` (the suite every implementation passes),
 //! `records` (the stored values and their codes), `game_row` (a stored game's columns, decoded
@@ -12,6 +13,7 @@
 //! for tests of the failure paths), `file_identity` (the database file must stay the one opened;
 //! the seal that tells it at start).
 
+pub mod checkpointer;
 pub mod conformance;
 pub mod durability;
 pub mod faulty;

@@ -4,6 +4,7 @@
 //! survive a power loss too. The transaction statements are prepared once and cached, like every
 //! other statement.
 
+use super::checkpointer::{self, Checkpoint, Checkpointer};
 use super::durability::Durability;
 use super::file_identity::{self, FileIdentity};
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
@@ -23,6 +24,9 @@ const STATEMENT_CACHE: usize = 64;
 
 /// A store in an SQLite database.
 pub struct SqliteStore {
+    /// Checkpoints a file's log on a thread of its own; `None` in memory. (Declared first, so it
+    /// stops before the writer closes, and the writer's close makes the last checkpoint.)
+    checkpointer: Option<Checkpointer>,
     connection: Connection,
     /// The file opened, checked before every commit; `None` in memory.
     file: Option<FileIdentity>,
@@ -83,6 +87,16 @@ impl SqliteStore {
         let mut store = SqliteStore::from_connection(connection, now_ms)?;
         if path != Path::new(super::location::IN_MEMORY) {
             store.file = Some(FileIdentity::of(path)?);
+            // The log is checkpointed beside the writer, not inside its commits.
+            store
+                .connection
+                .pragma_update(
+                    None,
+                    "wal_autocheckpoint",
+                    checkpointer::WRITER_BACKSTOP_PAGES,
+                )
+                .map_err(database)?;
+            store.checkpointer = Some(Checkpointer::start(path)?);
         }
         Ok(store)
     }
@@ -167,6 +181,7 @@ impl SqliteStore {
         connection.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         schema::migrate(&mut connection, now_ms)?;
         Ok(SqliteStore {
+            checkpointer: None,
             connection,
             file: None,
         })
@@ -199,6 +214,18 @@ impl SqliteStore {
     #[cfg(test)]
     pub(crate) fn connection(&self) -> &Connection {
         &self.connection
+    }
+
+    /// Checkpoints a file database's log now, on its checkpointing thread (`None` in memory).
+    pub fn checkpoint_now(&self) -> Option<Result<Checkpoint, StoreError>> {
+        self.checkpointer.as_ref().map(Checkpointer::now)
+    }
+
+    /// The writer's own automatic checkpoint, in pages of log.
+    pub fn writer_autocheckpoint(&self) -> Result<i64, StoreError> {
+        self.connection
+            .pragma_query_value(None, "wal_autocheckpoint", |row| row.get(0))
+            .map_err(database)
     }
 
     /// The schema version of the open database.
@@ -726,6 +753,50 @@ mod tests {
             made: 0,
         };
         conformance::check(&mut files);
+    }
+
+    #[test]
+    fn a_file_s_log_is_checkpointed_beside_the_writer_and_starts_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("kingme.db"), 0).unwrap();
+        assert_eq!(
+            store.writer_autocheckpoint().unwrap(),
+            checkpointer::WRITER_BACKSTOP_PAGES,
+            "the writer checkpoints only as a backstop"
+        );
+        store
+            .create_game(&new_game(GameId(7), GameKind::Checkers, alice_and_bot()))
+            .unwrap();
+        let mut ply = 0;
+        let mut commit_moves = |store: &mut SqliteStore, count: u32| {
+            for _ in 0..count {
+                ply += 1;
+                store.begin_batch().unwrap();
+                store
+                    .record_move(GameId(7), &stored_move(ply, "11-15"))
+                    .unwrap();
+                store.commit_batch().unwrap();
+            }
+        };
+        commit_moves(&mut store, 300);
+        let first = store.checkpoint_now().unwrap().unwrap();
+        assert!(
+            first.log_pages > 0,
+            "the commits went to the log: {first:?}"
+        );
+        assert_eq!(
+            first.copied_pages, first.log_pages,
+            "the writer, though open, does not stop the log being copied whole"
+        );
+        // Copied whole, the log starts again from its beginning at the next commit.
+        commit_moves(&mut store, 1);
+        let next = store.checkpoint_now().unwrap().unwrap();
+        assert!(
+            next.log_pages < first.log_pages,
+            "the log started again: {next:?} after {first:?}"
+        );
+        assert_eq!(store.moves(7).unwrap().len(), 301);
+        assert!(memory().checkpoint_now().is_none(), "no log in memory");
     }
 
     #[test]
