@@ -105,8 +105,9 @@ pub enum Refusal {
     )]
     ClusterUnavailable(String),
     #[error(
-        "game {0} runs at another node of this service, and a guest plays only at the node that \
-         runs its game; connect there (Nodes lists them), or sign in with a name"
+        "game {0} runs at another node of this service, and this connection was let in to watch \
+         only, without an identity that node could know (the database failed at its hello); \
+         connect there (Nodes lists them), or connect again in a moment"
     )]
     GuestElsewhere(GameId),
 

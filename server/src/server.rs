@@ -104,6 +104,7 @@ pub async fn run_doors(
         games,
         tasks,
         ownership: cluster.as_ref().map(Cluster::ownership),
+        remote: cluster.as_ref().map(Cluster::fanout),
     });
     let timers = TaskTracker::new();
     let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);

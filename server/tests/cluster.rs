@@ -4,7 +4,9 @@
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
 //! a game made at one node listed, joined and played from a second and watched from a third;
 //! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
-//! empty during play; PostgreSQL briefly unreachable.
+//! empty during play; PostgreSQL briefly unreachable; a move published to Redis once however
+//! many watch at other nodes (an eavesdropper on `kingme:*` counts); a guest playing and
+//! watching a game another node runs; a player of a game going to another node and playing on.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -494,4 +496,221 @@ async fn a_node_that_cannot_reach_its_redis_exits_with_an_error() {
     assert!(!output.status.success(), "{output:?}");
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("cannot join the cluster"), "{said}");
+}
+
+/// The next `count` moves of `game` announced to `client`, checked to come one ply after the
+/// other from `first`.
+async fn moves_seen(client: &mut Client, game: GameId, first: u32, count: u32) -> Vec<String> {
+    let mut seen = Vec::new();
+    for ply in first..first + count {
+        let (at, text) = client
+            .expect(|message| match message {
+                ServerMessage::MovePlayed {
+                    game: g,
+                    ply,
+                    record,
+                    ..
+                } if g == game => Some((ply, record.text)),
+                _ => None,
+            })
+            .await;
+        assert_eq!(
+            at, ply,
+            "moves out of order or missed: {seen:?} then {text}"
+        );
+        seen.push(text);
+    }
+    seen
+}
+
+/// Every message published on the cluster's Redis (`kingme:*`), as (channel, payload), heard
+/// until the marker `end` is published on `kingme:test:end`.
+struct Eavesdropper {
+    messages: futures::stream::BoxStream<'static, redis::Msg>,
+    redis: redis::Client,
+}
+
+impl Eavesdropper {
+    async fn start(url: &str) -> Eavesdropper {
+        let redis = redis::Client::open(url).unwrap();
+        let mut pubsub = redis.get_async_pubsub().await.unwrap();
+        pubsub.psubscribe("kingme:*").await.unwrap();
+        Eavesdropper {
+            messages: Box::pin(pubsub.into_on_message()),
+            redis,
+        }
+    }
+
+    /// Everything published since the start: a marker is published now, and what came before
+    /// it (Redis keeps a subscriber's messages in publishing order) is returned.
+    async fn heard(mut self) -> Vec<(String, String)> {
+        use futures::StreamExt;
+        let mut connection = self.redis.get_multiplexed_async_connection().await.unwrap();
+        let _: i64 = redis::cmd("PUBLISH")
+            .arg("kingme:test:end")
+            .arg("end")
+            .query_async(&mut connection)
+            .await
+            .unwrap();
+        let mut heard = Vec::new();
+        tokio::time::timeout(PATIENCE, async {
+            while let Some(message) = self.messages.next().await {
+                let channel = message.get_channel_name().to_owned();
+                if channel == "kingme:test:end" {
+                    return;
+                }
+                heard.push((channel, message.get_payload::<String>().unwrap()));
+            }
+            panic!("Redis closed the subscription");
+        })
+        .await
+        .unwrap();
+        heard
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let stands = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+
+    // Four spectators at the third node and one beside bob.
+    let mut spectators = Vec::new();
+    for (seed, name, node) in [
+        (3, "cy", &stands),
+        (4, "dee", &stands),
+        (5, "eve", &stands),
+        (6, "fay", &stands),
+        (7, "gil", &away),
+    ] {
+        let (mut spectator, _) = Client::person(&node.addr, name, &key(seed)).await;
+        spectator.send(ClientMessage::Watch { game }).await;
+        assert_eq!(spectator.state(game).await.your_side, None);
+        spectators.push(spectator);
+    }
+
+    let eavesdropper = Eavesdropper::start(&redis.url()).await;
+    let moves = ["5", "1", "3", "7"];
+    for (ply, text) in moves.iter().enumerate() {
+        let player = if ply % 2 == 0 { &mut ada } else { &mut bob };
+        player.play(game, text).await;
+    }
+    for spectator in &mut spectators {
+        assert_eq!(moves_seen(spectator, game, 1, 4).await, moves);
+    }
+    assert_eq!(ada.move_played(game, 4).await, "7");
+
+    // Each move went out to Redis once, on the game's channel: not once per spectator, nor
+    // once per player elsewhere.
+    let heard = eavesdropper.heard().await;
+    let announcements: Vec<&(String, String)> = heard
+        .iter()
+        .filter(|(_, payload)| payload.contains("MovePlayed"))
+        .collect();
+    assert_eq!(announcements.len(), moves.len(), "{announcements:#?}");
+    let channel = format!("kingme:game:{}", game.0);
+    assert!(
+        announcements.iter().all(|(on, _)| *on == channel),
+        "{announcements:#?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_plays_and_watches_a_game_another_node_runs() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+
+    // A guest at the other node joins and plays; another guest there watches.
+    let (mut gus, token) = Client::guest(&away.addr, "gus", None).await;
+    gus.send(ClientMessage::Join { game }).await;
+    let state = gus.state(game).await;
+    assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
+    assert!(
+        matches!(&state.seats[1], SeatHolder::Human { name, .. } if name == "gus"),
+        "{:?}",
+        state.seats
+    );
+    let (mut kit, _) = Client::guest(&away.addr, "kit", None).await;
+    kit.send(ClientMessage::Watch { game }).await;
+    kit.state(game).await;
+    ada.play(game, "5").await;
+    gus.play(game, "1").await;
+    ada.play(game, "3").await;
+    assert_eq!(moves_seen(&mut kit, game, 1, 3).await, ["5", "1", "3"]);
+
+    // The guest drops and comes back to its node with its token: the game sends it its state,
+    // and it plays on.
+    drop(gus);
+    let (mut gus, _) = Client::guest(&away.addr, "gus", Some(token)).await;
+    let state = gus.state(game).await;
+    assert_eq!(state.moves.len(), 3);
+    assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
+    gus.play(game, "7").await;
+    assert_eq!(ada.move_played(game, 4).await, "7");
+    assert_eq!(moves_seen(&mut kit, game, 4, 1).await, ["7"]);
+
+    // Another guest of the same name elsewhere is someone else: it is not seated.
+    let (mut other, _) = Client::guest(&home.addr, "gus", None).await;
+    other
+        .send(ClientMessage::Move {
+            game,
+            text: "9".into(),
+        })
+        .await;
+    other
+        .expect(|message| match message {
+            ServerMessage::MoveRejected { kind, .. } => Some(kind),
+            _ => None,
+        })
+        .await;
+    assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3", "7"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_goes_to_another_node_plays_on_from_there() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let away = Node::start(&db, &redis.url()).await;
+    let (mut ada, bob, game) = ada_against_bob(&home.addr).await;
+    ada.play(game, "5").await;
+
+    // bob leaves the game's node (it notices) and signs in at the other one.
+    drop(bob);
+    ada.expect(|message| match message {
+        ServerMessage::SeatChanged {
+            game: g,
+            side: kingme_shared::Side::Second,
+            holder: SeatHolder::Human {
+                connected: false, ..
+            },
+        } if g == game => Some(()),
+        _ => None,
+    })
+    .await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+
+    // His first request from there seats him again (the game sends him its state), and from
+    // then on his node hands him the game's moves.
+    bob.send(ClientMessage::Move {
+        game,
+        text: "1".into(),
+    })
+    .await;
+    let state = bob.state(game).await;
+    assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
+    assert_eq!(state.moves.len(), 1);
+    assert_eq!(bob.move_played(game, 2).await, "1");
+    assert_eq!(ada.move_played(game, 2).await, "1");
+    ada.play(game, "3").await;
+    assert_eq!(bob.move_played(game, 3).await, "3");
 }

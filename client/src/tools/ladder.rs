@@ -47,6 +47,11 @@ pub struct LadderArgs {
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
+    /// Play only the pairs at most this many places apart in the level order (default: every
+    /// pair). The fit needs a chain of pairings, not all of them, and far pairs are sweeps that
+    /// say little; results already in the file for farther pairs still count.
+    #[arg(long, value_name = "PLACES", value_parser = clap::value_parser!(u32).range(1..))]
+    pub span: Option<u32>,
 }
 
 /// One game of the schedule: the pair's levels and the game's number within the pair.
@@ -77,7 +82,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<()> {
         .unwrap_or_else(|| PathBuf::from(format!("ladder-{}.tsv", args.game)));
     let mut done = read_results(&path, args.game)?;
     let openings = openings(args.game, args.games, args.seed)?;
-    let schedule: Vec<Fixture> = pairs(&levels)
+    let schedule: Vec<Fixture> = pairs(&levels, args.span)
         .flat_map(|(a, b)| (0..args.games).map(move |index| Fixture { a, b, index }))
         .collect();
     let to_play: Vec<Fixture> = schedule
@@ -125,12 +130,15 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every pair of levels once, in the order given.
-fn pairs(levels: &[Level]) -> impl Iterator<Item = (Level, Level)> + '_ {
-    levels
-        .iter()
-        .enumerate()
-        .flat_map(move |(i, &a)| levels[i + 1..].iter().map(move |&b| (a, b)))
+/// Every pair of levels once, in the order given; with a span, only pairs at most that many
+/// places apart.
+fn pairs(levels: &[Level], span: Option<u32>) -> impl Iterator<Item = (Level, Level)> + '_ {
+    let span = span.map_or(levels.len(), |span| span as usize);
+    levels.iter().enumerate().flat_map(move |(i, &a)| {
+        levels[i + 1..(i + 1 + span).min(levels.len())]
+            .iter()
+            .map(move |&b| (a, b))
+    })
 }
 
 /// The starting positions: game `index` of every pair starts from `openings[index / 2]`.
@@ -365,8 +373,20 @@ mod tests {
     #[test]
     fn the_schedule_pairs_every_level_once_and_openings_repeat_for_both_colours() {
         let levels = [Level::Random, Level::Beginner, Level::Expert];
-        assert_eq!(pairs(&levels).count(), 3);
-        assert!(pairs(&levels).all(|(a, b)| a.rank() < b.rank()));
+        assert_eq!(pairs(&levels, None).count(), 3);
+        assert!(pairs(&levels, None).all(|(a, b)| a.rank() < b.rank()));
+        // A span of one: neighbours only; of two among four levels: all but the far pair.
+        let near: Vec<_> = pairs(&levels, Some(1)).collect();
+        assert_eq!(
+            near,
+            [
+                (Level::Random, Level::Beginner),
+                (Level::Beginner, Level::Expert)
+            ]
+        );
+        let four = [Level::Random, Level::Easy, Level::Club, Level::Expert];
+        assert_eq!(pairs(&four, Some(2)).count(), 5);
+        assert!(!pairs(&four, Some(2)).any(|pair| pair == (Level::Random, Level::Expert)));
         let starts = openings(GameKind::Pente, 6, 3).expect("openings");
         assert_eq!(starts.len(), 3);
         assert!(starts.iter().all(|g| g.outcome().is_none()));
@@ -386,6 +406,7 @@ mod tests {
             results: None,
             seed: 2,
             max_plies: 20,
+            span: None,
         };
         let openings = openings(args.game, args.games, args.seed).expect("openings");
         for index in 0..args.games {

@@ -31,6 +31,13 @@ pub fn inbox(node: &str) -> String {
     format!("kingme:to:{node}")
 }
 
+/// A game's channel: its messages for members connected at other nodes than the one running
+/// it, published once for all of them (`cluster/fanout.rs`).
+#[must_use]
+pub fn game(game: GameId) -> String {
+    format!("kingme:game:{}", game.0)
+}
+
 /// A node's game summaries for the other nodes' lobbies, expiring with its heartbeat.
 #[must_use]
 pub fn lobby(node: &str) -> String {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// How long one Redis request or connection attempt may take.
-const REDIS_TIMEOUT: Duration = Duration::from_millis(1000);
+pub const REDIS_TIMEOUT: Duration = Duration::from_millis(1000);
 
 /// A shared, self-healing connection to the cluster's Redis.
 #[derive(Clone)]

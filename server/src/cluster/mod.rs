@@ -4,15 +4,22 @@
 //! Files: [`link`] (the connection to Redis, its outages logged once), [`keys`] (every Redis
 //! key's name), [`membership`] (each node's heartbeat and address; the live nodes for
 //! clients), [`lease`] (a game is run by the holder of its lease, fenced in the database),
-//! [`failover`] (taking over the games whose lease lapsed) and [`relay`] (requests for games run
-//! elsewhere and their answers over pub/sub; the lobby of every node).
+//! [`failover`] (taking over the games whose lease lapsed), [`relay`] (requests for games run
+//! elsewhere over pub/sub, players' comings and goings; the lobby of every node) with
+//! [`envelope`] (what travels between nodes), [`fanout`] (a game's messages for members at
+//! other nodes, published once on the game's channel) and [`following`] (the games other nodes
+//! run that this node's players are in, their messages handed to those players).
 //!
 //! Invariants: a game is run by one node, the holder of its lease, and only that node's table
 //! writes it (the database refuses a write with an older fencing token: `storage/fence.rs`);
 //! a game whose node dies is resumed by another from what the database committed, so no
-//! acknowledged move is lost.
+//! acknowledged move is lost; a game's message reaches each node with members of it once, in
+//! the order its table sent it.
 
+pub mod envelope;
 pub mod failover;
+pub mod fanout;
+pub mod following;
 pub mod keys;
 pub mod lease;
 pub mod link;
@@ -22,9 +29,11 @@ pub mod relay;
 use crate::config::ClusterSettings;
 use crate::game::TableContext;
 use crate::game::ownership::Ownership;
+use crate::game::remote::RemoteMembers;
 use crate::players::Sessions;
 use crate::storage::Storage;
 use failover::Watcher;
+use fanout::Fanout;
 use lease::Leases;
 use link::Link;
 use membership::Membership;
@@ -46,6 +55,7 @@ pub struct Cluster {
     pub membership: Arc<Membership>,
     pub leases: Leases,
     link: Link,
+    fanout: Arc<Fanout>,
 }
 
 impl Cluster {
@@ -75,11 +85,13 @@ impl Cluster {
             err,
         })?;
         tracing::info!(node = %node, advertise = %settings.advertise, "joined the cluster");
+        let fanout = Fanout::start(link.clone(), games.clone());
         let leases = Leases::new(node, link.clone(), storage, settings.lease, games, keepers);
         Ok(Cluster {
             membership,
             leases,
             link,
+            fanout,
         })
     }
 
@@ -87,6 +99,12 @@ impl Cluster {
     #[must_use]
     pub fn ownership(&self) -> Arc<dyn Ownership> {
         lease::ownership(&self.leases)
+    }
+
+    /// Where tables send their messages for members at other nodes.
+    #[must_use]
+    pub fn fanout(&self) -> Arc<dyn RemoteMembers> {
+        Arc::clone(&self.fanout) as Arc<dyn RemoteMembers>
     }
 
     /// The relay of requests and messages between nodes (started by [`Cluster::start`]).

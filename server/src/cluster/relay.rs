@@ -1,61 +1,42 @@
 //! Play from any node: a request for a game another node runs travels to that node over Redis
-//! pub/sub, with the sender's proven name attached, and the messages for that player come back
-//! the same way. Each node listens on its inbox channel (`kingme:to:NODE`).
+//! pub/sub, with the sender's proven identity attached ([`Who`]: a person's name, or a guest's
+//! name and key, vouched for by its node), and the game's messages come back on the game's
+//! channel, once per node ([`super::fanout`] at the running node, [`super::following`] here).
+//! Each node listens on its inbox channel (`kingme:to:NODE`) and on the channels of the games it
+//! follows, on one connection, so a game's answers and messages arrive in the order they were
+//! published.
 //!
 //! At the node running the game, a player connected elsewhere is an ordinary session (found by
-//! name, as the handshake would) reached through a relay attachment: its outbox publishes each
-//! message to the player's node, so the table checks seats and moves as always and never knows
-//! the difference. The lobby: each node keeps its game summaries in Redis (expiring with its
-//! heartbeat) and lists the other nodes' beside its own.
+//! name, or a guest's by its key, as the handshake would) attached through the relay, so the
+//! table checks seats and moves as always; it sends that player's messages through the fan-out
+//! instead of a connection. The lobby: each node keeps its game summaries in Redis (expiring
+//! with its heartbeat) and lists the other nodes' beside its own.
 //!
-//! Persons only: a guest's name proves nothing across nodes, so a guest plays at the node that
-//! runs its game. A relay attachment lasts until the player leaves its node (its games here
-//! then start its grace period, as for a local player), connects to the running node itself
-//! (which replaces it) or the node stops; when the player comes back to its node, its games
-//! here send it their state again.
+//! A relay attachment lasts until the player leaves its node (its games here then start its
+//! grace period, as for a local player), connects to the running node itself (which replaces
+//! it) or the node stops; when the player comes back to its node, its games here send it their
+//! state again.
 
+use super::envelope::{Envelope, MAX_ENVELOPE, Who};
+use super::following::Following;
 use super::keys;
 use super::link::Link;
 use crate::game::{TableCommand, TableRegistry};
 use crate::players::{Attachment, Outbox, Session, Sessions};
 use crate::refusal::Refusal;
 use futures::StreamExt;
-use kingme_shared::protocol::{ClientMessage, GameSummary, ServerMessage};
-use serde::{Deserialize, Serialize};
+use kingme_shared::protocol::{ClientMessage, GameId, GameSummary};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// The largest envelope read from Redis (a game's full state is far smaller).
-const MAX_ENVELOPE: usize = 1 << 20;
-
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// What travels between nodes.
-#[derive(Debug, Serialize, Deserialize)]
-enum Envelope {
-    /// A request of the person `player`, connected at node `from`, for a game this node runs.
-    Request {
-        from: String,
-        player: String,
-        message: ClientMessage,
-    },
-    /// A message for the person `player`, connected at this node.
-    Deliver {
-        player: String,
-        message: ServerMessage,
-    },
-    /// The person `player` left node `from` (its games here start its grace period).
-    Departed { from: String, player: String },
-    /// The person `player` came back at node `from` (its games here send it their state).
-    Returned { from: String, player: String },
 }
 
 /// Why a message could not be relayed.
@@ -65,6 +46,13 @@ enum RelayError {
     Redis(#[from] redis::RedisError),
     #[error("the message does not encode: {0}")]
     Encode(#[from] serde_json::Error),
+}
+
+/// Where a player of this node had requests relayed to.
+#[derive(Debug, Default)]
+struct Asked {
+    nodes: HashSet<String>,
+    games: HashSet<GameId>,
 }
 
 /// This node's side of the relay.
@@ -77,9 +65,12 @@ pub struct Relay {
     outbox_capacity: usize,
     ttl: Duration,
     /// The node each relayed player is connected at now, and its relay attachment's id.
-    routes: Mutex<HashMap<String, (String, u64)>>,
-    /// The nodes this node's players had requests relayed to (told when they leave or return).
-    remote: Mutex<HashMap<String, HashSet<String>>>,
+    routes: Mutex<HashMap<Who, (String, u64)>>,
+    /// The nodes and games this node's players had requests relayed to (the nodes are told
+    /// when they leave or return; the games are followed again when they return).
+    remote: Mutex<HashMap<Who, Asked>>,
+    /// The games other nodes run that this node's players are in.
+    following: Following,
     last_attachment: AtomicU64,
     stop: CancellationToken,
 }
@@ -97,6 +88,7 @@ impl Relay {
         stop: CancellationToken,
     ) -> Relay {
         Relay {
+            following: Following::new(Arc::clone(&sessions)),
             node,
             link,
             sessions,
@@ -123,8 +115,8 @@ impl Relay {
         )?)
     }
 
-    /// Sends a request for a game this node does not run to the node that does; a refusal if
-    /// no node runs it (or runs it for a guest, who plays only at the game's own node).
+    /// Sends a request for a game this node does not run to the node that does (following the
+    /// game first, so its answer is not missed); a refusal if no node runs it.
     pub async fn forward(&self, session: &Session, message: ClientMessage) -> Result<(), Refusal> {
         let Some(game) = message.game() else {
             return Ok(());
@@ -147,80 +139,105 @@ impl Relay {
             // Its lease is ours but its table is not open (yet, or any more).
             return Err(Refusal::NoSuchGame(game));
         }
-        if session.guest {
+        // A guest let in to watch only has no identity to vouch for.
+        let Some(player) = Who::of(session) else {
             return Err(Refusal::GuestElsewhere(game));
-        }
+        };
+        self.following
+            .follow(game)
+            .await
+            .map_err(|err| Refusal::ClusterUnavailable(err.to_string()))?;
         let envelope = Envelope::Request {
             from: self.node.clone(),
-            player: session.name.clone(),
+            player: player.clone(),
             message,
         };
         match self.publish(&node, &envelope).await {
             Ok(0) => Err(Refusal::NoSuchGame(game)),
             Ok(_) => {
-                lock(&self.remote)
-                    .entry(session.name.clone())
-                    .or_default()
-                    .insert(node);
+                let mut remote = lock(&self.remote);
+                let asked = remote.entry(player).or_default();
+                asked.nodes.insert(node);
+                asked.games.insert(game);
                 Ok(())
             }
             Err(err) => Err(Refusal::ClusterUnavailable(err.to_string())),
         }
     }
 
-    /// The person `name` left this node: the nodes running its relayed games hear of it.
-    pub fn departed(self: &Arc<Self>, name: &str) {
-        self.tell_remote(name, |from, player| Envelope::Departed { from, player });
-    }
-
-    /// The person `name` came back to this node: the nodes running its relayed games send it
-    /// their state again.
-    pub fn returned(self: &Arc<Self>, name: &str) {
-        self.tell_remote(name, |from, player| Envelope::Returned { from, player });
-    }
-
-    fn tell_remote(self: &Arc<Self>, name: &str, envelope: fn(String, String) -> Envelope) {
-        let Some(nodes) = lock(&self.remote).get(name).cloned() else {
+    /// `session`'s player left this node: it is nobody's member here any more, and the nodes
+    /// running its relayed games hear of it.
+    pub fn departed(self: &Arc<Self>, session: &Session) {
+        let Some(who) = Who::of(session) else { return };
+        self.following.departed(&who);
+        let Some(nodes) = lock(&self.remote)
+            .get(&who)
+            .map(|asked| asked.nodes.clone())
+        else {
             return;
         };
         let relay = Arc::clone(self);
-        let name = name.to_owned();
         tokio::spawn(async move {
+            let envelope = Envelope::Departed {
+                from: relay.node.clone(),
+                player: who,
+            };
             for node in nodes {
                 // A failure is logged by the link (once per outage).
-                let _ = relay
-                    .publish(&node, &envelope(relay.node.clone(), name.clone()))
-                    .await;
+                let _ = relay.publish(&node, &envelope).await;
             }
         });
     }
 
-    /// Listens on this node's inbox until the node stops, subscribing again after an outage.
+    /// `session`'s player came back to this node: its relayed games are followed again and
+    /// their nodes send it their state.
+    pub fn returned(self: &Arc<Self>, session: &Session) {
+        let Some(who) = Who::of(session) else { return };
+        let Some((nodes, games)) = lock(&self.remote)
+            .get(&who)
+            .map(|asked| (asked.nodes.clone(), asked.games.clone()))
+        else {
+            return;
+        };
+        let relay = Arc::clone(self);
+        tokio::spawn(async move {
+            for game in games {
+                // Not followed (Redis away): the player asks again once it is back.
+                let _ = relay.following.follow(game).await;
+            }
+            let envelope = Envelope::Returned {
+                from: relay.node.clone(),
+                player: who,
+            };
+            for node in nodes {
+                let _ = relay.publish(&node, &envelope).await;
+            }
+        });
+    }
+
+    /// Listens on this node's inbox and its followed games' channels until the node stops,
+    /// subscribing again after an outage.
     pub async fn listen(self: Arc<Self>) {
         loop {
-            if let Ok(mut subscriber) = self.link.subscriber().await
-                && self
-                    .link
-                    .noted(subscriber.subscribe(keys::inbox(&self.node)).await)
-                    .is_ok()
-            {
-                let mut messages = subscriber.on_message();
-                loop {
-                    let message = tokio::select! {
-                        () = self.stop.cancelled() => return,
-                        message = messages.next() => message,
-                    };
-                    // The stream ends when the connection is lost.
-                    let Some(message) = message else { break };
-                    let payload = message.get_payload_bytes();
-                    if payload.len() > MAX_ENVELOPE {
-                        tracing::warn!(bytes = payload.len(), "an oversized relay message");
-                        continue;
+            if let Ok(subscriber) = self.link.subscriber().await {
+                let (mut sink, mut messages) = subscriber.split();
+                let mut channels = self.following.channels();
+                channels.push(keys::inbox(&self.node));
+                if self.link.noted(sink.subscribe(channels).await).is_ok() {
+                    self.following.connected(sink);
+                    loop {
+                        let message = tokio::select! {
+                            () = self.stop.cancelled() => return,
+                            message = messages.next() => message,
+                        };
+                        // The stream ends when the connection is lost.
+                        let Some(message) = message else { break };
+                        match Envelope::read(message.get_payload_bytes()) {
+                            Ok(envelope) => self.receive(envelope).await,
+                            Err(err) => tracing::warn!(%err, "an unreadable relay message"),
+                        }
                     }
-                    match serde_json::from_slice::<Envelope>(payload) {
-                        Ok(envelope) => self.receive(envelope).await,
-                        Err(err) => tracing::warn!(%err, "an unreadable relay message"),
-                    }
+                    self.following.disconnected();
                 }
             }
             tokio::select! {
@@ -230,10 +247,35 @@ impl Relay {
         }
     }
 
+    /// The session `who` names here, made if there is none (as a hello would).
+    fn session_of(&self, who: &Who) -> Arc<Session> {
+        match who {
+            Who::Person(name) => self.sessions.person(name),
+            Who::Guest { name, key } => self.sessions.relayed_guest(name, key),
+        }
+    }
+
+    /// The session `who` names here, if there is one.
+    fn find(&self, who: &Who) -> Option<Arc<Session>> {
+        match who {
+            Who::Person(name) => self.sessions.find_person(name),
+            Who::Guest { key, .. } => self.sessions.find_guest(key),
+        }
+    }
+
     async fn receive(self: &Arc<Self>, envelope: Envelope) {
         match envelope {
+            // A game this node runs now (it took the game over from the node that published
+            // this) reaches its members here through its table.
+            Envelope::Event { game, .. } if self.registry.table(game).is_ok() => {}
+            Envelope::Event {
+                game,
+                to,
+                member,
+                message,
+            } => self.following.event(game, to, member, message),
             Envelope::Deliver { player, message } => {
-                if let Some(session) = self.sessions.find_person(&player) {
+                if let Some(session) = self.following.here(&player) {
                     session.send(message);
                 }
             }
@@ -271,7 +313,7 @@ impl Relay {
                 }
                 routes.remove(&player);
                 drop(routes);
-                let Some(session) = self.sessions.find_person(&player) else {
+                let Some(session) = self.find(&player) else {
                     return;
                 };
                 if session.detach(connection).is_some() {
@@ -286,18 +328,21 @@ impl Relay {
     }
 
     /// The session of `player`, reached through node `from` from now on (attached to the relay
-    /// if no connection reaches it); when it comes back, its games send it their state.
-    async fn reach(self: &Arc<Self>, player: &str, from: String, back: bool) -> Arc<Session> {
-        let session = self.sessions.person(player);
-        let attached = if session.is_connected() {
-            lock(&self.routes).get(player).map(|(_, id)| *id)
+    /// if no connection reaches it). When it comes back, or is reached again after it was away
+    /// (a player of this node's games that went to another node), its games send it their
+    /// state and seat it again, as a hello here would; so its node learns which games it is in.
+    async fn reach(self: &Arc<Self>, player: &Who, from: String, back: bool) -> Arc<Session> {
+        let session = self.session_of(player);
+        let away = !session.is_connected();
+        let attached = if away {
+            Some(self.attach(&session, player.clone()))
         } else {
-            Some(self.attach(&session))
+            lock(&self.routes).get(player).map(|(_, id)| *id)
         };
         if let Some(connection) = attached {
-            lock(&self.routes).insert(player.to_owned(), (from, connection));
+            lock(&self.routes).insert(player.clone(), (from, connection));
         }
-        if back {
+        if back || away {
             for game in session.games() {
                 if let Ok(table) = self.registry.table(game) {
                     let session = Arc::clone(&session);
@@ -308,9 +353,10 @@ impl Relay {
         session
     }
 
-    /// Reaches `session` through the relay: its messages go to the node it is connected at.
-    /// Returns the attachment's id.
-    fn attach(self: &Arc<Self>, session: &Arc<Session>) -> u64 {
+    /// Reaches `session` through the relay. Tables send its game messages through the fan-out;
+    /// anything else sent to it goes to the node it is connected at. Returns the attachment's
+    /// id.
+    fn attach(self: &Arc<Self>, session: &Arc<Session>, player: Who) -> u64 {
         let kick = CancellationToken::new();
         let (outbox, mut queue) = Outbox::channel(self.outbox_capacity, kick.clone());
         let connection = self.last_attachment.fetch_add(1, Ordering::Relaxed) + 1;
@@ -318,9 +364,9 @@ impl Relay {
             connection,
             outbox,
             replaced: CancellationToken::new(),
+            relayed: true,
         });
         let relay = Arc::clone(self);
-        let player = session.name.clone();
         tokio::spawn(async move {
             loop {
                 let message = tokio::select! {
@@ -344,8 +390,9 @@ impl Relay {
         connection
     }
 
-    /// Keeps this node's game summaries in Redis and reads the others' into the lobby, every
-    /// third of the heartbeat's life, until the node stops.
+    /// Keeps this node's game summaries in Redis and reads the others' into the lobby, and
+    /// stops following games nobody here is in, every third of the heartbeat's life, until the
+    /// node stops.
     pub async fn share_lobby(self: Arc<Self>) {
         let mut every = tokio::time::interval(self.ttl / 3);
         every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -358,6 +405,7 @@ impl Relay {
             if let Ok(games) = self.exchange_lobby().await {
                 self.registry.set_elsewhere(games);
             }
+            self.following.forget_idle(self.ttl * 3).await;
         }
     }
 

@@ -1,11 +1,13 @@
 //! What a table is given, and nothing more: the database, the bots' search slots, the registry
 //! it enters and leaves, its timings, the shutdown signal and the tracker that waits for it, and
-//! on a cluster node where its lease comes from.
+//! on a cluster node where its lease comes from and where its messages for members at other
+//! nodes go.
 //! Built once by the server and shared by every table.
 
 use super::bot::SearchPool;
 use super::ownership::Ownership;
 use super::registry::TableRegistry;
+use super::remote::RemoteMembers;
 use crate::config::Config;
 use crate::storage::Storage;
 use std::sync::Arc;
@@ -50,4 +52,6 @@ pub struct TableContext {
     /// A cluster node's leases: each new table takes one before its first write. `None` for a
     /// lone server.
     pub ownership: Option<Arc<dyn Ownership>>,
+    /// A cluster node's fan-out to members connected at other nodes. `None` for a lone server.
+    pub remote: Option<Arc<dyn RemoteMembers>>,
 }

@@ -286,7 +286,7 @@ impl<F: Incoming> Connection<F> {
             return;
         };
         if let Some(relay) = &self.context.relay {
-            relay.departed(&session.name);
+            relay.departed(session);
         }
         let tables: Vec<_> = session
             .games()

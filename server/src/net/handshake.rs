@@ -94,6 +94,7 @@ impl<F: Incoming> Connection<F> {
             connection: self.id,
             outbox: self.outbox.clone(),
             replaced: replaced.clone(),
+            relayed: false,
         });
         if let Some(previous) = previous {
             previous.replaced.cancel();
@@ -144,10 +145,8 @@ impl<F: Incoming> Connection<F> {
                 .await;
         }
         // On a cluster node, so do the games other nodes run for it.
-        if let Some(relay) = &self.context.relay
-            && !session.guest
-        {
-            relay.returned(&session.name);
+        if let Some(relay) = &self.context.relay {
+            relay.returned(&session);
         }
         Ok((session, replaced))
     }

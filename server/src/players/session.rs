@@ -24,6 +24,9 @@ pub struct Attachment {
     pub outbox: Outbox,
     /// Cancelled when another connection resumes this session.
     pub replaced: CancellationToken,
+    /// Whether the player is connected at another node of the cluster and reached through its
+    /// relay: tables send its game messages on the game's channel instead.
+    pub relayed: bool,
 }
 
 #[derive(Debug, Default)]
@@ -41,6 +44,10 @@ pub struct Session {
     pub name: String,
     /// A guest has no stored identity and is never rated.
     pub guest: bool,
+    /// A guest's key: the SHA-256 of one of its resume tokens, as the database keeps it. Other
+    /// nodes of a cluster know the guest by it (its node vouches that the guest holds the
+    /// token). `None` for persons and watch-only sessions.
+    pub key: Option<Vec<u8>>,
     reach: Mutex<Reach>,
 }
 
@@ -75,6 +82,15 @@ impl Session {
         self.reach().attachment.is_some()
     }
 
+    /// Whether the player is reached through the cluster's relay (connected at another node).
+    #[must_use]
+    pub fn is_relayed(&self) -> bool {
+        self.reach()
+            .attachment
+            .as_ref()
+            .is_some_and(|attachment| attachment.relayed)
+    }
+
     /// Makes `attachment` the way to reach the player; returns the one it replaces.
     pub fn attach(&self, attachment: Attachment) -> Option<Attachment> {
         self.reach().attachment.replace(attachment)
@@ -99,13 +115,15 @@ impl Session {
         reach.attachment.is_none() && reach.absences == absence
     }
 
-    /// A new session: nobody reaches it yet and it is in no game.
+    /// A new session: nobody reaches it yet and it is in no game. `key` is a guest's (see
+    /// [`Session::key`]).
     #[must_use]
-    pub fn new(id: PlayerId, name: String, guest: bool) -> Session {
+    pub fn new(id: PlayerId, name: String, guest: bool, key: Option<Vec<u8>>) -> Session {
         Session {
             id,
             name,
             guest,
+            key,
             reach: Mutex::new(Reach::default()),
         }
     }

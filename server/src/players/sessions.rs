@@ -42,14 +42,14 @@ impl Sessions {
         if let Some(session) = by_name.get(name) {
             return Arc::clone(session);
         }
-        let session = self.new_session(name.to_owned(), false);
+        let session = self.new_session(name.to_owned(), false, None);
         by_name.insert(name.to_owned(), Arc::clone(&session));
         session
     }
 
-    fn new_session(&self, name: String, guest: bool) -> Arc<Session> {
+    fn new_session(&self, name: String, guest: bool, key: Option<Vec<u8>>) -> Arc<Session> {
         let id = PlayerId(self.last_player.fetch_add(1, Ordering::Relaxed) + 1);
-        Arc::new(Session::new(id, name, guest))
+        Arc::new(Session::new(id, name, guest, key))
     }
 
     /// The session of the person `name`, if there is one (nothing is made).
@@ -61,27 +61,46 @@ impl Sessions {
     /// A session for a client let in to watch only (the database failed at its hello): no
     /// seats, no token, kept by nobody here, so it ends with its connection.
     pub fn watcher(&self, name: String) -> Arc<Session> {
-        self.new_session(name, true)
+        self.new_session(name, true, None)
     }
 
     /// A new guest session with a fresh id and an unguessable token (128 random bits from the
     /// operating system's seeded CSPRNG); the token goes to the guest and is not kept here.
     pub fn create_guest(&self, name: String) -> (Arc<Session>, String) {
-        let session = self.new_session(name, true);
         let token = format!("{:032x}", rand::rng().random::<u128>());
-        self.by_token()
-            .insert(hash_secret(&token), Arc::clone(&session));
+        let hash = hash_secret(&token);
+        let session = self.new_session(name, true, Some(hash.clone()));
+        self.by_token().insert(hash, Arc::clone(&session));
         (session, token)
     }
 
     /// A guest's session rebuilt after a restart for a resumed game, found by any of the
     /// stored token hashes; it starts disconnected.
     pub fn restore_guest(&self, name: String, token_hashes: Vec<Vec<u8>>) -> Arc<Session> {
-        let session = self.new_session(name, true);
+        let session = self.new_session(name, true, token_hashes.first().cloned());
         let mut by_token = self.by_token();
         for hash in token_hashes {
             by_token.insert(hash, Arc::clone(&session));
         }
+        session
+    }
+
+    /// The guest session a token's hash names (a guest's [`Session::key`]), if there is one.
+    #[must_use]
+    pub fn find_guest(&self, key: &[u8]) -> Option<Arc<Session>> {
+        self.by_token().get(key).cloned()
+    }
+
+    /// The session of a guest connected at another node of the cluster, which vouches that the
+    /// guest holds the token whose hash is `key`: the one holding its seats here (made at a
+    /// restart or a takeover from the stored hashes, or earlier by this), else a new one.
+    pub fn relayed_guest(&self, name: &str, key: &[u8]) -> Arc<Session> {
+        let mut by_token = self.by_token();
+        if let Some(session) = by_token.get(key) {
+            return Arc::clone(session);
+        }
+        let session = self.new_session(name.to_owned(), true, Some(key.to_vec()));
+        by_token.insert(key.to_vec(), Arc::clone(&session));
         session
     }
 

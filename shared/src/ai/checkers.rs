@@ -27,10 +27,20 @@ use crate::games::checkers::{
     Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Transposition table size for checkers: 2^18 entries of about 48 bytes.
 const TABLE_BITS: u32 = 18;
+
+/// The database verdicts a search remembers (the position itself is kept, so a hit is exact):
+/// 2^14 entries of 20 bytes. Iterative deepening and transpositions probe the same positions
+/// again and again; each probe of the file takes its cache's lock and may inflate a block.
+const KNOWN_BITS: u32 = 14;
+
+/// A remembered probe: the position and its verdict's code, or [`NOT_IN_DB`].
+type Known = Option<(Position, u8)>;
+const NOT_IN_DB: u8 = 0;
 
 /// A checkers position under search, with the keys of the positions before it.
 pub struct CheckersSearch {
@@ -42,8 +52,10 @@ pub struct CheckersSearch {
     /// Where in `keys` the current reversible stretch (since the last capture or man's move)
     /// starts.
     reversible_from: usize,
-    /// The endgame database consulted at every node, if any.
+    /// The endgame database consulted at the nodes the search does not extend, if any.
     egdb: Option<Arc<Egdb>>,
+    /// The verdicts this search probed, by position key (empty without a database).
+    known: RefCell<Vec<Known>>,
     /// When the root is won or lost in the database: its material and the winner. Positions
     /// with that material still won for the winner are searched on rather than scored (see the
     /// file's comment).
@@ -67,6 +79,7 @@ impl CheckersSearch {
             keys,
             reversible_from: 0,
             egdb: None,
+            known: RefCell::new(Vec::new()),
             converting: None,
         }
     }
@@ -84,8 +97,27 @@ impl CheckersSearch {
             };
             Some((Counts::of(&self.position), winner))
         });
+        if egdb.is_some() {
+            self.known = RefCell::new(vec![None; 1 << KNOWN_BITS]);
+        }
         self.egdb = egdb;
         self
+    }
+
+    /// The database's verdict on the position, remembered from an earlier probe of this search
+    /// when it can be.
+    fn remembered_verdict(&self) -> Option<Verdict> {
+        let db = self.egdb.as_deref()?;
+        let mut known = self.known.borrow_mut();
+        let slot = known.get_mut((self.key() >> (64 - KNOWN_BITS)) as usize)?;
+        if let Some((position, code)) = *slot
+            && position == self.position
+        {
+            return Verdict::from_code(code);
+        }
+        let verdict = db.verdict(&self.position);
+        *slot = Some((self.position, verdict.map_or(NOT_IN_DB, Verdict::code)));
+        verdict
     }
 
     /// The database's score for the side to move, from a verdict.
@@ -161,7 +193,7 @@ impl SearchGame for CheckersSearch {
     }
 
     fn probe(&self) -> Option<i32> {
-        let verdict = self.egdb.as_deref()?.verdict(&self.position)?;
+        let verdict = self.remembered_verdict()?;
         if let Some((material, winner)) = self.converting
             && Counts::of(&self.position) == material
         {
@@ -421,6 +453,58 @@ mod tests {
         assert!(
             plain.score != 0 || game.legal_moves().len() == 1,
             "{plain:?}"
+        );
+    }
+
+    #[test]
+    fn positions_with_a_capture_are_searched_not_probed_and_score_exactly() {
+        use crate::ai::egdb::index::position_at;
+        use crate::ai::egdb::{encode, solve};
+        // The truth: every verdict of up to three pieces (checked against the reference rules
+        // elsewhere). The search is given only the two-piece file, so a three-piece root is not
+        // in it; from roots where every move leaves the opponent a capture, the search never
+        // probes those capture positions (it extends them) and must still score the root
+        // exactly through the captures into the two-piece file (or to a side left without
+        // pieces).
+        let truth = solve(3, |_| {});
+        let db = Arc::new(Egdb::parse(encode(&solve(2, |_| {}))).unwrap());
+        let limits = Limits {
+            depth: Some(1),
+            egdb: Some(db.clone()),
+            ..Limits::default()
+        };
+        let mut checked = [0u32; 3];
+        for (counts, _) in truth.slices() {
+            if counts.total() != 3 {
+                continue;
+            }
+            for index in (0..counts.entries()).step_by(7) {
+                let Some(position) = position_at(*counts, index) else {
+                    continue;
+                };
+                let game = Checkers::from_position(position);
+                let moves = game.legal_moves();
+                // Either the root captures (into the file), or every move of it leaves the
+                // opponent a capture, which the search must resolve below the root.
+                let exact = has_capture(&position)
+                    || moves.iter().all(|mv| has_capture(&position.after(mv)));
+                if moves.len() < 2 || !exact {
+                    continue;
+                }
+                let report = think(&AnyGame::Checkers(game), Level::Expert, &limits, 0).unwrap();
+                let searched = match report.score {
+                    score if score >= KNOWN_WIN / 2 => Verdict::Win,
+                    score if score <= -KNOWN_WIN / 2 => Verdict::Loss,
+                    0 => Verdict::Draw,
+                    score => panic!("{position:?}: an inexact score {score}"),
+                };
+                assert_eq!(Some(searched), truth.verdict(&position), "{position:?}");
+                checked[searched.code() as usize - 1] += 1;
+            }
+        }
+        assert!(
+            checked.iter().all(|&n| n > 5),
+            "wins, losses, draws: {checked:?}"
         );
     }
 }

@@ -45,18 +45,19 @@ const CHECKERS: [(Level, i32); 9] = [
     (Level::Expert, 1590),
 ];
 
-/// Pente, `kingme ladder --game pente --games 20 --time 0.2` (720 games, errors near 100 to 125;
-/// see the README).
+/// Pente, the 560 games between the other levels of `kingme ladder --game pente --games 20 --time
+/// 0.2` and the expert at its default 1 s against its four nearest levels (`--games 16 --time 1
+/// --span 4`; errors near 100 to 150; see the README).
 const PENTE: [(Level, i32); 9] = [
     (Level::Random, 0),
-    (Level::Beginner, 330),
-    (Level::Easy, 540),
-    (Level::Casual, 760),
-    (Level::Intermediate, 960),
-    (Level::Club, 1100),
-    (Level::Advanced, 1200),
-    (Level::Strong, 1400),
-    (Level::Expert, 1470),
+    (Level::Beginner, 350),
+    (Level::Easy, 570),
+    (Level::Casual, 800),
+    (Level::Intermediate, 1030),
+    (Level::Club, 1170),
+    (Level::Advanced, 1260),
+    (Level::Strong, 1490),
+    (Level::Expert, 1750),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (864 games,

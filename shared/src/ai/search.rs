@@ -52,6 +52,7 @@ pub trait SearchGame {
     fn key(&self) -> u64;
     /// The exact value of the position when something outside the search knows it (an endgame
     /// database): searched no further. Not a mate score, so within `-MATE_BOUND..MATE_BOUND`.
+    /// Not asked where [`SearchGame::extend`] holds and the search extends.
     fn probe(&self) -> Option<i32> {
         None
     }
@@ -401,10 +402,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         if let Some(score) = game.terminal() {
             return mate_at(score, ply);
         }
-        if let Some(score) = game.probe() {
+        // A node the search extends (a capture pending in checkers) is not probed: its forced
+        // moves are searched whatever the depth and each child is probed, which is what the
+        // database would do for it, again (it stores no position with a capture).
+        let extend = self.config.extensions && game.extend();
+        if !extend && let Some(score) = game.probe() {
             return score;
         }
-        let extend = self.config.extensions && game.extend();
         if (depth <= 0 && !extend) || ply >= MAX_PLY - 1 {
             return game.evaluate();
         }

@@ -6,7 +6,9 @@
 //!
 //! Without `--addr` it starts a server in this process (then the memory figure covers server and
 //! clients together); with `--addr` and `--server-pid` it measures a separate `kingme-server`,
-//! and with `--after-secs` its memory once more after the load has left.
+//! and with `--after-secs` its memory once more after the load has left. On a cluster, `--addr`
+//! (and `--server-pid`) repeated spreads the games over the nodes, each game's two players at
+//! the same node, or at two different nodes with `--cross-node` (so every move crosses Redis).
 
 use anyhow::{Context, bail};
 use clap::Parser;
@@ -20,18 +22,25 @@ use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Plays many concurrent games against a kingme server and prints throughput and latency.
 #[derive(Debug, Parser)]
 #[command(name = "kingme-load", about)]
 struct Args {
-    /// The server to load; without it a server is started in this process.
+    /// The server to load; without it a server is started in this process. Repeated: the
+    /// nodes of a cluster, game `i` created at node `i mod n`.
     #[arg(long)]
-    addr: Option<SocketAddr>,
-    /// The server's process id, to report its memory (with `--addr`).
+    addr: Vec<SocketAddr>,
+    /// The server's process id, to report its memory and CPU (with `--addr`; repeated for the
+    /// nodes of a cluster: the figures are their sums).
     #[arg(long)]
-    server_pid: Option<u32>,
+    server_pid: Vec<u32>,
+    /// With several `--addr`: each game's second player at the next node, not its creator's,
+    /// so every move travels between nodes.
+    #[arg(long)]
+    cross_node: bool,
     /// Concurrent games (two connections each).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -62,19 +71,28 @@ struct Args {
 }
 
 /// Where the clients connect, and through which door.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Target {
-    addr: SocketAddr,
+    /// The server, or the nodes of a cluster.
+    addrs: Arc<[SocketAddr]>,
     websocket: bool,
+    /// Each pair's second player at another node than its first.
+    cross_node: bool,
 }
 
 impl Target {
-    /// A new connection that said hello as the guest `name`.
-    async fn hello(self, name: &str) -> Client {
+    /// The node player `side` (0 creates the game, 1 joins it) of pair `index` connects to.
+    fn addr(&self, index: usize, side: usize) -> SocketAddr {
+        let step = usize::from(self.cross_node) * side;
+        self.addrs[(index + step) % self.addrs.len()]
+    }
+
+    /// A new connection to `addr` that said hello as the guest `name`.
+    async fn hello(&self, addr: SocketAddr, name: &str) -> Client {
         if self.websocket {
-            Client::websocket_guest(self.addr, name).await
+            Client::websocket_guest(addr, name).await
         } else {
-            Client::hello(self.addr, name).await
+            Client::hello(addr, name).await
         }
     }
 }
@@ -91,15 +109,16 @@ struct Tally {
 }
 
 /// Two new connections for a pair, each timed from connect to `Welcome`.
-async fn connect_pair(target: Target, index: usize, tally: &mut Tally) -> [Client; 2] {
-    let mut connect = async |side: &str| {
+async fn connect_pair(target: &Target, index: usize, tally: &mut Tally) -> [Client; 2] {
+    let mut connect = async |side: usize| {
         let started = Instant::now();
-        let client = target.hello(&format!("load{index}{side}")).await;
+        let name = format!("load{index}{}", ["a", "b"][side]);
+        let client = target.hello(target.addr(index, side), &name).await;
         tally.handshakes.push(started.elapsed());
         client
     };
-    let first = connect("a").await;
-    let second = connect("b").await;
+    let first = connect(0).await;
+    let second = connect(1).await;
     [first, second]
 }
 
@@ -138,7 +157,7 @@ async fn play_pair(
 ) -> Tally {
     let mut rng = StdRng::seed_from_u64(index as u64);
     let mut tally = Tally::default();
-    let mut players = connect_pair(target, index, &mut tally).await;
+    let mut players = connect_pair(&target, index, &mut tally).await;
     // Spread the first moves so the pairs do not move in lockstep.
     tokio::time::sleep(think.mul_f64(rng.random::<f64>())).await;
     // The last game this pair played: its members may still be told of it (the other player
@@ -146,7 +165,7 @@ async fn play_pair(
     let mut last_game: Option<GameId> = None;
     while Instant::now() < until {
         if fresh && tally.games > 0 {
-            players = connect_pair(target, index, &mut tally).await;
+            players = connect_pair(&target, index, &mut tally).await;
         }
         let mut create = options(kind, Side::First, Opponent::OpenSeat);
         create.seat = SeatChoice::Side(Side::First);
@@ -232,6 +251,15 @@ fn cpu_time(pid: &str) -> Option<Duration> {
     Some(Duration::from_millis(ticks * 10))
 }
 
+/// The sum of `measure` over the processes `pids`; `None` if there are none or one cannot be
+/// read.
+fn sum_over<T: std::iter::Sum<T>>(pids: &[String], measure: fn(&str) -> Option<T>) -> Option<T> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|pid| measure(pid)).sum()
+}
+
 fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -250,7 +278,7 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn load(args: Args) -> anyhow::Result<()> {
-    let embedded = match args.addr {
+    let embedded = match args.addr.first() {
         Some(_) => None,
         None => {
             let config = Config {
@@ -265,41 +293,47 @@ async fn load(args: Args) -> anyhow::Result<()> {
             })
         }
     };
-    let addr = match (&embedded, args.addr) {
-        (Some(server), _) if args.websocket => server.http_addr().context("the HTTP door")?,
-        (Some(server), _) => server.addr(),
-        (None, Some(addr)) => addr,
-        (None, None) => bail!("no server"),
+    let addrs: Vec<SocketAddr> = match &embedded {
+        Some(server) if args.websocket => vec![server.http_addr().context("the HTTP door")?],
+        Some(server) => vec![server.addr()],
+        None => args.addr.clone(),
     };
+    if addrs.is_empty() {
+        bail!("no server");
+    }
+    if args.cross_node && addrs.len() < 2 {
+        bail!("--cross-node needs two --addr or more (the nodes of a cluster)");
+    }
     let target = Target {
-        addr,
+        addrs: addrs.into(),
         websocket: args.websocket,
+        cross_node: args.cross_node,
     };
-    let pid = match (&embedded, args.server_pid) {
-        (Some(_), _) => Some(std::process::id().to_string()),
-        (None, pid) => pid.map(|pid| pid.to_string()),
+    let pids: Vec<String> = match &embedded {
+        Some(_) => vec![std::process::id().to_string()],
+        None => args.server_pid.iter().map(u32::to_string).collect(),
     };
-    let before = pid.as_deref().and_then(resident_kib);
+    let before = sum_over(&pids, resident_kib);
 
     let mut idle = Vec::with_capacity(args.idle);
     for batch in (0..args.idle).collect::<Vec<_>>().chunks(500) {
-        let clients = join_all(
-            batch
-                .iter()
-                .map(|i| async move { target.hello(&format!("idle{i}")).await }),
-        )
-        .await;
+        let target = &target;
+        let clients =
+            join_all(batch.iter().map(|i| async move {
+                target.hello(target.addr(*i, 0), &format!("idle{i}")).await
+            }))
+            .await;
         idle.extend(clients);
     }
 
-    let cpu_before = pid.as_deref().and_then(cpu_time);
+    let cpu_before = sum_over(&pids, cpu_time);
     let started = Instant::now();
     let until = started + Duration::from_secs(args.secs);
     let think = Duration::from_millis(args.think_ms);
     let pairs: Vec<_> = (0..args.games)
         .map(|index| {
             tokio::spawn(play_pair(
-                target,
+                target.clone(),
                 index,
                 args.kind,
                 think,
@@ -310,7 +344,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
         .collect();
     // Measure while everything is connected and playing.
     tokio::time::sleep(Duration::from_secs(args.secs) / 2).await;
-    let during = pid.as_deref().and_then(resident_kib);
+    let during = sum_over(&pids, resident_kib);
     let connections = args.games * 2 + idle.len();
 
     let mut total = Tally::default();
@@ -322,19 +356,22 @@ async fn load(args: Args) -> anyhow::Result<()> {
         total.handshakes.extend(tally.handshakes);
     }
     let elapsed = started.elapsed();
-    let cpu_used = pid
-        .as_deref()
-        .and_then(cpu_time)
+    let cpu_used = sum_over(&pids, cpu_time)
         .zip(cpu_before)
         .map(|(after, before)| after.saturating_sub(before));
     total.latencies.sort();
     total.handshakes.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{} concurrent {} games over {}, {} idle connections, {:.1} s, think {} ms",
+        "{} concurrent {} games over {}{}, {} idle connections, {:.1} s, think {} ms",
         args.games,
         args.kind,
         if args.websocket { "WebSocket" } else { "TCP" },
+        match (target.addrs.len(), args.cross_node) {
+            (1, _) => String::new(),
+            (nodes, false) => format!(" on {nodes} nodes (both players at one node)"),
+            (nodes, true) => format!(" on {nodes} nodes (players at different nodes)"),
+        },
         idle.len(),
         elapsed.as_secs_f64(),
         args.think_ms
@@ -362,10 +399,10 @@ async fn load(args: Args) -> anyhow::Result<()> {
         ms(percentile(&total.latencies, 0.99)),
         ms(percentile(&total.latencies, 1.0))
     );
-    let scope = if embedded.is_some() {
-        "this process (server and clients)"
-    } else {
-        "the server process"
+    let scope = match (embedded.is_some(), pids.len()) {
+        (true, _) => "this process (server and clients)",
+        (false, 1) => "the server process",
+        (false, _) => "the node processes together",
     };
     if let Some(cpu) = cpu_used {
         println!(
@@ -385,7 +422,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
     drop(idle);
     if embedded.is_none() && args.after_secs > 0 {
         tokio::time::sleep(Duration::from_secs(args.after_secs)).await;
-        if let Some(after) = pid.as_deref().and_then(resident_kib) {
+        if let Some(after) = sum_over(&pids, resident_kib) {
             println!(
                 "memory (RSS) of {scope} {} s after the load left: {:.1} MiB",
                 args.after_secs,

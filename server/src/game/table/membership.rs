@@ -24,7 +24,7 @@ impl Table {
         self.spectators.iter().any(|s| s.id == player)
     }
 
-    fn is_member(&self, player: PlayerId) -> bool {
+    pub(super) fn is_member(&self, player: PlayerId) -> bool {
         self.side_of(player).is_some() || self.is_spectator(player)
     }
 

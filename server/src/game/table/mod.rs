@@ -14,6 +14,8 @@ mod course;
 mod membership;
 mod offering;
 mod persistence;
+#[cfg(test)]
+mod remote_tests;
 mod requests;
 mod view;
 
@@ -132,7 +134,7 @@ struct Table {
     /// Changes made by the command being handled, stored in order once it is done.
     unsaved: Vec<Unsaved>,
     /// Messages to members, held until the changes they announce are stored.
-    mail: RefCell<Vec<(Arc<Session>, ServerMessage)>>,
+    mail: RefCell<Vec<view::Mail>>,
     /// Whether the lobby's summary is to be refreshed when the mail goes out.
     publish_due: Cell<bool>,
     /// Set while the game waits for the database.

@@ -102,7 +102,7 @@ impl Table {
                 fatal: false,
             };
             for session in self.members() {
-                session.send(notice.clone());
+                self.send_now(session, true, notice.clone());
             }
         }
         self.paused = Some(Paused {
@@ -135,12 +135,14 @@ impl Table {
             reason: paused.reason.clone(),
         };
         match command {
-            TableCommand::Request { session, message } => match message {
-                ClientMessage::Move { text, .. } => {
-                    session.send(refusal.move_rejected(self.id, &text));
-                }
-                _ => session.send(refusal.to_message(false)),
-            },
+            TableCommand::Request { session, message } => {
+                let member = self.is_member(session.id);
+                let answer = match message {
+                    ClientMessage::Move { text, .. } => refusal.move_rejected(self.id, &text),
+                    _ => refusal.to_message(false),
+                };
+                self.send_now(&session, member, answer);
+            }
             TableCommand::BotMoved(_) if paused.waiting == Waiting::BotMove => {
                 self.handle(command).await;
             }
@@ -185,7 +187,7 @@ impl Table {
         let notice = Refusal::MovedAway(self.id).to_message(false);
         for session in self.members() {
             session.remove_game(self.id);
-            session.send(notice.clone());
+            self.send_now(session, false, notice.clone());
         }
         self.context
             .registry

@@ -4,12 +4,29 @@
 
 use super::Table;
 use crate::game::judge::Judge;
+use crate::game::remote::RemoteMail;
 use crate::options::GameSetup;
 use crate::players::Session;
 use kingme_shared::Side;
 use kingme_shared::protocol::{GameId, GameState, GameSummary, SeatHolder, ServerMessage};
 use std::sync::Arc;
 use tokio::time::Instant;
+
+/// A message held until the changes it announces are stored.
+#[derive(Debug)]
+pub(super) enum Mail {
+    /// For one player, with whether it is a member of the game once it has it.
+    One {
+        to: Arc<Session>,
+        member: bool,
+        message: ServerMessage,
+    },
+    /// For every member (those when it was posted).
+    All {
+        to: Vec<Arc<Session>>,
+        message: ServerMessage,
+    },
+}
 
 /// A game's line in the lobby.
 pub(super) fn game_summary(
@@ -39,26 +56,73 @@ impl Table {
             .chain(self.spectators.iter())
     }
 
-    /// Holds a message for a member until the command's changes are stored.
+    /// Holds a message for one player until the command's changes are stored.
     pub(super) fn post(&self, session: &Arc<Session>, message: ServerMessage) {
-        self.mail.borrow_mut().push((Arc::clone(session), message));
+        // `Left` is the last a player hears of a game it was in.
+        let member = self.is_member(session.id) && !matches!(message, ServerMessage::Left { .. });
+        self.mail.borrow_mut().push(Mail::One {
+            to: Arc::clone(session),
+            member,
+            message,
+        });
     }
 
-    /// Sends the held mail and refreshes the lobby's summary.
+    /// Sends the held mail and refreshes the lobby's summary. A message for every member goes
+    /// to each member connected here and once, whatever their number, to those connected at
+    /// other nodes.
     pub(super) fn deliver(&self) {
-        for (session, message) in self.mail.borrow_mut().drain(..) {
-            session.send(message);
+        let mail = std::mem::take(&mut *self.mail.borrow_mut());
+        for mail in mail {
+            match mail {
+                Mail::One {
+                    to,
+                    member,
+                    message,
+                } => self.send_now(&to, member, message),
+                Mail::All { to, message } => {
+                    let mut elsewhere = false;
+                    for session in &to {
+                        if self.context.remote.is_some() && session.is_relayed() {
+                            elsewhere = true;
+                        } else {
+                            session.send(message.clone());
+                        }
+                    }
+                    if let Some(remote) = self.context.remote.as_ref().filter(|_| elsewhere) {
+                        remote.send(self.id, RemoteMail::Everyone(message));
+                    }
+                }
+            }
         }
         if self.publish_due.replace(false) {
             self.publish_now();
         }
     }
 
+    /// Sends a message to one player now (not held): through its connection here, or through
+    /// the fan-out when it is connected at another node. `member`: whether it is a member of
+    /// the game once it has the message.
+    pub(super) fn send_now(&self, session: &Session, member: bool, message: ServerMessage) {
+        match &self.context.remote {
+            Some(remote) if session.is_relayed() => remote.send(
+                self.id,
+                RemoteMail::One {
+                    to: session,
+                    member,
+                    message,
+                },
+            ),
+            _ => session.send(message),
+        }
+    }
+
     /// Sends to both players and every spectator.
     pub(super) fn broadcast(&self, message: &ServerMessage) {
-        for session in self.members() {
-            self.post(session, message.clone());
-        }
+        let to = self.members().cloned().collect();
+        self.mail.borrow_mut().push(Mail::All {
+            to,
+            message: message.clone(),
+        });
     }
 
     fn state_for(&self, your_side: Option<Side>) -> GameState {

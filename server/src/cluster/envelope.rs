@@ -1,0 +1,84 @@
+//! What travels between nodes over Redis pub/sub, as JSON: requests for a game another node
+//! runs, the game's messages for members at other nodes, and players' comings and goings. A
+//! player is named by what its own node proved: a person's name (its key was checked there) or
+//! a guest's name with its key (the hash of the resume token it holds).
+
+use crate::players::Session;
+use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
+use serde::{Deserialize, Serialize};
+
+/// The largest envelope read from Redis (a game's full state is far smaller).
+pub const MAX_ENVELOPE: usize = 1 << 20;
+
+/// A player as another node names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Who {
+    /// A person: its node checked the name's key.
+    Person(String),
+    /// A guest: its node vouches that it holds the resume token whose SHA-256 is `key` (as
+    /// the database keeps it), so every node finds the same guest by it.
+    Guest { name: String, key: Vec<u8> },
+}
+
+impl Who {
+    /// How other nodes name `session`; `None` for a session without a proven identity (a
+    /// watch-only guest let in while the database failed).
+    #[must_use]
+    pub fn of(session: &Session) -> Option<Who> {
+        match (&session.key, session.guest) {
+            (_, false) => Some(Who::Person(session.name.clone())),
+            (Some(key), true) => Some(Who::Guest {
+                name: session.name.clone(),
+                key: key.clone(),
+            }),
+            (None, true) => None,
+        }
+    }
+}
+
+/// One message between nodes.
+#[derive(Debug, Serialize, Deserialize)]
+pub enum Envelope {
+    /// A request of `player`, connected at node `from`, for a game this node runs (on the
+    /// running node's inbox).
+    Request {
+        from: String,
+        player: Who,
+        message: ClientMessage,
+    },
+    /// A message for `player`, connected at this node (on its inbox; the running node's
+    /// refusal when it has no such game).
+    Deliver { player: Who, message: ServerMessage },
+    /// A message of `game` for its members at other nodes (on the game's channel): for every
+    /// member (`to` is `None`) or for the one player `to`, with whether it is a member of the
+    /// game once it has it.
+    Event {
+        game: GameId,
+        to: Option<Who>,
+        member: bool,
+        message: ServerMessage,
+    },
+    /// `player` left node `from` (its games here start its grace period).
+    Departed { from: String, player: Who },
+    /// `player` came back at node `from` (its games here send it their state).
+    Returned { from: String, player: Who },
+}
+
+/// Why a message from Redis was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvelopeError {
+    #[error("{0} bytes, over the limit of {MAX_ENVELOPE}")]
+    TooLong(usize),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+impl Envelope {
+    /// The envelope read from a pub/sub payload, or why not.
+    pub fn read(payload: &[u8]) -> Result<Envelope, EnvelopeError> {
+        if payload.len() > MAX_ENVELOPE {
+            return Err(EnvelopeError::TooLong(payload.len()));
+        }
+        Ok(serde_json::from_slice(payload)?)
+    }
+}

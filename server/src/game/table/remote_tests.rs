@@ -1,0 +1,135 @@
+//! Tests of what a table tells its members reached through another node (a cluster's relay):
+//! a message for every member goes to the fan-out once, whatever their number, and in order
+//! with the messages for one of them, each saying whether that one is a member.
+#![allow(clippy::unwrap_used)]
+
+use super::*;
+use crate::game::bot::SearchPool;
+use crate::game::context::TableTiming;
+use crate::game::registry::TableRegistry;
+use crate::game::remote::{RemoteMail, RemoteMembers};
+use crate::players::{Attachment, Outbox};
+use crate::storage::SqliteStore;
+use kingme_shared::GameSpec;
+use kingme_shared::protocol::{ClientMessage, PlayerId, TimeControl};
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// What the fan-out was handed: for whom (`None`: every member elsewhere), whether a member.
+#[derive(Debug, Default)]
+struct Recorded(Mutex<Vec<(Option<String>, bool, ServerMessage)>>);
+
+impl RemoteMembers for Recorded {
+    fn send(&self, _game: GameId, mail: RemoteMail<'_>) {
+        let entry = match mail {
+            RemoteMail::Everyone(message) => (None, true, message),
+            RemoteMail::One {
+                to,
+                member,
+                message,
+            } => (Some(to.name.clone()), member, message),
+        };
+        self.0.lock().unwrap().push(entry);
+    }
+}
+
+/// A person connected here, or (`relayed`) at another node.
+fn person(id: u64, relayed: bool) -> (Arc<Session>, mpsc::Receiver<Box<ServerMessage>>) {
+    let session = Arc::new(Session::new(PlayerId(id), format!("p{id}"), false, None));
+    let (outbox, receiver) = Outbox::channel(64, CancellationToken::new());
+    session.attach(Attachment {
+        connection: id,
+        outbox,
+        replaced: CancellationToken::new(),
+        relayed,
+    });
+    (session, receiver)
+}
+
+#[tokio::test]
+async fn a_move_goes_to_the_members_elsewhere_once() {
+    let remote = Arc::new(Recorded::default());
+    let context = Arc::new(TableContext {
+        storage: Storage::start(SqliteStore::open(std::path::Path::new(":memory:"), 0).unwrap()),
+        bots: SearchPool::new(1, None),
+        registry: Arc::new(TableRegistry::default()),
+        timing: TableTiming {
+            grace: Duration::from_secs(60),
+            finished_linger: Duration::from_secs(60),
+            bot_think_time: Duration::from_millis(10),
+        },
+        games: CancellationToken::new(),
+        tasks: TaskTracker::new(),
+        ownership: None,
+        remote: Some(Arc::clone(&remote) as Arc<dyn RemoteMembers>),
+    });
+    // ada here, bob and three spectators elsewhere, one spectator here.
+    let (ada, _ada) = person(1, false);
+    let (bob, mut bob_box) = person(2, true);
+    let elsewhere: Vec<_> = (3..6).map(|id| person(id, true)).collect();
+    let (local, mut local_box) = person(6, false);
+    let mut spectators: Vec<_> = elsewhere.iter().map(|(s, _)| Arc::clone(s)).collect();
+    spectators.push(Arc::clone(&local));
+    // Any game: its first legal move is played.
+    let spec = GameSpec::ALL[0];
+    let first_move = spec.standard_start().legal_move_texts()[0].clone();
+    let setup = GameSetup {
+        spec,
+        start: spec.standard_start(),
+        time_control: TimeControl::Unlimited,
+        rated: false,
+    };
+    let game = GameId(1);
+    let seats = [Seat::human(Arc::clone(&ada)), Seat::human(Arc::clone(&bob))];
+    let table = open(&context, game, setup, seats, spectators);
+    table
+        .send(TableCommand::Request {
+            session: Arc::clone(&ada),
+            message: ClientMessage::Move {
+                game,
+                text: first_move,
+            },
+        })
+        .await;
+    // The spectator here hears of the move through its own connection.
+    loop {
+        let message = local_box.recv().await.unwrap();
+        if matches!(*message, ServerMessage::MovePlayed { .. }) {
+            break;
+        }
+    }
+    assert!(
+        bob_box.try_recv().is_err(),
+        "nothing went to a relayed outbox"
+    );
+    let recorded = remote.0.lock().unwrap();
+    let played: Vec<_> = recorded
+        .iter()
+        .filter(|(_, _, message)| matches!(message, ServerMessage::MovePlayed { .. }))
+        .collect();
+    assert_eq!(played.len(), 1, "{recorded:#?}");
+    assert_eq!(played[0].0, None, "for every member elsewhere");
+    // Each member elsewhere got its own state, as a member, before the move; bob's turn came
+    // after it, named for him.
+    let states: Vec<&str> = recorded
+        .iter()
+        .filter_map(|(to, member, message)| match message {
+            ServerMessage::State(_) => {
+                assert!(*member);
+                to.as_deref()
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(states, ["p2", "p3", "p4", "p5"]);
+    let position = |wanted: fn(&(Option<String>, bool, ServerMessage)) -> bool| {
+        recorded.iter().position(wanted).unwrap()
+    };
+    let moved = position(|(_, _, message)| matches!(message, ServerMessage::MovePlayed { .. }));
+    let turn = position(|(to, _, message)| {
+        matches!(message, ServerMessage::YourTurn { .. }) && to.as_deref() == Some("p2")
+    });
+    assert!(moved < turn, "{recorded:#?}");
+}
