@@ -59,7 +59,9 @@ impl Request<'_> {
 const TEMPERATURE_WINDOW: f64 = 3.0;
 
 /// Searches every move to `depth` plies with the classic configuration (or plain minimax) and
-/// picks one of the equally best at random.
+/// picks one of the equally best at random, or a near-best one under the level's temperature. A
+/// minimax comparison (`minimax` or `fixed_depth`) searches cold whatever the level's plan, so that
+/// both halves choose among the same equally best moves.
 pub fn classic<G: SearchGame>(
     game: &mut G,
     depth: u32,
@@ -72,7 +74,8 @@ pub fn classic<G: SearchGame>(
     };
     let mut searcher = Searcher::new(config, request.limits, request.started);
     let temperature = request.temperature() * f64::from(game.temperature_unit());
-    if temperature > 0.0 && !request.options.minimax {
+    let cold = request.options.minimax || request.options.fixed_depth;
+    if temperature > 0.0 && !cold {
         let scored = searcher.root_scores(game, depth);
         let (score, best) = pick_warm(&scored, temperature, rng)?;
         return Some(Found {
@@ -178,6 +181,15 @@ mod tests {
         positions
     }
 
+    /// The cold fixed-depth search of a minimax comparison, whatever a level's plan says: the
+    /// tests that compare with plain minimax or need a best move use it with an explicit depth,
+    /// so the levels' plans can be tuned freely.
+    const COLD: ThinkOptions = ThinkOptions {
+        minimax: false,
+        fixed_depth: true,
+        without_threats: false,
+    };
+
     fn quick(level: Level) -> Limits {
         Limits {
             depth: (level == Level::Expert).then_some(3),
@@ -263,13 +275,15 @@ mod tests {
     fn a_cold_level_takes_the_biggest_capture() {
         // Black may take one man (2x11) or two (9x18x27... here 9x27): two it is.
         let game = AnyGame::from_position_text(GameKind::Checkers, "B:W7,14,23:B2,9").unwrap();
-        for seed in 0..10 {
-            let limits = Limits {
-                depth: Some(1),
-                ..Limits::default()
-            };
-            let report = think(&game, Level::Advanced, &limits, seed).unwrap();
-            assert_eq!(report.text, "9x27", "seed {seed}");
+        let limits = Limits {
+            depth: Some(1),
+            ..Limits::default()
+        };
+        for &level in &Level::ALL[1..] {
+            for seed in 0..10 {
+                let report = think_with(&game, level, &limits, seed, &COLD).unwrap();
+                assert_eq!(report.text, "9x27", "{level} seed {seed}");
+            }
         }
     }
 
@@ -318,21 +332,25 @@ mod tests {
             let depth = if kind == GameKind::Pente { 2 } else { 4 };
             // Re-searches can cost a tiny tree a few nodes more; over many positions pruning wins.
             let (mut pruned_nodes, mut plain_nodes) = (0, 0);
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let plain_options = ThinkOptions {
+                minimax: true,
+                ..ThinkOptions::default()
+            };
             for (index, game) in random_positions(kind, 8, 3).iter().enumerate() {
-                let limits = Limits {
-                    depth: Some(depth),
-                    ..Limits::default()
-                };
+                // Every searching level, warm or cold in its plan: both halves search cold.
+                let level = Level::ALL[1 + index % (Level::ALL.len() - 1)];
+                if kind == GameKind::Pente && level == Level::Beginner {
+                    continue; // the priority board, no search
+                }
                 let seed = index as u64;
-                // A cold level: plain minimax knows no temperature.
-                let level = Level::Advanced;
-                let pruned = think(game, level, &limits, seed).unwrap();
-                let options = ThinkOptions {
-                    minimax: true,
-                    ..ThinkOptions::default()
-                };
-                let plain = think_with(game, level, &limits, seed, &options).unwrap();
-                assert_eq!(pruned.score, plain.score, "{kind} {}", game.position_text());
+                let pruned = think_with(game, level, &limits, seed, &COLD).unwrap();
+                let plain = think_with(game, level, &limits, seed, &plain_options).unwrap();
+                let position = game.position_text();
+                assert_eq!(pruned.score, plain.score, "{kind} {level} {position}");
                 assert_eq!(pruned.best, plain.best, "same ties, same seed, same choice");
                 pruned_nodes += pruned.nodes;
                 plain_nodes += plain.nodes;

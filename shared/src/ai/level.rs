@@ -17,7 +17,7 @@ pub enum Level {
     Beginner,
     /// A fixed depth, cold.
     Intermediate,
-    /// A deeper fixed depth, cold.
+    /// A deeper fixed depth, cold or nearly so.
     Advanced,
     /// Iterative-deepening alpha-beta under a time budget.
     Expert,

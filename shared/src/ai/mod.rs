@@ -90,10 +90,12 @@ pub struct Limits {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ThinkOptions {
     /// Search without alpha-beta pruning (plain minimax) to a fixed depth, to show how many more
-    /// nodes that takes; the chosen move's score is the same.
+    /// nodes that takes; the chosen move's score is the same. Cold: the level's temperature is
+    /// not used.
     pub minimax: bool,
     /// Search exactly the depth limit with alpha-beta, as the classic levels do, even for
-    /// `expert`: the other half of a minimax comparison.
+    /// `expert`, and cold (the level's temperature is not used): the other half of a minimax
+    /// comparison.
     pub fixed_depth: bool,
     /// Pente: search as before the threat search (issue 18): only a win in two at the root, no
     /// threat search at the leaves, no capture threats in the evaluation. For measuring what the

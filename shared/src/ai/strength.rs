@@ -69,16 +69,18 @@ const CHECKERS: [Plan; 9] = [
     Plan::deepening(None),
 ];
 
-/// Pente, weakest first.
+/// Pente, weakest first. Six plies cold stand level with `strong` at 2,000 nodes, and a
+/// temperature costs a six-ply search much of its depth, so `advanced` is six plies a little
+/// warm and `strong` has 3,000 nodes (8,000 tie the expert at 1 s).
 const PENTE: [Plan; 9] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 3.0),
     Plan::fixed(2, 0.5),
-    Plan::fixed(3, 0.6),
+    Plan::fixed(3, 0.9),
     Plan::fixed(4, 0.4),
-    Plan::fixed(5, 0.0),
-    Plan::deepening(Some(2_000)),
+    Plan::fixed(6, 0.4),
+    Plan::deepening(Some(3_000)),
     Plan::deepening(None),
 ];
 
@@ -119,8 +121,6 @@ mod tests {
                 );
             }
             assert_eq!(plan(kind, Level::Expert).nodes, None, "{kind}");
-            // The tests that compare with plain minimax use `advanced`: cold in every game.
-            assert!(plan(kind, Level::Advanced).temperature == 0.0, "{kind}");
         }
     }
 }
