@@ -77,10 +77,10 @@ const PENTE: [Plan; 9] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 3.0),
     Plan::fixed(2, 0.5),
-    Plan::fixed(3, 0.9),
+    Plan::fixed(3, 0.7),
     Plan::fixed(4, 0.4),
     Plan::fixed(6, 0.4),
-    Plan::deepening(Some(3_000)),
+    Plan::deepening(Some(4_000)),
     Plan::deepening(None),
 ];
 
