@@ -69,9 +69,9 @@ const CHECKERS: [Plan; 9] = [
     Plan::deepening(None),
 ];
 
-/// Pente, weakest first. Six plies cold stand level with `strong` at 2,000 nodes, and a
-/// temperature costs a six-ply search much of its depth, so `advanced` is six plies a little
-/// warm and `strong` has 3,000 nodes (8,000 tie the expert at 1 s).
+/// Pente, weakest first. Six plies cold stood level with `strong` at 2,000 nodes, so
+/// `advanced` is six plies a little warm and `strong` has 4,000 nodes (8,000 tied the expert at
+/// 1 s); the README records the tries.
 const PENTE: [Plan; 9] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
