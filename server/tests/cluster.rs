@@ -19,6 +19,8 @@ mod cluster_node;
 #[allow(dead_code)]
 #[path = "support/restart_scenario.rs"]
 mod restart_scenario;
+#[path = "support/server_log.rs"]
+mod server_log;
 #[allow(dead_code)]
 #[path = "support/temp_postgres.rs"]
 mod temp_postgres;

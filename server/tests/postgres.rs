@@ -13,6 +13,8 @@
 
 #[path = "support/restart_scenario.rs"]
 mod restart_scenario;
+#[path = "support/server_log.rs"]
+mod server_log;
 #[path = "support/temp_postgres.rs"]
 mod temp_postgres;
 

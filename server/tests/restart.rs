@@ -6,6 +6,11 @@
 
 #[path = "support/restart_scenario.rs"]
 mod restart_scenario;
+#[path = "support/server_log.rs"]
+mod server_log;
+
+#[path = "../src/storage/fixtures/copy_v4.rs"]
+mod copy_v4;
 
 async fn kill_and_restart(server_args: &[&str]) {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -35,14 +40,7 @@ async fn a_database_made_by_version_4_resumes_its_unfinished_games() {
     use restart_scenario::Client;
 
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/storage/fixtures");
-    let db = dir.path().join("kingme.db");
-    std::fs::copy(fixtures.join("schema_v4.db"), &db).unwrap();
-    std::fs::copy(
-        fixtures.join("schema_v4.db-seal"),
-        dir.path().join("kingme.db-seal"),
-    )
-    .unwrap();
+    let db = copy_v4::copy_version_4_database(dir.path());
     let (_server, addr) = restart_scenario::start_server(db.as_os_str(), &[]).await;
     let key = |seed: u8| SigningKey::from_bytes(&[seed; 32]);
     let texts =

@@ -15,6 +15,8 @@
 #[allow(dead_code)]
 #[path = "../../server/tests/support/cluster_node.rs"]
 mod cluster_node;
+#[path = "../../server/tests/support/server_log.rs"]
+mod server_log;
 #[allow(dead_code)]
 #[path = "../../server/tests/support/temp_postgres.rs"]
 mod temp_postgres;

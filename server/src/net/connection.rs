@@ -26,6 +26,7 @@ use kingme_shared::protocol::{
     ClientMessage, FrameError, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
 };
 use std::net::SocketAddr;
+use std::pin::pin;
 use std::sync::Arc;
 use tokio::net::TcpStream;
 use tokio::sync::watch;
@@ -149,12 +150,19 @@ impl<F: Incoming> Connection<F> {
         let mut pinged = false;
         let connections = self.context.connections.clone();
         let kick = self.kick.clone();
+        // The waits are made once, not on every message: each new one would register with its
+        // token (a lock shared by every connection) and with the timer wheel, and drop out again.
+        let mut shutting_down = pin!(connections.cancelled());
+        let mut kicked = pin!(kick.cancelled());
+        let mut taken_over = pin!(replaced.cancelled());
+        // Set for the first deadline and moved on only when it passes: a message does not touch
+        // the timer, the wake-up finds out whether the client spoke since.
+        let mut idle_timer = pin!(tokio::time::sleep_until(heard + idle));
         loop {
-            let deadline = heard + if pinged { idle * 2 } else { idle };
             tokio::select! {
-                () = connections.cancelled() => return self.shutting_down(),
-                () = kick.cancelled() => return CloseReason::TooSlow,
-                () = replaced.cancelled() => {
+                () = &mut shutting_down => return self.shutting_down(),
+                () = &mut kicked => return CloseReason::TooSlow,
+                () = &mut taken_over => {
                     return self.fatal(Refusal::TakenOver(session.name.clone()));
                 }
                 Some(games) = next_list(&mut self.lobby_feed) => {
@@ -163,12 +171,18 @@ impl<F: Incoming> Connection<F> {
                 Some(addresses) = next_nodes(&mut self.nodes_feed) => {
                     self.outbox.send(ServerMessage::Nodes { addresses });
                 }
-                () = tokio::time::sleep_until(deadline) => {
+                () = &mut idle_timer => {
+                    let deadline = heard + if pinged { idle * 2 } else { idle };
+                    if Instant::now() < deadline {
+                        idle_timer.as_mut().reset(deadline);
+                        continue;
+                    }
                     if pinged {
                         return self.fatal(Refusal::Idle((idle * 2).as_secs()));
                     }
                     pinged = true;
                     self.outbox.send(ServerMessage::Ping { nonce: self.id });
+                    idle_timer.as_mut().reset(heard + idle * 2);
                 }
                 frame = self.frames.next() => match frame {
                     None => return CloseReason::ClientClosed("while playing"),

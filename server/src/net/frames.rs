@@ -5,6 +5,7 @@
 use super::transport::{Incoming, Outgoing};
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{FrameError, ServerMessage};
+use std::pin::pin;
 use tokio::io::AsyncReadExt;
 use tokio::net::tcp::OwnedReadHalf;
 use tokio::sync::mpsc;
@@ -57,20 +58,25 @@ pub async fn write_frames(
     closing: CancellationToken,
     kick: CancellationToken,
 ) {
-    loop {
-        let message = tokio::select! {
-            biased;
-            () = kick.cancelled() => return,
-            () = closing.cancelled() => None,
-            message = queue.recv() => message,
-        };
-        let Some(message) = message else { break };
-        let written = tokio::select! {
-            () = kick.cancelled() => return,
-            written = write_batch(&mut sink, message, &mut queue) => written,
-        };
-        if written.is_err() {
-            return;
+    {
+        // Made once, not for every batch: each new wait registers with its token and drops out.
+        let mut kicked = pin!(kick.cancelled());
+        let mut closed = pin!(closing.cancelled());
+        loop {
+            let message = tokio::select! {
+                biased;
+                () = &mut kicked => return,
+                () = &mut closed => None,
+                message = queue.recv() => message,
+            };
+            let Some(message) = message else { break };
+            let written = tokio::select! {
+                () = &mut kicked => return,
+                written = write_batch(&mut sink, message, &mut queue) => written,
+            };
+            if written.is_err() {
+                return;
+            }
         }
     }
     let finish = async {

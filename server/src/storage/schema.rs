@@ -148,6 +148,10 @@ pub fn migrate(connection: &mut Connection, now_ms: i64) -> Result<i64, StoreErr
 }
 
 #[cfg(test)]
+#[path = "fixtures/copy_v4.rs"]
+mod copy_v4;
+
+#[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
@@ -321,19 +325,10 @@ mod tests {
         assert_eq!(store.leaderboard(None, 10).unwrap().len(), 2);
     }
 
-    /// The frozen version-4 database (`fixtures/README.md` says how it was made), copied to
-    /// a temporary directory with its seal.
+    /// The frozen version-4 database in a temporary directory.
     fn version_4_database() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
-        let fixtures =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/storage/fixtures");
-        let db = dir.path().join("kingme.db");
-        std::fs::copy(fixtures.join("schema_v4.db"), &db).unwrap();
-        std::fs::copy(
-            fixtures.join("schema_v4.db-seal"),
-            dir.path().join("kingme.db-seal"),
-        )
-        .unwrap();
+        let db = super::copy_v4::copy_version_4_database(dir.path());
         (dir, db)
     }
 

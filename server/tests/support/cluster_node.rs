@@ -4,14 +4,9 @@
 //! (`tests/tests/cluster_client.rs`); each says how a node is started with a
 //! `crate::node_command()` that takes the server's flags.
 
-use std::process::Stdio;
-use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, BufReader};
+use crate::server_log::{PATIENCE, spawn_logged};
 use tokio::process::Child;
 use tokio::sync::mpsc;
-
-/// A guard against a hung node, not a measurement.
-const PATIENCE: Duration = Duration::from_secs(30);
 
 /// One node process, its address and its log lines.
 pub struct Node {
@@ -32,18 +27,13 @@ impl Node {
     pub async fn start(db: &str, redis: &str) -> Node {
         let port = free_port();
         let addr = format!("127.0.0.1:{port}");
-        let mut child = crate::node_command()
-            .args(["--listen", &addr, "--db", db, "--cluster", redis])
-            .args(["--advertise", &addr, "--lease-ms", "1000"])
-            .args(["--bot-think-ms", "50"])
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (child, mut lines) = spawn_logged(
+            crate::node_command()
+                .args(["--listen", &addr, "--db", db, "--cluster", redis])
+                .args(["--advertise", &addr, "--lease-ms", "1000"])
+                .args(["--bot-think-ms", "50"])
+                .env("NO_COLOR", "1"),
+        );
         let (sender, log) = mpsc::unbounded_channel();
         tokio::spawn(async move {
             let echo = std::env::var_os("KINGME_NODE_LOG").is_some();

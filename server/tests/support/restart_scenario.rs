@@ -18,41 +18,25 @@ use kingme_shared::protocol::{
 };
 use kingme_shared::{GameKind, Side, WinReason};
 use std::ffi::OsStr;
-use std::process::Stdio;
-use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
 use tokio_util::codec::Framed;
 
-/// A guard against a hung server, not a measurement: nothing here should take a fraction of it.
-const PATIENCE: Duration = Duration::from_secs(30);
+use crate::server_log::{PATIENCE, line_containing, spawn_logged};
 
 /// The server binary on `db` with `server_args` (`--fsync`, say), listening on a free port;
 /// returns it and its address.
 pub async fn start_server(db: &OsStr, server_args: &[&str]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kingme-server"))
-        .args(["--listen", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .args(server_args)
-        .env("RUST_LOG", "info")
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let addr = tokio::time::timeout(PATIENCE, async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some((_, rest)) = line.split_once("listening addr=") {
-                return rest.split_whitespace().next().unwrap().to_owned();
-            }
-        }
-        panic!("the server ended without listening");
-    })
-    .await
-    .unwrap();
+    let (child, mut lines) = spawn_logged(
+        Command::new(env!("CARGO_BIN_EXE_kingme-server"))
+            .args(["--listen", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(server_args)
+            .env("NO_COLOR", "1"),
+    );
+    let line = line_containing(&mut lines, "listening addr=").await;
+    let (_, rest) = line.split_once("listening addr=").unwrap();
+    let addr = rest.split_whitespace().next().unwrap().to_owned();
     // Keep reading its log so the pipe never fills.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     (child, addr)

@@ -32,6 +32,7 @@ use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, Server
 use kingme_shared::record::RecordError;
 use persistence::{Paused, Stored, Unsaved, Waiting};
 use std::cell::{Cell, RefCell};
+use std::pin::pin;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -191,6 +192,12 @@ impl Table {
             .lease
             .as_ref()
             .map_or_else(|| self.context.games.clone(), |lease| lease.lost.clone());
+        // The waits are made once, not on every command: a new one would register with the token
+        // (a lock every table shares) and with the timer wheel each time. The timer is moved only
+        // when the next deadline changes.
+        let mut stopped = pin!(shutdown.cancelled());
+        let mut timer = pin!(tokio::time::sleep_until(Instant::now()));
+        let mut armed: Option<Instant> = None;
         self.settle().await;
         loop {
             if self.paused.is_none() && self.should_close() {
@@ -206,8 +213,14 @@ impl Table {
                 Some(paused) => Some(paused.retry_at),
                 None => self.next_deadline(),
             };
+            if wake != armed {
+                if let Some(wake) = wake {
+                    timer.as_mut().reset(wake);
+                }
+                armed = wake;
+            }
             tokio::select! {
-                () = shutdown.cancelled() => {
+                () = &mut stopped => {
                     if self.paused.is_some() {
                         // Nothing held back was stored: none of it is announced.
                         self.mail.get_mut().clear();
@@ -227,7 +240,7 @@ impl Table {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                () = until(wake) => match self.paused.as_ref().map(|p| p.waiting) {
+                () = &mut timer, if armed.is_some() => match self.paused.as_ref().map(|p| p.waiting) {
                     Some(Waiting::BotMove) => self.ask_bot_again(),
                     Some(Waiting::Changes) => {}
                     None => self.on_time(Instant::now()),
@@ -255,12 +268,5 @@ impl Table {
             .registry
             .remove(self.id, self.summary.borrow().clone());
         tracing::debug!(game = %self.id, "table closed");
-    }
-}
-
-async fn until(deadline: Option<Instant>) {
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline).await,
-        None => std::future::pending().await,
     }
 }
