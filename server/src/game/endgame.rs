@@ -1,6 +1,6 @@
 //! The checkers endgame database the server's bots consult: opened once (at start, by whoever
 //! configures the server), memory-mapped and checked whole (its checksum), then shared by every
-//! search, which inflates only the blocks it probes. A damaged, truncated or foreign file is
+//! search, which decodes only the blocks it probes. A damaged, truncated or foreign file is
 //! refused with the reason, never used silently.
 
 use kingme_shared::ai::egdb::{Egdb, EgdbError, Storage};
@@ -20,7 +20,8 @@ pub enum EndgameFileError {
     },
     #[error("{path} is {size} bytes, larger than any kingme endgame database")]
     TooLarge { path: PathBuf, size: u64 },
-    #[error("{path}: {reason}; build it again with `kingme egdb build`")]
+    // Every reason ends with what to do (build the file again, with its piece count).
+    #[error("{path}: {reason}")]
     Damaged { path: PathBuf, reason: EgdbError },
 }
 

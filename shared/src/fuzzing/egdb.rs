@@ -1,5 +1,5 @@
 //! The endgame database file target: whatever bytes come, [`Egdb::parse`] answers without
-//! panicking, and a file it accepts probes and inflates its blocks without panicking, and its
+//! panicking, and a file it accepts probes and decodes its blocks without panicking, and its
 //! verdicts written again read back as a file that answers every probe the same.
 
 use crate::ai::egdb::{Egdb, encode};
@@ -13,7 +13,7 @@ pub fn egdb_file(data: &[u8]) {
     let Ok(view) = Egdb::parse(data.to_vec()) else {
         return;
     };
-    let _ = view.blocks_inflate();
+    let _ = view.blocks_decode();
     let again = Egdb::parse(encode(&view.to_tables())).expect("a file written reads back");
     for text in PROBES {
         if let Ok(position) = parse_fen(text) {

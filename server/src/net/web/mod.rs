@@ -81,6 +81,7 @@ async fn upgrade(
         ..
     } = door;
     upgrade
+        .read_buffer_size(socket::READ_BUFFER)
         .max_message_size(socket::MAX_WEBSOCKET_MESSAGE)
         .max_frame_size(socket::MAX_WEBSOCKET_MESSAGE)
         .on_upgrade(move |websocket| {

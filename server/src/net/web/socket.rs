@@ -20,6 +20,13 @@ use tungstenite::error::CapacityError;
 /// The largest WebSocket frame and message the server reads (a longer one is refused from its
 /// header, before its payload is buffered).
 pub const MAX_WEBSOCKET_MESSAGE: usize = MAX_CLIENT_TEXT;
+/// The size of a WebSocket's read buffer: tungstenite's default of 128 KiB, held by every socket,
+/// made 300 MiB of 2,000 sockets. Twice the largest message a client may send, so a message
+/// refused as too long has been read whole when the server answers and closes: with less, the
+/// rest of it would still be unread in the socket, and closing a socket with unread input
+/// resets the connection, which can destroy the answer before the client reads it
+/// (`tests/tests/websocket.rs` sends one just over the limit).
+pub const READ_BUFFER: usize = 2 * MAX_WEBSOCKET_MESSAGE;
 
 /// Serves one upgraded WebSocket until it closes, then reads what the client still sends for a
 /// moment so its close frame does not meet a reset.

@@ -1,19 +1,21 @@
-//! kingme's endgame database file, format 4, little-endian throughout:
+//! kingme's endgame database file, format 5, little-endian throughout:
 //!
 //! - a header: the magic `KMEGDB`, a zero, the format number byte, the largest piece count, the
 //!   number of slices, the number of blocks and the block size ([`BLOCK`] bytes of data);
 //! - a slice table: each slice's four piece counts, its byte offset in the data, its number of
 //!   entries and its wins, losses and draws (Black to move, every position counted);
 //! - a block table: where each block starts in the compressed data, and where the last ends;
-//! - the blocks, each deflated on its own (`miniz_oxide`), so that one block is inflated to
-//!   answer a probe (the file is read in place, [`super::storage`]);
+//! - the blocks of [`BLOCK`] bytes of data (16,384 positions), each compressed on its own as a
+//!   zstd frame, so that a probe decodes one small block (the file is read in place,
+//!   [`super::storage`]); format 4 deflated blocks of 16 KiB, four times the bytes decoded a
+//!   probe with a code several times slower to decode;
 //! - a CRC-32 of everything before it.
 //!
 //! The data is four positions a byte, two bits each, in index order, Black to move only (see
 //! [`super::index`]). Positions where the side to move has a capture are not stored: captures
 //! are compulsory, so [`Egdb::verdict`] answers them by a search of the captures into the
 //! smaller slices; their two bits (and those of the indices that name no position) repeat the
-//! last stored verdict before them, which deflate turns into almost nothing.
+//! last stored verdict before them, which the compression turns into almost nothing.
 //!
 //! [`Egdb::parse`] checks the whole file before any use: its length, its checksum, its tables
 //! against the index (a file cannot declare more than 1 GiB of data); a damaged or truncated
@@ -29,35 +31,42 @@ use std::sync::Mutex;
 /// The magic: `KMEGDB`, a zero byte, then the format number byte.
 const MAGIC: &[u8; 7] = b"KMEGDB\x00";
 /// The format this code writes and reads; format 1 (an index with both sides to move), format
-/// 2 (the data not compressed) and format 3 (deflated whole, every position stored) are refused.
-const FORMAT: u8 = 4;
-/// The deflate level: the data is written once and read many times.
-const LEVEL: u8 = 9;
-/// Bytes of data a block (65,536 positions): small enough to inflate for one probe, large
-/// enough to compress well.
-pub const BLOCK: usize = 16 * 1024;
-/// The largest data a file may declare: above the six-piece set (641 MB), far below a bomb.
+/// 2 (the data not compressed), format 3 (deflated whole, every position stored) and format 4
+/// (deflated blocks of 16 KiB) are refused.
+const FORMAT: u8 = 5;
+/// The zstd level: the data is written once and read many times, and levels above this one
+/// shrink the six-piece file by 2% for twice the time.
+const LEVEL: i32 = 16;
+/// Bytes of data a block (16,384 positions): small enough to decode for one probe (a few
+/// microseconds), large enough to compress well.
+pub const BLOCK: usize = 4 * 1024;
+/// The largest data a file may declare: above the six-piece set (679 MB), far below a bomb.
 const MAX_DATA: u64 = 1 << 30;
 const HEADER: usize = 24;
 const SLICE_ENTRY: usize = 44;
 const CHECKSUM: usize = 4;
 /// More slices than any piece count up to 12 has; a larger count is a damaged file.
 const MAX_SLICES: usize = 4096;
-/// Inflated blocks kept for probes (a block lives in the slot of its number modulo this): 64 MB
-/// at most, every block of five pieces (2,310) at once; a search of six-piece endings touches far
-/// fewer than the 39,000 blocks of six.
-const CACHE_SLOTS: usize = 4096;
+/// Decoded blocks kept for probes: a block may live in any of the [`CACHE_WAYS`] slots of the set
+/// its number hashes to, so that blocks whose numbers collide do not evict each other at every
+/// probe. 16,384 blocks, 64 MB at most: every block of five pieces (9,240) at once; a search of
+/// six-piece endings touches far fewer than the 166,000 blocks of six.
+const CACHE_SETS: usize = 4096;
+const CACHE_WAYS: usize = 4;
 
 /// Why a database file was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EgdbError {
-    #[error("not a kingme endgame database (it does not start with KMEGDB)")]
+    #[error(
+        "not a kingme endgame database (it does not start with KMEGDB); build one with kingme \
+         egdb build"
+    )]
     NotADatabase,
     #[error(
         "the endgame database is in format {found}, this kingme reads format {FORMAT}; build it \
-         again with kingme egdb build"
+         again with kingme egdb build --pieces {pieces}"
     )]
-    OtherFormat { found: u8 },
+    OtherFormat { found: u8, pieces: u32 },
     #[error(
         "the endgame database is truncated: {got} bytes where its table needs {expected}; build \
          it again with kingme egdb build"
@@ -112,12 +121,28 @@ fn stored_codes(counts: Counts, packed: &[u8]) -> (Vec<u8>, [u64; 4]) {
     (stored, tally)
 }
 
-/// The file's bytes for solved tables. Blocks are deflated as the slices fill them, so the
+/// One block of data as a zstd frame (the context is reused from block to block).
+fn compress_block(context: &mut zstd::zstd_safe::CCtx<'_>, data: &[u8]) -> Vec<u8> {
+    let mut frame = Vec::with_capacity(zstd::zstd_safe::compress_bound(data.len()));
+    // Compressing into a buffer of the bound at a valid level cannot fail (zstd's contract);
+    // the data is kingme's own, never outside input.
+    #[allow(clippy::expect_used)]
+    context
+        .compress(&mut frame, data, LEVEL)
+        .expect("zstd compresses any block into a buffer of its bound");
+    // Held until the file is written: at its size, not the bound's (165,771 blocks of six
+    // pieces at about 4 KiB of bound each would be 0.7 GB).
+    frame.shrink_to_fit();
+    frame
+}
+
+/// The file's bytes for solved tables. Blocks are compressed as the slices fill them, so the
 /// data is never held whole a second time.
 #[must_use]
 pub fn encode(tables: &Tables) -> Vec<u8> {
     let mut table = Vec::new();
     let mut blocks: Vec<Vec<u8>> = Vec::new();
+    let mut context = zstd::zstd_safe::CCtx::create();
     let mut pending: Vec<u8> = Vec::with_capacity(2 * BLOCK);
     let mut data_len = 0u64;
     for (counts, packed) in tables.slices() {
@@ -140,13 +165,13 @@ pub fn encode(tables: &Tables) -> Vec<u8> {
             pending.extend_from_slice(&rest[..take]);
             rest = &rest[take..];
             if pending.len() == BLOCK {
-                blocks.push(miniz_oxide::deflate::compress_to_vec(&pending, LEVEL));
+                blocks.push(compress_block(&mut context, &pending));
                 pending.clear();
             }
         }
     }
     if !pending.is_empty() {
-        blocks.push(miniz_oxide::deflate::compress_to_vec(&pending, LEVEL));
+        blocks.push(compress_block(&mut context, &pending));
     }
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
@@ -178,25 +203,52 @@ struct Slice {
     tally: [u64; 4],
 }
 
-/// Inflated blocks, each in the slot of its number modulo the number of slots (a block evicted
-/// leaves its buffer to the next).
-#[derive(Debug)]
+/// Decoded blocks in sets of a few slots: a block lives in the set its number hashes to, the
+/// most recently used first in its set; a block decoded into a full set takes the buffer of the
+/// set's least recently used one.
 struct BlockCache {
+    sets: usize,
+    ways: usize,
+    /// `sets * ways` slots, set after set.
     slots: Vec<Option<(usize, Box<[u8]>)>>,
-    /// Blocks inflated so far (a probe that found its block kept inflates none).
-    inflated: u64,
+    /// The zstd decoding context, made at the first block decoded and kept.
+    decoder: Option<zstd::zstd_safe::DCtx<'static>>,
+    /// Blocks decoded so far (a probe that found its block kept decodes none).
+    decoded: u64,
 }
 
-impl BlockCache {
-    fn new(slots: usize) -> BlockCache {
-        BlockCache {
-            slots: std::iter::repeat_with(|| None).take(slots.max(1)).collect(),
-            inflated: 0,
-        }
+impl std::fmt::Debug for BlockCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockCache")
+            .field("sets", &self.sets)
+            .field("ways", &self.ways)
+            .field("decoded", &self.decoded)
+            .finish_non_exhaustive()
     }
 }
 
-/// A checked database file, read in place: blocks are inflated as probes need them and a few
+impl BlockCache {
+    fn new(sets: usize, ways: usize) -> BlockCache {
+        let (sets, ways) = (sets.max(1), ways.max(1));
+        BlockCache {
+            sets,
+            ways,
+            slots: std::iter::repeat_with(|| None).take(sets * ways).collect(),
+            decoder: None,
+            decoded: 0,
+        }
+    }
+
+    /// Where the slots of the set a block lives in are (a multiplicative hash, so that the
+    /// blocks of one slice, numbered in a row, spread over every set).
+    fn set_of(&self, block: usize) -> std::ops::Range<usize> {
+        let hash = (block as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        let set = usize::try_from(hash).unwrap_or(0) % self.sets;
+        set * self.ways..(set + 1) * self.ways
+    }
+}
+
+/// A checked database file, read in place: blocks are decoded as probes need them and many
 /// are kept.
 pub struct Egdb {
     file: Storage,
@@ -208,7 +260,7 @@ pub struct Egdb {
     block_table: usize,
     data_start: usize,
     blocks: usize,
-    /// Bytes of data (inflated) in all.
+    /// Bytes of data (decoded) in all.
     data_len: u64,
     cache: Mutex<BlockCache>,
 }
@@ -247,7 +299,16 @@ impl Egdb {
         }
         let format = bytes[7];
         if format != FORMAT {
-            return Err(EgdbError::OtherFormat { found: format });
+            // Every format so far gave the largest piece count next, for the advice.
+            let pieces = le_u32(bytes, 8);
+            return Err(EgdbError::OtherFormat {
+                found: format,
+                pieces: if (2..=24).contains(&pieces) {
+                    pieces
+                } else {
+                    5
+                },
+            });
         }
         let max_pieces = le_u32(bytes, 8);
         let count = le_u32(bytes, 12) as usize;
@@ -315,7 +376,7 @@ impl Egdb {
             data_start,
             blocks,
             data_len,
-            cache: Mutex::new(BlockCache::new(CACHE_SLOTS)),
+            cache: Mutex::new(BlockCache::new(CACHE_SETS, CACHE_WAYS)),
             file,
         })
     }
@@ -406,31 +467,53 @@ impl Egdb {
         }
     }
 
-    /// A byte of the data, from its block (inflated now or kept from before).
+    /// A byte of the data, from its block (decoded now or kept from before).
     fn data_byte(&self, at: u64, cache: &mut BlockCache) -> Option<u8> {
         let block = usize::try_from(at / BLOCK as u64).ok()?;
         let within = (at % BLOCK as u64) as usize;
-        let slots = cache.slots.len();
-        let slot = cache.slots.get_mut(block % slots)?;
-        if let Some((held, data)) = slot
-            && *held == block
-        {
-            return data.get(within).copied();
+        if cache.decoder.is_none() {
+            cache.decoder = Some(zstd::zstd_safe::DCtx::try_create()?);
         }
-        let mut data = match slot.take() {
+        let range = cache.set_of(block);
+        let BlockCache {
+            slots,
+            decoder,
+            decoded,
+            ..
+        } = cache;
+        let decoder = decoder.as_mut()?;
+        let set = slots.get_mut(range)?;
+        if let Some(way) = set
+            .iter()
+            .position(|slot| slot.as_ref().is_some_and(|(held, _)| *held == block))
+        {
+            // Kept: moved to the front of its set.
+            set[..=way].rotate_right(1);
+            return set[0].as_ref()?.1.get(within).copied();
+        }
+        // The least recently used slot of the set gives its buffer and moves to the front.
+        set.rotate_right(1);
+        let mut data = match set[0].take() {
             Some((_, buffer)) => buffer,
             None => vec![0u8; BLOCK].into_boxed_slice(),
         };
-        let size = self.inflate_into(block, &mut data)?;
-        let byte = data[..size].get(within).copied();
-        *slot = Some((block, data));
-        cache.inflated += 1;
+        let size = self.decode_into(block, decoder, &mut data);
+        let byte = size.and_then(|size| data[..size].get(within).copied());
+        if size.is_some() {
+            set[0] = Some((block, data));
+            *decoded += 1;
+        }
         byte
     }
 
-    /// One block, inflated into `out` (at least [`BLOCK`] bytes) and checked against the size
-    /// the table gives it; its size.
-    fn inflate_into(&self, block: usize, out: &mut [u8]) -> Option<usize> {
+    /// One block, decoded into `out` (at least [`BLOCK`] bytes) and checked against the size
+    /// the table gives it; its size, or `None` for a block that does not decode to it.
+    fn decode_into(
+        &self,
+        block: usize,
+        decoder: &mut zstd::zstd_safe::DCtx<'_>,
+        out: &mut [u8],
+    ) -> Option<usize> {
         if block >= self.blocks {
             return None;
         }
@@ -439,14 +522,8 @@ impl Egdb {
         let size =
             usize::try_from((self.data_len - (block * BLOCK) as u64).min(BLOCK as u64)).ok()?;
         let input = self.file.get(start..end)?;
-        let inflated = miniz_oxide::inflate::decompress_slice_iter_to_slice(
-            out.get_mut(..size)?,
-            std::iter::once(input),
-            false,
-            true,
-        )
-        .ok()?;
-        (inflated == size).then_some(size)
+        let decoded = decoder.decompress(out.get_mut(..size)?, input).ok()?;
+        (decoded == size).then_some(size)
     }
 
     /// Where a block starts in the compressed data (checked at parse).
@@ -454,11 +531,14 @@ impl Egdb {
         le_u64(&self.file, self.block_table + 8 * block)
     }
 
-    /// Whether every block inflates to the size its table gives (a whole read of the data).
+    /// Whether every block decodes to the size its table gives (a whole read of the data).
     #[must_use]
-    pub fn blocks_inflate(&self) -> bool {
+    pub fn blocks_decode(&self) -> bool {
         let mut buffer = vec![0u8; BLOCK];
-        (0..self.blocks).all(|block| self.inflate_into(block, &mut buffer).is_some())
+        let Some(mut decoder) = zstd::zstd_safe::DCtx::try_create() else {
+            return false;
+        };
+        (0..self.blocks).all(|block| self.decode_into(block, &mut decoder, &mut buffer).is_some())
     }
 
     /// For each slice in file order, how many of its indices are no position, wins, losses and
@@ -558,7 +638,7 @@ mod tests {
         let bytes = encode(&tables);
         let db = Egdb::parse(bytes.clone()).expect("a fresh file");
         assert_eq!(db.max_pieces(), 3);
-        assert!(db.blocks_inflate());
+        assert!(db.blocks_decode());
         let (mut checked, mut captures) = (0, 0);
         for (counts, packed) in tables.slices() {
             let mut tally = [0u64; 4];
@@ -610,12 +690,17 @@ mod tests {
             Egdb::parse(b"PDN 1. 11-15 23-19".to_vec()).expect_err("foreign"),
             EgdbError::NotADatabase
         );
-        for format in [1, 3] {
+        for format in [1, 3, 4] {
             let mut old = bytes.clone();
             old[7] = format;
             let err = Egdb::parse(old).expect_err("an older format");
             assert!(
                 err.to_string().contains(&format!("in format {format}")),
+                "{err}"
+            );
+            assert!(
+                err.to_string()
+                    .contains("build it again with kingme egdb build --pieces 3"),
                 "{err}"
             );
         }
@@ -624,12 +709,12 @@ mod tests {
     }
 
     #[test]
-    fn a_small_block_cache_gives_the_same_verdicts_and_a_large_one_inflates_each_block_once() {
+    fn a_small_block_cache_gives_the_same_verdicts_and_a_large_one_decodes_each_block_once() {
         let tables = solve(3, |_| {});
         let db = Egdb::parse(encode(&tables)).expect("a fresh file");
         assert!(db.blocks > 2, "{db:?}");
-        // One slot evicts at every change of block; 64 keep every block once inflated.
-        let (mut tiny, mut roomy) = (BlockCache::new(1), BlockCache::new(64));
+        // One slot evicts at every change of block; 64 keep every block once decoded.
+        let (mut tiny, mut roomy) = (BlockCache::new(1, 1), BlockCache::new(16, 4));
         for (counts, _) in tables.slices() {
             for index in 0..counts.entries() {
                 if let Some(position) = position_at(*counts, index) {
@@ -639,8 +724,8 @@ mod tests {
                 }
             }
         }
-        assert!(roomy.inflated <= db.blocks as u64, "{roomy:?}");
-        assert!(tiny.inflated > roomy.inflated, "{}", tiny.inflated);
+        assert!(roomy.decoded <= db.blocks as u64, "{roomy:?}");
+        assert!(tiny.decoded > roomy.decoded, "{tiny:?}");
         // Too many pieces: turned away without a block.
         let crowded =
             Position::from_parts(0b1111, 0xF000_0000, 0xF000_000F, crate::game::Side::First);
@@ -657,6 +742,105 @@ mod tests {
             let bare = Position::from_parts(own, other, 1 << 9, side).expect("a position");
             assert_eq!(db.verdict(&bare), Some(Verdict::Loss), "{side:?}");
         }
+    }
+
+    #[test]
+    fn a_set_keeps_blocks_that_share_it_and_evicts_the_least_recently_used() {
+        let db = Egdb::parse(encode(&solve(3, |_| {}))).expect("a fresh file");
+        assert!(db.blocks >= 5, "{db:?}");
+        let first_bytes = |cache: &mut BlockCache, blocks: &[usize]| -> Vec<u8> {
+            blocks
+                .iter()
+                .map(|&block| {
+                    db.data_byte((block * BLOCK) as u64, cache)
+                        .expect("a block of the file")
+                })
+                .collect()
+        };
+        // One set of four ways: four blocks read in turn three times are decoded once each.
+        let mut one_set = BlockCache::new(1, 4);
+        let order = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3];
+        let read = first_bytes(&mut one_set, &order);
+        assert_eq!(one_set.decoded, 4, "{one_set:?}");
+        // One slot decodes at every change, and reads the same bytes.
+        let mut one_slot = BlockCache::new(1, 1);
+        assert_eq!(first_bytes(&mut one_slot, &order), read);
+        assert_eq!(one_slot.decoded, 12, "{one_slot:?}");
+        // A fifth block evicts the least recently used (block 0 after reading 1, 2, 3, 0, 1, 2,
+        // 3 ends with 0 the oldest): 0 is decoded again, 3 is still kept.
+        first_bytes(&mut one_set, &[4]);
+        assert_eq!(one_set.decoded, 5);
+        first_bytes(&mut one_set, &[3]);
+        assert_eq!(one_set.decoded, 5);
+        first_bytes(&mut one_set, &[0]);
+        assert_eq!(one_set.decoded, 6);
+    }
+
+    #[test]
+    fn positions_on_each_side_of_every_block_boundary_read_as_solved() {
+        let tables = solve(4, |_| {});
+        let db = Egdb::parse(encode(&tables)).expect("a fresh file");
+        assert!(db.blocks > 100, "{db:?}");
+        // For each byte of data, the slice it belongs to and its first index there.
+        let indices_at = |at: u64| -> Option<(Counts, u64)> {
+            db.order.iter().find_map(|&counts| {
+                let slice = db.slices.get(counts)?;
+                (slice.offset..slice.offset + slice.entries.div_ceil(4))
+                    .contains(&at)
+                    .then_some((counts, (at - slice.offset) * 4))
+            })
+        };
+        let (mut boundaries, mut checked) = (0, 0);
+        for block in 1..db.blocks {
+            let boundary = (block * BLOCK) as u64;
+            let mut sides = [false; 2];
+            for (side, at) in [boundary - 1, boundary].into_iter().enumerate() {
+                let (counts, first) = indices_at(at).expect("every byte is in a slice");
+                // A cache of one slot, so the block is decoded for this very probe.
+                let mut cold = BlockCache::new(1, 1);
+                for index in first..(first + 4).min(counts.entries()) {
+                    let Some(position) = position_at(counts, index) else {
+                        continue;
+                    };
+                    let solved = tables.verdict(&position);
+                    assert!(solved.is_some(), "{counts:?} {index}");
+                    assert_eq!(db.verdict(&position), solved, "{counts:?} {index}");
+                    assert_eq!(db.verdict_with(&position, &mut cold), solved);
+                    sides[side] |= !has_capture(&position);
+                    checked += 1;
+                }
+            }
+            boundaries += usize::from(sides == [true, true]);
+        }
+        // Most boundaries have a stored position (no capture) on both sides.
+        assert!(boundaries * 2 > db.blocks, "{boundaries} of {}", db.blocks);
+        assert!(checked > 4 * db.blocks, "{checked}");
+    }
+
+    #[test]
+    fn a_block_that_does_not_decode_gives_no_verdict() {
+        let tables = solve(3, |_| {});
+        let bytes = encode(&tables);
+        let db = Egdb::parse(bytes.clone()).expect("a fresh file");
+        // Block 0's frame damaged and the checksum made to match: the file is accepted (only
+        // someone who means it gets here), and its probes answer nothing rather than garbage.
+        let mut damaged = bytes;
+        damaged[db.data_start] ^= 0xff;
+        let body = damaged.len() - CHECKSUM;
+        let checksum = crc32fast::hash(&damaged[..body]);
+        damaged[body..].copy_from_slice(&checksum.to_le_bytes());
+        let bad = Egdb::parse(damaged).expect("the tables are whole");
+        assert!(!bad.blocks_decode());
+        let counts = db.order[0];
+        let (mut answered, mut refused) = (0, 0);
+        for_each_position(counts, |index, position| {
+            if index < 4 * BLOCK as u64 && !has_capture(position) {
+                assert!(db.verdict(position).is_some());
+                answered += 1;
+                refused += usize::from(bad.verdict(position).is_none());
+            }
+        });
+        assert!(answered > 0 && refused == answered, "{answered} {refused}");
     }
 
     #[test]

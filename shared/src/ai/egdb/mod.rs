@@ -1,7 +1,7 @@
 //! Checkers endgame databases: the win / loss / draw verdict, for the side to move, of every
 //! position with few pieces, computed by [`solve`] (retrograde analysis) over the bitboard rules, written and read in
 //! kingme's own indexed file format ([`format`]: a slice table, two bits a position in blocks
-//! deflated one by one and read in place, a CRC-32 over the whole file so that a damaged or
+//! of 4 KiB compressed one by one (zstd) and read in place, a CRC-32 over the whole file so that a damaged or
 //! truncated file is refused).
 //!
 //! The verdicts are game-theoretic: with best play and no draw by repetition or by the
