@@ -128,17 +128,20 @@ async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
         .unwrap_or_else(|err| panic!("the page shows {css} in time: {err}"))
 }
 
-/// The square numbers of the board's marks of `class` (`movable` pieces or `target` squares).
+/// The square numbers of the board's marks of `class` (`movable` pieces or `target` squares),
+/// read in one go inside the page: the board is redrawn when the server pushes (a clock, a
+/// move), and an element found by one command may be gone by the next.
 async fn marked(client: &Client, class: &str) -> Vec<String> {
-    let mut squares = Vec::new();
-    for mark in client
-        .find_all(Locator::Css(&format!("#board .{class}")))
-        .await
-        .unwrap()
-    {
-        squares.push(mark.attr("data-square").await.unwrap().unwrap());
+    let script = format!(
+        "return [...document.querySelectorAll('#board .{class}')].map(e => e.dataset.square);"
+    );
+    match run(client, &script).await {
+        serde_json::Value::Array(squares) => squares
+            .into_iter()
+            .map(|square| square.as_str().unwrap_or_default().to_owned())
+            .collect(),
+        other => panic!("the page's marks of {class} are a list: {other}"),
     }
-    squares
 }
 
 /// Clicks the element `css` selects. The live lobby redraws its rows on every push, so an
