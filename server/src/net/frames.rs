@@ -58,25 +58,23 @@ pub async fn write_frames(
     closing: CancellationToken,
     kick: CancellationToken,
 ) {
-    {
-        // Made once, not for every batch: each new wait registers with its token and drops out.
-        let mut kicked = pin!(kick.cancelled());
-        let mut closed = pin!(closing.cancelled());
-        loop {
-            let message = tokio::select! {
-                biased;
-                () = &mut kicked => return,
-                () = &mut closed => None,
-                message = queue.recv() => message,
-            };
-            let Some(message) = message else { break };
-            let written = tokio::select! {
-                () = &mut kicked => return,
-                written = write_batch(&mut sink, message, &mut queue) => written,
-            };
-            if written.is_err() {
-                return;
-            }
+    // Made once, not for every batch: each new wait registers with its token and drops out.
+    let mut kicked = pin!(kick.cancelled());
+    let mut closed = pin!(closing.cancelled());
+    loop {
+        let message = tokio::select! {
+            biased;
+            () = &mut kicked => return,
+            () = &mut closed => None,
+            message = queue.recv() => message,
+        };
+        let Some(message) = message else { break };
+        let written = tokio::select! {
+            () = &mut kicked => return,
+            written = write_batch(&mut sink, message, &mut queue) => written,
+        };
+        if written.is_err() {
+            return;
         }
     }
     let finish = async {
