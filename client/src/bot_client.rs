@@ -45,6 +45,10 @@ pub struct BotArgs {
     /// Stop after this many finished games.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
+    /// Take at least this many milliseconds over each move (search included), so that people
+    /// can follow a game between bots; 0 moves as soon as the search ends.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub move_delay_ms: u64,
 }
 
 impl BotArgs {
@@ -115,6 +119,7 @@ pub async fn run(
     let (moves_tx, mut moves) = mpsc::channel::<Thought>(16);
     let mut look_again = tokio::time::interval(LOOK_AGAIN);
     let mut pace = Pace::new(BOT_BURST, BOT_PER_SECOND, Instant::now());
+    let move_delay = Duration::from_millis(bot.args.move_delay_ms);
     loop {
         let outgoing = tokio::select! {
             _ = look_again.tick() => bot.look_again(Instant::now()),
@@ -132,10 +137,16 @@ pub async fn run(
         };
         for search in bot.searches.drain(..) {
             let moves = moves_tx.clone();
-            // Searching is CPU work: it runs on the blocking pool, never on the reactor.
-            tokio::task::spawn_blocking(move || {
-                let report = think(&search.position, search.level, &search.limits, search.seed);
-                let _ = moves.blocking_send((search.game, search.ply, report.map(|r| r.text)));
+            let not_before = tokio::time::Instant::now() + move_delay;
+            tokio::spawn(async move {
+                // Searching is CPU work: it runs on the blocking pool, never on the reactor.
+                let report = tokio::task::spawn_blocking(move || {
+                    think(&search.position, search.level, &search.limits, search.seed)
+                })
+                .await;
+                let text = report.ok().flatten().map(|r| r.text);
+                tokio::time::sleep_until(not_before).await;
+                let _ = moves.send((search.game, search.ply, text)).await;
             });
         }
         for message in outgoing {

@@ -281,9 +281,11 @@ async fn bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game(
     // One bot waits alone in an open game of noughts and crosses...
     let mut waiting = BotProcess::start(addr, "waiter", "--level random --game tictactoe");
     let open = waiting.note(&["opened game"]).await;
-    // ... while two others play checkers.
-    let first = BotProcess::start(addr, "first", "--level beginner --game checkers");
-    let second = BotProcess::start(addr, "second", "--level beginner --game checkers");
+    // ... while two others play checkers, slowly enough (a beginner's game takes a fraction of
+    // a second) that the server is killed in the middle of it.
+    let checkers = "--level beginner --game checkers --move-delay-ms 150";
+    let first = BotProcess::start(addr, "first", checkers);
+    let second = BotProcess::start(addr, "second", checkers);
     // The two may each open a game at the same moment before one moves to the other's: the game
     // they play is the one the lobby shows as started, not the first one either bot opened.
     let mut watcher = Client::connect(addr, "watcher").await;
@@ -293,7 +295,11 @@ async fn bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game(
     watcher
         .expect(|m| match m {
             ServerMessage::MovePlayed { .. } => Some(()),
-            ServerMessage::State(state) if !state.moves.is_empty() => Some(()),
+            ServerMessage::State(state) if !state.moves.is_empty() => {
+                assert_eq!(state.status, GameStatus::Playing, "over before the kill");
+                Some(())
+            }
+            ServerMessage::Error { message, .. } => panic!("watching game {playing}: {message}"),
             _ => None,
         })
         .await;

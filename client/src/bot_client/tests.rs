@@ -12,6 +12,7 @@ fn args(games: u32) -> BotArgs {
         vs: None,
         game: Some(GameKind::TicTacToe),
         games,
+        move_delay_ms: 0,
     }
 }
 
