@@ -7,7 +7,7 @@
 
 use super::analyze::seconds;
 use super::ballots;
-use super::elo_fit::{FitConfig, Pairing, fit};
+use super::elo_fit::{FitConfig, Fitted, Pairing, fit};
 use super::engine_match::play_game;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -31,8 +31,9 @@ pub struct LadderArgs {
     /// The levels, weakest first, separated by commas (default: every level).
     #[arg(long, value_delimiter = ',')]
     pub levels: Vec<Level>,
-    /// Games each pair of levels plays (even numbers give each colour the same openings).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Games each pair of levels plays (even numbers give each colour the same openings); 0
+    /// plays none and prints the fit of the results file as it is.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub games: u32,
     /// Seconds a move for the levels that search under a time budget (expert).
     #[arg(long, value_name = "SECONDS", default_value_t = 0.1)]
@@ -266,8 +267,9 @@ fn parse_line(line: &str) -> anyhow::Result<(GameKind, Fixture, f64)> {
     Ok((kind, fixture, score))
 }
 
-/// The fitted table: each level's rating with its error bar, games and score, strongest last.
-fn table(levels: &[Level], done: &HashMap<Fixture, f64>) -> String {
+/// The ratings fitted to the results between `levels` (random at 0), with the pairings they were
+/// fitted to; results of other levels are passed over.
+fn fit_levels(levels: &[Level], done: &HashMap<Fixture, f64>) -> (Vec<Pairing>, Fitted) {
     let slot = |level: Level| levels.iter().position(|&l| l == level);
     let mut sums: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
     for (fixture, &score) in done {
@@ -297,6 +299,12 @@ fn table(levels: &[Level], done: &HashMap<Fixture, f64>) -> String {
             virtual_draws: VIRTUAL_DRAWS,
         },
     );
+    (pairings, fitted)
+}
+
+/// The fitted table: each level's rating with its error bar, games and score, strongest last.
+fn table(levels: &[Level], done: &HashMap<Fixture, f64>) -> String {
+    let (pairings, fitted) = fit_levels(levels, done);
     let mut out = format!(
         "{:<13} {:>7} {:>7} {:>6} {:>7}\n",
         "level", "Elo", "+/-", "games", "score"
@@ -340,6 +348,7 @@ const VIRTUAL_DRAWS: f64 = 1.0;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kingme_shared::ai::ladder::measured_rating;
 
     #[test]
     fn results_lines_round_trip_and_bad_lines_are_named() {
@@ -392,6 +401,81 @@ mod tests {
         assert!(starts.iter().all(|g| g.outcome().is_none()));
         let checkers = openings(GameKind::Checkers, 4, 3).expect("ballots");
         assert_ne!(checkers[0].position_text(), checkers[1].position_text());
+    }
+
+    /// The results files the measured tables were fitted from, in the repository.
+    fn committed_results(kind: GameKind) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/ladder")
+            .join(format!("ladder-{kind}.tsv"))
+    }
+
+    /// A fitted rating as the measured table holds it: to the nearest 10 points.
+    fn as_in_the_table(rating: f64) -> i32 {
+        // Ratings are a few thousand points at most: the cast cannot overflow.
+        #[allow(clippy::cast_possible_truncation)]
+        let tens = (rating / 10.0).round() as i32;
+        tens * 10
+    }
+
+    /// Where the measured table of `kind` is not the fit of `done`, one line a level.
+    fn differences_from_the_table(kind: GameKind, done: &HashMap<Fixture, f64>) -> Vec<String> {
+        let (_, fitted) = fit_levels(&Level::ALL, done);
+        Level::ALL
+            .into_iter()
+            .zip(fitted.ratings)
+            .filter_map(|(level, rating)| {
+                let table = measured_rating(kind, level);
+                (table != Some(as_in_the_table(rating))).then(|| {
+                    format!("{kind} {level}: the table has {table:?}, the results fit {rating:.1}")
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_measured_tables_are_the_fit_of_the_committed_results_files() {
+        let mut wrong = Vec::new();
+        for kind in GameKind::ALL {
+            let path = committed_results(kind);
+            let done = read_results(&path, kind).expect("the committed results file");
+            assert!(!done.is_empty(), "{} holds no {kind} games", path.display());
+            wrong.extend(differences_from_the_table(kind, &done));
+        }
+        assert!(
+            wrong.is_empty(),
+            "the measured tables in shared/src/ai/ladder.rs are not the fit of the results files \
+             in shared/data/ladder (`kingme ladder --game GAME --games 0 --results FILE` \
+             prints a file's fit): mend the tables and the README's:\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn a_changed_result_fails_the_check_of_the_tables() {
+        // One game of the committed checkers file turned round moves `beginner` off the table.
+        let kind = GameKind::Checkers;
+        let mut done = read_results(&committed_results(kind), kind).expect("the results");
+        let flipped = Fixture {
+            a: Level::Random,
+            b: Level::Beginner,
+            index: 0,
+        };
+        let score = done
+            .get_mut(&flipped)
+            .expect("random against beginner, game 0");
+        *score = 1.0 - *score;
+        let wrong = differences_from_the_table(kind, &done);
+        assert!(
+            wrong
+                .iter()
+                .any(|line| line.starts_with("checkers beginner")),
+            "{wrong:?}"
+        );
+        // The table rounds the fit once, to the nearest 10.
+        assert_eq!(as_in_the_table(174.9), 170);
+        assert_eq!(as_in_the_table(175.0), 180);
+        assert_eq!(as_in_the_table(-4.9), 0);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The levels' measured ratings (fitted by `kingme ladder` over round-robin tournaments, random
 //! anchored at 0; the README records the commands and the tables) and the level nearest to a
-//! rating, so that a person can ask for an opponent by strength.
+//! rating, so that a person can ask for an opponent by strength. The results files the tables
+//! were fitted from are `shared/data/ladder/ladder-<game>.tsv`; a test of the ladder tool
+//! (`kingme`'s `tools::ladder`) refits them and checks these tables against the fit.
 
 use super::level::Level;
 use crate::GameKind;
@@ -35,7 +37,7 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
 /// to 115; see the README).
 const CHECKERS: [(Level, i32); 9] = [
     (Level::Random, 0),
-    (Level::Beginner, 180),
+    (Level::Beginner, 170),
     (Level::Easy, 420),
     (Level::Casual, 600),
     (Level::Intermediate, 750),
