@@ -13,13 +13,15 @@
 //! name on a first start without one), [`paths`] and [`private_file`]
 //! where and how the client keeps its files, [`resume_tokens`]
 //! the guests' resume tokens, [`fuzzing`] the client's fuzz target bodies, [`secrets`] the name secrets of protocol 2, [`archive`] the commands on stored games
-//! (history, leaderboard, export, import, replay) and [`replay`] the viewer that steps through one.
+//! (history, leaderboard, export, import, replay), [`replay`] the viewer that steps through one
+//! and [`broken_pipe`] the quiet end when standard output's reader goes away (`kingme ... | head`).
 
 pub mod animation;
 pub mod app;
 pub mod archive;
 pub mod board_geometry;
 pub mod bot_client;
+pub mod broken_pipe;
 pub mod create_form;
 pub mod embedded;
 pub mod endgame_files;

@@ -4,8 +4,8 @@
 mod tools;
 
 use clap::{Parser, Subcommand};
-use kingme_client::archive;
 use kingme_client::launch::{self, Action, GlobalArgs};
+use kingme_client::{archive, broken_pipe};
 use std::process::ExitCode;
 
 /// kingme: play checkers, Pente and noughts and crosses in the terminal.
@@ -66,7 +66,14 @@ fn on_runtime(
     Ok(ExitCode::SUCCESS)
 }
 
-fn main() -> anyhow::Result<ExitCode> {
+fn main() -> ExitCode {
+    // One place for every command: a closed standard output ends the program quietly.
+    broken_pipe::quiet_panics();
+    broken_pipe::exit_code(run())
+}
+
+/// Runs the command the command line names.
+fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     let action = match cli.command {
         Some(Command::Perft(args)) => return tools::perft::run(&args).map(|()| ExitCode::SUCCESS),
