@@ -27,20 +27,10 @@ use crate::games::checkers::{
     Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
-use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Transposition table size for checkers: 2^18 entries of about 48 bytes.
 const TABLE_BITS: u32 = 18;
-
-/// The database verdicts a search remembers (the position itself is kept, so a hit is exact):
-/// 2^14 entries of 20 bytes. Iterative deepening and transpositions probe the same positions
-/// again and again; each probe of the file takes its cache's lock and may inflate a block.
-const KNOWN_BITS: u32 = 14;
-
-/// A remembered probe: the position and its verdict's code, or [`NOT_IN_DB`].
-type Known = Option<(Position, u8)>;
-const NOT_IN_DB: u8 = 0;
 
 /// A checkers position under search, with the keys of the positions before it.
 pub struct CheckersSearch {
@@ -54,8 +44,6 @@ pub struct CheckersSearch {
     reversible_from: usize,
     /// The endgame database consulted at the nodes the search does not extend, if any.
     egdb: Option<Arc<Egdb>>,
-    /// The verdicts this search probed, by position key (empty without a database).
-    known: RefCell<Vec<Known>>,
     /// When the root is won or lost in the database: its material and the winner. Positions
     /// with that material still won for the winner are searched on rather than scored (see the
     /// file's comment).
@@ -79,7 +67,6 @@ impl CheckersSearch {
             keys,
             reversible_from: 0,
             egdb: None,
-            known: RefCell::new(Vec::new()),
             converting: None,
         }
     }
@@ -97,27 +84,8 @@ impl CheckersSearch {
             };
             Some((Counts::of(&self.position), winner))
         });
-        if egdb.is_some() {
-            self.known = RefCell::new(vec![None; 1 << KNOWN_BITS]);
-        }
         self.egdb = egdb;
         self
-    }
-
-    /// The database's verdict on the position, remembered from an earlier probe of this search
-    /// when it can be.
-    fn remembered_verdict(&self) -> Option<Verdict> {
-        let db = self.egdb.as_deref()?;
-        let mut known = self.known.borrow_mut();
-        let slot = known.get_mut((self.key() >> (64 - KNOWN_BITS)) as usize)?;
-        if let Some((position, code)) = *slot
-            && position == self.position
-        {
-            return Verdict::from_code(code);
-        }
-        let verdict = db.verdict(&self.position);
-        *slot = Some((self.position, verdict.map_or(NOT_IN_DB, Verdict::code)));
-        verdict
     }
 
     /// The database's score for the side to move, from a verdict.
@@ -192,8 +160,19 @@ impl SearchGame for CheckersSearch {
         self.keys[self.keys.len() - 1]
     }
 
-    fn probe(&self) -> Option<i32> {
-        let verdict = self.remembered_verdict()?;
+    fn probe(&self, depth: i32) -> Option<i32> {
+        let db = self.egdb.as_deref()?;
+        // At the horizon a position with the file's largest piece count is left to the
+        // evaluation: those are most of a search's probes and most of the file, each a read of
+        // memory the processor's caches rarely hold (or a block decoded), and a position of
+        // them met at the horizon is probed, with depth left, by the next iteration. Smaller
+        // endings are probed everywhere.
+        if depth <= 0
+            && (self.position.black() | self.position.white()).count_ones() >= db.max_pieces()
+        {
+            return None;
+        }
+        let verdict = db.verdict(&self.position)?;
         if let Some((material, winner)) = self.converting
             && Counts::of(&self.position) == material
         {
@@ -456,24 +435,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn positions_with_a_capture_are_searched_not_probed_and_score_exactly() {
+    /// From three-piece roots where the root captures or every move of it leaves the opponent
+    /// a capture (every seventh index), a search of `depth` plies given the file of `pieces`
+    /// pieces: each root's verdict in `truth` and the search's score.
+    fn capture_roots(
+        truth: &crate::ai::egdb::Tables,
+        pieces: u32,
+        depth: u32,
+    ) -> Vec<(Verdict, i32)> {
         use crate::ai::egdb::index::position_at;
         use crate::ai::egdb::{encode, solve};
-        // The truth: every verdict of up to three pieces (checked against the reference rules
-        // elsewhere). The search is given only the two-piece file, so a three-piece root is not
-        // in it; from roots where every move leaves the opponent a capture, the search never
-        // probes those capture positions (it extends them) and must still score the root
-        // exactly through the captures into the two-piece file (or to a side left without
-        // pieces).
-        let truth = solve(3, |_| {});
-        let db = Arc::new(Egdb::parse(encode(&solve(2, |_| {}))).unwrap());
+        let db = Arc::new(Egdb::parse(encode(&solve(pieces, |_| {}))).unwrap());
         let limits = Limits {
-            depth: Some(1),
-            egdb: Some(db.clone()),
+            depth: Some(depth),
+            egdb: Some(db),
             ..Limits::default()
         };
-        let mut checked = [0u32; 3];
+        let mut scored = Vec::new();
         for (counts, _) in truth.slices() {
             if counts.total() != 3 {
                 continue;
@@ -484,27 +462,65 @@ mod tests {
                 };
                 let game = Checkers::from_position(position);
                 let moves = game.legal_moves();
-                // Either the root captures (into the file), or every move of it leaves the
-                // opponent a capture, which the search must resolve below the root.
-                let exact = has_capture(&position)
+                // Either the root captures (into the two-piece endings), or every move of it
+                // leaves the opponent a capture, which the search must resolve below the root.
+                let forced = has_capture(&position)
                     || moves.iter().all(|mv| has_capture(&position.after(mv)));
-                if moves.len() < 2 || !exact {
+                if moves.len() < 2 || !forced {
                     continue;
                 }
                 let report = think(&AnyGame::Checkers(game), Level::Expert, &limits, 0).unwrap();
-                let searched = match report.score {
-                    score if score >= KNOWN_WIN / 2 => Verdict::Win,
-                    score if score <= -KNOWN_WIN / 2 => Verdict::Loss,
-                    0 => Verdict::Draw,
-                    score => panic!("{position:?}: an inexact score {score}"),
-                };
-                assert_eq!(Some(searched), truth.verdict(&position), "{position:?}");
-                checked[searched.code() as usize - 1] += 1;
+                scored.push((truth.verdict(&position).unwrap(), report.score));
             }
         }
-        assert!(
-            checked.iter().all(|&n| n > 5),
-            "wins, losses, draws: {checked:?}"
-        );
+        scored
+    }
+
+    /// The verdict a database score stands for, if it is one.
+    fn verdict_of(score: i32) -> Option<Verdict> {
+        match score {
+            score if score >= KNOWN_WIN / 2 => Some(Verdict::Win),
+            score if score <= -KNOWN_WIN / 2 => Some(Verdict::Loss),
+            0 => Some(Verdict::Draw),
+            _ => None,
+        }
+    }
+
+    /// Checks that every root is scored exactly as `truth` has it, and that there are wins,
+    /// losses and draws among them.
+    fn all_exact(scored: &[(Verdict, i32)]) {
+        let mut seen = [0u32; 3];
+        for &(truth, score) in scored {
+            assert_eq!(verdict_of(score), Some(truth), "score {score}");
+            seen[truth.code() as usize - 1] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 5), "wins, losses, draws: {seen:?}");
+    }
+
+    #[test]
+    fn positions_with_a_capture_are_searched_not_probed_and_score_exactly() {
+        // The truth: every verdict of up to three pieces (checked against the reference rules
+        // elsewhere). Given only the two-piece file, a three-piece root is not in it; the
+        // search never probes capture positions (it extends them) and must still score the
+        // root exactly through the captures into the two-piece file (or to a side left
+        // without pieces), once those are probed: with depth left (the file's largest count
+        // is not probed at the horizon), so three plies.
+        let truth = crate::ai::egdb::solve(3, |_| {});
+        all_exact(&capture_roots(&truth, 2, 3));
+    }
+
+    #[test]
+    fn the_files_largest_endings_are_not_probed_at_the_horizon_and_smaller_ones_are() {
+        let truth = crate::ai::egdb::solve(3, |_| {});
+        // One ply: the two-piece positions the captures lead to are at the horizon. With the
+        // two-piece file they are its largest and left to the evaluation, so some roots get an
+        // evaluation's score ...
+        let evaluated = capture_roots(&truth, 2, 1)
+            .iter()
+            .filter(|(_, score)| verdict_of(*score).is_none())
+            .count();
+        assert!(evaluated > 5, "{evaluated}");
+        // ... and with the three-piece file they are smaller endings, probed: every root exact.
+        all_exact(&capture_roots(&truth, 3, 1));
     }
 }

@@ -53,7 +53,10 @@ pub trait SearchGame {
     /// The exact value of the position when something outside the search knows it (an endgame
     /// database): searched no further. Not a mate score, so within `-MATE_BOUND..MATE_BOUND`.
     /// Not asked where [`SearchGame::extend`] holds and the search extends.
-    fn probe(&self) -> Option<i32> {
+    /// `depth` is the depth left (zero or less at the horizon), for a game whose probes cost
+    /// too much to make at every leaf.
+    fn probe(&self, depth: i32) -> Option<i32> {
+        let _ = depth;
         None
     }
     /// Whether a node at depth zero must still be searched (a capture pending in checkers), so
@@ -406,7 +409,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         // moves are searched whatever the depth and each child is probed, which is what the
         // database would do for it, again (it stores no position with a capture).
         let extend = self.config.extensions && game.extend();
-        if !extend && let Some(score) = game.probe() {
+        if !extend && let Some(score) = game.probe(depth) {
             return score;
         }
         if (depth <= 0 && !extend) || ply >= MAX_PLY - 1 {

@@ -21,6 +21,7 @@
 //! against the index (a file cannot declare more than 1 GiB of data); a damaged or truncated
 //! file is refused with the reason, never used.
 
+use super::cache::BlockCache;
 use super::index::{Counts, SliceMap, for_each_position, index_of, normalise};
 use super::solve::{Tables, pack, packed_code};
 use super::storage::Storage;
@@ -201,51 +202,6 @@ struct Slice {
     offset: u64,
     entries: u64,
     tally: [u64; 4],
-}
-
-/// Decoded blocks in sets of a few slots: a block lives in the set its number hashes to, the
-/// most recently used first in its set; a block decoded into a full set takes the buffer of the
-/// set's least recently used one.
-struct BlockCache {
-    sets: usize,
-    ways: usize,
-    /// `sets * ways` slots, set after set.
-    slots: Vec<Option<(usize, Box<[u8]>)>>,
-    /// The zstd decoding context, made at the first block decoded and kept.
-    decoder: Option<zstd::zstd_safe::DCtx<'static>>,
-    /// Blocks decoded so far (a probe that found its block kept decodes none).
-    decoded: u64,
-}
-
-impl std::fmt::Debug for BlockCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BlockCache")
-            .field("sets", &self.sets)
-            .field("ways", &self.ways)
-            .field("decoded", &self.decoded)
-            .finish_non_exhaustive()
-    }
-}
-
-impl BlockCache {
-    fn new(sets: usize, ways: usize) -> BlockCache {
-        let (sets, ways) = (sets.max(1), ways.max(1));
-        BlockCache {
-            sets,
-            ways,
-            slots: std::iter::repeat_with(|| None).take(sets * ways).collect(),
-            decoder: None,
-            decoded: 0,
-        }
-    }
-
-    /// Where the slots of the set a block lives in are (a multiplicative hash, so that the
-    /// blocks of one slice, numbered in a row, spread over every set).
-    fn set_of(&self, block: usize) -> std::ops::Range<usize> {
-        let hash = (block as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        let set = usize::try_from(hash).unwrap_or(0) % self.sets;
-        set * self.ways..(set + 1) * self.ways
-    }
 }
 
 /// A checked database file, read in place: blocks are decoded as probes need them and many
@@ -471,39 +427,8 @@ impl Egdb {
     fn data_byte(&self, at: u64, cache: &mut BlockCache) -> Option<u8> {
         let block = usize::try_from(at / BLOCK as u64).ok()?;
         let within = (at % BLOCK as u64) as usize;
-        if cache.decoder.is_none() {
-            cache.decoder = Some(zstd::zstd_safe::DCtx::try_create()?);
-        }
-        let range = cache.set_of(block);
-        let BlockCache {
-            slots,
-            decoder,
-            decoded,
-            ..
-        } = cache;
-        let decoder = decoder.as_mut()?;
-        let set = slots.get_mut(range)?;
-        if let Some(way) = set
-            .iter()
-            .position(|slot| slot.as_ref().is_some_and(|(held, _)| *held == block))
-        {
-            // Kept: moved to the front of its set.
-            set[..=way].rotate_right(1);
-            return set[0].as_ref()?.1.get(within).copied();
-        }
-        // The least recently used slot of the set gives its buffer and moves to the front.
-        set.rotate_right(1);
-        let mut data = match set[0].take() {
-            Some((_, buffer)) => buffer,
-            None => vec![0u8; BLOCK].into_boxed_slice(),
-        };
-        let size = self.decode_into(block, decoder, &mut data);
-        let byte = size.and_then(|size| data[..size].get(within).copied());
-        if size.is_some() {
-            set[0] = Some((block, data));
-            *decoded += 1;
-        }
-        byte
+        let bytes = cache.block(block, |decoder, out| self.decode_into(block, decoder, out))?;
+        bytes.get(within).copied()
     }
 
     /// One block, decoded into `out` (at least [`BLOCK`] bytes) and checked against the size
