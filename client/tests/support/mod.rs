@@ -1,0 +1,3 @@
+//! Helpers shared by the client's integration tests.
+
+pub mod bots;
