@@ -81,6 +81,13 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<()> {
         .results
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("ladder-{}.tsv", args.game)));
+    if args.games == 0 && !path.exists() {
+        bail!(
+            "there is no results file {} to fit: give the file a ladder wrote with --results, \
+             or play games with --games N",
+            path.display()
+        );
+    }
     let mut done = read_results(&path, args.game)?;
     let openings = openings(args.game, args.games, args.seed)?;
     let schedule: Vec<Fixture> = pairs(&levels, args.span)
@@ -515,5 +522,25 @@ mod tests {
             .and_then(|r| r.parse().ok())
             .expect("a rating");
         assert!(rating > 0.0, "{shown}");
+    }
+
+    #[test]
+    fn fitting_a_results_file_that_does_not_exist_says_so_and_creates_nothing() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("ladder-tictactoe.tsv");
+        let args = LadderArgs {
+            game: GameKind::TicTacToe,
+            levels: Vec::new(),
+            games: 0,
+            time: 0.01,
+            results: Some(path.clone()),
+            seed: 1,
+            max_plies: 20,
+            span: None,
+        };
+        let err = run(&args).expect_err("nothing to fit").to_string();
+        assert!(err.contains("there is no results file"), "{err}");
+        assert!(err.contains("ladder-tictactoe.tsv"), "{err}");
+        assert!(!path.exists(), "{err}");
     }
 }
