@@ -239,3 +239,30 @@ fn the_phase_follows_the_conversation() {
     assert_eq!(session.phase(), Phase::Ended { ok: false });
     assert!(!session.is_ok());
 }
+
+/// A standard output whose reader went away.
+struct ClosedPipe;
+
+impl std::io::Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::ErrorKind::BrokenPipe.into())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_output_nobody_reads_is_noticed() {
+    let mut session = Session::new(Start::Lobby, false, ClosedPipe);
+    assert!(!session.output_lost());
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    session.event(Event::Server(ServerMessage::State(state(
+        GameKind::TicTacToe,
+        None,
+        &[],
+        Some(Side::First),
+    ))));
+    assert!(session.output_lost());
+}

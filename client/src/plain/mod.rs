@@ -75,6 +75,10 @@ pub async fn run(
             }
         }
         session.flush();
+        if session.output_lost() {
+            // Nobody reads what is said any more (`kingme --plain ... | head`): end quietly.
+            break;
+        }
     }
     session.flush();
     net.close().await;

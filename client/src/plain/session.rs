@@ -44,6 +44,9 @@ pub struct Session<W: Write> {
     /// The unfinished games the player is seated in, from the server's welcome.
     pub(super) in_progress: Vec<GameId>,
     out: W,
+    /// Whether a write to `out` failed (its reader went away, as with `kingme --plain | head`):
+    /// plain mode then ends rather than play on unseen.
+    output_lost: bool,
 }
 
 /// What a step asks for: messages to send, and whether plain mode is done.
@@ -60,6 +63,7 @@ impl<W: Write> Session<W> {
             colour,
             in_progress: Vec::new(),
             out,
+            output_lost: false,
         }
     }
 
@@ -91,12 +95,20 @@ impl<W: Write> Session<W> {
         &self.out
     }
 
+    /// Whether the output could not be written (see [`Session::output_lost`]'s field).
+    #[must_use]
+    pub fn output_lost(&self) -> bool {
+        self.output_lost
+    }
+
     pub(super) fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
+        let written = writeln!(self.out, "{text}");
+        self.output_lost |= written.is_err();
     }
 
     pub(super) fn flush(&mut self) {
-        let _ = self.out.flush();
+        let flushed = self.out.flush();
+        self.output_lost |= flushed.is_err();
     }
 
     /// Nothing to send, and the session goes on.
@@ -137,7 +149,8 @@ impl<W: Write> Session<W> {
             (_, Some(_)) => "watching (quit leaves)> ".to_owned(),
             _ => format!("lobby ({LOBBY_COMMANDS})> "),
         };
-        let _ = write!(self.out, "{text}");
+        let written = write!(self.out, "{text}");
+        self.output_lost |= written.is_err();
         self.flush();
     }
 
