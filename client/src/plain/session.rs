@@ -95,15 +95,20 @@ impl<W: Write> Session<W> {
         &self.out
     }
 
-    /// Whether the output could not be written (see [`Session::output_lost`]'s field).
+    /// Whether a write to the output failed (its reader went away): plain mode then ends.
     #[must_use]
     pub fn output_lost(&self) -> bool {
         self.output_lost
     }
 
-    pub(super) fn say(&mut self, text: &str) {
-        let written = writeln!(self.out, "{text}");
+    /// Writes to the output, noting a failure.
+    fn write_out(&mut self, text: std::fmt::Arguments<'_>) {
+        let written = self.out.write_fmt(text);
         self.output_lost |= written.is_err();
+    }
+
+    pub(super) fn say(&mut self, text: &str) {
+        self.write_out(format_args!("{text}\n"));
     }
 
     pub(super) fn flush(&mut self) {
@@ -149,8 +154,7 @@ impl<W: Write> Session<W> {
             (_, Some(_)) => "watching (quit leaves)> ".to_owned(),
             _ => format!("lobby ({LOBBY_COMMANDS})> "),
         };
-        let written = write!(self.out, "{text}");
-        self.output_lost |= written.is_err();
+        self.write_out(format_args!("{text}"));
         self.flush();
     }
 

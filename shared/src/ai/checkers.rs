@@ -167,9 +167,7 @@ impl SearchGame for CheckersSearch {
         // memory the processor's caches rarely hold (or a block decoded), and a position of
         // them met at the horizon is probed, with depth left, by the next iteration. Smaller
         // endings are probed everywhere.
-        if depth <= 0
-            && (self.position.black() | self.position.white()).count_ones() >= db.max_pieces()
-        {
+        if depth <= 0 && db.at_largest_count(&self.position) {
             return None;
         }
         let verdict = db.verdict(&self.position)?;

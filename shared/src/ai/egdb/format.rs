@@ -204,6 +204,11 @@ struct Slice {
     tally: [u64; 4],
 }
 
+/// The pieces on the board, both sides'.
+fn pieces_on(position: &Position) -> u32 {
+    (position.black() | position.white()).count_ones()
+}
+
 /// A checked database file, read in place: blocks are decoded as probes need them and many
 /// are kept.
 pub struct Egdb {
@@ -370,7 +375,14 @@ impl Egdb {
 
     /// Whether the position has few enough pieces to be in the file.
     fn covers(&self, position: &Position) -> bool {
-        (position.black() | position.white()).count_ones() <= self.max_pieces
+        pieces_on(position) <= self.max_pieces
+    }
+
+    /// Whether the position has as many pieces as the file's largest endings, or more (a search
+    /// leaves those to its evaluation at the horizon).
+    #[must_use]
+    pub fn at_largest_count(&self, position: &Position) -> bool {
+        pieces_on(position) >= self.max_pieces
     }
 
     /// [`Egdb::verdict`] under the cache's lock, taken once for a probe and its captures.
