@@ -100,10 +100,12 @@ impl BlockCache {
     }
 
     /// The first slot of the set a block lives in (a multiplicative hash, so that the blocks
-    /// of one slice, numbered in a row, spread over every set).
+    /// of one slice, numbered in a row, spread over every set, scaled to the sets by a multiply
+    /// rather than a division).
     fn set_of(&self, block: u32) -> usize {
         let hash = u64::from(block).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
-        usize::try_from(hash).unwrap_or(0) % self.sets * self.ways
+        let set = (hash * self.sets as u64) >> 32;
+        usize::try_from(set).unwrap_or(0) * self.ways
     }
 
     /// The [`BLOCK`] bytes of `block`'s slot: kept from before, or decoded now by `decode` into

@@ -150,40 +150,52 @@ impl Counts {
     }
 }
 
-/// A value for each slice, found by its counts without hashing: a flat array over every count
-/// of each kind up to [`MAX_GROUP`].
+/// A value for each slice, found by its counts without hashing: a flat table over every count
+/// of each kind up to [`MAX_GROUP`] that holds where the slice's value is (two bytes a slot, 13
+/// KB, so that a probe's look-up stays in the processor's caches), and the values side by side.
 #[derive(Debug, Clone)]
 pub struct SliceMap<T> {
-    slots: Vec<Option<T>>,
+    /// For each slot, its value's place in `values`, or [`SliceMap::ABSENT`].
+    places: Vec<u16>,
+    values: Vec<T>,
 }
 
 impl<T> Default for SliceMap<T> {
     fn default() -> Self {
         SliceMap {
-            slots: std::iter::repeat_with(|| None)
-                .take((MAX_GROUP + 1).pow(4))
-                .collect(),
+            places: vec![Self::ABSENT; (MAX_GROUP + 1).pow(4)],
+            values: Vec::new(),
         }
     }
 }
 
 impl<T> SliceMap<T> {
+    /// The place of a slot without a value (there are fewer slots than this).
+    const ABSENT: u16 = u16::MAX;
+
     /// The value for a slice.
     #[inline]
     #[must_use]
     pub fn get(&self, counts: Counts) -> Option<&T> {
-        self.slots.get(counts.slot()?)?.as_ref()
+        let place = *self.places.get(counts.slot()?)?;
+        self.values.get(usize::from(place))
     }
 
     /// Sets the value for a slice; `false` if the counts are beyond the map.
     pub fn insert(&mut self, counts: Counts, value: T) -> bool {
-        match counts.slot().and_then(|slot| self.slots.get_mut(slot)) {
-            Some(place) => {
-                *place = Some(value);
-                true
-            }
-            None => false,
+        let Some(place) = counts.slot().and_then(|slot| self.places.get_mut(slot)) else {
+            return false;
+        };
+        if let Some(old) = self.values.get_mut(usize::from(*place)) {
+            *old = value;
+            return true;
         }
+        let Ok(next) = u16::try_from(self.values.len()) else {
+            return false;
+        };
+        *place = next;
+        self.values.push(value);
+        true
     }
 }
 
@@ -398,6 +410,30 @@ pub fn for_each_position(counts: Counts, mut visit: impl FnMut(u64, &Position)) 
 mod tests {
     use super::*;
     use crate::games::checkers::parse_fen;
+
+    #[test]
+    fn a_slice_map_keeps_one_value_a_slice_and_refuses_counts_beyond_it() {
+        let mut map = SliceMap::default();
+        let slices = Counts::with_total(4);
+        for (n, &counts) in slices.iter().enumerate() {
+            assert!(map.insert(counts, n));
+        }
+        assert!(map.insert(slices[0], 100), "a value replaced");
+        assert_eq!(map.get(slices[0]), Some(&100));
+        for (n, &counts) in slices.iter().enumerate().skip(1) {
+            assert_eq!(map.get(counts), Some(&n));
+        }
+        assert_eq!(map.values.len(), slices.len(), "no value twice");
+        assert_eq!(map.get(Counts::with_total(5)[0]), None);
+        let crowded = Counts {
+            black_men: MAX_GROUP as u8 + 1,
+            black_kings: 0,
+            white_men: 1,
+            white_kings: 0,
+        };
+        assert!(!map.insert(crowded, 7));
+        assert_eq!(map.get(crowded), None);
+    }
 
     #[test]
     fn ranks_round_trip_and_count_every_set() {
