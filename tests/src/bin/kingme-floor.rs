@@ -14,9 +14,9 @@
 
 use anyhow::{Context, bail};
 use clap::{Parser, ValueEnum};
+use kingme_tests::floor::FrameSizes;
 use kingme_tests::floor::players::{self, PlayOptions};
 use kingme_tests::floor::relay::{self, RelayOptions};
-use kingme_tests::floor::{FrameSizes, HEADER, MAX_FRAME};
 use kingme_tests::measure::{cpu_time, load_average, percentile};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
@@ -74,7 +74,7 @@ impl Args {
             copy: self.copy_bytes,
         }
         .check()
-        .with_context(|| format!("frame sizes must be between {HEADER} and {MAX_FRAME} bytes"))
+        .context("check --move-bytes, --echo-bytes and --copy-bytes")
     }
 }
 

@@ -50,9 +50,11 @@ impl Kind {
     }
 }
 
-/// The sizes of the frames, payload without the 4-byte length. The defaults are what
-/// kingme-server sends for a noughts-and-crosses move (counted with `strace` under
-/// `kingme-load`; see the README).
+/// The sizes of the frames, payload without the 4-byte length. The defaults are about what
+/// kingme-server reads and writes for a noughts-and-crosses move (seen with `strace` under
+/// `kingme-load`): a `Move` frame of 8 bytes in all (4 of payload; 9 is this relay's least), a
+/// `MovePlayed` of 28 to the mover, `MovePlayed` and `YourTurn` together 41 to 55 to the
+/// opponent in one write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FrameSizes {
     /// A client's move.
@@ -66,9 +68,9 @@ pub struct FrameSizes {
 impl Default for FrameSizes {
     fn default() -> FrameSizes {
         FrameSizes {
-            moves: 12,
-            echo: 40,
-            copy: 90,
+            moves: HEADER,
+            echo: 24,
+            copy: 44,
         }
     }
 }
