@@ -1,5 +1,6 @@
 //! `kingme analyze`: searches one position and prints what the engine found: best move, score,
-//! depth, nodes, nodes per second and the principal variation. With `--minimax` it searches the
+//! depth, nodes, nodes per second (of the clock, and of the searching thread's own processor time
+//! where the system tells it) and the principal variation. With `--minimax` it searches the
 //! same fixed depth twice, with and without alpha-beta pruning, and prints both node counts. For
 //! checkers the expert consults the endgame database (`--egdb FILE`, or the largest one in the
 //! data directory's egdb folder) and its verdict on the position is printed.
@@ -44,6 +45,12 @@ pub struct AnalyzeArgs {
     /// Search without an endgame database.
     #[arg(long, conflicts_with = "egdb")]
     pub no_egdb: bool,
+    /// Search the position for this many seconds first and print only what that took, so the
+    /// report is of a search that finds the endgame database already open and its cache
+    /// filled, as a bot's search does in the middle of a game (the first search of a process
+    /// also pays for mapping the cache and decoding its first blocks).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "minimax")]
+    pub warm_up: Option<f64>,
 }
 
 /// Runs `kingme analyze` and prints the report.
@@ -64,9 +71,30 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         println!("egdb      {}: {}", path.display(), egdb_verdict(&game, &db));
         limits.egdb = Some(db);
     }
+    if let Some(warm_up) = args.warm_up {
+        let warm_limits = Limits {
+            depth: None,
+            time: Some(seconds(warm_up)?),
+            ..limits.clone()
+        };
+        let report = search(&game, args, &warm_limits, ThinkOptions::default())?;
+        println!(
+            "warm-up   {} nodes in {:.3} s",
+            report.nodes,
+            report.elapsed.as_secs_f64()
+        );
+    }
     if !args.minimax {
+        let cpu_before = thread_cpu_time();
         let report = search(&game, args, &limits, ThinkOptions::default())?;
         print!("{}", describe(&report));
+        if let (Some(before), Some(after)) = (cpu_before, thread_cpu_time()) {
+            let cpu = after.saturating_sub(before).as_secs_f64();
+            if cpu > 0.0 {
+                println!("cpu       {cpu:.3} s");
+                println!("nodes/cpu {:.0}", report.nodes as f64 / cpu);
+            }
+        }
         return Ok(());
     }
     let limits = Limits {
@@ -176,6 +204,15 @@ fn search(
     })
 }
 
+/// The processor time this thread has run so far (Linux's `/proc/thread-self/schedstat`, in
+/// nanoseconds), or `None` where the system does not say. The search runs on this thread, so
+/// its nodes over this time are its speed whatever else shares the machine's cores.
+fn thread_cpu_time() -> Option<Duration> {
+    let schedstat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = schedstat.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
 /// Seconds from the command line as a duration, refusing what is not a positive finite number.
 pub fn seconds(value: f64) -> anyhow::Result<Duration> {
     if value.is_finite() && value > 0.0 && value < 1e6 {
@@ -221,6 +258,7 @@ mod tests {
             minimax: true,
             egdb: None,
             no_egdb: false,
+            warm_up: None,
         };
         let game = AnyGame::start(GameKind::TicTacToe);
         let limits = Limits {

@@ -3,9 +3,9 @@
 //! probe), and a block decoded into a full set takes the slot of the set's least recently used
 //! one.
 //!
-//! Built for the probe's cost, which is mostly memory: the slots' tags (the block each holds, its
-//! length and when it was last used) lie apart from the bytes, a set's four tags in one cache
-//! line; the bytes of every slot are one anonymous mapping made at the first block decoded
+//! Built for the probe's cost, which is mostly memory: the slots' tags (the block each holds and
+//! when it was last used, eight bytes) lie apart from the bytes, a set's four tags in half a cache
+//! line and all of them small enough to stay in the processor's caches; the bytes of every slot are one anonymous mapping made at the first block decoded
 //! (backed by huge pages where the system offers them, so that reading a byte of a 64 MB cache at
 //! random does not also miss the TLB), never a buffer allocated a block.
 
@@ -15,15 +15,15 @@ use memmap2::{Advice, MmapMut};
 /// No block: the tag of an empty slot.
 const EMPTY: u32 = u32::MAX;
 
-/// What a slot holds.
+/// What a slot holds: eight bytes, so that the tags of all 16,384 slots (128 KB) stay in the
+/// processor's second-level cache beside the search's own data, and a set of four is half a line.
 #[derive(Debug, Clone, Copy)]
 struct Tag {
     /// The block's number, or [`EMPTY`].
     block: u32,
-    /// Its decoded length (the last block of a file may be short).
-    len: u32,
-    /// When it was last read, on the cache's own clock.
-    used: u64,
+    /// When it was last read, on the cache's own clock (which wraps: ages are taken modulo
+    /// 2^32, and a slot unread for four billion reads is as good to evict as any).
+    used: u32,
 }
 
 /// The bytes of every slot, [`BLOCK`] each.
@@ -64,8 +64,8 @@ pub(super) struct BlockCache {
     arena: Option<Arena>,
     /// The zstd decoding context, made at the first block decoded and kept.
     decoder: Option<zstd::zstd_safe::DCtx<'static>>,
-    /// Reads so far: the clock of [`Tag::used`].
-    clock: u64,
+    /// Reads so far, modulo 2^32: the clock of [`Tag::used`].
+    clock: u32,
     /// Blocks decoded so far (a read that found its block kept decodes none).
     pub(super) decoded: u64,
 }
@@ -86,7 +86,6 @@ impl BlockCache {
         let (sets, ways) = (sets.max(1), ways.max(1));
         let empty = Tag {
             block: EMPTY,
-            len: 0,
             used: 0,
         };
         BlockCache {
@@ -107,25 +106,27 @@ impl BlockCache {
         usize::try_from(hash).unwrap_or(0) % self.sets * self.ways
     }
 
-    /// The bytes of `block`: kept from before, or decoded now by `decode` into the buffer of
-    /// the set's least recently used slot (`decode` returns the length decoded, or `None` for
-    /// a block that does not decode, which is then not kept).
+    /// The [`BLOCK`] bytes of `block`'s slot: kept from before, or decoded now by `decode` into
+    /// the buffer of the set's least recently used slot (`decode` returns `None` for a block that
+    /// does not decode, which is then not kept). A block shorter than [`BLOCK`] (a file's last)
+    /// fills the front of its slot; the caller knows its length.
     pub(super) fn block(
         &mut self,
         block: usize,
-        decode: impl FnOnce(&mut zstd::zstd_safe::DCtx<'static>, &mut [u8]) -> Option<usize>,
+        decode: impl FnOnce(&mut zstd::zstd_safe::DCtx<'static>, &mut [u8]) -> Option<()>,
     ) -> Option<&[u8]> {
         let block = u32::try_from(block).ok().filter(|&b| b != EMPTY)?;
-        self.clock += 1;
+        self.clock = self.clock.wrapping_add(1);
+        let clock = self.clock;
         let first = self.set_of(block);
         let set = self.tags.get_mut(first..first + self.ways)?;
         let slot = match set.iter().position(|tag| tag.block == block) {
             Some(way) => {
-                set[way].used = self.clock;
+                set[way].used = clock;
                 first + way
             }
             None => {
-                let way = (0..set.len()).min_by_key(|&way| set[way].used)?;
+                let way = (0..set.len()).max_by_key(|&way| clock.wrapping_sub(set[way].used))?;
                 set[way].block = EMPTY;
                 if self.decoder.is_none() {
                     self.decoder = Some(zstd::zstd_safe::DCtx::try_create()?);
@@ -136,19 +137,58 @@ impl BlockCache {
                     .get_or_insert_with(|| Arena::new(self.tags.len() * BLOCK));
                 let start = (first + way) * BLOCK;
                 let out = arena.bytes().get_mut(start..start + BLOCK)?;
-                let len = decode(decoder, out)?;
+                decode(decoder, out)?;
                 self.decoded += 1;
-                let tag = self.tags.get_mut(first + way)?;
-                *tag = Tag {
-                    block,
-                    len: u32::try_from(len.min(BLOCK)).ok()?,
-                    used: self.clock,
-                };
+                *self.tags.get_mut(first + way)? = Tag { block, used: clock };
                 first + way
             }
         };
-        let len = usize::try_from(self.tags.get(slot)?.len).ok()?;
         let start = slot * BLOCK;
-        self.arena.as_mut()?.bytes().get(start..start + len)
+        self.arena.as_mut()?.bytes().get(start..start + BLOCK)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `blocks` in turn; a block decoded is filled with its number. Returns the first
+    /// byte of each read.
+    fn read(cache: &mut BlockCache, blocks: &[usize]) -> Vec<u8> {
+        blocks
+            .iter()
+            .map(|&block| {
+                let bytes = cache.block(block, |_, out| {
+                    out.fill(block as u8);
+                    Some(())
+                });
+                bytes.expect("a block decodes")[0]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_least_recently_used_block_is_evicted_across_the_clocks_wrap() {
+        let mut cache = BlockCache::new(1, 4);
+        // Four reads before the clock wraps, three after it: block 0, read before the wrap, is
+        // the least recently used, though its stamp is the largest number.
+        cache.clock = u32::MAX - 4;
+        assert_eq!(read(&mut cache, &[0, 1, 2, 3]), [0, 1, 2, 3]);
+        assert_eq!(read(&mut cache, &[1, 2, 3]), [1, 2, 3]);
+        assert!(cache.clock < 8, "the clock wrapped: {}", cache.clock);
+        assert_eq!(cache.decoded, 4);
+        // A fifth block takes block 0's slot: 1, 2 and 3 are still kept, 0 is decoded again.
+        assert_eq!(read(&mut cache, &[4, 1, 2, 3]), [4, 1, 2, 3]);
+        assert_eq!(cache.decoded, 5);
+        assert_eq!(read(&mut cache, &[0]), [0]);
+        assert_eq!(cache.decoded, 6);
+    }
+
+    #[test]
+    fn a_block_that_does_not_decode_is_not_kept() {
+        let mut cache = BlockCache::new(1, 2);
+        assert!(cache.block(7, |_, _| None).is_none());
+        assert_eq!(read(&mut cache, &[7]), [7]);
+        assert_eq!(cache.decoded, 1);
     }
 }

@@ -439,7 +439,12 @@ impl Egdb {
     fn data_byte(&self, at: u64, cache: &mut BlockCache) -> Option<u8> {
         let block = usize::try_from(at / BLOCK as u64).ok()?;
         let within = (at % BLOCK as u64) as usize;
-        let bytes = cache.block(block, |decoder, out| self.decode_into(block, decoder, out))?;
+        if within >= self.block_len(block) {
+            return None;
+        }
+        let bytes = cache.block(block, |decoder, out| {
+            self.decode_into(block, decoder, out).map(drop)
+        })?;
         bytes.get(within).copied()
     }
 
@@ -456,11 +461,17 @@ impl Egdb {
         }
         let start = self.data_start + usize::try_from(self.offset(block)).ok()?;
         let end = self.data_start + usize::try_from(self.offset(block + 1)).ok()?;
-        let size =
-            usize::try_from((self.data_len - (block * BLOCK) as u64).min(BLOCK as u64)).ok()?;
+        let size = self.block_len(block);
         let input = self.file.get(start..end)?;
         let decoded = decoder.decompress(out.get_mut(..size)?, input).ok()?;
         (decoded == size).then_some(size)
+    }
+
+    /// How many bytes a block decodes to: [`BLOCK`], or less for the data's last block (0 for
+    /// a block past the end).
+    fn block_len(&self, block: usize) -> usize {
+        let start = (block as u64).saturating_mul(BLOCK as u64);
+        usize::try_from(self.data_len.saturating_sub(start).min(BLOCK as u64)).unwrap_or(0)
     }
 
     /// Where a block starts in the compressed data (checked at parse).
