@@ -15,12 +15,12 @@
 use anyhow::{Context, bail};
 use clap::{Parser, ValueEnum};
 use kingme_tests::floor::FrameSizes;
-use kingme_tests::floor::players::{self, PlayOptions};
+use kingme_tests::floor::players::{self, PlayOptions, Tally};
 use kingme_tests::floor::relay::{self, RelayOptions};
-use kingme_tests::measure::{cpu_time, load_average, percentile};
+use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Measures the CPU a bare relay spends per move: the floor under kingme-server's.
@@ -122,8 +122,50 @@ fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
     })
 }
 
+/// What one run measured.
+struct Measured {
+    tally: Tally,
+    elapsed: Duration,
+    /// The relay's CPU time during the play.
+    cpu: CpuTime,
+}
+
 /// Starts the relay process, plays against it, prints the figures.
 fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
+    let (mut child, addr) = start_relay(args, sizes)?;
+    let writes = if args.no_echo {
+        "the copy only: 1 write a move, not what kingme's protocol allows"
+    } else {
+        "echo and copy: 2 writes a move"
+    };
+    let runtime_name = match args.relay {
+        Runtime::MultiThread => "multi-thread runtime, 2 workers",
+        Runtime::CurrentThread => "current-thread runtime",
+    };
+    println!(
+        "bare relay at {addr}, pid {} ({runtime_name}; {writes})",
+        child.id()
+    );
+    println!(
+        "frames: move {} bytes, echo {}, copy {} (payload, each after a 4-byte length)",
+        sizes.moves, sizes.echo, sizes.copy
+    );
+    let load_before = load_average().unwrap_or_else(|| "unknown".to_owned());
+    let measured = play(args, sizes, addr, child.id());
+    // Closing its standard input ends the relay; kill it in case it does not.
+    drop(child.stdin.take());
+    if child.try_wait().ok().flatten().is_none() {
+        std::thread::sleep(Duration::from_millis(200));
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+    let load_after = load_average().unwrap_or_else(|| "unknown".to_owned());
+    report(args, measured?, &load_before, &load_after);
+    Ok(())
+}
+
+/// Starts this program again as the relay; returns it and the address it listens on.
+fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<(Child, SocketAddr)> {
     let exe = std::env::current_exe().context("find this program to start the relay")?;
     let mut command = Command::new(exe);
     command.args([
@@ -148,36 +190,25 @@ fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
         .stdout(Stdio::piped())
         .spawn()
         .context("start the relay process")?;
-    let pid = child.id();
     let mut line = String::new();
     if let Some(stdout) = child.stdout.take() {
         BufReader::new(stdout)
             .read_line(&mut line)
             .context("read the relay's address")?;
     }
-    let addr: SocketAddr = match line.trim().parse() {
-        Ok(addr) => addr,
+    match line.trim().parse() {
+        Ok(addr) => Ok((child, addr)),
         Err(_) => {
             let _ = child.kill();
+            let _ = child.wait();
             bail!("the relay did not say where it listens (it printed {line:?})");
         }
-    };
-    let writes = if args.no_echo {
-        "the copy only: 1 write a move, not what kingme's protocol allows"
-    } else {
-        "echo and copy: 2 writes a move"
-    };
-    let runtime_name = match args.relay {
-        Runtime::MultiThread => "multi-thread runtime, 2 workers",
-        Runtime::CurrentThread => "current-thread runtime",
-    };
-    println!("bare relay at {addr}, pid {pid} ({runtime_name}; {writes})");
-    println!(
-        "frames: move {} bytes, echo {}, copy {} (payload, each after a 4-byte length)",
-        sizes.moves, sizes.echo, sizes.copy
-    );
-    let load_before = load_average().unwrap_or_else(|| "unknown".to_owned());
+    }
+}
 
+/// Connects the pairs to the relay at `addr` (process `pid`), then plays them for the time
+/// asked, measuring the relay's CPU over the play only.
+fn play(args: &Args, sizes: FrameSizes, addr: SocketAddr, pid: u32) -> anyhow::Result<Measured> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -187,7 +218,7 @@ fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
         sizes,
         echo: !args.no_echo,
     };
-    let measured = runtime.block_on(async {
+    runtime.block_on(async {
         let pairs = players::connect_all(addr, args.pairs)
             .await
             .context("connect the pairs")?;
@@ -201,18 +232,21 @@ fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
         let cpu = cpu_time(pid)
             .context("read the relay's CPU time")?
             .since(cpu_before);
-        anyhow::Ok((tally, elapsed, cpu))
-    });
-    // Closing its standard input ends the relay; kill it in case it does not.
-    drop(child.stdin.take());
-    if child.try_wait().ok().flatten().is_none() {
-        std::thread::sleep(Duration::from_millis(200));
-        let _ = child.kill();
-    }
-    let _ = child.wait();
-    let (mut tally, elapsed, cpu) = measured?;
-    let load_after = load_average().unwrap_or_else(|| "unknown".to_owned());
+        Ok(Measured {
+            tally,
+            elapsed,
+            cpu,
+        })
+    })
+}
 
+/// Prints what a run measured.
+fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) {
+    let Measured {
+        mut tally,
+        elapsed,
+        cpu,
+    } = measured;
     tally.latencies.sort();
     let ms = |time: Duration| time.as_secs_f64() * 1000.0;
     let per_move = |time: Duration| time.as_secs_f64() * 1e6 / tally.moves.max(1) as f64;
@@ -247,5 +281,4 @@ fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
         per_move(cpu.system)
     );
     println!("load average at end: {load_after}");
-    Ok(())
 }

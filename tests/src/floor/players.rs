@@ -72,15 +72,8 @@ pub async fn connect_all(addr: SocketAddr, pairs: u64) -> Result<Vec<Pair>, Floo
 pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
     let mut hello = BytesMut::new();
     put_frame(&mut hello, Kind::Hello, index, super::HEADER);
-    let mut halves = Vec::with_capacity(2);
-    for _ in 0..2 {
-        let mut stream = TcpStream::connect(addr).await?;
-        stream.set_nodelay(true)?;
-        stream.write_all(&hello).await?;
-        halves.push(stream.into_split());
-    }
-    let [(first_read, first_write), (second_read, second_write)]: [_; 2] =
-        halves.try_into().map_err(|_| FloorError::Closed)?;
+    let (first_read, first_write) = open(addr, &hello).await?;
+    let (second_read, second_write) = open(addr, &hello).await?;
     let mut pair = Pair {
         readers: [FrameReader::new(first_read), FrameReader::new(second_read)],
         writers: [first_write, second_write],
@@ -90,6 +83,17 @@ pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
         expect(reader, Kind::Hello, None).await?;
     }
     Ok(pair)
+}
+
+/// One connection to the relay that said `hello`, split into its halves.
+async fn open(
+    addr: SocketAddr,
+    hello: &[u8],
+) -> Result<(OwnedReadHalf, OwnedWriteHalf), FloorError> {
+    let mut stream = TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    stream.write_all(hello).await?;
+    Ok(stream.into_split())
 }
 
 /// Reads the next frame and checks it is of `kind` and (if given) for move `seq`.
