@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 /// Measures the CPU a bare relay spends per move: the floor under kingme-server's.
 #[derive(Debug, Parser)]
-#[command(name = "kingme-floor", about)]
+#[command(name = "kingme-floor")]
 struct Args {
     /// Pairs of clients (two connections each).
     #[arg(long, default_value_t = 1000)]
