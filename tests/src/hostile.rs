@@ -6,9 +6,9 @@
 //! it simply kept the connection. An [`ordinary_game`] is two well-behaved players finishing a
 //! game; it checks that the result came by the rules and that replaying the moves the server
 //! relayed gives the same end, so a disturbed or wrongly judged game is caught, not just a dead
-//! one. [`rss_kib`] reads a process's resident memory from `/proc`, for the before/during/after
-//! figures. Attack connections use raw sockets, since a hostile client is not a polite one; the
-//! ordinary players use the tests' [`crate::Client`].
+//! one. (A process's resident memory, for the before/during/after figures, is read by
+//! [`crate::measure::rss_kib`].) Attack connections use raw sockets, since a hostile client is
+//! not a polite one; the ordinary players use the tests' [`crate::Client`].
 
 use crate::{open_game, play_out, two_players};
 use bytes::BytesMut;
@@ -406,14 +406,4 @@ pub async fn ordinary_game(
         moves: moves.len(),
         disturbed,
     }
-}
-
-/// The resident memory of process `pid` in KiB (`VmRSS` in `/proc/PID/status`), if readable.
-#[must_use]
-pub fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
 }

@@ -2,12 +2,15 @@
 //! server on a free port, connect real clients over TCP or WebSocket ([`client`], [`link`]). Also the plain reference
 //! rules ([`reference`]) and the differential comparison against the fast rules
 //! ([`differential`]); the hostile clients ([`hostile`]) and soak cycles ([`soak`]) of
-//! `kingme-hostile`.
+//! `kingme-hostile`; what the load tools read from `/proc` ([`measure`]), and the bare relay of
+//! `kingme-floor` ([`floor`]).
 
 pub mod client;
 pub mod differential;
+pub mod floor;
 pub mod hostile;
 pub mod link;
+pub mod measure;
 pub mod reference;
 pub mod soak;
 

@@ -12,7 +12,7 @@ use clap::Parser;
 use kingme_shared::GameKind;
 use kingme_shared::protocol::GameId;
 use kingme_tests::hostile::{self, Attack, ORDINARY_KINDS, OrdinaryGame, Patience, Reaction};
-use kingme_tests::soak;
+use kingme_tests::{measure, soak};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::BTreeMap;
@@ -105,13 +105,13 @@ impl Drop for Target {
 
 impl Target {
     fn rss(&self) -> u64 {
-        hostile::rss_kib(self.pid).unwrap_or(0)
+        measure::rss_kib(self.pid).unwrap_or(0)
     }
 
     fn is_running(&mut self) -> bool {
         match &mut self.child {
             Some(child) => matches!(child.try_wait(), Ok(None)),
-            None => hostile::rss_kib(self.pid).is_some(),
+            None => measure::rss_kib(self.pid).is_some(),
         }
     }
 }

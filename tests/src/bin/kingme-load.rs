@@ -17,6 +17,7 @@ use kingme_server::{Config, ServerHandle};
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
+use kingme_tests::measure::{cpu_time, percentile, rss_kib};
 use kingme_tests::{Client, options};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -234,38 +235,13 @@ async fn play_pair(
     tally
 }
 
-/// Resident memory of a process, from /proc.
-fn resident_kib(pid: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// CPU time (user and system) a process has used, from /proc.
-fn cpu_time(pid: &str) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name (which may hold spaces) start after the last ')'.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    // Linux reports in clock ticks of 1/100 s on every common configuration.
-    Some(Duration::from_millis(ticks * 10))
-}
-
 /// The sum of `measure` over the processes `pids`; `None` if there are none or one cannot be
 /// read.
-fn sum_over<T: std::iter::Sum<T>>(pids: &[String], measure: fn(&str) -> Option<T>) -> Option<T> {
+fn sum_over<T: std::iter::Sum<T>>(pids: &[u32], measure: fn(u32) -> Option<T>) -> Option<T> {
     if pids.is_empty() {
         return None;
     }
-    pids.iter().map(|pid| measure(pid)).sum()
-}
-
-fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let index = ((sorted.len() - 1) as f64 * fraction).round() as usize;
-    sorted[index.min(sorted.len() - 1)]
+    pids.iter().map(|pid| measure(*pid)).sum()
 }
 
 fn main() -> anyhow::Result<()> {
@@ -309,11 +285,11 @@ async fn load(args: Args) -> anyhow::Result<()> {
         websocket: args.websocket,
         cross_node: args.cross_node,
     };
-    let pids: Vec<String> = match &embedded {
-        Some(_) => vec![std::process::id().to_string()],
-        None => args.server_pid.iter().map(u32::to_string).collect(),
+    let pids: Vec<u32> = match &embedded {
+        Some(_) => vec![std::process::id()],
+        None => args.server_pid.clone(),
     };
-    let before = sum_over(&pids, resident_kib);
+    let before = sum_over(&pids, rss_kib);
 
     let mut idle = Vec::with_capacity(args.idle);
     for batch in (0..args.idle).collect::<Vec<_>>().chunks(500) {
@@ -344,7 +320,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
         .collect();
     // Measure while everything is connected and playing.
     tokio::time::sleep(Duration::from_secs(args.secs) / 2).await;
-    let during = sum_over(&pids, resident_kib);
+    let during = sum_over(&pids, rss_kib);
     let connections = args.games * 2 + idle.len();
 
     let mut total = Tally::default();
@@ -358,7 +334,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     let cpu_used = sum_over(&pids, cpu_time)
         .zip(cpu_before)
-        .map(|(after, before)| after.saturating_sub(before));
+        .map(|(after, before)| after.since(before));
     total.latencies.sort();
     total.handshakes.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
@@ -405,10 +381,13 @@ async fn load(args: Args) -> anyhow::Result<()> {
         (false, _) => "the node processes together",
     };
     if let Some(cpu) = cpu_used {
+        let per_move = |time: Duration| time.as_secs_f64() * 1e6 / total.moves.max(1) as f64;
         println!(
-            "CPU of {scope}: {:.2} s, {:.0} us per move",
-            cpu.as_secs_f64(),
-            cpu.as_secs_f64() * 1e6 / total.moves.max(1) as f64
+            "CPU of {scope}: {:.2} s, {:.0} us per move (user {:.0}, system {:.0})",
+            cpu.total().as_secs_f64(),
+            per_move(cpu.total()),
+            per_move(cpu.user),
+            per_move(cpu.system)
         );
     }
     match (before, during) {
@@ -422,7 +401,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
     drop(idle);
     if embedded.is_none() && args.after_secs > 0 {
         tokio::time::sleep(Duration::from_secs(args.after_secs)).await;
-        if let Some(after) = sum_over(&pids, resident_kib) {
+        if let Some(after) = sum_over(&pids, rss_kib) {
             println!(
                 "memory (RSS) of {scope} {} s after the load left: {:.1} MiB",
                 args.after_secs,

@@ -1,0 +1,284 @@
+//! `kingme-floor`: what the kernel alone costs a move on this machine. It starts a bare relay
+//! (this binary again, as a child process of its own, so its CPU time is measured alone from
+//! `/proc`) that does the input and output a judged kingme move cannot do without and nothing
+//! else: read the move, write an echo to the mover and a copy to the partner, one write each
+//! (see `kingme_tests::floor`). Then it plays pairs of clients against it, paced like
+//! `kingme-load` (`--think-ms`), and prints moves per second, relay latency (a move sent to the
+//! partner receiving its copy: p50/p99/max), the relay's CPU time per move (user and system),
+//! and the machine's load average at the start and the end.
+//!
+//! `--relay current-thread` runs the relay on one thread instead of tokio's multi-thread
+//! runtime with two workers (as kingme-server), to show what the hops between threads cost;
+//! `--no-echo` writes the copy only (not what kingme's protocol allows), to show what one write
+//! costs.
+
+use anyhow::{Context, bail};
+use clap::{Parser, ValueEnum};
+use kingme_tests::floor::FrameSizes;
+use kingme_tests::floor::players::{self, PlayOptions, Tally};
+use kingme_tests::floor::relay::{self, RelayOptions};
+use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Measures the CPU a bare relay spends per move: the floor under kingme-server's.
+#[derive(Debug, Parser)]
+#[command(name = "kingme-floor")]
+struct Args {
+    /// Pairs of clients (two connections each).
+    #[arg(long, default_value_t = 1000)]
+    pairs: u64,
+    /// Milliseconds a client waits before sending its move (0: at once).
+    #[arg(long, default_value_t = 500)]
+    think_ms: u64,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 20)]
+    secs: u64,
+    /// The relay's tokio runtime.
+    #[arg(long, value_enum, default_value_t = Runtime::MultiThread)]
+    relay: Runtime,
+    /// Write only the copy to the partner, no echo to the mover (one write a move; kingme's
+    /// protocol needs both).
+    #[arg(long)]
+    no_echo: bool,
+    /// Payload bytes of a client's move (without the 4-byte length).
+    #[arg(long, default_value_t = FrameSizes::default().moves)]
+    move_bytes: usize,
+    /// Payload bytes of the echo to the mover.
+    #[arg(long, default_value_t = FrameSizes::default().echo)]
+    echo_bytes: usize,
+    /// Payload bytes of the copy to the partner.
+    #[arg(long, default_value_t = FrameSizes::default().copy)]
+    copy_bytes: usize,
+    /// Be the relay: listen on 127.0.0.1, print the address, relay until standard input closes.
+    #[arg(long, hide = true)]
+    serve: bool,
+}
+
+/// The relay's runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Runtime {
+    /// tokio's multi-thread runtime with two workers, as kingme-server on two cores.
+    MultiThread,
+    /// tokio's current-thread runtime: one thread, no hand-off between threads.
+    CurrentThread,
+}
+
+impl Args {
+    fn sizes(&self) -> anyhow::Result<FrameSizes> {
+        FrameSizes {
+            moves: self.move_bytes,
+            echo: self.echo_bytes,
+            copy: self.copy_bytes,
+        }
+        .check()
+        .context("check --move-bytes, --echo-bytes and --copy-bytes")
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let sizes = args.sizes()?;
+    if args.serve {
+        return serve(
+            args.relay,
+            RelayOptions {
+                sizes,
+                echo: !args.no_echo,
+            },
+        );
+    }
+    measure(&args, sizes)
+}
+
+/// The relay process: listens, prints its address, relays until standard input closes (the
+/// measuring parent went away).
+fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
+    let runtime = match runtime {
+        Runtime::MultiThread => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build(),
+        Runtime::CurrentThread => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+    }
+    .context("start the relay's runtime")?;
+    std::thread::spawn(|| {
+        // Reads until the parent closes our standard input, then ends the process.
+        let _ = std::io::stdin().read_to_end(&mut Vec::new());
+        std::process::exit(0);
+    });
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .context("listen on 127.0.0.1")?;
+        let mut stdout = std::io::stdout();
+        writeln!(stdout, "{}", listener.local_addr()?)?;
+        stdout.flush()?;
+        relay::serve(listener, options).await.context("accept")
+    })
+}
+
+/// What one run measured.
+struct Measured {
+    tally: Tally,
+    elapsed: Duration,
+    /// The relay's CPU time during the play.
+    cpu: CpuTime,
+}
+
+/// Starts the relay process, plays against it, prints the figures.
+fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
+    let (mut child, addr) = start_relay(args, sizes)?;
+    let writes = if args.no_echo {
+        "the copy only: 1 write a move, not what kingme's protocol allows"
+    } else {
+        "echo and copy: 2 writes a move"
+    };
+    let runtime_name = match args.relay {
+        Runtime::MultiThread => "multi-thread runtime, 2 workers",
+        Runtime::CurrentThread => "current-thread runtime",
+    };
+    println!(
+        "bare relay at {addr}, pid {} ({runtime_name}; {writes})",
+        child.id()
+    );
+    println!(
+        "frames: move {} bytes, echo {}, copy {} (payload, each after a 4-byte length)",
+        sizes.moves, sizes.echo, sizes.copy
+    );
+    let load_before = load_average().unwrap_or_else(|| "unknown".to_owned());
+    let measured = play(args, sizes, addr, child.id());
+    // Closing its standard input ends the relay; kill it in case it does not.
+    drop(child.stdin.take());
+    if child.try_wait().ok().flatten().is_none() {
+        std::thread::sleep(Duration::from_millis(200));
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+    let load_after = load_average().unwrap_or_else(|| "unknown".to_owned());
+    report(args, measured?, &load_before, &load_after);
+    Ok(())
+}
+
+/// Starts this program again as the relay; returns it and the address it listens on.
+fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<(Child, SocketAddr)> {
+    let exe = std::env::current_exe().context("find this program to start the relay")?;
+    let mut command = Command::new(exe);
+    command.args([
+        "--serve",
+        "--relay",
+        match args.relay {
+            Runtime::MultiThread => "multi-thread",
+            Runtime::CurrentThread => "current-thread",
+        },
+        "--move-bytes",
+        &sizes.moves.to_string(),
+        "--echo-bytes",
+        &sizes.echo.to_string(),
+        "--copy-bytes",
+        &sizes.copy.to_string(),
+    ]);
+    if args.no_echo {
+        command.arg("--no-echo");
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("start the relay process")?;
+    let mut line = String::new();
+    if let Some(stdout) = child.stdout.take() {
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .context("read the relay's address")?;
+    }
+    match line.trim().parse() {
+        Ok(addr) => Ok((child, addr)),
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("the relay did not say where it listens (it printed {line:?})");
+        }
+    }
+}
+
+/// Connects the pairs to the relay at `addr` (process `pid`), then plays them for the time
+/// asked, measuring the relay's CPU over the play only.
+fn play(args: &Args, sizes: FrameSizes, addr: SocketAddr, pid: u32) -> anyhow::Result<Measured> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("start the tokio runtime")?;
+    let options = PlayOptions {
+        think: Duration::from_millis(args.think_ms),
+        sizes,
+        echo: !args.no_echo,
+    };
+    runtime.block_on(async {
+        let pairs = players::connect_all(addr, args.pairs)
+            .await
+            .context("connect the pairs")?;
+        let cpu_before = cpu_time(pid).context("read the relay's CPU time")?;
+        let started = Instant::now();
+        let until = started + Duration::from_secs(args.secs);
+        let tally = players::play_all(pairs, options, until)
+            .await
+            .context("a pair failed")?;
+        let elapsed = started.elapsed();
+        let cpu = cpu_time(pid)
+            .context("read the relay's CPU time")?
+            .since(cpu_before);
+        Ok(Measured {
+            tally,
+            elapsed,
+            cpu,
+        })
+    })
+}
+
+/// Prints what a run measured.
+fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) {
+    let Measured {
+        mut tally,
+        elapsed,
+        cpu,
+    } = measured;
+    tally.latencies.sort();
+    let ms = |time: Duration| time.as_secs_f64() * 1000.0;
+    let per_move = |time: Duration| time.as_secs_f64() * 1e6 / tally.moves.max(1) as f64;
+    println!(
+        "{} pairs ({} connections), think {} ms, {:.1} s",
+        args.pairs,
+        args.pairs * 2,
+        args.think_ms,
+        elapsed.as_secs_f64()
+    );
+    println!("load average at start: {load_before}");
+    println!(
+        "moves: {}   moves/s: {:.0}   copies received: {}   echoes received: {}",
+        tally.moves,
+        tally.moves as f64 / elapsed.as_secs_f64(),
+        tally.copies,
+        tally.echoes
+    );
+    println!(
+        "relay latency ms:  p50 {:.3}   p99 {:.3}   max {:.3}",
+        ms(percentile(&tally.latencies, 0.50)),
+        ms(percentile(&tally.latencies, 0.99)),
+        ms(percentile(&tally.latencies, 1.0))
+    );
+    println!(
+        "relay CPU: {:.2} s (user {:.2}, system {:.2}): {:.1} us per move (user {:.1}, system {:.1})",
+        cpu.total().as_secs_f64(),
+        cpu.user.as_secs_f64(),
+        cpu.system.as_secs_f64(),
+        per_move(cpu.total()),
+        per_move(cpu.user),
+        per_move(cpu.system)
+    );
+    println!("load average at end: {load_after}");
+}

@@ -1,0 +1,221 @@
+//! The players' side: pairs of clients that connect to the relay and take turns, paced like
+//! `kingme-load` (the one whose turn it is waits the think time, sends its move, and the
+//! partner takes the turn when the copy arrives), counting every copy and echo that came back.
+
+use super::{FloorError, Frame, FrameReader, FrameSizes, Kind, put_frame};
+use bytes::BytesMut;
+use futures::future::try_join_all;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+
+/// How the pairs play.
+#[derive(Debug, Clone, Copy)]
+pub struct PlayOptions {
+    /// What a player waits before sending its move (zero: at once).
+    pub think: Duration,
+    pub sizes: FrameSizes,
+    /// Whether the relay echoes each move to its sender (it must be told the same).
+    pub echo: bool,
+}
+
+/// Two connections the relay has matched, ready to play.
+#[derive(Debug)]
+pub struct Pair {
+    readers: [FrameReader<OwnedReadHalf>; 2],
+    writers: [OwnedWriteHalf; 2],
+    index: u64,
+}
+
+/// What the pairs counted.
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Moves sent.
+    pub moves: u64,
+    /// Copies the partners received, each of the move just sent.
+    pub copies: u64,
+    /// Echoes the movers received, each of the move just sent.
+    pub echoes: u64,
+    /// From each move sent to its copy's receipt.
+    pub latencies: Vec<Duration>,
+}
+
+impl Tally {
+    /// Adds `other`'s counts and latencies to these.
+    pub fn add(&mut self, other: Tally) {
+        self.moves += other.moves;
+        self.copies += other.copies;
+        self.echoes += other.echoes;
+        self.latencies.extend(other.latencies);
+    }
+}
+
+/// A move sent is not relayed within a minute: the relay is stuck, not slow.
+const STUCK: Duration = Duration::from_secs(60);
+
+/// Connects `pairs` pairs to the relay at `addr`, a hundred connections at a time.
+pub async fn connect_all(addr: SocketAddr, pairs: u64) -> Result<Vec<Pair>, FloorError> {
+    let mut connected = Vec::new();
+    let indices: Vec<u64> = (0..pairs).collect();
+    for batch in indices.chunks(50) {
+        connected.extend(try_join_all(batch.iter().map(|index| connect(addr, *index))).await?);
+    }
+    Ok(connected)
+}
+
+/// Connects pair `index`: two connections, each saying hello, then waiting for the relay's
+/// word that its partner is there.
+pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
+    let mut hello = BytesMut::new();
+    put_frame(&mut hello, Kind::Hello, index, super::HEADER);
+    let (first_read, first_write) = open(addr, &hello).await?;
+    let (second_read, second_write) = open(addr, &hello).await?;
+    let mut pair = Pair {
+        readers: [FrameReader::new(first_read), FrameReader::new(second_read)],
+        writers: [first_write, second_write],
+        index,
+    };
+    for reader in &mut pair.readers {
+        expect(reader, Kind::Hello, None).await?;
+    }
+    Ok(pair)
+}
+
+/// One connection to the relay that said `hello`, split into its halves.
+async fn open(
+    addr: SocketAddr,
+    hello: &[u8],
+) -> Result<(OwnedReadHalf, OwnedWriteHalf), FloorError> {
+    let mut stream = TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    stream.write_all(hello).await?;
+    Ok(stream.into_split())
+}
+
+/// Reads the next frame and checks it is of `kind` and (if given) for move `seq`.
+async fn expect(
+    reader: &mut FrameReader<OwnedReadHalf>,
+    kind: Kind,
+    seq: Option<u64>,
+) -> Result<Frame, FloorError> {
+    let frame = tokio::time::timeout(STUCK, reader.next())
+        .await
+        .map_err(|_| FloorError::Stuck(STUCK))??;
+    if frame.kind != kind {
+        return Err(FloorError::Unexpected {
+            expected: kind,
+            got: frame.kind,
+        });
+    }
+    if let Some(expected) = seq.filter(|expected| *expected != frame.seq) {
+        return Err(FloorError::OutOfOrder {
+            what: if kind == Kind::Echo { "echo" } else { "copy" },
+            expected,
+            got: frame.seq,
+        });
+    }
+    Ok(frame)
+}
+
+/// Plays `pair` until `until`, and at least one move each: each move sent, its copy awaited at
+/// the partner (timed) and its echo at the mover. The first move waits a random part of the
+/// think time, so the pairs do not move in step.
+pub async fn play(
+    mut pair: Pair,
+    options: PlayOptions,
+    until: Instant,
+) -> Result<Tally, FloorError> {
+    let mut rng = StdRng::seed_from_u64(pair.index);
+    let mut tally = Tally::default();
+    let mut out = BytesMut::with_capacity(64);
+    tokio::time::sleep(options.think.mul_f64(rng.random::<f64>())).await;
+    let mut turn = 0;
+    while tally.moves < 2 || Instant::now() < until {
+        if !options.think.is_zero() {
+            tokio::time::sleep(options.think).await;
+        }
+        let seq = tally.moves + 1;
+        out.clear();
+        put_frame(&mut out, Kind::Move, seq, options.sizes.moves);
+        let sent = Instant::now();
+        pair.writers[turn].write_all(&out).await?;
+        tally.moves += 1;
+        expect(&mut pair.readers[1 - turn], Kind::Copy, Some(seq)).await?;
+        tally.latencies.push(sent.elapsed());
+        tally.copies += 1;
+        if options.echo {
+            expect(&mut pair.readers[turn], Kind::Echo, Some(seq)).await?;
+            tally.echoes += 1;
+        }
+        turn = 1 - turn;
+    }
+    Ok(tally)
+}
+
+/// Plays every pair until `until` and adds up what they counted.
+pub async fn play_all(
+    pairs: Vec<Pair>,
+    options: PlayOptions,
+    until: Instant,
+) -> Result<Tally, FloorError> {
+    let tasks: Vec<_> = pairs
+        .into_iter()
+        .map(|pair| tokio::spawn(play(pair, options, until)))
+        .collect();
+    let mut total = Tally::default();
+    for task in tasks {
+        let tally = task
+            .await
+            .map_err(|error| FloorError::Io(std::io::Error::other(error)))??;
+        total.add(tally);
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::floor::relay::{RelayOptions, serve};
+    use tokio::net::TcpListener;
+
+    /// Runs a relay and `pairs` pairs flat out for a fifth of a second.
+    async fn run(pairs: u64, echo: bool) -> Tally {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+        let addr = listener.local_addr().expect("an address");
+        let sizes = FrameSizes::default();
+        let relay = tokio::spawn(serve(listener, RelayOptions { sizes, echo }));
+        let pairs = connect_all(addr, pairs).await.expect("the pairs connect");
+        let options = PlayOptions {
+            think: Duration::ZERO,
+            sizes,
+            echo,
+        };
+        let until = Instant::now() + Duration::from_millis(200);
+        let tally = play_all(pairs, options, until)
+            .await
+            .expect("the pairs play");
+        relay.abort();
+        tally
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_move_is_copied_to_the_partner_and_echoed_to_the_mover() {
+        let tally = run(3, true).await;
+        assert!(tally.moves >= 6, "each player moved: {tally:?}");
+        assert_eq!(tally.copies, tally.moves);
+        assert_eq!(tally.echoes, tally.moves);
+        assert_eq!(tally.latencies.len() as u64, tally.moves);
+    }
+
+    #[tokio::test]
+    async fn without_the_echo_only_the_copy_comes() {
+        let tally = run(2, false).await;
+        assert!(tally.moves >= 4, "each player moved: {tally:?}");
+        assert_eq!(tally.copies, tally.moves);
+        assert_eq!(tally.echoes, 0);
+    }
+}

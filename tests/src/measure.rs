@@ -1,0 +1,125 @@
+//! What the load tools (`kingme-load`, `kingme-floor`, `kingme-hostile`) read about a process
+//! and the machine: a process's CPU time (user and system apart) and resident memory from
+//! `/proc`, the load average from `/proc/loadavg`, and percentiles of measured latencies.
+//! Every reader answers `None` when the file cannot be read or parsed (the process is gone, or
+//! this is not Linux): the figures are reports, not checks.
+
+use std::time::Duration;
+
+/// The CPU time a process has used, kernel and user apart.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CpuTime {
+    pub user: Duration,
+    pub system: Duration,
+}
+
+impl CpuTime {
+    /// User and system time together.
+    #[must_use]
+    pub fn total(self) -> Duration {
+        self.user + self.system
+    }
+
+    /// The time used since `earlier` (zero, not a panic, if the counters went backwards).
+    #[must_use]
+    pub fn since(self, earlier: CpuTime) -> CpuTime {
+        CpuTime {
+            user: self.user.saturating_sub(earlier.user),
+            system: self.system.saturating_sub(earlier.system),
+        }
+    }
+}
+
+impl std::iter::Sum for CpuTime {
+    fn sum<I: Iterator<Item = CpuTime>>(iter: I) -> CpuTime {
+        iter.fold(CpuTime::default(), |sum, time| CpuTime {
+            user: sum.user + time.user,
+            system: sum.system + time.system,
+        })
+    }
+}
+
+/// The CPU time process `pid` has used (its `utime` and `stime` in `/proc/PID/stat`).
+#[must_use]
+pub fn cpu_time(pid: u32) -> Option<CpuTime> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_cpu_time(&stat)
+}
+
+/// `utime` and `stime` of a `/proc/PID/stat` line.
+fn parse_cpu_time(stat: &str) -> Option<CpuTime> {
+    // Fields after the command name (which may hold spaces and parentheses) start after the
+    // last ')'; `utime` and `stime` are the 14th and 15th fields, the 12th and 13th after it.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |index: usize| fields.get(index)?.parse::<u64>().ok();
+    // Linux reports in clock ticks of 1/100 s on every common configuration (`getconf
+    // CLK_TCK`), so a figure is good to 10 ms.
+    let time = |ticks: u64| Duration::from_millis(ticks * 10);
+    Some(CpuTime {
+        user: time(ticks(11)?),
+        system: time(ticks(12)?),
+    })
+}
+
+/// The resident memory of process `pid` in KiB (`VmRSS` in `/proc/PID/status`).
+#[must_use]
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// The machine's load average over 1, 5 and 15 minutes, as `uptime` prints it ("0.52, 1.10,
+/// 1.37").
+#[must_use]
+pub fn load_average() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let averages: Vec<&str> = text.split_whitespace().take(3).collect();
+    (averages.len() == 3).then(|| averages.join(", "))
+}
+
+/// The value at `fraction` (0.5 for the median, 1.0 for the largest) of `sorted`, which is
+/// sorted ascending; zero for no values.
+#[must_use]
+pub fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() - 1) as f64 * fraction).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_time_reads_utime_and_stime_after_an_odd_command_name() {
+        let stat = "4242 (a (b) c) S 1 4242 4242 0 -1 4194560 500 0 0 0 123 45 0 0 20 0 3 0";
+        assert_eq!(
+            parse_cpu_time(stat),
+            Some(CpuTime {
+                user: Duration::from_millis(1230),
+                system: Duration::from_millis(450),
+            })
+        );
+        assert_eq!(parse_cpu_time("4242 (cut short) S 1"), None);
+    }
+
+    #[test]
+    fn this_process_has_a_cpu_time_and_the_machine_a_load_average() {
+        assert!(cpu_time(std::process::id()).is_some());
+        assert!(rss_kib(std::process::id()).is_some_and(|kib| kib > 0));
+        assert!(load_average().is_some_and(|text| text.split(", ").count() == 3));
+    }
+
+    #[test]
+    fn percentiles_pick_from_the_sorted_values() {
+        let sorted: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
+        assert_eq!(percentile(&sorted, 0.5), Duration::from_millis(51));
+        assert_eq!(percentile(&sorted, 1.0), Duration::from_millis(100));
+        assert_eq!(percentile(&[], 0.99), Duration::ZERO);
+    }
+}
