@@ -162,18 +162,27 @@ impl SearchGame for CheckersSearch {
 
     fn probe(&self, depth: i32) -> Option<i32> {
         let db = self.egdb.as_deref()?;
+        let at_horizon = depth <= 0;
         // At the horizon a position with the file's largest piece count is left to the
         // evaluation: those are most of a search's probes and most of the file, each a read of
         // memory the processor's caches rarely hold (or a block decoded), and a position of
         // them met at the horizon is probed, with depth left, by the next iteration. Smaller
         // endings are probed everywhere.
-        if depth <= 0 && db.at_largest_count(&self.position) {
+        if at_horizon && db.at_largest_count(&self.position) {
+            return None;
+        }
+        let converting = self
+            .converting
+            .filter(|(material, _)| Counts::of(&self.position) == *material);
+        // So is a position of the root's material when the root is won or lost: its probe
+        // would mostly answer "still won", which is searched on and so, at the horizon,
+        // evaluated anyway; a conversion's every node is such a position. A move that lets the
+        // win slip is still seen wherever there is depth left, at the root's children always.
+        if at_horizon && converting.is_some() {
             return None;
         }
         let verdict = db.verdict(&self.position)?;
-        if let Some((material, winner)) = self.converting
-            && Counts::of(&self.position) == material
-        {
+        if let Some((_, winner)) = converting {
             let mover = self.position.side_to_move();
             let still_won = match verdict {
                 Verdict::Win => mover == winner,
@@ -493,6 +502,64 @@ mod tests {
             seen[truth.code() as usize - 1] += 1;
         }
         assert!(seen.iter().all(|&n| n > 5), "wins, losses, draws: {seen:?}");
+    }
+
+    #[test]
+    fn a_conversion_probes_its_own_material_only_with_depth_left() {
+        use crate::ai::egdb::index::position_at;
+        use crate::ai::egdb::{encode, solve};
+        // The four-piece file, so that three-piece positions are not its largest count and
+        // only the conversion's rule decides whether they are probed at the horizon.
+        let db = Arc::new(Egdb::parse(encode(&solve(4, |_| {}))).unwrap());
+        let (mut kept, mut slipped) = (0, 0);
+        for counts in Counts::with_total(3) {
+            for index in (0..counts.entries()).step_by(5) {
+                let Some(root) = position_at(counts, index) else {
+                    continue;
+                };
+                if db.verdict(&root) != Some(Verdict::Win) || has_capture(&root) {
+                    continue;
+                }
+                let game = Checkers::from_position(root);
+                let mut search = CheckersSearch::new(&game, true).with_egdb(Some(db.clone()));
+                assert_eq!(search.converting, Some((counts, Side::First)));
+                assert_eq!(search.probe(1), None, "the won root is searched on");
+                assert_eq!(search.probe(0), None);
+                let mut moves = Vec::new();
+                search.generate(&mut moves);
+                for mv in moves {
+                    let undo = search.make(mv);
+                    let child = search.position;
+                    if Counts::of(&child) == counts && !has_capture(&child) {
+                        // White to move: still won for Black is a loss for White.
+                        let verdict = db.verdict(&child).unwrap();
+                        if verdict == Verdict::Loss {
+                            assert_eq!(search.probe(1), None, "{child:?}");
+                            kept += 1;
+                        } else {
+                            assert_eq!(
+                                search.probe(1),
+                                Some(search.known_score(verdict)),
+                                "{child:?}"
+                            );
+                            slipped += 1;
+                        }
+                        // At the horizon, left to the evaluation either way.
+                        assert_eq!(search.probe(0), None, "{child:?}");
+                    }
+                    search.unmake(mv, undo);
+                }
+            }
+        }
+        assert!(kept > 50 && slipped > 50, "kept {kept}, slipped {slipped}");
+        // In a conversion, a smaller ending than the root's is still probed at the horizon.
+        let root = Checkers::from_position_text("B:WK1:BK31,K32").unwrap();
+        let mut search = CheckersSearch::new(&root, true).with_egdb(Some(db.clone()));
+        assert!(search.converting.is_some(), "two kings against one: won");
+        search.position = *Checkers::from_position_text("W:WK1:BK32")
+            .unwrap()
+            .position();
+        assert_eq!(search.probe(0), Some(0), "a king against a king: drawn");
     }
 
     #[test]

@@ -22,7 +22,7 @@
 //! file is refused with the reason, never used.
 
 use super::cache::BlockCache;
-use super::index::{Counts, SliceMap, for_each_position, index_of, normalise};
+use super::index::{Counts, SliceMap, for_each_position, index_in, normalise};
 use super::solve::{Tables, pack, packed_code};
 use super::storage::Storage;
 use super::{NONE, Verdict, WIN};
@@ -398,8 +398,9 @@ impl Egdb {
         if has_capture(&black_to_move) {
             return self.capture_verdict(&black_to_move, cache);
         }
-        let slice = self.slices.get(Counts::of(&black_to_move))?;
-        let index = index_of(&black_to_move);
+        let counts = Counts::of(&black_to_move);
+        let slice = self.slices.get(counts)?;
+        let index = index_in(&black_to_move, counts);
         if index >= slice.entries {
             return None;
         }

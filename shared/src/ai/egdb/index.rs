@@ -253,8 +253,31 @@ fn unrank(mut rank: u64, k: u32) -> u32 {
     set
 }
 
-/// `set` with the squares of `taken` squeezed out: each square renumbered among the free ones.
+/// The rank of `set` squeezed (see [`squeeze`]): each square renumbered among those `taken`
+/// leaves free, then ranked, in one walk over both sets in increasing order (no bit counting,
+/// which a processor without a population-count instruction does in a dozen steps).
 #[inline]
+fn squeezed_rank(set: u32, taken: u32) -> u64 {
+    let mut rank = 0;
+    let mut i = 1;
+    let mut rest = set;
+    let mut taken_rest = taken;
+    let mut below = 0;
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        while taken_rest != 0 && taken_rest.trailing_zeros() < square {
+            below += 1;
+            taken_rest &= taken_rest - 1;
+        }
+        rank += choose(square - below, i);
+        rest &= rest - 1;
+        i += 1;
+    }
+    rank
+}
+
+/// `set` with the squares of `taken` squeezed out: each square renumbered among the free ones.
+#[cfg(test)]
 fn squeeze(set: u32, taken: u32) -> u32 {
     let mut out = 0;
     let mut rest = set;
@@ -290,18 +313,24 @@ fn expand(squeezed: u32, taken: u32) -> u32 {
 #[inline]
 #[must_use]
 pub fn index_of(position: &Position) -> u64 {
+    index_in(position, Counts::of(position))
+}
+
+/// [`index_of`] for a position whose counts are known already (`Counts::of(position)`).
+#[inline]
+#[must_use]
+pub fn index_in(position: &Position, counts: Counts) -> u64 {
     let kings = position.kings();
     let black_men = position.black() & !kings;
     let white_men = position.white() & !kings;
     let black_kings = position.black() & kings;
     let white_kings = position.white() & kings;
-    let counts = Counts::of(position);
     let [_, r_wm, r_bk, r_wk] = counts.radices();
     let men = black_men | white_men;
     let mut index = rank(black_men);
     index = index * r_wm + rank(white_men >> 4);
-    index = index * r_bk + rank(squeeze(black_kings, men));
-    index * r_wk + rank(squeeze(white_kings, men | black_kings))
+    index = index * r_bk + squeezed_rank(black_kings, men);
+    index * r_wk + squeezed_rank(white_kings, men | black_kings)
 }
 
 /// The position with Black to move at `index` of a slice, or `None` where the index names no
@@ -449,6 +478,27 @@ mod tests {
         let taken = 0b1011_0010;
         for set in [0b0100_0001u32, 0b1_0000_0100, 1 << 31] {
             assert_eq!(expand(squeeze(set, taken), taken), set);
+        }
+    }
+
+    #[test]
+    fn a_squeezed_rank_is_the_rank_of_the_squeezed_set() {
+        // Sets of up to three squares beside up to four taken ones, drawn from a fixed sequence.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) as u32
+        };
+        for _ in 0..20_000 {
+            let taken = next() & next() & next();
+            let set = next() & next() & next() & next() & !taken;
+            assert_eq!(
+                squeezed_rank(set, taken),
+                rank(squeeze(set, taken)),
+                "{set:#034b} {taken:#034b}"
+            );
         }
     }
 
