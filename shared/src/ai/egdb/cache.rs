@@ -5,9 +5,10 @@
 //!
 //! Built for the probe's cost, which is mostly memory: the slots' tags (the block each holds and
 //! when it was last used, eight bytes) lie apart from the bytes, a set's four tags in half a cache
-//! line and all of them small enough to stay in the processor's caches; the bytes of every slot are one anonymous mapping made at the first block decoded
-//! (backed by huge pages where the system offers them, so that reading a byte of a 64 MB cache at
-//! random does not also miss the TLB), never a buffer allocated a block.
+//! line and all of them small enough to stay in the processor's caches; the bytes of every slot
+//! are one anonymous mapping made at the first block decoded (backed by huge pages where the
+//! system offers them, so that reading a byte of a 64 MB cache at random does not also miss the
+//! TLB), never a buffer allocated a block.
 
 use super::format::BLOCK;
 use memmap2::{Advice, MmapMut};

@@ -443,20 +443,18 @@ impl Egdb {
         if within >= self.block_len(block) {
             return None;
         }
-        let bytes = cache.block(block, |decoder, out| {
-            self.decode_into(block, decoder, out).map(drop)
-        })?;
+        let bytes = cache.block(block, |decoder, out| self.decode_into(block, decoder, out))?;
         bytes.get(within).copied()
     }
 
     /// One block, decoded into `out` (at least [`BLOCK`] bytes) and checked against the size
-    /// the table gives it; its size, or `None` for a block that does not decode to it.
+    /// the table gives it ([`Egdb::block_len`]); `None` for a block that does not decode to it.
     fn decode_into(
         &self,
         block: usize,
         decoder: &mut zstd::zstd_safe::DCtx<'_>,
         out: &mut [u8],
-    ) -> Option<usize> {
+    ) -> Option<()> {
         if block >= self.blocks {
             return None;
         }
@@ -465,7 +463,7 @@ impl Egdb {
         let size = self.block_len(block);
         let input = self.file.get(start..end)?;
         let decoded = decoder.decompress(out.get_mut(..size)?, input).ok()?;
-        (decoded == size).then_some(size)
+        (decoded == size).then_some(())
     }
 
     /// How many bytes a block decodes to: [`BLOCK`], or less for the data's last block (0 for

@@ -224,16 +224,8 @@ pub fn flip(position: &Position) -> Position {
 
 /// The colexicographic rank of a set of squares among sets of its size.
 #[inline]
-fn rank(mut set: u32) -> u64 {
-    let mut rank = 0;
-    let mut i = 1;
-    while set != 0 {
-        let square = set.trailing_zeros();
-        rank += choose(square, i);
-        set &= set - 1;
-        i += 1;
-    }
-    rank
+fn rank(set: u32) -> u64 {
+    squeezed_rank(set, 0)
 }
 
 /// The set of `k` squares with colexicographic rank `rank`.
@@ -253,8 +245,8 @@ fn unrank(mut rank: u64, k: u32) -> u32 {
     set
 }
 
-/// The rank of `set` squeezed (see [`squeeze`]): each square renumbered among those `taken`
-/// leaves free, then ranked, in one walk over both sets in increasing order (no bit counting,
+/// The rank of `set` squeezed: each square renumbered among those `taken` leaves free, then
+/// ranked as [`rank`] does, in one walk over both sets in increasing order (no bit counting,
 /// which a processor without a population-count instruction does in a dozen steps).
 #[inline]
 fn squeezed_rank(set: u32, taken: u32) -> u64 {
