@@ -5,7 +5,8 @@
 //! (see `kingme_tests::floor`). Then it plays pairs of clients against it, paced like
 //! `kingme-load` (`--think-ms`), and prints moves per second, relay latency (a move sent to the
 //! partner receiving its copy: p50/p99/max), the relay's CPU time per move (user and system),
-//! and the machine's load average at the start and the end.
+//! the players' own (this process's) CPU time per move, and the machine's load average at the
+//! start and the end.
 //!
 //! `--relay current-thread` runs the relay on one thread instead of tokio's multi-thread
 //! runtime with two workers (as kingme-server), to show what the hops between threads cost;
@@ -157,6 +158,8 @@ struct Measured {
     elapsed: Duration,
     /// The relay's CPU time during the play.
     cpu: CpuTime,
+    /// This process's CPU time during the play: the players' (on the same cores).
+    players_cpu: Option<CpuTime>,
 }
 
 /// The relay process, the address it listens on, and its standard output (where it reports
@@ -300,6 +303,7 @@ fn play(args: &Args, relay: RelayOptions, addr: SocketAddr, pid: u32) -> anyhow:
                 .context("connect the pairs")?,
         };
         let cpu_before = cpu_time(pid).context("read the relay's CPU time")?;
+        let players_before = cpu_time(std::process::id());
         let started = Instant::now();
         let until = started + Duration::from_secs(args.secs);
         let tally = match relay.handshake {
@@ -317,10 +321,14 @@ fn play(args: &Args, relay: RelayOptions, addr: SocketAddr, pid: u32) -> anyhow:
         let cpu = cpu_time(pid)
             .context("read the relay's CPU time")?
             .since(cpu_before);
+        let players_cpu = cpu_time(std::process::id())
+            .zip(players_before)
+            .map(|(after, before)| after.since(before));
         Ok(Measured {
             tally,
             elapsed,
             cpu,
+            players_cpu,
         })
     })
 }
@@ -331,6 +339,7 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
         mut tally,
         elapsed,
         cpu,
+        players_cpu,
     } = measured;
     tally.latencies.sort();
     tally.handshakes.sort();
@@ -397,6 +406,13 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
             per_match(cpu.total()),
             per_match(cpu.user),
             per_match(cpu.system)
+        );
+    }
+    if let Some(players) = players_cpu {
+        println!(
+            "players' CPU (this process, on the same cores): {:.2} s: {:.1} us per move",
+            players.total().as_secs_f64(),
+            per_move(players.total())
         );
     }
     println!("load average at end: {load_after}");
