@@ -409,10 +409,16 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
         );
     }
     if let Some(players) = players_cpu {
+        // How much of the machine the run had: the rest went to other work.
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let share =
+            (cpu.total() + players.total()).as_secs_f64() / (cores as f64 * elapsed.as_secs_f64());
         println!(
-            "players' CPU (this process, on the same cores): {:.2} s: {:.1} us per move",
+            "players' CPU (this process, on the same cores): {:.2} s: {:.1} us per move; \
+             relay and players used {:.0}% of the {cores} cores' time",
             players.total().as_secs_f64(),
-            per_move(players.total())
+            per_move(players.total()),
+            share * 100.0
         );
     }
     println!("load average at end: {load_after}");
