@@ -66,6 +66,38 @@ fn cluster_context(
     })
 }
 
+/// The game the tests open.
+const GAME: GameId = GameId(1);
+
+/// Any game, without clocks, opened with ada and bob seated and `spectators` watching.
+fn open_game(
+    context: &Arc<TableContext>,
+    ada: &Arc<Session>,
+    bob: &Arc<Session>,
+    spectators: Vec<Arc<Session>>,
+) -> TableHandle {
+    let spec = GameSpec::ALL[0];
+    let setup = GameSetup {
+        spec,
+        start: spec.standard_start(),
+        time_control: TimeControl::Unlimited,
+        rated: false,
+    };
+    let seats = [Seat::human(Arc::clone(ada)), Seat::human(Arc::clone(bob))];
+    open(context, GAME, setup, seats, spectators)
+}
+
+/// `player` asks to play the game's first legal move.
+async fn play_first_move(table: &TableHandle, player: &Arc<Session>) {
+    let text = GameSpec::ALL[0].standard_start().legal_move_texts()[0].clone();
+    table
+        .send(TableCommand::Request {
+            session: Arc::clone(player),
+            message: ClientMessage::Move { game: GAME, text },
+        })
+        .await;
+}
+
 /// A person connected here, or (`relayed`) at another node.
 fn person(id: u64, relayed: bool) -> (Arc<Session>, mpsc::Receiver<Box<ServerMessage>>) {
     let session = Arc::new(Session::new(PlayerId(id), format!("p{id}"), false, None));
@@ -90,27 +122,8 @@ async fn a_move_goes_to_the_members_elsewhere_once() {
     let (local, mut local_box) = person(6, false);
     let mut spectators: Vec<_> = elsewhere.iter().map(|(s, _)| Arc::clone(s)).collect();
     spectators.push(Arc::clone(&local));
-    // Any game: its first legal move is played.
-    let spec = GameSpec::ALL[0];
-    let first_move = spec.standard_start().legal_move_texts()[0].clone();
-    let setup = GameSetup {
-        spec,
-        start: spec.standard_start(),
-        time_control: TimeControl::Unlimited,
-        rated: false,
-    };
-    let game = GameId(1);
-    let seats = [Seat::human(Arc::clone(&ada)), Seat::human(Arc::clone(&bob))];
-    let table = open(&context, game, setup, seats, spectators);
-    table
-        .send(TableCommand::Request {
-            session: Arc::clone(&ada),
-            message: ClientMessage::Move {
-                game,
-                text: first_move,
-            },
-        })
-        .await;
+    let table = open_game(&context, &ada, &bob, spectators);
+    play_first_move(&table, &ada).await;
     // The spectator here hears of the move through its own connection.
     loop {
         let message = local_box.recv().await.unwrap();
@@ -199,16 +212,7 @@ async fn a_table_fenced_out_hands_every_member_over_and_says_nothing_untrue() {
     let (ada, mut ada_box) = person(1, false);
     let (bob, _bob_box) = person(2, true);
     let (cy, mut cy_box) = person(3, false);
-    let spec = GameSpec::ALL[0];
-    let setup = GameSetup {
-        spec,
-        start: spec.standard_start(),
-        time_control: TimeControl::Unlimited,
-        rated: false,
-    };
-    let game = GameId(1);
-    let seats = [Seat::human(Arc::clone(&ada)), Seat::human(Arc::clone(&bob))];
-    let table = open(&context, game, setup, seats, vec![Arc::clone(&cy)]);
+    let table = open_game(&context, &ada, &bob, vec![Arc::clone(&cy)]);
     while !matches!(
         *ada_box.recv().await.unwrap(),
         ServerMessage::YourTurn { .. }
@@ -216,27 +220,18 @@ async fn a_table_fenced_out_hands_every_member_over_and_says_nothing_untrue() {
 
     // Another node takes the game over: it draws a newer token, so ada's move is refused by the
     // database and the table stops.
-    storage.claim_lease(game).await.unwrap();
-    let first_move = spec.standard_start().legal_move_texts()[0].clone();
-    table
-        .send(TableCommand::Request {
-            session: Arc::clone(&ada),
-            message: ClientMessage::Move {
-                game,
-                text: first_move,
-            },
-        })
-        .await;
+    storage.claim_lease(GAME).await.unwrap();
+    play_first_move(&table, &ada).await;
     let (moved, members) = handovers.recv().await.unwrap();
     assert_eq!(
         (moved, members),
-        (game, vec!["p1".into(), "p2".into(), "p3".into()])
+        (GAME, vec!["p1".into(), "p2".into(), "p3".into()])
     );
     assert!(
-        context.registry.table(game).is_err(),
+        context.registry.table(GAME).is_err(),
         "the table left the registry"
     );
-    assert!(!ada.games().contains(&game) && !cy.games().contains(&game));
+    assert!(!ada.games().contains(&GAME) && !cy.games().contains(&GAME));
 
     // ada heard only that her move was not stored; nobody heard a word of the move itself, nor
     // a promise: their state comes from the game's new node.
