@@ -361,8 +361,9 @@ impl Relay {
             };
             let route = lock(&self.routes).get(&player).cloned();
             if let Some((node, _)) = route {
-                // A failure is logged by the link; the player's node is then unreachable, and
-                // its client reconnects elsewhere by itself.
+                // A failure is logged by the link (Redis, and so the player, is out of reach
+                // then); nobody listening means the player's node is gone, and its client
+                // reconnects elsewhere by itself.
                 let _ = self.publish(&node, &Envelope::Moved { game, player }).await;
             }
         }
@@ -421,7 +422,12 @@ impl Relay {
             }
             other => other.to_string(),
         };
-        tracing::warn!(game = %game, player = %session.name, %reason, "could not seat a player at a game's new node");
+        tracing::warn!(
+            game = %game,
+            player = %session.name,
+            %reason,
+            "could not seat a player at the game's new node"
+        );
         session.send(Refusal::MovedAway { game, reason }.to_message(false));
     }
 
