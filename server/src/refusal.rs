@@ -97,9 +97,8 @@ pub enum Refusal {
     /// Only when the game's members could not be seated again at its new node (they are
     /// handed over there on the same connection, unasked: `crate::game::handover`).
     #[error(
-        "game {game} moved to another node of this service, and this node could not seat you \
-         there ({reason}); ask for the game again in a moment (watching it from the lobby gives \
-         your seat back)"
+        "game {game} moved to another node, and this node could not seat you there ({reason}); \
+         watch it from the lobby in a moment to take your seat back"
     )]
     MovedAway { game: GameId, reason: String },
     #[error(

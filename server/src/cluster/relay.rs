@@ -417,9 +417,7 @@ impl Relay {
                 return;
             }
             Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
-            Refusal::ClusterUnavailable(err) => {
-                format!("the cluster's Redis does not answer: {err}")
-            }
+            Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
             other => other.to_string(),
         };
         tracing::warn!(
