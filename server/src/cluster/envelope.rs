@@ -1,8 +1,8 @@
 //! What travels between nodes over Redis pub/sub, as JSON: requests for a game another node
 //! runs, the game's messages for members at other nodes, players' comings and goings, and a
-//! game's move to another node. A
-//! player is named by what its own node proved: a person's name (its key was checked there) or
-//! a guest's name with its key (the hash of the resume token it holds).
+//! game's move to another node. A player is named by what its own node proved: a person's name
+//! (its key was checked there) or a guest's name with its key (the hash of the resume token it
+//! holds).
 
 use crate::players::Session;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
