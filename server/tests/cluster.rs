@@ -3,12 +3,13 @@
 //! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
 //! a game made at one node listed, joined and played from a second and watched from a third;
-//! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
-//! empty during play; PostgreSQL briefly unreachable; a move published to Redis once however
-//! many watch at other nodes (an eavesdropper on `kingme:*` counts); a guest playing and
-//! watching a game another node runs; a player of a game going to another node and playing on;
-//! a node that wakes to find its game taken over seating its players again at the game's new
-//! node, on the same connections.
+//! a node frozen until its lease lapsed cannot commit a move after it wakes (and, Redis away,
+//! says it cannot seat its player at the game's new node); Redis restarted empty during play;
+//! PostgreSQL briefly unreachable; a move published to Redis once however many watch at other
+//! nodes (an eavesdropper on `kingme:*` counts); a guest playing and watching a game another
+//! node runs; a player of a game going to another node and playing on; a node that wakes to
+//! find its game taken over seating its players again at the game's new node, on the same
+//! connections.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -226,6 +227,20 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
         .await;
     assert_eq!(refused.0, ErrorKind::NotStored, "{}", refused.1);
     assert!(refused.1.contains("superseded"), "{}", refused.1);
+    // Its table stopped; with Redis away it cannot seat ada at the game's new node, and says so
+    // with what to do (it promises no reconnection that will not come).
+    let (kind, notice) = ada
+        .expect(|message| match message {
+            // A fatal one fails the test in `expect`.
+            ServerMessage::Error { kind, message, .. } => Some((kind, message)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(kind, ErrorKind::NoSuchGame, "{notice}");
+    assert!(
+        notice.contains("could not seat you there") && notice.contains("Redis does not answer"),
+        "{notice}"
+    );
     redis.start_again();
 
     let (mut watcher, _) = Client::person(&other.addr, "cy", &key(3)).await;
