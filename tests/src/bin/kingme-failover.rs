@@ -33,7 +33,7 @@ use tokio_util::sync::CancellationToken;
 
 /// Kills cluster nodes during play and reports failover times and lost moves.
 #[derive(Debug, Parser)]
-#[command(name = "kingme-failover", about)]
+#[command(name = "kingme-failover")]
 struct Args {
     /// The shared database, `postgres://...`.
     #[arg(long)]

@@ -5,22 +5,35 @@
 //! (see `kingme_tests::floor`). Then it plays pairs of clients against it, paced like
 //! `kingme-load` (`--think-ms`), and prints moves per second, relay latency (a move sent to the
 //! partner receiving its copy: p50/p99/max), the relay's CPU time per move (user and system),
-//! and the machine's load average at the start and the end.
+//! the players' own (this process's) CPU time per move, and the machine's load average at the
+//! start and the end.
 //!
 //! `--relay current-thread` runs the relay on one thread instead of tokio's multi-thread
 //! runtime with two workers (as kingme-server), to show what the hops between threads cost;
 //! `--no-echo` writes the copy only (not what kingme's protocol allows), to show what one write
 //! costs.
+//!
+//! `--fresh-connections` plays boardgame.io's workload, as `kingme-load --fresh-connections`
+//! does against kingme-server: every match on two new connections, each with a handshake
+//! (hello, welcome) of the sizes of kingme's `Hello` and `Welcome`, then the creator's create
+//! and the joiner's join answered as kingme-server answers them (frames of the same sizes,
+//! see `kingme_tests::floor::HandshakeSizes`), a random game of noughts and crosses, both
+//! connections closed, and the pair's next match on new ones. It adds matches per second,
+//! handshake latency (connect to welcome: p50/p99/max) and the relay's CPU per match. In every
+//! mode the relay reports what it counted (connections accepted, pairs matched, moves
+//! relayed).
 
 use anyhow::{Context, bail};
 use clap::{Parser, ValueEnum};
-use kingme_tests::floor::FrameSizes;
+use kingme_tests::floor::matches::{self, MatchOptions};
 use kingme_tests::floor::players::{self, PlayOptions, Tally};
-use kingme_tests::floor::relay::{self, RelayOptions};
+use kingme_tests::floor::relay::{self, RelayCounts, RelayOptions};
+use kingme_tests::floor::{FrameSizes, HandshakeSizes};
 use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Measures the CPU a bare relay spends per move: the floor under kingme-server's.
@@ -43,6 +56,11 @@ struct Args {
     /// protocol needs both).
     #[arg(long)]
     no_echo: bool,
+    /// boardgame.io's workload: every match on two new connections with a handshake each, a
+    /// random game of noughts and crosses, both closed at its end (`--pairs` concurrent
+    /// matches); matches per second, handshake latency and CPU per match are reported.
+    #[arg(long)]
+    fresh_connections: bool,
     /// Payload bytes of a client's move (without the 4-byte length).
     #[arg(long, default_value_t = FrameSizes::default().moves)]
     move_bytes: usize,
@@ -67,6 +85,15 @@ enum Runtime {
 }
 
 impl Args {
+    /// The relay's options as asked.
+    fn relay_options(&self) -> anyhow::Result<RelayOptions> {
+        Ok(RelayOptions {
+            sizes: self.sizes()?,
+            echo: !self.no_echo,
+            handshake: self.fresh_connections.then(HandshakeSizes::default),
+        })
+    }
+
     fn sizes(&self) -> anyhow::Result<FrameSizes> {
         FrameSizes {
             moves: self.move_bytes,
@@ -80,21 +107,15 @@ impl Args {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let sizes = args.sizes()?;
+    let options = args.relay_options()?;
     if args.serve {
-        return serve(
-            args.relay,
-            RelayOptions {
-                sizes,
-                echo: !args.no_echo,
-            },
-        );
+        return serve(args.relay, options);
     }
-    measure(&args, sizes)
+    measure(&args, options)
 }
 
 /// The relay process: listens, prints its address, relays until standard input closes (the
-/// measuring parent went away).
+/// measuring parent went away), then prints what it counted.
 fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
     let runtime = match runtime {
         Runtime::MultiThread => tokio::runtime::Builder::new_multi_thread()
@@ -106,10 +127,17 @@ fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
             .build(),
     }
     .context("start the relay's runtime")?;
-    std::thread::spawn(|| {
-        // Reads until the parent closes our standard input, then ends the process.
-        let _ = std::io::stdin().read_to_end(&mut Vec::new());
-        std::process::exit(0);
+    let counts = Arc::new(RelayCounts::default());
+    std::thread::spawn({
+        let counts = counts.clone();
+        move || {
+            // Reads until the parent closes our standard input, then reports and ends.
+            let _ = std::io::stdin().read_to_end(&mut Vec::new());
+            let mut stdout = std::io::stdout();
+            let _ = writeln!(stdout, "{}", counts.line());
+            let _ = stdout.flush();
+            std::process::exit(0);
+        }
     });
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -118,7 +146,9 @@ fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
         let mut stdout = std::io::stdout();
         writeln!(stdout, "{}", listener.local_addr()?)?;
         stdout.flush()?;
-        relay::serve(listener, options).await.context("accept")
+        relay::serve(listener, options, counts)
+            .await
+            .context("accept")
     })
 }
 
@@ -128,11 +158,26 @@ struct Measured {
     elapsed: Duration,
     /// The relay's CPU time during the play.
     cpu: CpuTime,
+    /// This process's CPU time during the play: the players' (on the same cores).
+    players_cpu: Option<CpuTime>,
+}
+
+/// The relay process, the address it listens on, and its standard output (where it reports
+/// what it counted when it ends).
+struct Relay {
+    child: Child,
+    addr: SocketAddr,
+    output: BufReader<ChildStdout>,
 }
 
 /// Starts the relay process, plays against it, prints the figures.
-fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
-    let (mut child, addr) = start_relay(args, sizes)?;
+fn measure(args: &Args, options: RelayOptions) -> anyhow::Result<()> {
+    let sizes = options.sizes;
+    let Relay {
+        mut child,
+        addr,
+        mut output,
+    } = start_relay(args, sizes)?;
     let writes = if args.no_echo {
         "the copy only: 1 write a move, not what kingme's protocol allows"
     } else {
@@ -150,10 +195,26 @@ fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
         "frames: move {} bytes, echo {}, copy {} (payload, each after a 4-byte length)",
         sizes.moves, sizes.echo, sizes.copy
     );
+    if let Some(handshake) = options.handshake {
+        println!(
+            "fresh connections: hello {} bytes, welcome {}, create {}, created {}, join {}, \
+             started {} to the creator and {} to the joiner (payload)",
+            handshake.hello,
+            handshake.welcome,
+            handshake.create,
+            handshake.created,
+            handshake.join,
+            handshake.started_creator,
+            handshake.started_joiner
+        );
+    }
     let load_before = load_average().unwrap_or_else(|| "unknown".to_owned());
-    let measured = play(args, sizes, addr, child.id());
-    // Closing its standard input ends the relay; kill it in case it does not.
+    let measured = play(args, options, addr, child.id());
+    // Closing its standard input ends the relay, which first says what it counted; kill it in
+    // case it does not end.
     drop(child.stdin.take());
+    let mut counted = String::new();
+    let _ = output.read_line(&mut counted);
     if child.try_wait().ok().flatten().is_none() {
         std::thread::sleep(Duration::from_millis(200));
         let _ = child.kill();
@@ -161,11 +222,15 @@ fn measure(args: &Args, sizes: FrameSizes) -> anyhow::Result<()> {
     let _ = child.wait();
     let load_after = load_average().unwrap_or_else(|| "unknown".to_owned());
     report(args, measured?, &load_before, &load_after);
+    match counted.trim() {
+        "" => println!("relay counted: unknown (the relay did not say)"),
+        line => println!("{line}"),
+    }
     Ok(())
 }
 
-/// Starts this program again as the relay; returns it and the address it listens on.
-fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<(Child, SocketAddr)> {
+/// Starts this program again as the relay.
+fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<Relay> {
     let exe = std::env::current_exe().context("find this program to start the relay")?;
     let mut command = Command::new(exe);
     command.args([
@@ -185,19 +250,30 @@ fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<(Child, SocketA
     if args.no_echo {
         command.arg("--no-echo");
     }
+    if args.fresh_connections {
+        command.arg("--fresh-connections");
+    }
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .context("start the relay process")?;
     let mut line = String::new();
-    if let Some(stdout) = child.stdout.take() {
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .context("read the relay's address")?;
-    }
+    let Some(stdout) = child.stdout.take() else {
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!("the relay's output could not be read");
+    };
+    let mut output = BufReader::new(stdout);
+    output
+        .read_line(&mut line)
+        .context("read the relay's address")?;
     match line.trim().parse() {
-        Ok(addr) => Ok((child, addr)),
+        Ok(addr) => Ok(Relay {
+            child,
+            addr,
+            output,
+        }),
         Err(_) => {
             let _ = child.kill();
             let _ = child.wait();
@@ -207,35 +283,52 @@ fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<(Child, SocketA
 }
 
 /// Connects the pairs to the relay at `addr` (process `pid`), then plays them for the time
-/// asked, measuring the relay's CPU over the play only.
-fn play(args: &Args, sizes: FrameSizes, addr: SocketAddr, pid: u32) -> anyhow::Result<Measured> {
+/// asked, measuring the relay's CPU over the play only. With fresh connections the pairs
+/// connect in the play, for every match.
+fn play(args: &Args, relay: RelayOptions, addr: SocketAddr, pid: u32) -> anyhow::Result<Measured> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("start the tokio runtime")?;
     let options = PlayOptions {
         think: Duration::from_millis(args.think_ms),
-        sizes,
-        echo: !args.no_echo,
+        sizes: relay.sizes,
+        echo: relay.echo,
     };
     runtime.block_on(async {
-        let pairs = players::connect_all(addr, args.pairs)
-            .await
-            .context("connect the pairs")?;
+        let pairs = match relay.handshake {
+            Some(_) => Vec::new(),
+            None => players::connect_all(addr, args.pairs)
+                .await
+                .context("connect the pairs")?,
+        };
         let cpu_before = cpu_time(pid).context("read the relay's CPU time")?;
+        let players_before = cpu_time(std::process::id());
         let started = Instant::now();
         let until = started + Duration::from_secs(args.secs);
-        let tally = players::play_all(pairs, options, until)
-            .await
-            .context("a pair failed")?;
+        let tally = match relay.handshake {
+            Some(handshake) => {
+                let options = MatchOptions {
+                    play: options,
+                    handshake,
+                };
+                matches::play_all(addr, args.pairs, options, until).await
+            }
+            None => players::play_all(pairs, options, until).await,
+        }
+        .context("a pair failed")?;
         let elapsed = started.elapsed();
         let cpu = cpu_time(pid)
             .context("read the relay's CPU time")?
             .since(cpu_before);
+        let players_cpu = cpu_time(std::process::id())
+            .zip(players_before)
+            .map(|(after, before)| after.since(before));
         Ok(Measured {
             tally,
             elapsed,
             cpu,
+            players_cpu,
         })
     })
 }
@@ -246,17 +339,28 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
         mut tally,
         elapsed,
         cpu,
+        players_cpu,
     } = measured;
     tally.latencies.sort();
+    tally.handshakes.sort();
     let ms = |time: Duration| time.as_secs_f64() * 1000.0;
     let per_move = |time: Duration| time.as_secs_f64() * 1e6 / tally.moves.max(1) as f64;
-    println!(
-        "{} pairs ({} connections), think {} ms, {:.1} s",
-        args.pairs,
-        args.pairs * 2,
-        args.think_ms,
-        elapsed.as_secs_f64()
-    );
+    if args.fresh_connections {
+        println!(
+            "{} pairs (a match each at a time, on two new connections), think {} ms, {:.1} s",
+            args.pairs,
+            args.think_ms,
+            elapsed.as_secs_f64()
+        );
+    } else {
+        println!(
+            "{} pairs ({} connections), think {} ms, {:.1} s",
+            args.pairs,
+            args.pairs * 2,
+            args.think_ms,
+            elapsed.as_secs_f64()
+        );
+    }
     println!("load average at start: {load_before}");
     println!(
         "moves: {}   moves/s: {:.0}   copies received: {}   echoes received: {}",
@@ -265,6 +369,21 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
         tally.copies,
         tally.echoes
     );
+    if args.fresh_connections {
+        println!(
+            "matches: {}   matches/s: {:.0}   moves a match: {:.2}",
+            tally.matches,
+            tally.matches as f64 / elapsed.as_secs_f64(),
+            tally.moves as f64 / tally.matches.max(1) as f64
+        );
+        println!(
+            "handshakes: {}   handshake ms (connect to welcome): p50 {:.3}   p99 {:.3}   max {:.3}",
+            tally.handshakes.len(),
+            ms(percentile(&tally.handshakes, 0.50)),
+            ms(percentile(&tally.handshakes, 0.99)),
+            ms(percentile(&tally.handshakes, 1.0))
+        );
+    }
     println!(
         "relay latency ms:  p50 {:.3}   p99 {:.3}   max {:.3}",
         ms(percentile(&tally.latencies, 0.50)),
@@ -280,5 +399,27 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
         per_move(cpu.user),
         per_move(cpu.system)
     );
+    if args.fresh_connections {
+        let per_match = |time: Duration| time.as_secs_f64() * 1e6 / tally.matches.max(1) as f64;
+        println!(
+            "relay CPU per match: {:.1} us (user {:.1}, system {:.1})",
+            per_match(cpu.total()),
+            per_match(cpu.user),
+            per_match(cpu.system)
+        );
+    }
+    if let Some(players) = players_cpu {
+        // How much of the machine the run had: the rest went to other work.
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let share =
+            (cpu.total() + players.total()).as_secs_f64() / (cores as f64 * elapsed.as_secs_f64());
+        println!(
+            "players' CPU (this process, on the same cores): {:.2} s: {:.1} us per move; \
+             relay and players used {:.0}% of the {cores} cores' time",
+            players.total().as_secs_f64(),
+            per_move(players.total()),
+            share * 100.0
+        );
+    }
     println!("load average at end: {load_after}");
 }

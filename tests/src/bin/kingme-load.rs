@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 /// Plays many concurrent games against a kingme server and prints throughput and latency.
 #[derive(Debug, Parser)]
-#[command(name = "kingme-load", about)]
+#[command(name = "kingme-load")]
 struct Args {
     /// The server to load; without it a server is started in this process. Repeated: the
     /// nodes of a cluster, game `i` created at node `i mod n`.

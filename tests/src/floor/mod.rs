@@ -12,10 +12,18 @@
 //! [`players`] plays the pairs like `kingme-load`: the client whose turn it is waits the think
 //! time, sends its move, the partner receiving the copy takes the turn next.
 //!
+//! With fresh connections ([`RelayOptions::handshake`], [`matches`]) the pairs play
+//! boardgame.io's workload instead: every match on two new connections, each with a handshake
+//! (hello, welcome) of kingme's sizes ([`HandshakeSizes`]), then the creator's create (created)
+//! and the joiner's join (started, to both), a random noughts-and-crosses game's moves, and
+//! both connections closed. The hello names the match; the relay pairs its creator and joiner
+//! whichever comes first.
+//!
 //! A frame is a 4-byte big-endian length and a payload; a move's, echo's and copy's payload
 //! starts with the move's sequence number (8 bytes, little-endian) and its [`Kind`] (1 byte),
 //! padded with zeros to the configured size.
 
+pub mod matches;
 pub mod players;
 pub mod relay;
 
@@ -40,13 +48,34 @@ pub enum Kind {
     Echo = 2,
     /// The relay's copy of a move to the sender's partner.
     Copy = 3,
+    /// The relay's answer to a fresh connection's hello (kingme's `Welcome`).
+    Welcome = 4,
+    /// A match's first player asks for the match (kingme's `CreateGame`).
+    Create = 5,
+    /// The relay's answer to the create (kingme's `State` of the game waiting for its opponent).
+    Created = 6,
+    /// A match's second player joins it (kingme's `Join`).
+    Join = 7,
+    /// The relay's word to both players that the match began (kingme's `SeatChanged` and
+    /// `State`, with the first player's `YourTurn`).
+    Started = 8,
 }
 
 impl Kind {
     fn from_byte(byte: u8) -> Option<Kind> {
-        [Kind::Hello, Kind::Move, Kind::Echo, Kind::Copy]
-            .into_iter()
-            .find(|kind| *kind as u8 == byte)
+        [
+            Kind::Hello,
+            Kind::Move,
+            Kind::Echo,
+            Kind::Copy,
+            Kind::Welcome,
+            Kind::Create,
+            Kind::Created,
+            Kind::Join,
+            Kind::Started,
+        ]
+        .into_iter()
+        .find(|kind| *kind as u8 == byte)
     }
 }
 
@@ -91,6 +120,40 @@ impl FrameSizes {
     }
 }
 
+/// The payload sizes of a fresh connection's handshake and a match's start, without the 4-byte
+/// length. The defaults are what kingme-server reads and writes for them under `kingme-load
+/// --fresh-connections` (seen with `strace`): a guest's `Hello` of 17 bytes in all (for the
+/// name `load0a`; 2 more for `load100a`), its `Welcome` of 41, `CreateGame` of 13 and the
+/// waiting game's `State` of 49 to the creator, `Join` of 6 (9 is this relay's least), then in
+/// one write each `SeatChanged` and `State` (76 bytes) to the joiner and those with `YourTurn`
+/// (105 bytes) to the creator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandshakeSizes {
+    pub hello: usize,
+    pub welcome: usize,
+    pub create: usize,
+    pub created: usize,
+    pub join: usize,
+    /// The start to the creator, who moves first.
+    pub started_creator: usize,
+    /// The start to the joiner.
+    pub started_joiner: usize,
+}
+
+impl Default for HandshakeSizes {
+    fn default() -> HandshakeSizes {
+        HandshakeSizes {
+            hello: 13,
+            welcome: 37,
+            create: 9,
+            created: 45,
+            join: HEADER,
+            started_creator: 101,
+            started_joiner: 72,
+        }
+    }
+}
+
 /// What went wrong on a floor connection.
 #[derive(Debug, thiserror::Error)]
 pub enum FloorError {
@@ -114,6 +177,10 @@ pub enum FloorError {
     Size { what: &'static str, size: usize },
     #[error("the other side closed the connection")]
     Closed,
+    #[error("a client sent more before its match began")]
+    Early,
+    #[error("two {0} for one match")]
+    SameRole(&'static str),
     #[error("nothing came within {0:?}: the relay is stuck")]
     Stuck(std::time::Duration),
 }
@@ -176,6 +243,16 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             reader,
             buffer: BytesMut::with_capacity(1024),
         }
+    }
+
+    /// The socket read from, to write an answer to it.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.reader
+    }
+
+    /// Whether bytes beyond the frames taken are buffered.
+    pub fn has_buffered(&self) -> bool {
+        !self.buffer.is_empty()
     }
 
     /// The next frame, reading from the socket only when no whole frame is buffered.

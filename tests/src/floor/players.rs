@@ -26,9 +26,51 @@ pub struct PlayOptions {
 /// Two connections the relay has matched, ready to play.
 #[derive(Debug)]
 pub struct Pair {
-    readers: [FrameReader<OwnedReadHalf>; 2],
-    writers: [OwnedWriteHalf; 2],
+    pub(super) readers: [FrameReader<OwnedReadHalf>; 2],
+    pub(super) writers: [OwnedWriteHalf; 2],
     index: u64,
+    /// The move being sent.
+    out: BytesMut,
+}
+
+impl Pair {
+    /// Pair `index` of the two connections `halves`, the first moving first.
+    pub(super) fn new(
+        halves: [(FrameReader<OwnedReadHalf>, OwnedWriteHalf); 2],
+        index: u64,
+    ) -> Pair {
+        let [(first_read, first_write), (second_read, second_write)] = halves;
+        Pair {
+            readers: [first_read, second_read],
+            writers: [first_write, second_write],
+            index,
+            out: BytesMut::with_capacity(64),
+        }
+    }
+
+    /// Player `turn` sends move `seq`; its copy is awaited at the partner (timed) and, if the
+    /// relay echoes, its echo at the mover.
+    pub(super) async fn play_move(
+        &mut self,
+        turn: usize,
+        seq: u64,
+        options: &PlayOptions,
+        tally: &mut Tally,
+    ) -> Result<(), FloorError> {
+        self.out.clear();
+        put_frame(&mut self.out, Kind::Move, seq, options.sizes.moves);
+        let sent = Instant::now();
+        self.writers[turn].write_all(&self.out).await?;
+        tally.moves += 1;
+        expect(&mut self.readers[1 - turn], Kind::Copy, Some(seq)).await?;
+        tally.latencies.push(sent.elapsed());
+        tally.copies += 1;
+        if options.echo {
+            expect(&mut self.readers[turn], Kind::Echo, Some(seq)).await?;
+            tally.echoes += 1;
+        }
+        Ok(())
+    }
 }
 
 /// What the pairs counted.
@@ -42,6 +84,10 @@ pub struct Tally {
     pub echoes: u64,
     /// From each move sent to its copy's receipt.
     pub latencies: Vec<Duration>,
+    /// Matches played to their end (with fresh connections; kept ones play one long match).
+    pub matches: u64,
+    /// From each fresh connection's connect to its welcome.
+    pub handshakes: Vec<Duration>,
 }
 
 impl Tally {
@@ -51,6 +97,8 @@ impl Tally {
         self.copies += other.copies;
         self.echoes += other.echoes;
         self.latencies.extend(other.latencies);
+        self.matches += other.matches;
+        self.handshakes.extend(other.handshakes);
     }
 }
 
@@ -74,11 +122,13 @@ pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
     put_frame(&mut hello, Kind::Hello, index, super::HEADER);
     let (first_read, first_write) = open(addr, &hello).await?;
     let (second_read, second_write) = open(addr, &hello).await?;
-    let mut pair = Pair {
-        readers: [FrameReader::new(first_read), FrameReader::new(second_read)],
-        writers: [first_write, second_write],
+    let mut pair = Pair::new(
+        [
+            (FrameReader::new(first_read), first_write),
+            (FrameReader::new(second_read), second_write),
+        ],
         index,
-    };
+    );
     for reader in &mut pair.readers {
         expect(reader, Kind::Hello, None).await?;
     }
@@ -86,7 +136,7 @@ pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
 }
 
 /// One connection to the relay that said `hello`, split into its halves.
-async fn open(
+pub(super) async fn open(
     addr: SocketAddr,
     hello: &[u8],
 ) -> Result<(OwnedReadHalf, OwnedWriteHalf), FloorError> {
@@ -97,7 +147,7 @@ async fn open(
 }
 
 /// Reads the next frame and checks it is of `kind` and (if given) for move `seq`.
-async fn expect(
+pub(super) async fn expect(
     reader: &mut FrameReader<OwnedReadHalf>,
     kind: Kind,
     seq: Option<u64>,
@@ -131,7 +181,6 @@ pub async fn play(
 ) -> Result<Tally, FloorError> {
     let mut rng = StdRng::seed_from_u64(pair.index);
     let mut tally = Tally::default();
-    let mut out = BytesMut::with_capacity(64);
     tokio::time::sleep(options.think.mul_f64(rng.random::<f64>())).await;
     let mut turn = 0;
     while tally.moves < 2 || Instant::now() < until {
@@ -139,18 +188,7 @@ pub async fn play(
             tokio::time::sleep(options.think).await;
         }
         let seq = tally.moves + 1;
-        out.clear();
-        put_frame(&mut out, Kind::Move, seq, options.sizes.moves);
-        let sent = Instant::now();
-        pair.writers[turn].write_all(&out).await?;
-        tally.moves += 1;
-        expect(&mut pair.readers[1 - turn], Kind::Copy, Some(seq)).await?;
-        tally.latencies.push(sent.elapsed());
-        tally.copies += 1;
-        if options.echo {
-            expect(&mut pair.readers[turn], Kind::Echo, Some(seq)).await?;
-            tally.echoes += 1;
-        }
+        pair.play_move(turn, seq, &options, &mut tally).await?;
         turn = 1 - turn;
     }
     Ok(tally)
@@ -162,10 +200,17 @@ pub async fn play_all(
     options: PlayOptions,
     until: Instant,
 ) -> Result<Tally, FloorError> {
-    let tasks: Vec<_> = pairs
+    let tasks = pairs
         .into_iter()
         .map(|pair| tokio::spawn(play(pair, options, until)))
         .collect();
+    add_up(tasks).await
+}
+
+/// Waits for every task and adds up what they counted; the first failure ends the wait.
+pub(super) async fn add_up(
+    tasks: Vec<tokio::task::JoinHandle<Result<Tally, FloorError>>>,
+) -> Result<Tally, FloorError> {
     let mut total = Tally::default();
     for task in tasks {
         let tally = task
@@ -179,16 +224,25 @@ pub async fn play_all(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::floor::relay::{RelayOptions, serve};
+    use crate::floor::relay::{RelayCounts, RelayOptions, serve};
+    use std::sync::atomic::Ordering;
     use tokio::net::TcpListener;
 
     /// Runs a relay and `pairs` pairs flat out for a fifth of a second.
-    async fn run(pairs: u64, echo: bool) -> Tally {
+    async fn run(pairs_asked: u64, echo: bool) -> Tally {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
         let addr = listener.local_addr().expect("an address");
         let sizes = FrameSizes::default();
-        let relay = tokio::spawn(serve(listener, RelayOptions { sizes, echo }));
-        let pairs = connect_all(addr, pairs).await.expect("the pairs connect");
+        let options = RelayOptions {
+            sizes,
+            echo,
+            handshake: None,
+        };
+        let counts = std::sync::Arc::new(RelayCounts::default());
+        let relay = tokio::spawn(serve(listener, options, counts.clone()));
+        let pairs = connect_all(addr, pairs_asked)
+            .await
+            .expect("the pairs connect");
         let options = PlayOptions {
             think: Duration::ZERO,
             sizes,
@@ -199,6 +253,9 @@ mod tests {
             .await
             .expect("the pairs play");
         relay.abort();
+        assert_eq!(counts.accepted.load(Ordering::SeqCst), pairs_asked * 2);
+        assert_eq!(counts.matches.load(Ordering::SeqCst), pairs_asked);
+        assert_eq!(counts.moves.load(Ordering::SeqCst), tally.moves);
         tally
     }
 

@@ -1,84 +1,194 @@
-//! The relay's side: accept connections, match each to its partner by the pair its hello names,
-//! then relay the pair's moves from one task that owns both sockets (see [`super`]).
+//! The relay's side: accept connections, match each to its partner by the pair (or match) its
+//! hello names, then relay the pair's moves from one task that owns both sockets (see
+//! [`super`]). It counts what it did ([`RelayCounts`]), so a run can check that every match
+//! came on new connections and every move was relayed.
 
-use super::{FloorError, FrameReader, FrameSizes, Kind, parse, put_frame, take_payload};
+use super::{
+    FloorError, FrameReader, FrameSizes, HandshakeSizes, Kind, parse, put_frame, take_payload,
+};
 use bytes::BytesMut;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-/// What the relay writes for a move.
+/// What the relay writes for a move, and how a connection begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RelayOptions {
     pub sizes: FrameSizes,
     /// Echo each move to its sender (as kingme's protocol needs); off: the copy only.
     pub echo: bool,
+    /// Fresh connections, one match each: a welcome answers each hello, and the match begins
+    /// with a create and a join of these sizes. `None`: connections kept, the hello alone
+    /// pairs them and they play until they close.
+    pub handshake: Option<HandshakeSizes>,
 }
 
-/// Connections that said hello and wait for their partner, by pair.
-type Waiting = Arc<Mutex<HashMap<u64, TcpStream>>>;
+/// What the relay did, counted as it does it (before the answer is written, so a client that
+/// has its answer finds it counted).
+#[derive(Debug, Default)]
+pub struct RelayCounts {
+    /// Connections accepted.
+    pub accepted: AtomicU64,
+    /// Pairs matched: their two connections met and were told to begin.
+    pub matches: AtomicU64,
+    /// Moves relayed.
+    pub moves: AtomicU64,
+}
 
-/// Relays the pairs that connect to `listener` until the task is dropped. A connection that
-/// breaks the frame rules ends its pair (both connections closed); the rest go on.
-pub async fn serve(listener: TcpListener, options: RelayOptions) -> std::io::Result<()> {
+impl RelayCounts {
+    /// The three counts as one line, as the relay process reports them.
+    pub fn line(&self) -> String {
+        format!(
+            "relay counted: accepted {}   matches {}   moves {}",
+            self.accepted.load(Ordering::SeqCst),
+            self.matches.load(Ordering::SeqCst),
+            self.moves.load(Ordering::SeqCst)
+        )
+    }
+}
+
+/// A connection's place in its pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seat {
+    /// Connections kept: either of the two.
+    Either,
+    /// The match's creator, who moves first.
+    Creator,
+    /// The match's joiner.
+    Joiner,
+}
+
+/// Connections that said hello and wait for their partner, by pair or match.
+type Waiting = Arc<Mutex<HashMap<u64, (TcpStream, Seat)>>>;
+
+/// Relays the pairs that connect to `listener` until the task is dropped, counting in
+/// `counts`. A connection that breaks the frame rules ends its pair (both connections closed);
+/// the rest go on.
+pub async fn serve(
+    listener: TcpListener,
+    options: RelayOptions,
+    counts: Arc<RelayCounts>,
+) -> std::io::Result<()> {
     let waiting: Waiting = Arc::default();
     loop {
         let (stream, _) = listener.accept().await?;
+        counts.accepted.fetch_add(1, Ordering::Relaxed);
         let waiting = waiting.clone();
+        let counts = counts.clone();
         tokio::spawn(async move {
             // A pair that fails only ends itself: the measurement counts what was relayed.
-            let _ = meet(stream, waiting, options).await;
+            let _ = meet(stream, waiting, options, counts).await;
         });
     }
 }
 
-/// Reads `stream`'s hello; the second of a pair to arrive relays the pair's moves.
+/// Reads `stream`'s hello (and with fresh connections answers it and reads the create or
+/// join); the second of a pair to arrive relays the pair's moves.
 async fn meet(
     mut stream: TcpStream,
     waiting: Waiting,
     options: RelayOptions,
+    counts: Arc<RelayCounts>,
 ) -> Result<(), FloorError> {
     stream.set_nodelay(true)?;
     let mut reader = FrameReader::new(&mut stream);
-    let hello = reader.next().await?;
-    if hello.kind != Kind::Hello {
-        return Err(FloorError::Unexpected {
-            expected: Kind::Hello,
-            got: hello.kind,
-        });
+    let hello = expect(&mut reader, &[Kind::Hello]).await?;
+    let seat = match options.handshake {
+        None => Seat::Either,
+        Some(sizes) => {
+            let mut out = BytesMut::new();
+            put_frame(&mut out, Kind::Welcome, 0, sizes.welcome);
+            reader.get_mut().write_all(&out).await?;
+            if expect(&mut reader, &[Kind::Create, Kind::Join]).await?.kind == Kind::Create {
+                out.clear();
+                put_frame(&mut out, Kind::Created, 0, sizes.created);
+                reader.get_mut().write_all(&out).await?;
+                Seat::Creator
+            } else {
+                Seat::Joiner
+            }
+        }
+    };
+    // A client sends nothing more before its match began (its first move waits for the word
+    // that it did), so nothing is left behind in the reader's buffer.
+    if reader.has_buffered() {
+        return Err(FloorError::Early);
     }
-    // The client sends nothing more before its partner has said hello too (its first move
-    // waits for its partner's hello answer), so nothing is left behind in the reader's buffer.
     let partner = {
         let mut waiting = waiting
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match waiting.remove(&hello.seq) {
-            Some(partner) => partner,
+            Some((partner, partner_seat)) => {
+                if partner_seat == seat && seat != Seat::Either {
+                    return Err(FloorError::SameRole(if seat == Seat::Creator {
+                        "creators"
+                    } else {
+                        "joiners"
+                    }));
+                }
+                (partner, partner_seat)
+            }
             None => {
-                waiting.insert(hello.seq, stream);
+                waiting.insert(hello.seq, (stream, seat));
                 return Ok(());
             }
         }
     };
-    relay_pair([partner, stream], options).await
+    counts.matches.fetch_add(1, Ordering::Relaxed);
+    // The creator first: it moves first.
+    let pair = if partner.1 == Seat::Joiner {
+        [stream, partner.0]
+    } else {
+        [partner.0, stream]
+    };
+    let starts = match options.handshake {
+        None => [(Kind::Hello, super::HEADER); 2],
+        Some(sizes) => [
+            (Kind::Started, sizes.started_creator),
+            (Kind::Started, sizes.started_joiner),
+        ],
+    };
+    relay_pair(pair, starts, options, &counts).await
 }
 
-/// Relays a pair's moves: for each frame read from one socket, the echo back to it and the copy
-/// to the other, one write each.
-async fn relay_pair(mut pair: [TcpStream; 2], options: RelayOptions) -> Result<(), FloorError> {
-    // Tell both the pair is complete: each sends its first move only after this.
-    let mut ready = BytesMut::new();
-    put_frame(&mut ready, Kind::Hello, 0, super::HEADER);
-    for stream in &mut pair {
-        stream.write_all(&ready).await?;
+/// The next frame of `reader`, which must be of one of `kinds`.
+async fn expect<R: tokio::io::AsyncRead + Unpin>(
+    reader: &mut FrameReader<R>,
+    kinds: &[Kind],
+) -> Result<super::Frame, FloorError> {
+    let frame = reader.next().await?;
+    if !kinds.contains(&frame.kind) {
+        return Err(FloorError::Unexpected {
+            expected: kinds[0],
+            got: frame.kind,
+        });
+    }
+    Ok(frame)
+}
+
+/// Relays a pair's moves: tells each connection the pair began with its frame of `starts`
+/// (kind and size), then for each frame read from one socket writes the echo back to it and the
+/// copy to the other, one write each.
+async fn relay_pair(
+    mut pair: [TcpStream; 2],
+    starts: [(Kind, usize); 2],
+    options: RelayOptions,
+    counts: &RelayCounts,
+) -> Result<(), FloorError> {
+    // Each sends its first move only after this.
+    let mut out = BytesMut::with_capacity(256);
+    for (stream, (kind, size)) in pair.iter_mut().zip(starts) {
+        out.clear();
+        put_frame(&mut out, kind, 0, size);
+        stream.write_all(&out).await?;
     }
     let [first, second] = &mut pair;
     let (mut first_read, mut first_write) = first.split();
     let (mut second_read, mut second_write) = second.split();
     let mut buffers = [BytesMut::with_capacity(1024), BytesMut::with_capacity(1024)];
-    let mut out = BytesMut::with_capacity(256);
     loop {
         let [first_buffer, second_buffer] = &mut buffers;
         let from_first = tokio::select! {
@@ -98,6 +208,7 @@ async fn relay_pair(mut pair: [TcpStream; 2], options: RelayOptions) -> Result<(
                     got: frame.kind,
                 });
             }
+            counts.moves.fetch_add(1, Ordering::Relaxed);
             if options.echo {
                 out.clear();
                 put_frame(&mut out, Kind::Echo, frame.seq, options.sizes.echo);
