@@ -94,11 +94,13 @@ pub enum Refusal {
     NoGameId,
 
     // ---- a cluster of nodes ----
+    /// Only when the game's members could not be seated again at its new node (they are
+    /// handed over there on the same connection, unasked: `crate::game::handover`).
     #[error(
-        "game {0} is now run by another node of this service; connect again (kingme reconnects \
-         by itself) and your seat is given back"
+        "game {game} moved to another node, and this node could not seat you there ({reason}); \
+         watch it from the lobby in a moment to take your seat back"
     )]
-    MovedAway(GameId),
+    MovedAway { game: GameId, reason: String },
     #[error(
         "this node cannot reach the cluster's Redis ({0}), so it cannot start games right now; \
          games in play go on: try again in a moment"
@@ -229,7 +231,7 @@ impl Refusal {
             | R::NotWatching(_)
             | R::NoSuchGame(_)
             | R::Closed(_)
-            | R::MovedAway(_)
+            | R::MovedAway { .. }
             | R::GuestElsewhere(_)
             | R::NotInArchive(_) => ErrorKind::NoSuchGame,
             R::TooManyGames(_) | R::Flood { .. } => ErrorKind::LimitExceeded,

@@ -4,7 +4,7 @@
 //! connection and close it. The HTTP door (`--http`: the WebSocket and the web page), when
 //! opened, shares the connection permits and the shutdown order.
 
-use crate::cluster::{Cluster, ClusterError};
+use crate::cluster::{Cluster, ClusterError, relay};
 use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
@@ -95,23 +95,25 @@ pub async fn run_doors(
             Some(Cluster::join(settings, storage.clone(), games.clone(), tasks.clone()).await?)
         }
     };
+    let registry = Arc::new(TableRegistry::default());
+    let sessions = Arc::new(Sessions::default());
+    let relay = cluster
+        .as_ref()
+        .map(|cluster| cluster.relay(&registry, &sessions, config.outbox_capacity, &games));
     // Each part gets what it uses: the tables their context, the connections theirs.
     let tables = Arc::new(TableContext {
         storage: storage.clone(),
         bots: SearchPool::new(config.bot_searches, config.endgame_database.clone()),
-        registry: Arc::new(TableRegistry::default()),
+        registry,
         timing: TableTiming::of(&config),
         games,
         tasks,
         ownership: cluster.as_ref().map(Cluster::ownership),
         remote: cluster.as_ref().map(Cluster::fanout),
+        handover: relay.as_ref().map(relay::handover),
     });
     let timers = TaskTracker::new();
     let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);
-    let sessions = Arc::new(Sessions::default());
-    let relay = cluster
-        .as_ref()
-        .map(|cluster| cluster.relay(&tables, &sessions, config.outbox_capacity, &tables.games));
     let net = Arc::new(ConnectionContext {
         lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player, feed),
         sessions,

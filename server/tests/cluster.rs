@@ -3,10 +3,13 @@
 //! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
 //! a game made at one node listed, joined and played from a second and watched from a third;
-//! a node frozen until its lease lapsed cannot commit a move after it wakes; Redis restarted
-//! empty during play; PostgreSQL briefly unreachable; a move published to Redis once however
-//! many watch at other nodes (an eavesdropper on `kingme:*` counts); a guest playing and
-//! watching a game another node runs; a player of a game going to another node and playing on.
+//! a node frozen until its lease lapsed cannot commit a move after it wakes (and, Redis away,
+//! says it cannot seat its player at the game's new node); Redis restarted empty during play;
+//! PostgreSQL briefly unreachable; a move published to Redis once however many watch at other
+//! nodes (an eavesdropper on `kingme:*` counts); a guest playing and watching a game another
+//! node runs; a player of a game going to another node and playing on; a node that wakes to
+//! find its game taken over seating its players again at the game's new node, on the same
+//! connections.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -224,6 +227,20 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
         .await;
     assert_eq!(refused.0, ErrorKind::NotStored, "{}", refused.1);
     assert!(refused.1.contains("superseded"), "{}", refused.1);
+    // Its table stopped; with Redis away it cannot seat ada at the game's new node, and says so
+    // with what to do (it promises no reconnection that will not come).
+    let (kind, notice) = ada
+        .expect(|message| match message {
+            // A fatal one fails the test in `expect`.
+            ServerMessage::Error { kind, message, .. } => Some((kind, message)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(kind, ErrorKind::NoSuchGame, "{notice}");
+    assert!(
+        notice.contains("could not seat you there") && notice.contains("Redis does not answer"),
+        "{notice}"
+    );
     redis.start_again();
 
     let (mut watcher, _) = Client::person(&other.addr, "cy", &key(3)).await;
@@ -715,4 +732,68 @@ async fn a_player_who_goes_to_another_node_plays_on_from_there() {
     assert_eq!(ada.move_played(game, 2).await, "1");
     ada.play(game, "3").await;
     assert_eq!(bob.move_played(game, 3).await, "3");
+}
+
+/// The state of `game` sent to `client` again, unasked, with nothing refused before it.
+async fn given_back(client: &mut Client, game: GameId) -> kingme_shared::protocol::GameState {
+    client
+        .expect(|message| match message {
+            ServerMessage::State(state) if state.id == game => Some(state),
+            ServerMessage::Error { .. } | ServerMessage::MoveRejected { .. } => {
+                panic!("refused instead of seated again: {message:?}")
+            }
+            _ => None,
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_at_a_node_that_lost_their_game_play_on_without_reconnecting() {
+    let (_postgres, db, redis) = services();
+    let frozen = Node::start(&db, &redis.url()).await;
+    let mut other = Node::start(&db, &redis.url()).await;
+    let stands = Node::start(&db, &redis.url()).await;
+    let (mut ada, mut bob, game) = ada_against_bob(&frozen.addr).await;
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+    // Spectators at a third node and at the node that will take the game over.
+    let (mut cy, _) = Client::person(&stands.addr, "cy", &key(3)).await;
+    let (mut dee, _) = Client::person(&other.addr, "dee", &key(4)).await;
+    for spectator in [&mut cy, &mut dee] {
+        spectator.send(ClientMessage::Watch { game }).await;
+        spectator.state(game).await;
+    }
+
+    // The game's node is frozen until its lease lapses and the other node takes the game over;
+    // it wakes to find the lease another node's, with its players still connected to it.
+    frozen.signal("STOP");
+    other.wait_for("took over a game").await;
+    frozen.signal("CONT");
+
+    // Each is given the game's state from its new node on the connection it had, seated as
+    // before, with no error on the way.
+    for (player, side) in [
+        (&mut ada, kingme_shared::Side::First),
+        (&mut bob, kingme_shared::Side::Second),
+    ] {
+        let state = given_back(player, game).await;
+        let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["5", "1"]);
+        assert_eq!(state.your_side, Some(side));
+        assert_eq!(state.status, GameStatus::Playing);
+    }
+    for spectator in [&mut cy, &mut dee] {
+        assert_eq!(given_back(spectator, game).await.your_side, None);
+    }
+
+    // And they play on from the node that lost the game: the moves are played at the new node
+    // and announced to everyone.
+    ada.play(game, "3").await;
+    assert_eq!(bob.move_played(game, 3).await, "3");
+    bob.play(game, "7").await;
+    assert_eq!(ada.move_played(game, 4).await, "7");
+    for spectator in [&mut cy, &mut dee] {
+        assert_eq!(moves_seen(spectator, game, 3, 2).await, ["3", "7"]);
+    }
+    assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3", "7"]);
 }

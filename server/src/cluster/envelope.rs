@@ -1,7 +1,8 @@
 //! What travels between nodes over Redis pub/sub, as JSON: requests for a game another node
-//! runs, the game's messages for members at other nodes, and players' comings and goings. A
-//! player is named by what its own node proved: a person's name (its key was checked there) or
-//! a guest's name with its key (the hash of the resume token it holds).
+//! runs, the game's messages for members at other nodes, players' comings and goings, and a
+//! game's move to another node. A player is named by what its own node proved: a person's name
+//! (its key was checked there) or a guest's name with its key (the hash of the resume token it
+//! holds).
 
 use crate::players::Session;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
@@ -62,6 +63,10 @@ pub enum Envelope {
     Departed { from: String, player: Who },
     /// `player` came back at node `from` (its games here send it their state).
     Returned { from: String, player: Who },
+    /// `game`, which `player` (connected at this node) was in, moved to another node: this node
+    /// seats it there again (on the inbox of the player's node, from the node that lost the
+    /// game's lease).
+    Moved { game: GameId, player: Who },
 }
 
 /// Why a message from Redis was not read.

@@ -27,9 +27,9 @@ pub mod membership;
 pub mod relay;
 
 use crate::config::ClusterSettings;
-use crate::game::TableContext;
 use crate::game::ownership::Ownership;
 use crate::game::remote::RemoteMembers;
+use crate::game::{TableContext, TableRegistry};
 use crate::players::Sessions;
 use crate::storage::Storage;
 use failover::Watcher;
@@ -111,7 +111,7 @@ impl Cluster {
     #[must_use]
     pub fn relay(
         &self,
-        tables: &TableContext,
+        registry: &Arc<TableRegistry>,
         sessions: &Arc<Sessions>,
         outbox_capacity: usize,
         stop: &CancellationToken,
@@ -120,7 +120,7 @@ impl Cluster {
             self.membership.node.clone(),
             self.link.clone(),
             Arc::clone(sessions),
-            Arc::clone(&tables.registry),
+            Arc::clone(registry),
             outbox_capacity,
             self.leases.ttl(),
             stop.clone(),

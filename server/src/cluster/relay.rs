@@ -16,11 +16,17 @@
 //! grace period, as for a local player), connects to the running node itself (which replaces
 //! it) or the node stops; when the player comes back to its node, its games here send it their
 //! state again.
+//!
+//! A game whose lease this node lost (another node took it over) is handed over ([`handover`]):
+//! each of its members connected here asks for it at its new node as its own `Watch` would, on
+//! the same connection, and gets its state from there; a member connected at a third node is
+//! seated again by that node, told on its inbox.
 
 use super::envelope::{Envelope, MAX_ENVELOPE, Who};
 use super::following::Following;
 use super::keys;
 use super::link::Link;
+use crate::game::handover::Handover;
 use crate::game::{TableCommand, TableRegistry};
 use crate::players::{Attachment, Outbox, Session, Sessions};
 use crate::refusal::Refusal;
@@ -34,6 +40,9 @@ use tokio_util::sync::CancellationToken;
 
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
+/// How many times a player of a game that moved asks for it while no other node is seen
+/// running it, a third of a lease apart (its new node may still be taking it over).
+const REJOIN_TRIES: u32 = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -303,6 +312,13 @@ impl Relay {
             Envelope::Returned { from, player } => {
                 self.reach(&player, from, true).await;
             }
+            Envelope::Moved { game, player } => {
+                if let Some(session) = self.following.here(&player) {
+                    // Not waited for here: seating it follows the game through this listener.
+                    let relay = Arc::clone(self);
+                    tokio::spawn(async move { relay.rejoin(&session, game).await });
+                }
+            }
             Envelope::Departed { from, player } => {
                 let mut routes = lock(&self.routes);
                 let Some((node, connection)) = routes.get(&player).cloned() else {
@@ -325,6 +341,92 @@ impl Relay {
                 }
             }
         }
+    }
+
+    /// Seats the members of `game`, which this node stopped running (another node took its
+    /// lease), again at the node that runs it now: each player connected here as its own
+    /// `Watch` would, and each player reached through the relay by its own node (told on its
+    /// inbox). Absent players are left alone: they ask for the game when they come back.
+    async fn hand_over(self: Arc<Self>, game: GameId, members: Vec<Arc<Session>>) {
+        let mut here = Vec::new();
+        for session in members {
+            if !session.is_relayed() {
+                if session.is_connected() {
+                    here.push(session);
+                }
+                continue;
+            }
+            let Some(player) = Who::of(&session) else {
+                continue;
+            };
+            let route = lock(&self.routes).get(&player).cloned();
+            if let Some((node, _)) = route {
+                // A failure is logged by the link (Redis, and so the player, is out of reach
+                // then); nobody listening means the player's node is gone, and its client
+                // reconnects elsewhere by itself.
+                let _ = self.publish(&node, &Envelope::Moved { game, player }).await;
+            }
+        }
+        futures::future::join_all(here.iter().map(|session| self.rejoin(session, game))).await;
+    }
+
+    /// Seats `session`, connected here, again in `game`, which moved to another node: as its
+    /// own `Watch` for the game would, at the table here if this node runs the game now, else
+    /// through the relay at the node that does. While no other node is seen running it (it is
+    /// still being taken over) this is tried again a few times; if it cannot be done, the
+    /// player is told why and what to do.
+    async fn rejoin(self: &Arc<Self>, session: &Arc<Session>, game: GameId) {
+        let mut tries = 1;
+        let refusal = loop {
+            let watch = ClientMessage::Watch { game };
+            let asked = match self.registry.table(game) {
+                Ok(table) => {
+                    let session = Arc::clone(session);
+                    if table
+                        .send(TableCommand::Request {
+                            session,
+                            message: watch,
+                        })
+                        .await
+                    {
+                        Ok(())
+                    } else {
+                        Err(Refusal::Closed(game))
+                    }
+                }
+                Err(_) => self.forward(session, watch).await,
+            };
+            match asked {
+                Ok(()) => return,
+                Err(Refusal::NoSuchGame(_)) if tries < REJOIN_TRIES => {}
+                Err(refusal) => break refusal,
+            }
+            tries += 1;
+            tokio::select! {
+                () = self.stop.cancelled() => return,
+                () = tokio::time::sleep(self.ttl / 3) => {}
+            }
+            if !session.is_connected() {
+                return;
+            }
+        };
+        let reason = match refusal {
+            // Its own words say what to do.
+            Refusal::GuestElsewhere(_) => {
+                session.send(refusal.to_message(false));
+                return;
+            }
+            Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
+            Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
+            other => other.to_string(),
+        };
+        tracing::warn!(
+            game = %game,
+            player = %session.name,
+            %reason,
+            "could not seat a player at the game's new node"
+        );
+        session.send(Refusal::MovedAway { game, reason }.to_message(false));
     }
 
     /// The session of `player`, reached through node `from` from now on (attached to the relay
@@ -447,5 +549,21 @@ impl Relay {
             .collect();
         games.sort_by_key(|summary| std::cmp::Reverse(summary.id));
         Ok(games)
+    }
+}
+
+/// The relay as the tables' [`Handover`]: a table whose lease was lost hands it its members.
+#[must_use]
+pub fn handover(relay: &Arc<Relay>) -> Arc<dyn Handover> {
+    Arc::new(HandingOver(Arc::clone(relay)))
+}
+
+#[derive(Debug)]
+struct HandingOver(Arc<Relay>);
+
+impl Handover for HandingOver {
+    fn hand_over(&self, game: GameId, members: Vec<Arc<Session>>) {
+        // A table never waits on another node.
+        tokio::spawn(Arc::clone(&self.0).hand_over(game, members));
     }
 }

@@ -1,10 +1,11 @@
 //! What a table is given, and nothing more: the database, the bots' search slots, the registry
 //! it enters and leaves, its timings, the shutdown signal and the tracker that waits for it, and
-//! on a cluster node where its lease comes from and where its messages for members at other
-//! nodes go.
+//! on a cluster node where its lease comes from, where its messages for members at other nodes
+//! go and who seats its members at another node when the game moves there.
 //! Built once by the server and shared by every table.
 
 use super::bot::SearchPool;
+use super::handover::Handover;
 use super::ownership::Ownership;
 use super::registry::TableRegistry;
 use super::remote::RemoteMembers;
@@ -54,4 +55,7 @@ pub struct TableContext {
     pub ownership: Option<Arc<dyn Ownership>>,
     /// A cluster node's fan-out to members connected at other nodes. `None` for a lone server.
     pub remote: Option<Arc<dyn RemoteMembers>>,
+    /// A cluster node's relay, which seats the members of a game whose lease this node lost
+    /// again at the game's new node. `None` for a lone server.
+    pub handover: Option<Arc<dyn Handover>>,
 }

@@ -2,8 +2,9 @@
 //! ([`table_handle`]), the referee of its rules and clocks ([`judge`], [`clock`]), the seats and
 //! the bots in them ([`seat`], [`bot`]), the offers players make each other ([`offers`]), the
 //! register of open tables ([`registry`]), the game ids reserved from the database
-//! ([`game_ids`]), the seams to a cluster's leases ([`ownership`]) and to members at other
-//! nodes ([`remote`]) and what a table is given to work with ([`context`]).
+//! ([`game_ids`]), the seams to a cluster's leases ([`ownership`]), to members at other nodes
+//! ([`remote`]) and to the node a lost game moved to ([`handover`]), and what a table is given
+//! to work with ([`context`]).
 //!
 //! This layer knows players only as sessions (`crate::players`) and never reaches up into the
 //! lobby or the connections.
@@ -13,6 +14,7 @@ pub mod clock;
 pub mod context;
 pub mod endgame;
 pub mod game_ids;
+pub mod handover;
 pub mod judge;
 pub mod offers;
 pub mod ownership;

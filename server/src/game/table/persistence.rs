@@ -9,10 +9,12 @@
 use super::Table;
 use crate::game::ownership::Lease;
 use crate::game::table_handle::TableCommand;
+use crate::players::Session;
 use crate::refusal::Refusal;
 use crate::storage::records::unix_ms;
 use crate::storage::{NewGame, Participant, StoreError, StoredMove};
 use kingme_shared::protocol::{ClientMessage, ClockState, EndReason, GameResult, ServerMessage};
+use std::sync::Arc;
 use tokio::time::Instant;
 
 /// How often a game paused by a storage failure tries to store again.
@@ -180,18 +182,32 @@ impl Table {
     }
 
     /// The lease was lost while the server goes on: another node runs the game now (from what
-    /// is stored; nothing unstored was announced). Members here are told to connect again,
-    /// and the table leaves the registry.
+    /// is stored; nothing unstored was announced). The table leaves the registry first (from
+    /// then on the game's messages from its new node reach members here through the relay),
+    /// then hands its members over: each is seated again at the new node on its own
+    /// connection, and gets the game's state from there.
     pub(super) fn moved_away(&mut self) {
         tracing::warn!(game = %self.id, "lost the game's lease; another node runs it now");
-        let notice = Refusal::MovedAway(self.id).to_message(false);
-        for session in self.members() {
+        let members: Vec<Arc<Session>> = self.members().cloned().collect();
+        for session in &members {
             session.remove_game(self.id);
-            self.send_now(session, false, notice.clone());
         }
         self.context
             .registry
             .remove(self.id, self.summary.borrow().clone());
+        match &self.context.handover {
+            Some(handover) => handover.hand_over(self.id, members),
+            None => {
+                let notice = Refusal::MovedAway {
+                    game: self.id,
+                    reason: "this server has no way to reach its other nodes".to_owned(),
+                }
+                .to_message(false);
+                for session in &members {
+                    self.send_now(session, false, notice.clone());
+                }
+            }
+        }
     }
 
     /// The game as it is created: the options, the start (when not the standard one) and who
