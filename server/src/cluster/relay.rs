@@ -260,7 +260,7 @@ impl Relay {
     fn session_of(&self, who: &Who) -> Arc<Session> {
         match who {
             Who::Person(name) => self.sessions.person(name),
-            Who::Guest { name, key } => self.sessions.relayed_guest(name, key),
+            Who::Guest { name, key } => self.sessions.vouched_guest(name, key),
         }
     }
 

@@ -12,6 +12,7 @@ use super::transport::Incoming;
 use crate::game::TableCommand;
 use crate::players::{Attachment, Session};
 use crate::refusal::Refusal;
+use crate::storage::identity::hash_secret;
 use crate::storage::records::unix_ms;
 use crate::storage::{Claim, IdentityError, StoreError};
 use futures::StreamExt;
@@ -207,12 +208,15 @@ impl<F: Incoming> Connection<F> {
         resume: Option<String>,
     ) -> Result<(Arc<Session>, String), CloseReason> {
         if let Some(token) = resume {
-            let session = self
+            let known = self
                 .context
                 .sessions
                 .resume(&token)
-                .filter(|session| session.guest)
-                .ok_or_else(|| self.fatal(Refusal::UnknownToken))?;
+                .filter(|session| session.guest);
+            let session = match known {
+                Some(session) => session,
+                None => self.guest_from_elsewhere(name, &token).await?,
+            };
             return Ok((session, token));
         }
         let storage = &self.context.storage;
@@ -227,5 +231,29 @@ impl<F: Incoming> Connection<F> {
             tracing::error!(%err, "could not store a resume token");
         }
         Ok((session, token))
+    }
+
+    /// The session of a guest whose token this node does not know: on a cluster node, a token
+    /// another node issued is found in the shared database, and the guest is let in as itself
+    /// (its games elsewhere find it by the token's hash, and a game this node takes over later
+    /// seats this same session); otherwise, or if the database has no such token, the token is
+    /// refused. When the database fails, the guest may watch only, and keeps its token to try
+    /// again.
+    async fn guest_from_elsewhere(
+        &mut self,
+        name: String,
+        token: &str,
+    ) -> Result<Arc<Session>, CloseReason> {
+        if self.context.relay.is_none() {
+            return Err(self.fatal(Refusal::UnknownToken));
+        }
+        match self.context.storage.resume_token_owner(token).await {
+            Ok(Some(owner)) => Ok(self
+                .context
+                .sessions
+                .vouched_guest(&owner, &hash_secret(token))),
+            Ok(None) => Err(self.fatal(Refusal::UnknownToken)),
+            Err(err) => Ok(self.admit_watcher(name, err).0),
+        }
     }
 }

@@ -74,11 +74,17 @@ impl Sessions {
         (session, token)
     }
 
-    /// A guest's session rebuilt after a restart for a resumed game, found by any of the
-    /// stored token hashes; it starts disconnected.
+    /// A guest's session for a game resumed after a restart or taken over from another node,
+    /// found by any of the stored token hashes: the session one of them already names here (the
+    /// guest came back, or another of its games was resumed, first), else a new one, which
+    /// starts disconnected.
     pub fn restore_guest(&self, name: String, token_hashes: Vec<Vec<u8>>) -> Arc<Session> {
-        let session = self.new_session(name, true, token_hashes.first().cloned());
         let mut by_token = self.by_token();
+        let known = token_hashes
+            .iter()
+            .find_map(|hash| by_token.get(hash).filter(|held| held.name == name).cloned());
+        let session =
+            known.unwrap_or_else(|| self.new_session(name, true, token_hashes.first().cloned()));
         for hash in token_hashes {
             by_token.insert(hash, Arc::clone(&session));
         }
@@ -91,10 +97,11 @@ impl Sessions {
         self.by_token().get(key).cloned()
     }
 
-    /// The session of a guest connected at another node of the cluster, which vouches that the
-    /// guest holds the token whose hash is `key`: the one holding its seats here (made at a
+    /// The session of a guest known to hold the token whose hash is `key`: connected at another
+    /// node of the cluster, which vouches for it, or here with a token the cluster's shared
+    /// database keeps (another node issued it). The one holding its seats here (made at a
     /// restart or a takeover from the stored hashes, or earlier by this), else a new one.
-    pub fn relayed_guest(&self, name: &str, key: &[u8]) -> Arc<Session> {
+    pub fn vouched_guest(&self, name: &str, key: &[u8]) -> Arc<Session> {
         let mut by_token = self.by_token();
         if let Some(session) = by_token.get(key) {
             return Arc::clone(session);
@@ -141,5 +148,45 @@ impl Sessions {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guest_is_one_session_however_its_node_came_to_know_it() {
+        let sessions = Sessions::default();
+        let (guest, token) = sessions.create_guest("gus".into());
+        let key = hash_secret(&token);
+        // Vouched for by another node, or found in the shared database: the same session.
+        assert_eq!(sessions.vouched_guest("gus", &key).id, guest.id);
+        // A game resumed or taken over here seats the session its tokens already name, and
+        // every token it was issued finds that session.
+        let older = hash_secret("an older token of gus");
+        let restored = sessions.restore_guest("gus".into(), vec![older.clone(), key.clone()]);
+        assert_eq!(restored.id, guest.id);
+        assert_eq!(
+            sessions.find_guest(&older).map(|found| found.id),
+            Some(guest.id)
+        );
+        // Two games of the guest taken over one after the other: still one session.
+        let again = sessions.restore_guest("gus".into(), vec![older, key]);
+        assert_eq!(again.id, guest.id);
+        assert_eq!(
+            sessions.resume(&token).map(|found| found.id),
+            Some(guest.id)
+        );
+    }
+
+    #[test]
+    fn a_guest_nobody_here_knew_is_restored_into_a_new_session() {
+        let sessions = Sessions::default();
+        let key = hash_secret("a token issued elsewhere");
+        let restored = sessions.restore_guest("kit".into(), vec![key.clone()]);
+        assert!(!restored.is_connected());
+        assert_eq!(restored.key.as_deref(), Some(key.as_slice()));
+        assert_eq!(sessions.vouched_guest("kit", &key).id, restored.id);
     }
 }
