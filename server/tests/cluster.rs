@@ -7,7 +7,8 @@
 //! says it cannot seat its player at the game's new node); Redis restarted empty during play;
 //! PostgreSQL briefly unreachable; a move published to Redis once however many watch at other
 //! nodes (an eavesdropper on `kingme:*` counts); a guest playing and watching a game another
-//! node runs; a player of a game going to another node and playing on; a node that wakes to
+//! node runs, and a guest whose node died coming back with its token at a node that never saw
+//! it; a player of a game going to another node and playing on; a node that wakes to
 //! find its game taken over seating its players again at the game's new node, on the same
 //! connections.
 //!
@@ -693,6 +694,68 @@ async fn a_guest_plays_and_watches_a_game_another_node_runs() {
         })
         .await;
     assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3", "7"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_whose_node_died_is_itself_at_a_node_that_never_saw_it() {
+    let (_postgres, db, redis) = services();
+    let mut doomed = Node::start(&db, &redis.url()).await;
+    let mut one = Node::start(&db, &redis.url()).await;
+    let mut two = Node::start(&db, &redis.url()).await;
+    let (token, game, moves) = guest_against_the_bot(&doomed.addr).await;
+
+    // Whichever node takes the game over, the guest comes back at the other one: a node that
+    // neither issued its token nor runs its game.
+    doomed.kill().await;
+    let one_took_it = tokio::select! {
+        _ = one.wait_for("took over a game") => true,
+        _ = two.wait_for("took over a game") => false,
+    };
+    let third = if one_took_it { &two } else { &one };
+    let (mut gus, kept) = Client::guest(&third.addr, "gus", Some(token.clone())).await;
+    assert_eq!(kept, token, "the guest keeps its token");
+
+    guest_plays_on(&mut gus, game, moves).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_back_before_its_game_is_taken_over_is_seated_by_the_node_taking_it() {
+    let (_postgres, db, redis) = services();
+    let mut doomed = Node::start(&db, &redis.url()).await;
+    let mut survivor = Node::start(&db, &redis.url()).await;
+    let (token, game, moves) = guest_against_the_bot(&doomed.addr).await;
+
+    // The guest is at the other node, with its token, before its game's node dies (its client
+    // left a connection that went silent): a node that had never seen it, and runs no game of
+    // it yet.
+    let (mut gus, _) = Client::guest(&survivor.addr, "gus", Some(token)).await;
+    doomed.kill().await;
+    survivor.wait_for("took over a game").await;
+    guest_plays_on(&mut gus, game, moves).await;
+}
+
+/// A guest "gus" at `addr` in a game against the bot, one move each played; returns its
+/// resume token, the game and its moves. Its connection is dropped.
+async fn guest_against_the_bot(addr: &str) -> (String, GameId, Vec<String>) {
+    let (mut gus, token) = Client::guest(addr, "gus", None).await;
+    let game = create(&mut gus, Opponent::Bot(Level::Random)).await;
+    gus.play(game, "5").await;
+    let answer = gus.move_played(game, 2).await;
+    (token, game, vec!["5".to_owned(), answer])
+}
+
+/// The guest asks for its game (as its client does after a reconnect), is seated again as
+/// itself with every acknowledged move, and plays the game out against the bot.
+async fn guest_plays_on(gus: &mut Client, game: GameId, moves: Vec<String>) {
+    gus.send(ClientMessage::Watch { game }).await;
+    let state = gus.state(game).await;
+    assert_eq!(state.your_side, Some(kingme_shared::Side::First));
+    let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(texts, moves, "every acknowledged move is kept");
+    play_out_against_the_bot(gus, game, moves.clone()).await;
+    let finished = stored_moves(gus, game).await;
+    assert!(finished.len() > moves.len(), "{finished:?}");
+    assert_eq!(finished[..moves.len()], moves[..], "{finished:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
