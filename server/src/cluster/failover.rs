@@ -83,6 +83,9 @@ impl Watcher {
 
     /// Takes `game` over if nobody holds it.
     async fn take_over(&self, game: GameId) -> Result<(), LeaseError> {
+        // From before the lease is ours until the table is listed, a request for the game here
+        // waits for the table.
+        let _opening = self.tables.registry.opening(game);
         let lease = match self.leases.take(game).await {
             Ok(lease) => lease,
             // Another node was quicker.

@@ -27,7 +27,7 @@ use super::following::Following;
 use super::keys;
 use super::link::Link;
 use crate::game::handover::Handover;
-use crate::game::{TableCommand, TableRegistry};
+use crate::game::{TableCommand, TableHandle, TableRegistry};
 use crate::players::{Attachment, Outbox, Session, Sessions};
 use crate::refusal::Refusal;
 use futures::StreamExt;
@@ -43,6 +43,9 @@ const RELAY_IDS: u64 = 1 << 62;
 /// How many times a player of a game that moved asks for it while no other node is seen
 /// running it, a third of a lease apart (its new node may still be taking it over).
 const REJOIN_TRIES: u32 = 4;
+/// How long a request for a game whose table this node is opening (taking it over) waits for
+/// the table before it is told there is no such game.
+const OPENING_WAIT: Duration = Duration::from_secs(2);
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -126,7 +129,11 @@ impl Relay {
 
     /// Sends a request for a game this node does not run to the node that does (following the
     /// game first, so its answer is not missed); a refusal if no node runs it.
-    pub async fn forward(&self, session: &Session, message: ClientMessage) -> Result<(), Refusal> {
+    pub async fn forward(
+        &self,
+        session: &Arc<Session>,
+        message: ClientMessage,
+    ) -> Result<(), Refusal> {
         let Some(game) = message.game() else {
             return Ok(());
         };
@@ -145,8 +152,15 @@ impl Relay {
             return Err(Refusal::NoSuchGame(game));
         };
         if node == self.node {
-            // Its lease is ours but its table is not open (yet, or any more).
-            return Err(Refusal::NoSuchGame(game));
+            // Its lease is ours: its table is opening (this node is taking it over; the request
+            // waits for it) or closing.
+            let table = self.registry.opened(game, OPENING_WAIT).await?;
+            let session = Arc::clone(session);
+            return if table.send(TableCommand::Request { session, message }).await {
+                Ok(())
+            } else {
+                Err(Refusal::Closed(game))
+            };
         }
         // A guest let in to watch only has no identity to vouch for.
         let Some(player) = Who::of(session) else {
@@ -294,19 +308,18 @@ impl Relay {
                 message,
             } => {
                 let Some(game) = message.game() else { return };
-                let table = match self.registry.table(game) {
-                    Ok(table) => table,
-                    Err(refusal) => {
-                        let message = refusal.to_message(false);
-                        let _ = self
-                            .publish(&from, &Envelope::Deliver { player, message })
-                            .await;
-                        return;
+                match self.registry.table(game) {
+                    // Its table is opening (this node is taking the game over: a player of the
+                    // node that lost it, handed over at once): the request waits for it,
+                    // without holding up this listener.
+                    Err(_) if self.registry.is_opening(game) => {
+                        let relay = Arc::clone(self);
+                        tokio::spawn(async move {
+                            let table = relay.registry.opened(game, OPENING_WAIT).await;
+                            relay.request(table, from, player, message).await;
+                        });
                     }
-                };
-                let session = self.reach(&player, from, false).await;
-                if !table.send(TableCommand::Request { session, message }).await {
-                    tracing::debug!(game = %game, "a relayed request for a closed table");
+                    table => self.request(table, from, player, message).await,
                 }
             }
             Envelope::Returned { from, player } => {
@@ -339,6 +352,31 @@ impl Relay {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Hands the request `message` of `player`, connected at node `from`, to its game's table,
+    /// or the refusal (there is no such game here) to the player.
+    async fn request(
+        self: &Arc<Self>,
+        table: Result<TableHandle, Refusal>,
+        from: String,
+        player: Who,
+        message: ClientMessage,
+    ) {
+        match table {
+            Ok(table) => {
+                let session = self.reach(&player, from, false).await;
+                if !table.send(TableCommand::Request { session, message }).await {
+                    tracing::debug!(game = %table.id, "a relayed request for a closed table");
+                }
+            }
+            Err(refusal) => {
+                let message = refusal.to_message(false);
+                let _ = self
+                    .publish(&from, &Envelope::Deliver { player, message })
+                    .await;
             }
         }
     }

@@ -1,6 +1,10 @@
 //! Every open table by id, the game ids to hand out, and the recently finished games: the
 //! register tables enter when they open and leave when they close, which the lobby lists.
 //!
+//! On a cluster node, the games this node is taking over are marked while their tables open (the
+//! lease is this node's, the table not yet listed): a request for one waits a moment for its
+//! table ([`TableRegistry::opened`]) rather than being told there is no such game.
+//!
 //! A table publishes its summary on a watch channel, so listing games reads the latest summaries
 //! without asking (or waiting for) any table. Finished games stay listed a while after their
 //! table closes. Every change to the list (a table opening, closing or publishing a new summary)
@@ -11,8 +15,9 @@ use super::table_handle::TableHandle;
 use crate::refusal::Refusal;
 use crate::storage::Storage;
 use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 use tokio::sync::watch;
 
 /// Finished games remembered after their tables close.
@@ -25,6 +30,8 @@ pub struct TableRegistry {
     finished: Mutex<VecDeque<GameSummary>>,
     /// On a cluster node: the games other nodes run, as they last told.
     elsewhere: Mutex<Vec<GameSummary>>,
+    /// Games whose tables are being opened here (a takeover: lease taken, table not yet listed).
+    opening: Mutex<BTreeSet<GameId>>,
     /// Ids reserved from the database, handed to new games.
     pub ids: std::sync::Arc<GameIds>,
     /// The list's version: bumped on every change.
@@ -37,6 +44,7 @@ impl Default for TableRegistry {
             tables: Mutex::default(),
             finished: Mutex::default(),
             elsewhere: Mutex::default(),
+            opening: Mutex::default(),
             ids: std::sync::Arc::default(),
             version: watch::Sender::new(0),
         }
@@ -92,6 +100,42 @@ impl TableRegistry {
             .get(&id)
             .cloned()
             .ok_or(Refusal::NoSuchGame(id))
+    }
+
+    /// Marks `id` as being opened here until the mark is dropped (after its table is listed, or
+    /// the opening failed).
+    #[must_use]
+    pub fn opening(&self, id: GameId) -> Opening<'_> {
+        lock(&self.opening).insert(id);
+        Opening { registry: self, id }
+    }
+
+    /// The table of a game, waiting up to `limit` for it while it is being opened here (see
+    /// [`TableRegistry::opening`]); a refusal naming the id if it is neither open nor opening, or
+    /// still not open after `limit`.
+    pub async fn opened(&self, id: GameId, limit: Duration) -> Result<TableHandle, Refusal> {
+        let mut changes = self.watch();
+        let wait = async {
+            loop {
+                // Marked seen before looking, so a change after the look wakes the wait.
+                changes.borrow_and_update();
+                if let Ok(table) = self.table(id) {
+                    return Ok(table);
+                }
+                if !lock(&self.opening).contains(&id) || changes.changed().await.is_err() {
+                    return Err(Refusal::NoSuchGame(id));
+                }
+            }
+        };
+        tokio::time::timeout(limit, wait)
+            .await
+            .unwrap_or(Err(Refusal::NoSuchGame(id)))
+    }
+
+    /// Whether `id`'s table is being opened here.
+    #[must_use]
+    pub fn is_opening(&self, id: GameId) -> bool {
+        lock(&self.opening).contains(&id)
     }
 
     /// How many of `games` are open or running (a player's games, to hold them to the limit).
@@ -152,5 +196,97 @@ impl TableRegistry {
         games.extend(lock(&self.finished).iter().cloned());
         games.truncate(MAX_LISTED_GAMES);
         games
+    }
+}
+
+/// A game's mark as being opened (see [`TableRegistry::opening`]); dropping it ends the mark and
+/// wakes whoever waits for the table.
+#[derive(Debug)]
+pub struct Opening<'a> {
+    registry: &'a TableRegistry,
+    id: GameId,
+}
+
+impl Drop for Opening<'_> {
+    fn drop(&mut self) {
+        lock(&self.registry.opening).remove(&self.id);
+        self.registry.changed();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use kingme_shared::GameKind;
+    use kingme_shared::protocol::{SeatHolder, TimeControl};
+    use std::sync::Arc;
+    use tokio::sync::mpsc;
+
+    fn handle(id: GameId) -> (TableHandle, watch::Sender<GameSummary>) {
+        let summary = GameSummary {
+            id,
+            spec: GameKind::TicTacToe.into(),
+            seats: [SeatHolder::Empty, SeatHolder::Empty],
+            time_control: TimeControl::Unlimited,
+            moves: 0,
+            status: GameStatus::Playing,
+            spectators: 0,
+        };
+        let (summaries, receiver) = watch::channel(summary);
+        let (commands, _) = mpsc::channel(1);
+        (TableHandle::new(id, commands, receiver), summaries)
+    }
+
+    const LIMIT: Duration = Duration::from_secs(2);
+
+    /// A request waiting for `id`'s table, as a task.
+    fn waiter(
+        registry: &Arc<TableRegistry>,
+        id: GameId,
+    ) -> tokio::task::JoinHandle<Result<GameId, Refusal>> {
+        let registry = Arc::clone(registry);
+        tokio::spawn(async move { registry.opened(id, LIMIT).await.map(|table| table.id) })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_request_for_a_game_being_opened_waits_for_its_table() {
+        let registry = Arc::new(TableRegistry::default());
+        let id = GameId(7);
+        let opening = registry.opening(id);
+        let waiting = waiter(&registry, id);
+        tokio::time::sleep(LIMIT / 2).await;
+        assert!(!waiting.is_finished(), "it waits while the game opens");
+        let (table, _summaries) = handle(id);
+        registry.insert(table);
+        drop(opening);
+        assert_eq!(waiting.await.unwrap(), Ok(id));
+        assert!(!registry.is_opening(id));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_wait_ends_with_the_honest_refusal() {
+        let registry = Arc::new(TableRegistry::default());
+        // Neither open nor opening: at once.
+        assert_eq!(
+            waiter(&registry, GameId(1)).await.unwrap(),
+            Err(Refusal::NoSuchGame(GameId(1)))
+        );
+        // Opening for longer than the limit.
+        let _opening = registry.opening(GameId(2));
+        let started = tokio::time::Instant::now();
+        assert_eq!(
+            waiter(&registry, GameId(2)).await.unwrap(),
+            Err(Refusal::NoSuchGame(GameId(2)))
+        );
+        assert_eq!(started.elapsed(), LIMIT);
+        // An opening that failed: the waiter hears at once.
+        let failing = registry.opening(GameId(3));
+        let waiting = waiter(&registry, GameId(3));
+        tokio::task::yield_now().await;
+        let started = tokio::time::Instant::now();
+        drop(failing);
+        assert_eq!(waiting.await.unwrap(), Err(Refusal::NoSuchGame(GameId(3))));
+        assert!(started.elapsed() < LIMIT);
     }
 }
