@@ -4,7 +4,8 @@
 //! replayed through the rules, clocks as after the last stored move, bots seated again, and
 //! each person's seat held for whoever proves the name's key on this node (a guest's for its
 //! resume token). A game found over, or never started, is unlisted (the latter closed as
-//! aborted, as at a restart).
+//! aborted, as at a restart). While a game's table is being opened, requests for it here wait
+//! for the table (`TableRegistry::opening`).
 
 use super::lease::{LeaseError, Leases};
 use crate::game::TableContext;
