@@ -1,8 +1,9 @@
 //! The client's side of failover, through its real connection code (`kingme_client::net`, the
 //! one the TUI, plain mode and `kingme bot` share): two persons play at one node of a
-//! three-node cluster (a game against a bot and a game against each other); the node is killed
-//! outright (SIGKILL); each client finds another node by itself from the `Nodes` it was told,
-//! is seated again by its key, and both games go on to their end with every acknowledged move.
+//! three-node cluster (a game against a bot and a game against each other), and a guest against
+//! a bot there; the node is killed outright (SIGKILL); each client finds another node by itself
+//! from the `Nodes` it was told, is seated again by its key (the guest by its resume token,
+//! whichever node it reaches), and the games go on with every acknowledged move.
 //!
 //! Behind the `cluster-tests` feature (PostgreSQL and redis-server from the system's packages):
 //! `cargo test -p kingme-tests --features cluster-tests --test cluster_client`. The harness is
@@ -106,7 +107,7 @@ fn run_node() {
     });
 }
 
-/// A person playing through the client's connection task.
+/// A person (or a guest) playing through the client's connection task.
 struct Player {
     net: Net,
     events: mpsc::Receiver<Event>,
@@ -117,9 +118,21 @@ struct Player {
 impl Player {
     /// `name` connected to `addr` with a key of this run, retrying after 200 ms.
     async fn connect(addr: &str, name: &str, shutdown: &CancellationToken) -> Player {
+        Player::connect_as(addr, name, false, shutdown).await
+    }
+
+    /// `name` connected to `addr`, a guest (its resume token kept in memory) or a person with a
+    /// key of this run, retrying after 200 ms.
+    async fn connect_as(
+        addr: &str,
+        name: &str,
+        guest: bool,
+        shutdown: &CancellationToken,
+    ) -> Player {
         let (sender, events) = mpsc::channel(256);
         let config = NetConfig {
             retry: Duration::from_millis(200),
+            guest,
             secrets: None,
             keys: None,
             resume_tokens: None,
@@ -288,8 +301,14 @@ async fn clients_fail_over_to_another_node_and_are_seated_again() {
     // Both persons at the node that will die: ada against a bot, and ada against bob.
     let mut ada = Player::connect(&doomed.addr, "ada", &shutdown).await;
     let mut bob = Player::connect(&doomed.addr, "bob", &shutdown).await;
+    // And a guest against a bot there: whichever node its client reaches, its token finds it.
+    let mut gus = Player::connect_as(&doomed.addr, "gus", true, &shutdown).await;
     ada.knows_nodes(3).await;
     bob.knows_nodes(3).await;
+    gus.knows_nodes(3).await;
+    let gus_game = gus.create(Opponent::Bot(Level::Random)).await;
+    gus.play(gus_game, "5").await;
+    let gus_moves = vec!["5".to_owned(), gus.next_move(gus_game).await.unwrap()];
     let bot_game = ada.create(Opponent::Bot(Level::Random)).await;
     let mut bot_moves = Vec::new();
     for _ in 0..2 {
@@ -346,6 +365,10 @@ async fn clients_fail_over_to_another_node_and_are_seated_again() {
     );
     ada.assert_moved_away_from(&doomed.addr);
     bob.assert_moved_away_from(&doomed.addr);
+    assert_eq!(gus.seated_again(gus_game).await, gus_moves);
+    gus.assert_moved_away_from(&doomed.addr);
+    let text = free_square(&gus_moves);
+    gus.play(gus_game, &text).await;
 
     // The game between persons goes on to its end (ada's diagonal).
     bob.play(people, "2").await;
@@ -382,4 +405,5 @@ async fn clients_fail_over_to_another_node_and_are_seated_again() {
     shutdown.cancel();
     ada.net.close().await;
     bob.net.close().await;
+    gus.net.close().await;
 }
