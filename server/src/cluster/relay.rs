@@ -27,6 +27,7 @@ use super::following::Following;
 use super::keys;
 use super::link::Link;
 use crate::game::handover::Handover;
+use crate::game::registry::OPENING_WAIT;
 use crate::game::{TableCommand, TableHandle, TableRegistry};
 use crate::players::{Attachment, Outbox, Session, Sessions};
 use crate::refusal::Refusal;
@@ -43,9 +44,6 @@ const RELAY_IDS: u64 = 1 << 62;
 /// How many times a player of a game that moved asks for it while no other node is seen
 /// running it, a third of a lease apart (its new node may still be taking it over).
 const REJOIN_TRIES: u32 = 4;
-/// How long a request for a game whose table this node is opening (taking it over) waits for
-/// the table before it is told there is no such game.
-const OPENING_WAIT: Duration = Duration::from_secs(2);
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)

@@ -22,6 +22,9 @@ use tokio::sync::watch;
 
 /// Finished games remembered after their tables close.
 const FINISHED_KEPT: usize = 50;
+/// How long a request for a game whose table is being opened here (a cluster node taking it
+/// over) waits for the table before it is told there is no such game.
+pub const OPENING_WAIT: Duration = Duration::from_secs(2);
 
 /// Every table, and the recently finished games.
 #[derive(Debug)]
