@@ -307,17 +307,17 @@ impl Relay {
             } => {
                 let Some(game) = message.game() else { return };
                 match self.registry.table(game) {
-                    // Its table is opening (this node is taking the game over: a player of the
-                    // node that lost it, handed over at once): the request waits for it,
-                    // without holding up this listener.
-                    Err(_) if self.registry.is_opening(game) => {
+                    Ok(table) => self.request(Ok(table), from, player, message).await,
+                    // Its table may be opening (this node is taking the game over: a player of
+                    // the node that lost it, handed over at once): the request waits for it,
+                    // without holding up this listener, else is refused.
+                    Err(_) => {
                         let relay = Arc::clone(self);
                         tokio::spawn(async move {
                             let table = relay.registry.opened(game, OPENING_WAIT).await;
                             relay.request(table, from, player, message).await;
                         });
                     }
-                    table => self.request(table, from, player, message).await,
                 }
             }
             Envelope::Returned { from, player } => {

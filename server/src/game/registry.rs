@@ -125,7 +125,11 @@ impl TableRegistry {
                 if let Ok(table) = self.table(id) {
                     return Ok(table);
                 }
-                if !lock(&self.opening).contains(&id) || changes.changed().await.is_err() {
+                if !self.is_opening(id) {
+                    // A table is listed before its mark is dropped: look once more.
+                    return self.table(id);
+                }
+                if changes.changed().await.is_err() {
                     return Err(Refusal::NoSuchGame(id));
                 }
             }

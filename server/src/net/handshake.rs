@@ -1,10 +1,10 @@
 //! The handshake: the hello within the time limit, the protocol version, the name, and then a
 //! person's proof (a signature by the name's key over a fresh challenge, checked against the
-//! stored identities) or a guest's admission (its resume token, or a new guest session). The
-//! admitted session is attached to the connection, an older connection of the same player is
-//! told it was taken over, and the player's games send it their state. When the database fails
-//! at this point the client is not turned away: it is let in to list and watch games only, and
-//! told why.
+//! stored identities) or a guest's admission (its resume token, on a cluster node also one
+//! another node issued, found in the shared database; or a new guest session). The admitted
+//! session is attached to the connection, an older connection of the same player is told it was
+//! taken over, and the player's games send it their state. When the database fails at this point
+//! the client is not turned away: it is let in to list and watch games only, and told why.
 
 use super::close_reason::CloseReason;
 use super::connection::Connection;
