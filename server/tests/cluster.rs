@@ -88,6 +88,17 @@ async fn ada_against_bob(addr: &str) -> (Client, Client, GameId) {
     (ada, bob, game)
 }
 
+/// ada signed in at node `home`, bob at node `away`, and ada's new game with bob in its open
+/// seat: a game run at `home` with a player elsewhere.
+async fn ada_home_bob_away(home: &str, away: &str) -> (Client, Client, GameId) {
+    let (mut ada, _) = Client::person(home, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    let (mut bob, _) = Client::person(away, "bob", &key(2)).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    (ada, bob, game)
+}
+
 /// The moves of a game as stored (through any node's archive).
 async fn stored_moves(client: &mut Client, game: GameId) -> Vec<String> {
     client.send(ClientMessage::Export { game }).await;
@@ -463,11 +474,7 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     let (_postgres, db, redis) = services();
     let home = Node::start(&db, &redis.url()).await;
     let away = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
-    let game = create(&mut ada, Opponent::OpenSeat).await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
-    bob.send(ClientMessage::Join { game }).await;
-    bob.state(game).await;
+    let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
 
     // bob's connection to his node drops: the game's node starts his grace period.
@@ -491,6 +498,48 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     ada.expect(away_seat(true)).await;
     bob.play(game, "1").await;
     assert_eq!(ada.move_played(game, 2).await, "1");
+}
+
+/// The next `State` of `game` that `client` is sent, unasked, and its moves.
+async fn sent_state_again(client: &mut Client, game: GameId) -> Vec<String> {
+    let state = client.state(game).await;
+    state.moves.into_iter().map(|record| record.text).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() {
+    let (_postgres, db, mut redis) = services();
+    let home = Node::start(&db, &redis.url()).await;
+    let mut away = Node::start(&db, &redis.url()).await;
+    let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+
+    // Only the subscriptions are cut (Redis and the game's node stay up): whatever was
+    // published meanwhile is lost to bob's node, which sends him the game's state again, unasked,
+    // once it listens again.
+    let mut connection = redis::Client::open(redis.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let _: i64 = redis::cmd("CLIENT")
+        .args(["KILL", "TYPE", "pubsub"])
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    away.wait_for("lost the subscription").await;
+    assert_eq!(sent_state_again(&mut bob, game).await, ["5", "1"]);
+
+    // Redis goes away: ada plays on at her node, whose message for bob's node cannot go out
+    // (nor is bob's node listening). Redis comes back (empty): bob is sent the game's state
+    // with the move he missed without asking, and plays on.
+    redis.stop();
+    ada.play(game, "3").await;
+    redis.start_again();
+    assert_eq!(sent_state_again(&mut bob, game).await, ["5", "1", "3"]);
+    bob.play(game, "7").await;
+    assert_eq!(ada.move_played(game, 4).await, "7");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -594,11 +643,7 @@ async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
     let home = Node::start(&db, &redis.url()).await;
     let away = Node::start(&db, &redis.url()).await;
     let stands = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
-    let game = create(&mut ada, Opponent::OpenSeat).await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
-    bob.send(ClientMessage::Join { game }).await;
-    bob.state(game).await;
+    let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
 
     // Four spectators at the third node and one beside bob.
     let mut spectators = Vec::new();

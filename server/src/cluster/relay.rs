@@ -40,8 +40,9 @@ use tokio_util::sync::CancellationToken;
 
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
-/// How many times a player of a game that moved asks for it while no other node is seen
-/// running it, a third of a lease apart (its new node may still be taking it over).
+/// How many times a member of a game asks for it again (the game moved, or its messages may
+/// have been lost) while no other node is seen running it, a third of a lease apart (its new
+/// node may still be taking it over, or its node putting back a lease Redis lost).
 const REJOIN_TRIES: u32 = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -234,6 +235,13 @@ impl Relay {
                 channels.push(keys::inbox(&self.node));
                 if self.link.noted(sink.subscribe(channels).await).is_ok() {
                     self.following.connected(sink);
+                    // Whatever was published while this node was not subscribed is lost to
+                    // its members of followed games: they are sent their games' state again
+                    // (not waited for here: the answers come through this listener).
+                    let games = self.following.with_members();
+                    if !games.is_empty() {
+                        tokio::spawn(Arc::clone(&self).catch_up(games));
+                    }
                     loop {
                         let message = tokio::select! {
                             () = self.stop.cancelled() => return,
@@ -246,6 +254,10 @@ impl Relay {
                             Err(err) => tracing::warn!(%err, "an unreadable relay message"),
                         }
                     }
+                    tracing::warn!(
+                        "lost the subscription to this node's inbox and games' channels; \
+                         subscribing again"
+                    );
                     self.following.disconnected();
                 }
             }
@@ -283,6 +295,11 @@ impl Relay {
                 member,
                 message,
             } => self.following.event(game, to, member, message),
+            Envelope::Resync { game } if self.registry.table(game).is_ok() => {}
+            Envelope::Resync { game } => {
+                // Not waited for here: the answers come through this listener.
+                tokio::spawn(Arc::clone(self).catch_up(vec![game]));
+            }
             Envelope::Deliver { player, message } => {
                 if let Some(session) = self.following.here(&player) {
                     session.send(message);
@@ -370,14 +387,73 @@ impl Relay {
         futures::future::join_all(here.iter().map(|session| self.rejoin(session, game))).await;
     }
 
-    /// Seats `session`, connected here, again in `game`, which moved to another node: as its
-    /// own `Watch` for the game would, at the table here if this node runs the game now, else
-    /// through the relay at the node that does. While no other node is seen running it (it is
-    /// still being taken over) this is tried again a few times; if it cannot be done, the
-    /// player is told why and what to do.
+    /// Seats `session`, connected here, again in `game`, which moved to another node (see
+    /// [`Relay::ask_again`]); if it cannot be done, the player is told why and what to do.
     async fn rejoin(self: &Arc<Self>, session: &Arc<Session>, game: GameId) {
+        let Err(refusal) = self.ask_again(session, game).await else {
+            return;
+        };
+        let Some(reason) = unreachable(refusal, session) else {
+            return;
+        };
+        tracing::warn!(
+            game = %game,
+            player = %session.name,
+            %reason,
+            "could not seat a player at the game's new node"
+        );
+        session.send(Refusal::MovedAway { game, reason }.to_message(false));
+    }
+
+    /// Sends the members here of each of `games` (run at other nodes) the game's state again,
+    /// as their own `Watch` would ask for it: some of its messages may have been lost on the
+    /// way (this node's subscription was lost, or the game's node could not publish them). A
+    /// member whose game cannot be fetched is told its board may be missing moves, and what to
+    /// do.
+    async fn catch_up(self: Arc<Self>, games: Vec<GameId>) {
+        let asking: Vec<(GameId, Arc<Session>)> = games
+            .into_iter()
+            .flat_map(|game| {
+                self.following
+                    .members_here(game)
+                    .into_iter()
+                    .map(move |session| (game, session))
+            })
+            .collect();
+        let relay = &self;
+        futures::future::join_all(asking.iter().map(|(game, session)| async move {
+            let Err(refusal) = relay.ask_again(session, *game).await else {
+                return;
+            };
+            let Some(reason) = unreachable(refusal, session) else {
+                return;
+            };
+            tracing::warn!(
+                game = %game,
+                player = %session.name,
+                %reason,
+                "could not send a player at this node a game's state again after messages \
+                 were lost"
+            );
+            let game = *game;
+            session.send(Refusal::OutOfTouch { game, reason }.to_message(false));
+        }))
+        .await;
+    }
+
+    /// Asks for `game` for `session`, connected here, as its own `Watch` would: at the table
+    /// here if this node runs the game now, else through the relay at the node that does (a
+    /// seated player's `Watch` is its return, and brings the game's state). While no other node
+    /// is seen running it (it is still being taken over, or its node is putting back a lease a
+    /// restarted Redis lost) this is tried again a few times. Done if the player left or the
+    /// node stops meanwhile.
+    async fn ask_again(
+        self: &Arc<Self>,
+        session: &Arc<Session>,
+        game: GameId,
+    ) -> Result<(), Refusal> {
         let mut tries = 1;
-        let refusal = loop {
+        loop {
             let watch = ClientMessage::Watch { game };
             let asked = match self.registry.table(game) {
                 Ok(table) => {
@@ -397,36 +473,18 @@ impl Relay {
                 Err(_) => self.forward(session, watch).await,
             };
             match asked {
-                Ok(()) => return,
                 Err(Refusal::NoSuchGame(_)) if tries < REJOIN_TRIES => {}
-                Err(refusal) => break refusal,
+                asked => return asked,
             }
             tries += 1;
             tokio::select! {
-                () = self.stop.cancelled() => return,
+                () = self.stop.cancelled() => return Ok(()),
                 () = tokio::time::sleep(self.ttl / 3) => {}
             }
             if !session.is_connected() {
-                return;
+                return Ok(());
             }
-        };
-        let reason = match refusal {
-            // Its own words say what to do.
-            Refusal::GuestElsewhere(_) => {
-                session.send(refusal.to_message(false));
-                return;
-            }
-            Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
-            Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
-            other => other.to_string(),
-        };
-        tracing::warn!(
-            game = %game,
-            player = %session.name,
-            %reason,
-            "could not seat a player at the game's new node"
-        );
-        session.send(Refusal::MovedAway { game, reason }.to_message(false));
+        }
     }
 
     /// The session of `player`, reached through node `from` from now on (attached to the relay
@@ -550,6 +608,20 @@ impl Relay {
         games.sort_by_key(|summary| std::cmp::Reverse(summary.id));
         Ok(games)
     }
+}
+
+/// Why `refusal` kept a game from being asked for again for `session`, in words for the
+/// player; `None` when its own words were sent to the player instead (they say what to do).
+fn unreachable(refusal: Refusal, session: &Session) -> Option<String> {
+    Some(match refusal {
+        Refusal::GuestElsewhere(_) => {
+            session.send(refusal.to_message(false));
+            return None;
+        }
+        Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
+        Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
+        other => other.to_string(),
+    })
 }
 
 /// The relay as the tables' [`Handover`]: a table whose lease was lost hands it its members.
