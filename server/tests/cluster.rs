@@ -474,7 +474,7 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     let (_postgres, db, redis) = services();
     let home = Node::start(&db, &redis.url()).await;
     let away = Node::start(&db, &redis.url()).await;
-    let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
+    let (mut ada, bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
 
     // bob's connection to his node drops: the game's node starts his grace period.
@@ -524,7 +524,9 @@ async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() 
         .await
         .unwrap();
     let _: i64 = redis::cmd("CLIENT")
-        .args(["KILL", "TYPE", "pubsub"])
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
         .query_async(&mut connection)
         .await
         .unwrap();
