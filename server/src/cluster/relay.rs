@@ -21,6 +21,14 @@
 //! each of its members connected here asks for it at its new node as its own `Watch` would, on
 //! the same connection, and gets its state from there; a member connected at a third node is
 //! seated again by that node, told on its inbox.
+//!
+//! Messages lost on the way are made good the same way: when this node subscribes again after
+//! its subscription was lost (whatever was published meanwhile never reaches it), and when a
+//! game's node says on the game's channel that it dropped or could not publish some of the
+//! game's messages ([`Envelope::Resync`]), each member here of the games concerned asks for its
+//! game again as its own `Watch` would, and so gets the game's whole state from the one node
+//! that runs it, without asking. A member for whom it cannot be done is told its board may miss
+//! moves, and what to do.
 
 use super::envelope::{Envelope, MAX_ENVELOPE, Who};
 use super::following::Following;
@@ -43,7 +51,7 @@ const RELAY_IDS: u64 = 1 << 62;
 /// How many times a member of a game asks for it again (the game moved, or its messages may
 /// have been lost) while no other node is seen running it, a third of a lease apart (its new
 /// node may still be taking it over, or its node putting back a lease Redis lost).
-const REJOIN_TRIES: u32 = 4;
+const ASK_TRIES: u32 = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -333,7 +341,9 @@ impl Relay {
                 if let Some(session) = self.following.here(&player) {
                     // Not waited for here: seating it follows the game through this listener.
                     let relay = Arc::clone(self);
-                    tokio::spawn(async move { relay.rejoin(&session, game).await });
+                    tokio::spawn(
+                        async move { relay.ask_again(&session, game, Again::Moved).await },
+                    );
                 }
             }
             Envelope::Departed { from, player } => {
@@ -384,32 +394,16 @@ impl Relay {
                 let _ = self.publish(&node, &Envelope::Moved { game, player }).await;
             }
         }
-        futures::future::join_all(here.iter().map(|session| self.rejoin(session, game))).await;
-    }
-
-    /// Seats `session`, connected here, again in `game`, which moved to another node (see
-    /// [`Relay::ask_again`]); if it cannot be done, the player is told why and what to do.
-    async fn rejoin(self: &Arc<Self>, session: &Arc<Session>, game: GameId) {
-        let Err(refusal) = self.ask_again(session, game).await else {
-            return;
-        };
-        let Some(reason) = unreachable(refusal, session) else {
-            return;
-        };
-        tracing::warn!(
-            game = %game,
-            player = %session.name,
-            %reason,
-            "could not seat a player at the game's new node"
-        );
-        session.send(Refusal::MovedAway { game, reason }.to_message(false));
+        futures::future::join_all(
+            here.iter()
+                .map(|session| self.ask_again(session, game, Again::Moved)),
+        )
+        .await;
     }
 
     /// Sends the members here of each of `games` (run at other nodes) the game's state again,
     /// as their own `Watch` would ask for it: some of its messages may have been lost on the
-    /// way (this node's subscription was lost, or the game's node could not publish them). A
-    /// member whose game cannot be fetched is told its board may be missing moves, and what to
-    /// do.
+    /// way (this node's subscription was lost, or the game's node could not publish them).
     async fn catch_up(self: Arc<Self>, games: Vec<GameId>) {
         let asking: Vec<(GameId, Arc<Session>)> = games
             .into_iter()
@@ -420,25 +414,33 @@ impl Relay {
                     .map(move |session| (game, session))
             })
             .collect();
-        let relay = &self;
-        futures::future::join_all(asking.iter().map(|(game, session)| async move {
-            let Err(refusal) = relay.ask_again(session, *game).await else {
-                return;
-            };
-            let Some(reason) = unreachable(refusal, session) else {
-                return;
-            };
-            tracing::warn!(
-                game = %game,
-                player = %session.name,
-                %reason,
-                "could not send a player at this node a game's state again after messages \
-                 were lost"
-            );
-            let game = *game;
-            session.send(Refusal::OutOfTouch { game, reason }.to_message(false));
-        }))
+        futures::future::join_all(
+            asking
+                .iter()
+                .map(|(game, session)| self.ask_again(session, *game, Again::Lost)),
+        )
         .await;
+    }
+
+    /// Asks for `game` again for `session`, connected here (see [`Relay::watch_again`]); if it
+    /// cannot be done, the player is told why and what to do.
+    async fn ask_again(self: &Arc<Self>, session: &Arc<Session>, game: GameId, why: Again) {
+        let refusal = match self.watch_again(session, game).await {
+            Ok(()) => return,
+            // Its own words say what to do.
+            Err(refusal @ Refusal::GuestElsewhere(_)) => {
+                session.send(refusal.to_message(false));
+                return;
+            }
+            Err(refusal) => refusal,
+        };
+        let reason = match refusal {
+            Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
+            Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
+            other => other.to_string(),
+        };
+        tracing::warn!(game = %game, player = %session.name, %reason, "{}", why.failed());
+        session.send(why.notice(game, reason).to_message(false));
     }
 
     /// Asks for `game` for `session`, connected here, as its own `Watch` would: at the table
@@ -447,7 +449,7 @@ impl Relay {
     /// is seen running it (it is still being taken over, or its node is putting back a lease a
     /// restarted Redis lost) this is tried again a few times. Done if the player left or the
     /// node stops meanwhile.
-    async fn ask_again(
+    async fn watch_again(
         self: &Arc<Self>,
         session: &Arc<Session>,
         game: GameId,
@@ -473,7 +475,7 @@ impl Relay {
                 Err(_) => self.forward(session, watch).await,
             };
             match asked {
-                Err(Refusal::NoSuchGame(_)) if tries < REJOIN_TRIES => {}
+                Err(Refusal::NoSuchGame(_)) if tries < ASK_TRIES => {}
                 asked => return asked,
             }
             tries += 1;
@@ -610,18 +612,34 @@ impl Relay {
     }
 }
 
-/// Why `refusal` kept a game from being asked for again for `session`, in words for the
-/// player; `None` when its own words were sent to the player instead (they say what to do).
-fn unreachable(refusal: Refusal, session: &Session) -> Option<String> {
-    Some(match refusal {
-        Refusal::GuestElsewhere(_) => {
-            session.send(refusal.to_message(false));
-            return None;
+/// Why a member's game is asked for again.
+#[derive(Debug, Clone, Copy)]
+enum Again {
+    /// The game moved to another node (this one lost its lease): the member is seated there.
+    Moved,
+    /// Some of the game's messages for this node may have been lost.
+    Lost,
+}
+
+impl Again {
+    /// What could not be done, for the log.
+    fn failed(self) -> &'static str {
+        match self {
+            Again::Moved => "could not seat a player at the game's new node",
+            Again::Lost => {
+                "could not send a player at this node a game's state again after its messages \
+                 were lost"
+            }
         }
-        Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
-        Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
-        other => other.to_string(),
-    })
+    }
+
+    /// What the player is told when it could not be done, and why.
+    fn notice(self, game: GameId, reason: String) -> Refusal {
+        match self {
+            Again::Moved => Refusal::MovedAway { game, reason },
+            Again::Lost => Refusal::OutOfTouch { game, reason },
+        }
+    }
 }
 
 /// The relay as the tables' [`Handover`]: a table whose lease was lost hands it its members.
