@@ -509,7 +509,7 @@ async fn sent_state_again(client: &mut Client, game: GameId) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() {
     let (_postgres, db, mut redis) = services();
-    let home = Node::start(&db, &redis.url()).await;
+    let mut home = Node::start(&db, &redis.url()).await;
     let mut away = Node::start(&db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
@@ -542,6 +542,33 @@ async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() 
     assert_eq!(sent_state_again(&mut bob, game).await, ["5", "1", "3"]);
     bob.play(game, "7").await;
     assert_eq!(ada.move_played(game, 4).await, "7");
+
+    // Only the game's node cannot publish (Redis holds every write for two seconds, longer
+    // than a request may take), while bob's node listens all along: once it can publish, the
+    // game's node says the game's messages were lost, and bob is sent the state unasked (after
+    // any sent again for the outage above).
+    let mut connection = redis::Client::open(redis.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let _: () = redis::cmd("CLIENT")
+        .arg("PAUSE")
+        .arg(2000)
+        .arg("WRITE")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    ada.play(game, "9").await;
+    home.wait_for("told those nodes to ask for the games again")
+        .await;
+    let state = loop {
+        let state = sent_state_again(&mut bob, game).await;
+        if state.len() == 5 {
+            break state;
+        }
+    };
+    assert_eq!(state, ["5", "1", "3", "7", "9"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

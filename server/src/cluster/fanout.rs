@@ -165,6 +165,12 @@ async fn publish(
             .is_err()
         {
             lock(&lost).extend(batch.iter().map(|(game, _)| *game).chain(resync));
+        } else if !resync.is_empty() {
+            tracing::info!(
+                games = resync.len(),
+                "some games' messages for other nodes were lost; told those nodes to ask for \
+                 the games again"
+            );
         }
     }
 }

@@ -48,10 +48,6 @@ use tokio_util::sync::CancellationToken;
 
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
-/// How many times a member of a game asks for it again (the game moved, or its messages may
-/// have been lost) while no other node is seen running it, a third of a lease apart (its new
-/// node may still be taking it over, or its node putting back a lease Redis lost).
-const ASK_TRIES: u32 = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -303,7 +299,8 @@ impl Relay {
                 member,
                 message,
             } => self.following.event(game, to, member, message),
-            Envelope::Resync { game } if self.registry.table(game).is_ok() => {}
+            // Also when this node runs the game now (it took the game over meanwhile): its
+            // members here may have missed what the old node sent before, and ask its table.
             Envelope::Resync { game } => {
                 // Not waited for here: the answers come through this listener.
                 tokio::spawn(Arc::clone(self).catch_up(vec![game]));
@@ -425,7 +422,7 @@ impl Relay {
     /// Asks for `game` again for `session`, connected here (see [`Relay::watch_again`]); if it
     /// cannot be done, the player is told why and what to do.
     async fn ask_again(self: &Arc<Self>, session: &Arc<Session>, game: GameId, why: Again) {
-        let refusal = match self.watch_again(session, game).await {
+        let refusal = match self.watch_again(session, game, why).await {
             Ok(()) => return,
             // Its own words say what to do.
             Err(refusal @ Refusal::GuestElsewhere(_)) => {
@@ -447,12 +444,14 @@ impl Relay {
     /// here if this node runs the game now, else through the relay at the node that does (a
     /// seated player's `Watch` is its return, and brings the game's state). While no other node
     /// is seen running it (it is still being taken over, or its node is putting back a lease a
-    /// restarted Redis lost) this is tried again a few times. Done if the player left or the
-    /// node stops meanwhile.
+    /// restarted Redis lost), and while Redis does not answer when messages were lost (it is
+    /// coming back), this is tried again (see [`Again::tries`]), a third of a lease apart. Done
+    /// if the player left or the node stops meanwhile.
     async fn watch_again(
         self: &Arc<Self>,
         session: &Arc<Session>,
         game: GameId,
+        why: Again,
     ) -> Result<(), Refusal> {
         let mut tries = 1;
         loop {
@@ -475,7 +474,7 @@ impl Relay {
                 Err(_) => self.forward(session, watch).await,
             };
             match asked {
-                Err(Refusal::NoSuchGame(_)) if tries < ASK_TRIES => {}
+                Err(refusal) if tries < why.tries() && why.waits_out(&refusal) => {}
                 asked => return asked,
             }
             tries += 1;
@@ -622,6 +621,29 @@ enum Again {
 }
 
 impl Again {
+    /// How many times the game is asked for while no other node is seen running it, a third of
+    /// a lease apart: a game that moved is still being taken over for a lease at most; after an
+    /// outage the game's node also has to reconnect, put its lease back and subscribe again
+    /// (each up to a third of a lease after Redis answers, and a restarted Redis may be slow to
+    /// take them all), so it is given longer, to spare its player a false alarm.
+    fn tries(self) -> u32 {
+        match self {
+            Again::Moved => 4,
+            Again::Lost => 12,
+        }
+    }
+
+    /// Whether asking again may go otherwise after `refusal`: not while nobody runs the game
+    /// yet; after lost messages, not while Redis does not answer either (it is what lost them,
+    /// and is coming back).
+    fn waits_out(self, refusal: &Refusal) -> bool {
+        match refusal {
+            Refusal::NoSuchGame(_) => true,
+            Refusal::ClusterUnavailable(_) => matches!(self, Again::Lost),
+            _ => false,
+        }
+    }
+
     /// What could not be done, for the log.
     fn failed(self) -> &'static str {
         match self {
