@@ -500,10 +500,37 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     assert_eq!(ada.move_played(game, 2).await, "1");
 }
 
-/// The next `State` of `game` that `client` is sent, unasked, and its moves.
-async fn sent_state_again(client: &mut Client, game: GameId) -> Vec<String> {
-    let state = client.state(game).await;
-    state.moves.into_iter().map(|record| record.text).collect()
+/// The moves of the next `State` of `game` with `count` moves that `client` is sent, unasked
+/// (one sent again for an earlier loss, with fewer, is passed over).
+async fn sent_state_again(client: &mut Client, game: GameId, count: usize) -> Vec<String> {
+    client
+        .expect(|message| match message {
+            ServerMessage::State(state) if state.id == game && state.moves.len() == count => {
+                Some(state.moves.into_iter().map(|record| record.text).collect())
+            }
+            _ => None,
+        })
+        .await
+}
+
+/// Move `ply` of `game` as `client` learns of it: announced, or in a `State` (if the game moved
+/// to another node meanwhile, its player there is seated again and sent the game's state).
+async fn seen_move(client: &mut Client, game: GameId, ply: u32) -> String {
+    let at = usize::try_from(ply).unwrap() - 1;
+    client
+        .expect(|message| match message {
+            ServerMessage::MovePlayed {
+                game: g,
+                ply: p,
+                record,
+                ..
+            } if g == game && p == ply => Some(record.text),
+            ServerMessage::State(state) if state.id == game && state.moves.len() > at => {
+                Some(state.moves[at].text.clone())
+            }
+            _ => None,
+        })
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -514,15 +541,15 @@ async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() 
     let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
     bob.play(game, "1").await;
-
-    // Only the subscriptions are cut (Redis and the game's node stay up): whatever was
-    // published meanwhile is lost to bob's node, which sends him the game's state again, unasked,
-    // once it listens again.
     let mut connection = redis::Client::open(redis.url())
         .unwrap()
         .get_multiplexed_async_connection()
         .await
         .unwrap();
+
+    // Only the subscriptions are cut (Redis and the game's node stay up): whatever was
+    // published meanwhile is lost to bob's node, which sends him the game's state again, unasked,
+    // once it listens again.
     let _: i64 = redis::cmd("CLIENT")
         .arg("KILL")
         .arg("TYPE")
@@ -531,27 +558,11 @@ async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() 
         .await
         .unwrap();
     away.wait_for("lost the subscription").await;
-    assert_eq!(sent_state_again(&mut bob, game).await, ["5", "1"]);
-
-    // Redis goes away: ada plays on at her node, whose message for bob's node cannot go out
-    // (nor is bob's node listening). Redis comes back (empty): bob is sent the game's state
-    // with the move he missed without asking, and plays on.
-    redis.stop();
-    ada.play(game, "3").await;
-    redis.start_again();
-    assert_eq!(sent_state_again(&mut bob, game).await, ["5", "1", "3"]);
-    bob.play(game, "7").await;
-    assert_eq!(ada.move_played(game, 4).await, "7");
+    assert_eq!(sent_state_again(&mut bob, game, 2).await, ["5", "1"]);
 
     // Only the game's node cannot publish (Redis holds every write for two seconds, longer
     // than a request may take), while bob's node listens all along: once it can publish, the
-    // game's node says the game's messages were lost, and bob is sent the state unasked (after
-    // any sent again for the outage above).
-    let mut connection = redis::Client::open(redis.url())
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap();
+    // game's node says the game's messages were lost, and bob is sent the state unasked.
     let _: () = redis::cmd("CLIENT")
         .arg("PAUSE")
         .arg(2000)
@@ -559,16 +570,26 @@ async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() 
         .query_async(&mut connection)
         .await
         .unwrap();
-    ada.play(game, "9").await;
+    ada.play(game, "3").await;
     home.wait_for("told those nodes to ask for the games again")
         .await;
-    let state = loop {
-        let state = sent_state_again(&mut bob, game).await;
-        if state.len() == 5 {
-            break state;
-        }
-    };
-    assert_eq!(state, ["5", "1", "3", "7", "9"]);
+    assert_eq!(sent_state_again(&mut bob, game, 3).await, ["5", "1", "3"]);
+    bob.play(game, "7").await;
+    assert_eq!(ada.move_played(game, 4).await, "7");
+
+    // Redis goes away: ada plays on at her node, whose message for bob's node cannot go out
+    // (nor is bob's node listening). Redis comes back (empty): bob is sent the game's state
+    // with the move he missed without asking, and plays on (should bob's node take the game
+    // over meanwhile, ada is seated there again and sent its state).
+    redis.stop();
+    ada.play(game, "9").await;
+    redis.start_again();
+    assert_eq!(
+        sent_state_again(&mut bob, game, 5).await,
+        ["5", "1", "3", "7", "9"]
+    );
+    bob.play(game, "2").await;
+    assert_eq!(seen_move(&mut ada, game, 6).await, "2");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
