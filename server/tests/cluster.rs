@@ -9,7 +9,8 @@
 //! nodes (an eavesdropper on `kingme:*` counts); a guest playing and watching a game another
 //! node runs; a player of a game going to another node and playing on; a node that wakes to
 //! find its game taken over seating its players again at the game's new node, on the same
-//! connections.
+//! connections; a player at another node sent the game's state unasked after its messages were
+//! lost (subscriptions cut, the game's node held from publishing, Redis away).
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
