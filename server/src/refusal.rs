@@ -101,6 +101,16 @@ pub enum Refusal {
          watch it from the lobby in a moment to take your seat back"
     )]
     MovedAway { game: GameId, reason: String },
+    /// Only when a game's messages for this node may have been lost (its Redis connection
+    /// dropped, or the game's node could not publish them) and the game could not be fetched
+    /// again for its members here (they are sent its state again, unasked, when it can:
+    /// `crate::cluster::relay`).
+    #[error(
+        "this node lost touch with game {game} for a while, so moves may be missing from your \
+         board, and it could not fetch the game again ({reason}); watch it from the lobby in a \
+         moment to see it whole"
+    )]
+    OutOfTouch { game: GameId, reason: String },
     #[error(
         "this node cannot reach the cluster's Redis ({0}), so it cannot start games right now; \
          games in play go on: try again in a moment"
@@ -232,6 +242,7 @@ impl Refusal {
             | R::NoSuchGame(_)
             | R::Closed(_)
             | R::MovedAway { .. }
+            | R::OutOfTouch { .. }
             | R::GuestElsewhere(_)
             | R::NotInArchive(_) => ErrorKind::NoSuchGame,
             R::TooManyGames(_) | R::Flood { .. } => ErrorKind::LimitExceeded,

@@ -10,7 +10,8 @@
 //! node runs, and a guest whose node died coming back with its token at a node that never saw
 //! it; a player of a game going to another node and playing on; a node that wakes to
 //! find its game taken over seating its players again at the game's new node, on the same
-//! connections.
+//! connections; a player at another node sent the game's state unasked after its messages were
+//! lost (subscriptions cut, the game's node held from publishing, Redis away).
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -84,6 +85,17 @@ async fn ada_against_bob(addr: &str) -> (Client, Client, GameId) {
     let (mut ada, _) = Client::person(addr, "ada", &key(1)).await;
     let (mut bob, _) = Client::person(addr, "bob", &key(2)).await;
     let game = create(&mut ada, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state(game).await;
+    (ada, bob, game)
+}
+
+/// ada signed in at node `home`, bob at node `away`, and ada's new game with bob in its open
+/// seat: a game run at `home` with a player elsewhere.
+async fn ada_home_bob_away(home: &str, away: &str) -> (Client, Client, GameId) {
+    let (mut ada, _) = Client::person(home, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    let (mut bob, _) = Client::person(away, "bob", &key(2)).await;
     bob.send(ClientMessage::Join { game }).await;
     bob.state(game).await;
     (ada, bob, game)
@@ -464,11 +476,7 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     let (_postgres, db, redis) = services();
     let home = Node::start(&db, &redis.url()).await;
     let away = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
-    let game = create(&mut ada, Opponent::OpenSeat).await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
-    bob.send(ClientMessage::Join { game }).await;
-    bob.state(game).await;
+    let (mut ada, bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
 
     // bob's connection to his node drops: the game's node starts his grace period.
@@ -492,6 +500,98 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
     ada.expect(away_seat(true)).await;
     bob.play(game, "1").await;
     assert_eq!(ada.move_played(game, 2).await, "1");
+}
+
+/// The moves of the next `State` of `game` with `count` moves that `client` is sent, unasked
+/// (one sent again for an earlier loss, with fewer, is passed over).
+async fn sent_state_again(client: &mut Client, game: GameId, count: usize) -> Vec<String> {
+    client
+        .expect(|message| match message {
+            ServerMessage::State(state) if state.id == game && state.moves.len() == count => {
+                Some(state.moves.into_iter().map(|record| record.text).collect())
+            }
+            _ => None,
+        })
+        .await
+}
+
+/// Move `ply` of `game` as `client` learns of it: announced, or in a `State` (if the game moved
+/// to another node meanwhile, its player there is seated again and sent the game's state).
+async fn seen_move(client: &mut Client, game: GameId, ply: u32) -> String {
+    let at = usize::try_from(ply).unwrap() - 1;
+    client
+        .expect(|message| match message {
+            ServerMessage::MovePlayed {
+                game: g,
+                ply: p,
+                record,
+                ..
+            } if g == game && p == ply => Some(record.text),
+            ServerMessage::State(state) if state.id == game && state.moves.len() > at => {
+                Some(state.moves[at].text.clone())
+            }
+            _ => None,
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() {
+    let (_postgres, db, mut redis) = services();
+    let mut home = Node::start(&db, &redis.url()).await;
+    let mut away = Node::start(&db, &redis.url()).await;
+    let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
+    ada.play(game, "5").await;
+    bob.play(game, "1").await;
+    let mut connection = redis::Client::open(redis.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+
+    // Only the subscriptions are cut (Redis and the game's node stay up): whatever was
+    // published meanwhile is lost to bob's node, which sends him the game's state again, unasked,
+    // once it listens again.
+    let _: i64 = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    away.wait_for("lost the subscription").await;
+    assert_eq!(sent_state_again(&mut bob, game, 2).await, ["5", "1"]);
+
+    // Only the game's node cannot publish (Redis holds every write for two seconds, longer
+    // than a request may take), while bob's node listens all along: once it can publish, the
+    // game's node says the game's messages were lost, and bob is sent the state unasked.
+    let _: () = redis::cmd("CLIENT")
+        .arg("PAUSE")
+        .arg(2000)
+        .arg("WRITE")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    ada.play(game, "3").await;
+    home.wait_for("told those nodes to ask for the games again")
+        .await;
+    assert_eq!(sent_state_again(&mut bob, game, 3).await, ["5", "1", "3"]);
+    bob.play(game, "7").await;
+    assert_eq!(ada.move_played(game, 4).await, "7");
+
+    // Redis goes away: ada plays on at her node, whose message for bob's node cannot go out
+    // (nor is bob's node listening). Redis comes back (empty): bob is sent the game's state
+    // with the move he missed without asking, and plays on (should bob's node take the game
+    // over meanwhile, ada is seated there again and sent its state).
+    redis.stop();
+    ada.play(game, "9").await;
+    redis.start_again();
+    assert_eq!(
+        sent_state_again(&mut bob, game, 5).await,
+        ["5", "1", "3", "7", "9"]
+    );
+    bob.play(game, "2").await;
+    assert_eq!(seen_move(&mut ada, game, 6).await, "2");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -595,11 +695,7 @@ async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
     let home = Node::start(&db, &redis.url()).await;
     let away = Node::start(&db, &redis.url()).await;
     let stands = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
-    let game = create(&mut ada, Opponent::OpenSeat).await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
-    bob.send(ClientMessage::Join { game }).await;
-    bob.state(game).await;
+    let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
 
     // Four spectators at the third node and one beside bob.
     let mut spectators = Vec::new();

@@ -1,8 +1,8 @@
 //! What travels between nodes over Redis pub/sub, as JSON: requests for a game another node
-//! runs, the game's messages for members at other nodes, players' comings and goings, and a
-//! game's move to another node. A player is named by what its own node proved: a person's name
-//! (its key was checked there) or a guest's name with its key (the hash of the resume token it
-//! holds).
+//! runs, the game's messages for members at other nodes (and word that some were lost), players'
+//! comings and goings, and a game's move to another node. A player is named by what its own node
+//! proved: a person's name (its key was checked there) or a guest's name with its key (the hash
+//! of the resume token it holds).
 
 use crate::players::Session;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
@@ -59,6 +59,11 @@ pub enum Envelope {
         member: bool,
         message: ServerMessage,
     },
+    /// Some of `game`'s messages for members at other nodes were lost (its node dropped them,
+    /// or could not publish them while Redis was away): each node following it asks for it
+    /// again for its members there, as their own `Watch` would (on the game's channel, from
+    /// the node running it, once publishing works again).
+    Resync { game: GameId },
     /// `player` left node `from` (its games here start its grace period).
     Departed { from: String, player: Who },
     /// `player` came back at node `from` (its games here send it their state).

@@ -5,7 +5,9 @@
 //!
 //! Membership here follows what the running node says: a message for one player carries whether
 //! it is a member of the game once it has it (a `State` makes it one, `Left` ends it), in the
-//! game's own order; a player that leaves this node is nobody's member here any more.
+//! game's own order; a player that leaves this node is nobody's member here any more. When some
+//! of a game's messages may have been lost on the way, its members here are known, so they can
+//! be sent its state again (`super::relay`).
 
 use super::envelope::Who;
 use super::keys;
@@ -157,6 +159,26 @@ impl Following {
                 }
             }
         }
+    }
+
+    /// The followed games some player connected here is a member of.
+    #[must_use]
+    pub fn with_members(&self) -> Vec<GameId> {
+        lock(&self.games)
+            .iter()
+            .filter(|(_, followed)| !followed.members.is_empty())
+            .map(|(game, _)| *game)
+            .collect()
+    }
+
+    /// The members of `game` connected here now.
+    #[must_use]
+    pub fn members_here(&self, game: GameId) -> Vec<Arc<Session>> {
+        let members: Vec<Who> = lock(&self.games)
+            .get(&game)
+            .map(|followed| followed.members.iter().cloned().collect())
+            .unwrap_or_default();
+        members.iter().filter_map(|who| self.here(who)).collect()
     }
 
     /// `who` left this node: it is nobody's member here any more.

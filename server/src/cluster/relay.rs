@@ -21,6 +21,14 @@
 //! each of its members connected here asks for it at its new node as its own `Watch` would, on
 //! the same connection, and gets its state from there; a member connected at a third node is
 //! seated again by that node, told on its inbox.
+//!
+//! Messages lost on the way are made good the same way: when this node subscribes again after
+//! its subscription was lost (whatever was published meanwhile never reaches it), and when a
+//! game's node says on the game's channel that it dropped or could not publish some of the
+//! game's messages ([`Envelope::Resync`]), each member here of the games concerned asks for its
+//! game again as its own `Watch` would, and so gets the game's whole state from the one node
+//! that runs it, without asking. A member for whom it cannot be done is told its board may miss
+//! moves, and what to do.
 
 use super::envelope::{Envelope, MAX_ENVELOPE, Who};
 use super::following::Following;
@@ -41,9 +49,6 @@ use tokio_util::sync::CancellationToken;
 
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
-/// How many times a player of a game that moved asks for it while no other node is seen
-/// running it, a third of a lease apart (its new node may still be taking it over).
-const REJOIN_TRIES: u32 = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -246,6 +251,13 @@ impl Relay {
                 channels.push(keys::inbox(&self.node));
                 if self.link.noted(sink.subscribe(channels).await).is_ok() {
                     self.following.connected(sink);
+                    // Whatever was published while this node was not subscribed is lost to
+                    // its members of followed games: they are sent their games' state again
+                    // (not waited for here: the answers come through this listener).
+                    let games = self.following.with_members();
+                    if !games.is_empty() {
+                        tokio::spawn(Arc::clone(&self).catch_up(games));
+                    }
                     loop {
                         let message = tokio::select! {
                             () = self.stop.cancelled() => return,
@@ -258,6 +270,10 @@ impl Relay {
                             Err(err) => tracing::warn!(%err, "an unreadable relay message"),
                         }
                     }
+                    tracing::warn!(
+                        "lost the subscription to this node's inbox and games' channels; \
+                         subscribing again"
+                    );
                     self.following.disconnected();
                 }
             }
@@ -295,6 +311,12 @@ impl Relay {
                 member,
                 message,
             } => self.following.event(game, to, member, message),
+            // Also when this node runs the game now (it took the game over meanwhile): its
+            // members here may have missed what the old node sent before, and ask its table.
+            Envelope::Resync { game } => {
+                // Not waited for here: the answers come through this listener.
+                tokio::spawn(Arc::clone(self).catch_up(vec![game]));
+            }
             Envelope::Deliver { player, message } => {
                 if let Some(session) = self.following.here(&player) {
                     session.send(message);
@@ -327,7 +349,9 @@ impl Relay {
                 if let Some(session) = self.following.here(&player) {
                     // Not waited for here: seating it follows the game through this listener.
                     let relay = Arc::clone(self);
-                    tokio::spawn(async move { relay.rejoin(&session, game).await });
+                    tokio::spawn(
+                        async move { relay.ask_again(&session, game, Again::Moved).await },
+                    );
                 }
             }
             Envelope::Departed { from, player } => {
@@ -403,17 +427,70 @@ impl Relay {
                 let _ = self.publish(&node, &Envelope::Moved { game, player }).await;
             }
         }
-        futures::future::join_all(here.iter().map(|session| self.rejoin(session, game))).await;
+        futures::future::join_all(
+            here.iter()
+                .map(|session| self.ask_again(session, game, Again::Moved)),
+        )
+        .await;
     }
 
-    /// Seats `session`, connected here, again in `game`, which moved to another node: as its
-    /// own `Watch` for the game would, at the table here if this node runs the game now, else
-    /// through the relay at the node that does. While no other node is seen running it (it is
-    /// still being taken over) this is tried again a few times; if it cannot be done, the
-    /// player is told why and what to do.
-    async fn rejoin(self: &Arc<Self>, session: &Arc<Session>, game: GameId) {
+    /// Sends the members here of each of `games` (run at other nodes) the game's state again,
+    /// as their own `Watch` would ask for it: some of its messages may have been lost on the
+    /// way (this node's subscription was lost, or the game's node could not publish them).
+    async fn catch_up(self: Arc<Self>, games: Vec<GameId>) {
+        let asking: Vec<(GameId, Arc<Session>)> = games
+            .into_iter()
+            .flat_map(|game| {
+                self.following
+                    .members_here(game)
+                    .into_iter()
+                    .map(move |session| (game, session))
+            })
+            .collect();
+        futures::future::join_all(
+            asking
+                .iter()
+                .map(|(game, session)| self.ask_again(session, *game, Again::Lost)),
+        )
+        .await;
+    }
+
+    /// Asks for `game` again for `session`, connected here (see [`Relay::watch_again`]); if it
+    /// cannot be done, the player is told why and what to do.
+    async fn ask_again(self: &Arc<Self>, session: &Arc<Session>, game: GameId, why: Again) {
+        let refusal = match self.watch_again(session, game, why).await {
+            Ok(()) => return,
+            // Its own words say what to do.
+            Err(refusal @ Refusal::GuestElsewhere(_)) => {
+                session.send(refusal.to_message(false));
+                return;
+            }
+            Err(refusal) => refusal,
+        };
+        let reason = match refusal {
+            Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
+            Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
+            other => other.to_string(),
+        };
+        tracing::warn!(game = %game, player = %session.name, %reason, "{}", why.failed());
+        session.send(why.notice(game, reason).to_message(false));
+    }
+
+    /// Asks for `game` for `session`, connected here, as its own `Watch` would: at the table
+    /// here if this node runs the game now, else through the relay at the node that does (a
+    /// seated player's `Watch` is its return, and brings the game's state). While no other node
+    /// is seen running it (it is still being taken over, or its node is putting back a lease a
+    /// restarted Redis lost), and while Redis does not answer when messages were lost (it is
+    /// coming back), this is tried again (see [`Again::tries`]), a third of a lease apart. Done
+    /// if the player left or the node stops meanwhile.
+    async fn watch_again(
+        self: &Arc<Self>,
+        session: &Arc<Session>,
+        game: GameId,
+        why: Again,
+    ) -> Result<(), Refusal> {
         let mut tries = 1;
-        let refusal = loop {
+        loop {
             let watch = ClientMessage::Watch { game };
             let asked = match self.registry.table(game) {
                 Ok(table) => {
@@ -433,36 +510,18 @@ impl Relay {
                 Err(_) => self.forward(session, watch).await,
             };
             match asked {
-                Ok(()) => return,
-                Err(Refusal::NoSuchGame(_)) if tries < REJOIN_TRIES => {}
-                Err(refusal) => break refusal,
+                Err(refusal) if tries < why.tries() && why.waits_out(&refusal) => {}
+                asked => return asked,
             }
             tries += 1;
             tokio::select! {
-                () = self.stop.cancelled() => return,
+                () = self.stop.cancelled() => return Ok(()),
                 () = tokio::time::sleep(self.ttl / 3) => {}
             }
             if !session.is_connected() {
-                return;
+                return Ok(());
             }
-        };
-        let reason = match refusal {
-            // Its own words say what to do.
-            Refusal::GuestElsewhere(_) => {
-                session.send(refusal.to_message(false));
-                return;
-            }
-            Refusal::NoSuchGame(_) => "no node of the service runs it right now".to_owned(),
-            Refusal::ClusterUnavailable(err) => format!("Redis does not answer: {err}"),
-            other => other.to_string(),
-        };
-        tracing::warn!(
-            game = %game,
-            player = %session.name,
-            %reason,
-            "could not seat a player at the game's new node"
-        );
-        session.send(Refusal::MovedAway { game, reason }.to_message(false));
+        }
     }
 
     /// The session of `player`, reached through node `from` from now on (attached to the relay
@@ -585,6 +644,59 @@ impl Relay {
             .collect();
         games.sort_by_key(|summary| std::cmp::Reverse(summary.id));
         Ok(games)
+    }
+}
+
+/// Why a member's game is asked for again.
+#[derive(Debug, Clone, Copy)]
+enum Again {
+    /// The game moved to another node (this one lost its lease): the member is seated there.
+    Moved,
+    /// Some of the game's messages for this node may have been lost.
+    Lost,
+}
+
+impl Again {
+    /// How many times the game is asked for while no other node is seen running it, a third of
+    /// a lease apart: a game that moved is still being taken over for a lease at most; after an
+    /// outage the game's node also has to reconnect, put its lease back and subscribe again
+    /// (each up to a third of a lease after Redis answers, and a restarted Redis may be slow to
+    /// take them all), so it is given longer, to spare its player a false alarm.
+    fn tries(self) -> u32 {
+        match self {
+            Again::Moved => 4,
+            Again::Lost => 12,
+        }
+    }
+
+    /// Whether asking again may go otherwise after `refusal`: not while nobody runs the game
+    /// yet; after lost messages, not while Redis does not answer either (it is what lost them,
+    /// and is coming back).
+    fn waits_out(self, refusal: &Refusal) -> bool {
+        match refusal {
+            Refusal::NoSuchGame(_) => true,
+            Refusal::ClusterUnavailable(_) => matches!(self, Again::Lost),
+            _ => false,
+        }
+    }
+
+    /// What could not be done, for the log.
+    fn failed(self) -> &'static str {
+        match self {
+            Again::Moved => "could not seat a player at the game's new node",
+            Again::Lost => {
+                "could not send a player at this node a game's state again after its messages \
+                 were lost"
+            }
+        }
+    }
+
+    /// What the player is told when it could not be done, and why.
+    fn notice(self, game: GameId, reason: String) -> Refusal {
+        match self {
+            Again::Moved => Refusal::MovedAway { game, reason },
+            Again::Lost => Refusal::OutOfTouch { game, reason },
+        }
     }
 }
 
