@@ -158,12 +158,7 @@ impl Relay {
             // Its lease is ours: its table is opening (this node is taking it over; the request
             // waits for it) or closing.
             let table = self.registry.opened(game, OPENING_WAIT).await?;
-            let session = Arc::clone(session);
-            return if table.send(TableCommand::Request { session, message }).await {
-                Ok(())
-            } else {
-                Err(Refusal::Closed(game))
-            };
+            return table.request(Arc::clone(session), message).await;
         }
         // A guest let in to watch only has no identity to vouch for.
         let Some(player) = Who::of(session) else {
@@ -390,7 +385,7 @@ impl Relay {
         match table {
             Ok(table) => {
                 let session = self.reach(&player, from, false).await;
-                if !table.send(TableCommand::Request { session, message }).await {
+                if table.request(session, message).await.is_err() {
                     tracing::debug!(game = %table.id, "a relayed request for a closed table");
                 }
             }
@@ -493,20 +488,7 @@ impl Relay {
         loop {
             let watch = ClientMessage::Watch { game };
             let asked = match self.registry.table(game) {
-                Ok(table) => {
-                    let session = Arc::clone(session);
-                    if table
-                        .send(TableCommand::Request {
-                            session,
-                            message: watch,
-                        })
-                        .await
-                    {
-                        Ok(())
-                    } else {
-                        Err(Refusal::Closed(game))
-                    }
-                }
+                Ok(table) => table.request(Arc::clone(session), watch).await,
                 Err(_) => self.forward(session, watch).await,
             };
             match asked {

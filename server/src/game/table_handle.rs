@@ -4,6 +4,7 @@
 
 use super::bot::BotAnswer;
 use crate::players::Session;
+use crate::refusal::Refusal;
 use kingme_shared::protocol::{ClientMessage, GameId, GameSummary, PlayerId};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
@@ -59,6 +60,20 @@ impl TableHandle {
     /// Queues a command, waiting if the table is busy; `false` if the table has closed.
     pub async fn send(&self, command: TableCommand) -> bool {
         self.commands.send(command).await.is_ok()
+    }
+
+    /// Hands `session`'s request `message` to the table, waiting if it is busy; the refusal
+    /// that the game is closed if the table has closed.
+    pub async fn request(
+        &self,
+        session: Arc<Session>,
+        message: ClientMessage,
+    ) -> Result<(), Refusal> {
+        if self.send(TableCommand::Request { session, message }).await {
+            Ok(())
+        } else {
+            Err(Refusal::Closed(self.id))
+        }
     }
 
     /// Queues a command without waiting (for notices that may be lost when the table is gone or

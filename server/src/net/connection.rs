@@ -278,15 +278,7 @@ impl<F: Incoming> Connection<F> {
                         None => return Err(refusal),
                     },
                 };
-                let command = TableCommand::Request {
-                    session: Arc::clone(session),
-                    message,
-                };
-                return if table.send(command).await {
-                    Ok(())
-                } else {
-                    Err(Refusal::Closed(game))
-                };
+                return table.request(Arc::clone(session), message).await;
             }
         };
         self.outbox.send(answer);
