@@ -12,7 +12,7 @@
 pub mod pace;
 
 use crate::event::{Event, LinkEvent};
-use crate::net::{Net, NetConfig};
+use crate::net::{Net, NetConfig, Security};
 use crate::table::Table;
 use crate::words::result_sentence;
 use kingme_shared::GameKind;
@@ -91,6 +91,7 @@ type Thought = (GameId, usize, Option<String>);
 pub async fn run(
     args: BotArgs,
     address: String,
+    security: Security,
     name: String,
     keep_key: bool,
 ) -> anyhow::Result<u32> {
@@ -103,6 +104,7 @@ pub async fn run(
             } else {
                 None
             },
+            security,
             ..NetConfig::new(address, name.clone())
         },
         events_tx,
@@ -247,7 +249,8 @@ impl Bot {
             Event::Link(
                 link @ (LinkEvent::Lost { .. }
                 | LinkEvent::Reseating { .. }
-                | LinkEvent::Unseated { .. }),
+                | LinkEvent::Unseated { .. }
+                | LinkEvent::Notice { .. }),
             ) => {
                 eprintln!("kingme bot: {}", link.notice().unwrap_or_default());
                 Ok(Vec::new())
