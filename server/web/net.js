@@ -6,7 +6,7 @@
 
 import { keyFor, prove } from "./identity.js";
 
-const PROTOCOL_VERSION = 4;
+const PROTOCOL_VERSION = 6;
 
 export class Connection {
   /**

@@ -2,18 +2,19 @@
 //! handshake with a signed challenge, a whole game against a bot, every kind of bad frame (each
 //! closing only its own connection), the shared rate limit, a TCP player and a WebSocket player
 //! in one game seeing the same moves, chat and clocks, and the web page's files (its clocks the
-//! terminal client's).
+//! terminal client's) and the binding it is told. All over TLS (HTTPS and WSS).
 
 #![allow(clippy::unwrap_used)]
 
 use futures::SinkExt;
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
-use kingme_shared::identity::SigningKey;
+use kingme_shared::identity::{ChannelBinding, SigningKey};
 use kingme_shared::protocol::json::decode_server_text;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, GameId, GameStatus, MAX_CLIENT_TEXT, ServerMessage, TimeControl,
 };
+use kingme_tests::link::{Wire, dial};
 use kingme_tests::{
     Client, against_bot, open_game, play_first_moves, start_web_server, test_config,
 };
@@ -335,15 +336,34 @@ async fn a_tcp_player_and_a_websocket_player_agree_on_moves_chat_and_clocks() {
     server.shutdown().await;
 }
 
-/// A plain HTTP/1.1 GET of `path`; the status line, the headers and the body.
+/// An HTTP/1.1 GET of `path` over HTTPS; the status line, the headers and the body.
 async fn get(addr: SocketAddr, path: &str) -> (String, String) {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut stream = dial(addr, Wire::Tls).await.stream;
     let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();
     let (head, body) = response.split_once("\r\n\r\n").unwrap();
     (head.to_owned(), body.to_owned())
+}
+
+/// The page cannot see its connection's certificate, so it asks the server for the binding its
+/// proofs sign: the one of the certificate a client sees in its own handshake.
+#[tokio::test]
+async fn the_page_is_told_the_binding_of_the_certificate_a_client_sees() {
+    let server = start_web_server(test_config()).await;
+    let addr = web(&server);
+    let seen = dial(addr, Wire::Tls).await.binding;
+    assert!(matches!(seen, ChannelBinding::TlsServerEndPoint(_)));
+    let (head, body) = get(addr, "/binding").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("no-store"), "{head}");
+    let told: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        told,
+        serde_json::json!({"label": "tls-server-end-point", "hex": seen.to_string()})
+    );
+    server.shutdown().await;
 }
 
 #[tokio::test]

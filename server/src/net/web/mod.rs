@@ -1,6 +1,7 @@
 //! The second door: HTTP on its own port (`--http`), serving the WebSocket endpoint `/ws` (the
-//! same connections as the TCP door, in JSON: [`socket`]), the web page ([`page`]) and what the
-//! page is told about the games ([`catalogue`]). Built on
+//! same connections as the TCP door, in JSON: [`socket`]), the web page ([`page`]), what the
+//! page is told about the games ([`catalogue`]) and the channel binding its proofs sign
+//! ([`binding`]). Built on
 //! axum: the tokio project's own HTTP framework over hyper, with WebSocket support
 //! (tokio-tungstenite) behind its `ws` feature, so one well-kept stack does the HTTP, the upgrade
 //! and the WebSocket frames on the runtime the server already uses.
@@ -9,6 +10,7 @@
 //! upgrade is refused with 503), is tracked with them for shutdown, and is served by the same
 //! connection code.
 
+pub mod binding;
 pub mod catalogue;
 pub mod listener;
 pub mod page;
@@ -57,6 +59,7 @@ pub async fn serve_http(listener: TcpListener, door: WebDoor, stop: Cancellation
     }
     let app = Router::new()
         .route("/ws", get(upgrade))
+        .merge(binding::routes())
         .merge(catalogue::routes())
         .merge(page::routes())
         .with_state(door);
