@@ -1,5 +1,5 @@
 //! The web page in a real browser: headless Chromium driven over WebDriver (chromedriver and
-//! fantoccini).
+//! fantoccini), over HTTPS and WSS with the server's self-signed certificate.
 //!
 //! - A person (the page makes its Ed25519 key with WebCrypto and proves it) creates games against
 //!   the random bot from the lobby's form and plays them by clicking the board: noughts and
@@ -112,6 +112,9 @@ async fn chromium(
     }
     let mut capabilities = serde_json::Map::new();
     capabilities.insert("goog:chromeOptions".to_owned(), options);
+    // The test's server has a self-signed certificate made for its run, which no CA vouches for:
+    // the browser is told to accept it, as a person accepts it in the browser's warning.
+    capabilities.insert("acceptInsecureCerts".to_owned(), serde_json::Value::Bool(true));
     ClientBuilder::new(HttpConnector::new())
         .capabilities(capabilities)
         .connect(webdriver)
@@ -419,13 +422,24 @@ async fn create_against_random_bot(client: &Client, spec: &str) {
 #[tokio::test]
 async fn a_person_in_chromium_plays_the_bot_by_clicking_the_board() {
     let server = start_web_server(test_config()).await;
-    let page = format!("http://{}/", server.http_addr().unwrap());
+    let page = format!("https://{}/", server.http_addr().unwrap());
     let (_driver, webdriver) = chromedriver().await;
     let client = browser(&webdriver, 900, 1300).await;
     client.goto(&page).await.unwrap();
 
-    // Sign in as a person: the page makes a key and proves it.
+    // Sign in as a person: the page makes a key and proves it, over WSS, binding the proof to
+    // the server's certificate (the server refuses a proof made for another).
     sign_in(&client, "webby", false).await;
+    wait_for(&client, "#lobby:not([hidden])").await;
+    wait_for(&client, "body[data-link=connected]").await;
+    let who = text_of(&client, "#who").await;
+    assert!(who.contains("webby") && who.contains("connected"), "{who}");
+    assert_eq!(
+        run(&client, "return location.protocol;").await,
+        "https:",
+        "the page is served over HTTPS"
+    );
+    screenshot(&client, "signed-in.png").await;
 
     // Noughts and crosses to the end, one click a move; the bot answers each.
     create_against_random_bot(&client, "tictactoe").await;
@@ -518,7 +532,7 @@ async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_t
     let _holder = Player::person(tcp, "taken", &SigningKey::from_bytes(&[7; 32])).await;
     let (_driver, webdriver) = chromedriver().await;
     let client = browser(&webdriver, 900, 1300).await;
-    client.goto(&format!("http://{http}/")).await.unwrap();
+    client.goto(&format!("https://{http}/")).await.unwrap();
 
     // The page's key is not the holder's: refused, and the form is back to try another name.
     sign_in(&client, "taken", false).await;
@@ -575,7 +589,7 @@ async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_t
 #[tokio::test]
 async fn the_page_fits_a_phone_and_a_small_desktop_window() {
     let server = start_web_server(test_config()).await;
-    let page = format!("http://{}/", server.http_addr().unwrap());
+    let page = format!("https://{}/", server.http_addr().unwrap());
     let (_driver, webdriver) = chromedriver().await;
     let client = phone(&webdriver, 390, 844).await;
     client.goto(&page).await.unwrap();
@@ -706,7 +720,7 @@ async fn listed_moves(client: &Client) -> Vec<String> {
 #[tokio::test]
 async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_clocks() {
     let server = start_web_server(test_config()).await;
-    let page = format!("http://{}/", server.http_addr().unwrap());
+    let page = format!("https://{}/", server.http_addr().unwrap());
     // The terminal player (the TCP door, as `kingme` speaks it) opens a clocked game of checkers
     // from a position where the first move is a double jump, and waits for a person.
     let mut player = Player::hello(server.addr(), "terminal").await;
