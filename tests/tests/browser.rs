@@ -114,7 +114,10 @@ async fn chromium(
     capabilities.insert("goog:chromeOptions".to_owned(), options);
     // The test's server has a self-signed certificate made for its run, which no CA vouches for:
     // the browser is told to accept it, as a person accepts it in the browser's warning.
-    capabilities.insert("acceptInsecureCerts".to_owned(), serde_json::Value::Bool(true));
+    capabilities.insert(
+        "acceptInsecureCerts".to_owned(),
+        serde_json::Value::Bool(true),
+    );
     ClientBuilder::new(HttpConnector::new())
         .capabilities(capabilities)
         .connect(webdriver)

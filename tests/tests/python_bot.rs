@@ -146,7 +146,11 @@ async fn the_documented_python_bot_joins_a_game_and_plays_as_a_guest_and_as_a_pe
     );
 
     // A person with a key file opens a game of checkers against a bot.
-    let key = key_file(folder.path(), "pyperson", &SigningKey::from_bytes(&[42; 32]));
+    let key = key_file(
+        folder.path(),
+        "pyperson",
+        &SigningKey::from_bytes(&[42; 32]),
+    );
     let output = run_bot(
         &script,
         &[
@@ -250,7 +254,10 @@ async fn the_python_bot_is_refused_through_a_relay_and_admitted_directly() {
     let server = start_web_server(test_config()).await;
     let (url, fingerprint) = door(&server);
     let relay = Relay::start(server.http_addr().unwrap()).await;
-    assert_ne!(relay.fingerprint, fingerprint, "the relay has its own certificate");
+    assert_ne!(
+        relay.fingerprint, fingerprint,
+        "the relay has its own certificate"
+    );
     let key = key_file(folder.path(), "pyada", &SigningKey::from_bytes(&[44; 32]));
     let key = key.to_str().unwrap();
 
@@ -279,7 +286,11 @@ async fn the_python_bot_is_refused_through_a_relay_and_admitted_directly() {
     assert_finished(&direct);
 
     // A pin that is not the server's certificate stops the bot before it says anything.
-    let pinned_wrong = run_bot(&script, &[&url, "pyada", "TicTacToe", key, &relay.fingerprint]).await;
+    let pinned_wrong = run_bot(
+        &script,
+        &[&url, "pyada", "TicTacToe", key, &relay.fingerprint],
+    )
+    .await;
     let stderr = String::from_utf8_lossy(&pinned_wrong.stderr);
     assert!(
         !pinned_wrong.status.success() && stderr.contains("is not the pinned"),
