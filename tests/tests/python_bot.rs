@@ -78,6 +78,16 @@ async fn run_bot(script: &Path, args: &[&str]) -> Output {
         .expect("python runs")
 }
 
+/// Checks python, writes the bot into a new folder and starts a server with its web door; the
+/// folder (removed when dropped), the bot's path and the server.
+async fn bot_and_server() -> (tempfile::TempDir, PathBuf, ServerHandle) {
+    check_python();
+    let folder = tempfile::tempdir().unwrap();
+    let script = folder.path().join("bot.py");
+    std::fs::write(&script, bot_source()).unwrap();
+    (folder, script, start_web_server(test_config()).await)
+}
+
 /// The URL of `server`'s WebSocket door and its certificate's fingerprint, as the bot takes
 /// them (the fingerprint is what `kingme-server` prints at start).
 fn door(server: &ServerHandle) -> (String, String) {
@@ -108,11 +118,7 @@ fn assert_finished(output: &Output) {
 
 #[tokio::test]
 async fn the_documented_python_bot_joins_a_game_and_plays_as_a_guest_and_as_a_person() {
-    check_python();
-    let folder = tempfile::tempdir().unwrap();
-    let script = folder.path().join("bot.py");
-    std::fs::write(&script, bot_source()).unwrap();
-    let server = start_web_server(test_config()).await;
+    let (folder, script, server) = bot_and_server().await;
     let (url, fingerprint) = door(&server);
 
     // A guest joins the open seat of a terminal player's game; both play it out.
@@ -247,11 +253,7 @@ async fn pass_text<B, S>(
 
 #[tokio::test]
 async fn the_python_bot_is_refused_through_a_relay_and_admitted_directly() {
-    check_python();
-    let folder = tempfile::tempdir().unwrap();
-    let script = folder.path().join("bot.py");
-    std::fs::write(&script, bot_source()).unwrap();
-    let server = start_web_server(test_config()).await;
+    let (folder, script, server) = bot_and_server().await;
     let (url, fingerprint) = door(&server);
     let relay = Relay::start(server.http_addr().unwrap()).await;
     assert_ne!(
