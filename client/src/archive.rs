@@ -72,9 +72,9 @@ async fn ask<T>(
         Some(_) => None,
         None => Some(EmbeddedServer::start(None).await?),
     };
-    let address = match (&global.server, &embedded) {
-        (Some(address), _) => address.clone(),
-        (None, Some(server)) => server.address().to_string(),
+    let (address, security) = match (&global.server, &embedded) {
+        (Some(address), _) => (address.clone(), global.security()),
+        (None, Some(server)) => (server.address().to_string(), server.security()),
         (None, None) => bail!("no server to ask"),
     };
     let name = global
@@ -86,6 +86,7 @@ async fn ask<T>(
     let (events_tx, mut events) = mpsc::channel::<Event>(64);
     let config = NetConfig {
         guest: global.guest,
+        security,
         ..NetConfig::new(address, name)
     };
     let net = Net::spawn(config, events_tx, shutdown.clone());

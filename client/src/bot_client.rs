@@ -13,7 +13,7 @@ pub mod pace;
 pub mod refusals;
 
 use crate::event::{Event, LinkEvent};
-use crate::net::{Net, NetConfig};
+use crate::net::{Net, NetConfig, Security};
 use crate::table::Table;
 use crate::words::result_sentence;
 use kingme_shared::GameKind;
@@ -93,6 +93,7 @@ type Thought = (GameId, usize, Option<String>);
 pub async fn run(
     args: BotArgs,
     address: String,
+    security: Security,
     name: String,
     keep_key: bool,
 ) -> anyhow::Result<u32> {
@@ -105,6 +106,7 @@ pub async fn run(
             } else {
                 None
             },
+            security,
             ..NetConfig::new(address, name.clone())
         },
         events_tx,
@@ -261,7 +263,8 @@ impl Bot {
             Event::Link(
                 link @ (LinkEvent::Lost { .. }
                 | LinkEvent::Reseating { .. }
-                | LinkEvent::Unseated { .. }),
+                | LinkEvent::Unseated { .. }
+                | LinkEvent::Notice { .. }),
             ) => {
                 eprintln!("kingme bot: {}", link.notice().unwrap_or_default());
                 Ok(Vec::new())

@@ -4,8 +4,11 @@
 //! the connection closes. Its games, history and ratings live in `kingme-local.db` in the
 //! user's data directory, apart from any standalone server's database. Its bots consult the
 //! largest checkers endgame database in the data directory, if one was built. With `--http` it
-//! opens the HTTP door too (the web page and the WebSocket) and tells its URL.
+//! opens the HTTP door too (the web page and the WebSocket) and tells its URL. Both doors speak
+//! TLS with a self-signed certificate kept beside the database; the client trusts exactly
+//! that certificate.
 
+use crate::net::Security;
 use kingme_server::storage::location::{EMBEDDED_DB_FILE, default_db_path};
 use kingme_server::{Config, Database, ServerHandle};
 use std::net::SocketAddr;
@@ -50,12 +53,23 @@ impl EmbeddedServer {
         self.handle.addr()
     }
 
+    /// How this process's client connects to it: TLS, trusting the certificate the server
+    /// made itself (no first-use notice, no pin written).
+    #[must_use]
+    pub fn security(&self) -> Security {
+        match self.handle.tls().current() {
+            Some(certified) => Security::Pinned(certified.binding),
+            // The embedded server always has TLS; a plaintext one would be this process's own.
+            None => Security::Plaintext { sign_in: true },
+        }
+    }
+
     /// The web page's address, when the HTTP door is open.
     #[must_use]
     pub fn web_url(&self) -> Option<String> {
         self.handle
             .http_addr()
-            .map(|addr| format!("http://{addr}/"))
+            .map(|addr| format!("https://{addr}/"))
     }
 
     /// Stops it and waits until it has finished.

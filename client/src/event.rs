@@ -41,6 +41,9 @@ pub enum LinkEvent {
     Unseated { games: Vec<GameId> },
     /// The server refused us for good or is gone; no more retries.
     Closed { reason: String },
+    /// Something the person should know about the connection: a server's certificate
+    /// trusted on first use, or a sign-in without encryption.
+    Notice { text: String },
 }
 
 impl LinkEvent {
@@ -74,6 +77,7 @@ impl LinkEvent {
                 "{} did not come back on any node; it may have ended: the lobby and history say",
                 game_list(games)
             )),
+            LinkEvent::Notice { text } => Some(text.clone()),
             LinkEvent::Connected { .. } | LinkEvent::Closed { .. } => None,
         }
     }

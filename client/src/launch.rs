@@ -5,7 +5,7 @@
 
 use crate::event::Event;
 use crate::identity::name::{NO_NAME, default_name};
-use crate::net::{Net, NetConfig};
+use crate::net::{Net, NetConfig, Security};
 use crate::plain::Start;
 use anyhow::{Context, bail};
 use kingme_shared::ai::{Level, ladder};
@@ -32,6 +32,14 @@ pub struct GlobalArgs {
     /// output is not a terminal).
     #[arg(long, global = true)]
     pub plain: bool,
+    /// Connect without TLS, to a server that runs `kingme-server --plaintext` (a trusted LAN).
+    /// A person then signs in only with --insecure; guests play as usual.
+    #[arg(long, global = true, requires = "server")]
+    pub plaintext: bool,
+    /// With --plaintext: sign in anyway. The server, or anyone on the network, could then act
+    /// as you at other servers that run without TLS, and read and change your games.
+    #[arg(long, global = true, requires = "plaintext")]
+    pub insecure: bool,
     /// Open the embedded server's web door on this address (HOST:PORT; port 0 picks one): the
     /// web page and the WebSocket, so a friend's browser can play here. Its URL is printed.
     #[arg(
@@ -41,6 +49,21 @@ pub struct GlobalArgs {
         conflicts_with = "server"
     )]
     pub http: Option<String>,
+}
+
+impl GlobalArgs {
+    /// How to connect to `--server`: TLS (a CA's certificate, or one pinned on first use), or
+    /// plaintext when asked.
+    #[must_use]
+    pub fn security(&self) -> Security {
+        if self.plaintext {
+            Security::Plaintext {
+                sign_in: self.insecure,
+            }
+        } else {
+            Security::default_tls()
+        }
+    }
 }
 
 /// `kingme play`: create a game and play it.
@@ -236,7 +259,9 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             // files pile up.
             let keep_key = global.name.is_some();
             let name = global.name.clone().unwrap_or_else(|| args.default_name());
-            let finished = crate::bot_client::run(args.clone(), address, name, keep_key).await?;
+            let security = global.security();
+            let finished =
+                crate::bot_client::run(args.clone(), address, security, name, keep_key).await?;
             return Ok(finished == args.games);
         }
         Action::Lobby => Start::Lobby,
@@ -260,21 +285,26 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
         },
     };
     let shutdown = CancellationToken::new();
-    let (address, embedded) = match &global.server {
-        Some(address) => (address.clone(), None),
+    let (address, security, embedded) = match &global.server {
+        Some(address) => (address.clone(), global.security(), None),
         None => {
             let server = crate::embedded::EmbeddedServer::start(global.http.as_deref()).await?;
             if let Some(url) = server.web_url() {
                 // Before the TUI takes the screen, and again after it gives it back.
                 eprintln!("kingme: the web page of this game server is at {url}");
             }
-            (server.address().to_string(), Some(server))
+            (
+                server.address().to_string(),
+                server.security(),
+                Some(server),
+            )
         }
     };
     let (events_tx, events) = mpsc::channel::<Event>(256);
     let net = Net::spawn(
         NetConfig {
             guest: global.guest,
+            security,
             ..NetConfig::new(address, name.clone())
         },
         events_tx,

@@ -51,6 +51,9 @@ enum Command {
     Import(archive::ImportArgs),
     /// Your identity (a key pair per name): show it, export it, import it on another machine.
     Identity(kingme_client::identity::command::IdentityArgs),
+    /// Accept the certificate a server shows now (after its host renewed it), replacing the
+    /// one pinned for it on first use.
+    Trust(kingme_client::trust::TrustArgs),
 }
 
 /// Runs one of the commands on stored games on a small runtime.
@@ -93,6 +96,12 @@ fn run() -> anyhow::Result<ExitCode> {
             let text = kingme_client::identity::command::run(&args, cli.global.name.as_deref())?;
             print!("{text}");
             return Ok(ExitCode::SUCCESS);
+        }
+        Some(Command::Trust(args)) => {
+            return on_runtime(async move {
+                print!("{}", kingme_client::trust::run(&args).await?);
+                Ok(())
+            });
         }
         Some(Command::History(args)) => return on_runtime(archive::history(&cli.global, &args)),
         Some(Command::Leaderboard(args)) => {

@@ -17,9 +17,11 @@
 //! again there by its key, and the games the new node does not give back at once are asked
 //! for until their new owner runs them ([`reseat`]).
 
+pub mod dial;
 mod nodes;
 mod reseat;
 
+pub use dial::{DialError, Security, ServerStream};
 pub use nodes::NodeList;
 pub use reseat::{RESEAT_FOR, Seats};
 
@@ -28,13 +30,12 @@ use crate::identity::KeyStore;
 use crate::resume_tokens::ResumeTokens;
 use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
-use kingme_shared::identity::{self, SigningKey, sign_proof};
+use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey, sign_proof};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ErrorKind, GameId, PROTOCOL_VERSION, ServerMessage,
 };
 use std::path::PathBuf;
 use std::time::Duration;
-use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -66,6 +67,8 @@ pub struct NetConfig {
     pub keys: Option<KeyStore>,
     /// Where a guest's resume token is kept. `None`: in memory only.
     pub resume_tokens: Option<ResumeTokens>,
+    /// TLS and how the server's certificate is trusted, or plaintext.
+    pub security: Security,
 }
 
 impl NetConfig {
@@ -80,8 +83,30 @@ impl NetConfig {
             secrets: crate::secrets::default_path(),
             keys: KeyStore::default_store(),
             resume_tokens: ResumeTokens::default_store(),
+            security: Security::default_tls(),
         }
     }
+}
+
+/// Why a person is not signed in over plaintext without `--insecure`.
+#[must_use]
+pub fn plaintext_refusal(address: &str, name: &str) -> String {
+    format!(
+        "the connection to {address} is not encrypted (--plaintext), so signing in as {name} \
+         would let that server, or anyone on the way, act as {name} at other servers that run \
+         without TLS. Play as a guest (--guest), or pass --insecure if you trust the network \
+         and the server"
+    )
+}
+
+/// The warning of a person who signs in over plaintext anyway (`--insecure`).
+#[must_use]
+pub fn insecure_warning(address: &str, name: &str) -> String {
+    format!(
+        "warning: signing in as {name} without encryption (--insecure): {address}, or anyone \
+         on the way, can read and change your games and act as {name} at other servers that \
+         run without TLS"
+    )
 }
 
 /// The client's end of the connection task.
@@ -225,8 +250,8 @@ impl Connection {
     async fn session(&mut self, target: usize) -> End {
         loop {
             let address = self.nodes.address(target).to_owned();
-            let mut frames = match self.connect(&address).await {
-                Ok(frames) => frames,
+            let (mut frames, binding) = match self.connect(&address).await {
+                Ok(connected) => connected,
                 Err(end) => return end,
             };
             let resuming = self.welcomed;
@@ -235,6 +260,7 @@ impl Connection {
                 () = self.shutdown.cancelled() => return End::Done,
                 shake = handshake(
                     &mut frames,
+                    binding,
                     &self.config,
                     self.key.as_ref(),
                     self.secret.clone(),
@@ -286,24 +312,47 @@ impl Connection {
         }
     }
 
-    /// Opens the TCP connection to `address` and its frames.
-    async fn connect(&self, address: &str) -> Result<Framed<TcpStream, ClientCodec>, End> {
-        let connect = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(address));
-        let stream = tokio::select! {
+    /// Opens the connection to `address` (TLS unless the server runs plaintext) and its frames,
+    /// with the binding a proof on it signs. A person is not signed in over plaintext unless
+    /// the person said so.
+    async fn connect(
+        &self,
+        address: &str,
+    ) -> Result<(Framed<ServerStream, ClientCodec>, ChannelBinding), End> {
+        if let Security::Plaintext { sign_in } = self.config.security
+            && !self.config.guest
+        {
+            if !sign_in {
+                return Err(End::Final(plaintext_refusal(address, &self.config.name)));
+            }
+            self.notify(insecure_warning(address, &self.config.name))
+                .await;
+        }
+        let dialed = tokio::select! {
             () = self.shutdown.cancelled() => return Err(End::Done),
-            result = connect => match result {
-                Ok(Ok(stream)) => stream,
-                Ok(Err(err)) => return Err(End::Lost(format!("cannot connect to {address}: {err}"))),
-                Err(_) => {
-                    return Err(End::Lost(format!(
-                        "no answer from {address} within {} s",
-                        CONNECT_TIMEOUT.as_secs()
-                    )));
-                }
-            },
+            dialed = dial::dial(address, &self.config.security) => dialed,
         };
-        let _ = stream.set_nodelay(true);
-        Ok(Framed::new(stream, ClientCodec::client()))
+        match dialed {
+            Ok(dialed) => {
+                if let Some(notice) = dialed.notice {
+                    self.notify(notice).await;
+                }
+                Ok((
+                    Framed::new(dialed.stream, ClientCodec::client()),
+                    dialed.binding,
+                ))
+            }
+            Err(DialError::Unreachable(reason)) => Err(End::Lost(reason)),
+            Err(DialError::Refused(reason)) => Err(End::Final(reason)),
+        }
+    }
+
+    /// Tells the person something about the connection (a certificate trusted on first use).
+    async fn notify(&self, text: String) {
+        let _ = self
+            .events
+            .send(Event::Link(LinkEvent::Notice { text }))
+            .await;
     }
 
     /// Keeps what the welcome gives and passes the welcome on.
@@ -325,7 +374,7 @@ impl Connection {
 
     /// Sends what the client queues and passes on what the server says (answering its
     /// pings), until the connection ends.
-    async fn carry(&mut self, frames: &mut Framed<TcpStream, ClientCodec>) -> End {
+    async fn carry(&mut self, frames: &mut Framed<ServerStream, ClientCodec>) -> End {
         loop {
             tokio::select! {
                 () = self.shutdown.cancelled() => return End::Done,
@@ -488,9 +537,10 @@ enum Handshake {
     Failed(End),
 }
 
-/// Says hello and, for a person, answers the challenge with the key.
+/// Says hello and, for a person, answers the challenge with the key, bound to `binding`.
 async fn handshake(
-    frames: &mut Framed<TcpStream, ClientCodec>,
+    frames: &mut Framed<ServerStream, ClientCodec>,
+    binding: ChannelBinding,
     config: &NetConfig,
     key: Option<&SigningKey>,
     secret: Option<String>,
@@ -516,7 +566,14 @@ async fn handshake(
                         "the server asked a guest for a key".to_owned(),
                     ));
                 };
-                let signature = sign_proof(key, &server_id, &nonce, &config.name);
+                // Bound to this connection as this client saw it: a relay that passed this
+                // challenge on from another server cannot use the proof there.
+                let scope = ProofScope {
+                    server_id: &server_id,
+                    nonce: &nonce,
+                    binding,
+                };
+                let signature = sign_proof(key, scope, &config.name);
                 if let Err(err) = frames.send(ClientMessage::Prove { signature }).await {
                     return Handshake::Failed(End::Lost(err.to_string()));
                 }

@@ -8,7 +8,7 @@
 use kingme_client::app::{App, Screen};
 use kingme_client::event::Event;
 use kingme_client::identity::KeyStore;
-use kingme_client::net::{Net, NetConfig};
+use kingme_client::net::{Net, NetConfig, Security};
 use kingme_server::{Config, ServerHandle};
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, Opponent, SeatChoice, TimeControl,
@@ -35,6 +35,9 @@ impl Client {
             secrets: None,
             keys,
             resume_tokens: None,
+            security: Security::Tls {
+                known_servers: None,
+            },
             ..NetConfig::new(address.to_owned(), name.to_owned())
         };
         let net = Net::spawn(config, events_tx, CancellationToken::new());

@@ -1,4 +1,5 @@
-//! The connection task against a scripted server on real TCP: the hello, answering pings,
+//! The connection task against a scripted server on real TCP (plaintext, signing in with
+//! `--insecure`'s setting): the hello, answering pings,
 //! forwarding messages, after a dropped connection signing in again with the same key, and a
 //! guest whose resume token is no longer known starting afresh.
 //! (The end-to-end tests against the real server are in `tests/`.)
@@ -7,8 +8,8 @@
 
 use futures::{SinkExt, StreamExt};
 use kingme_client::event::{Event, LinkEvent};
-use kingme_client::net::{Net, NetConfig};
-use kingme_shared::identity;
+use kingme_client::net::{Net, NetConfig, Security};
+use kingme_shared::identity::{self, ChannelBinding, ProofScope};
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, PROTOCOL_VERSION, PlayerId, ServerCodec, ServerMessage,
 };
@@ -54,7 +55,13 @@ async fn challenge(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>) -> Cli
     let ClientMessage::Prove { signature } = conn.next().await.unwrap().unwrap() else {
         panic!("the challenge is answered by Prove");
     };
-    identity::verify_proof(public_key, "test-server", &nonce, name, &signature).unwrap();
+    // The scripted server speaks plaintext: the proof binds no certificate.
+    let scope = ProofScope {
+        server_id: "test-server",
+        nonce: &nonce,
+        binding: ChannelBinding::Unencrypted,
+    };
+    identity::verify_proof(public_key, scope, name, &signature).unwrap();
     hello
 }
 
@@ -80,6 +87,7 @@ async fn a_dropped_connection_signs_in_again_with_the_same_key() {
         secrets: Some(secrets.clone()),
         keys: None,
         resume_tokens: None,
+        security: Security::Plaintext { sign_in: true },
         ..NetConfig::new(address.clone(), "ada".to_owned())
     };
     let net = Net::spawn(config, events_tx, shutdown.clone());
@@ -159,6 +167,7 @@ async fn a_refused_hello_is_final_and_says_why() {
             secrets: None,
             keys: None,
             resume_tokens: None,
+            security: Security::Plaintext { sign_in: true },
             ..NetConfig::new(address, "ada".to_owned())
         },
         events_tx,
@@ -195,6 +204,7 @@ async fn an_unreachable_server_is_reported_at_once() {
             secrets: None,
             keys: None,
             resume_tokens: None,
+            security: Security::Plaintext { sign_in: true },
             ..NetConfig::new(address.clone(), "ada".to_owned())
         },
         events_tx,
@@ -222,6 +232,7 @@ async fn a_guest_whose_token_is_refused_starts_afresh() {
         secrets: None,
         keys: None,
         resume_tokens: None,
+        security: Security::Plaintext { sign_in: true },
         ..NetConfig::new(address.clone(), "guest-ada".to_owned())
     };
     let net = Net::spawn(config, events_tx, shutdown.clone());
@@ -282,6 +293,16 @@ async fn a_guest_whose_token_is_refused_starts_afresh() {
     net.close().await;
 }
 
+/// The next link event but the notices (the plaintext sign-in warning).
+async fn link_past_notices(events: &mut mpsc::Receiver<Event>) -> LinkEvent {
+    loop {
+        match next_link(events).await {
+            LinkEvent::Notice { .. } => continue,
+            link => return link,
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -292,6 +313,7 @@ async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
         secrets: None,
         keys: None,
         resume_tokens: None,
+        security: Security::Plaintext { sign_in: true },
         ..NetConfig::new(address, "ada".to_owned())
     };
     let net = Net::spawn(config, events_tx, CancellationToken::new());
@@ -300,7 +322,7 @@ async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
         challenge(&mut first).await;
         welcome(&mut first).await;
         assert_eq!(
-            next_link(&mut events).await,
+            link_past_notices(&mut events).await,
             LinkEvent::Connected { resumed: false }
         );
         // A graceful shutdown: the games are kept, the server says so and goes.
@@ -312,7 +334,7 @@ async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
             .unwrap();
         drop(first);
         assert!(
-            matches!(next_link(&mut events).await, LinkEvent::Lost { .. }),
+            matches!(link_past_notices(&mut events).await, LinkEvent::Lost { .. }),
             "a shutdown is a lost connection, not the end"
         );
         // Still going down when the client comes back: it tries again.
@@ -328,7 +350,7 @@ async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
             .unwrap();
         drop(second);
         assert!(matches!(
-            next_link(&mut events).await,
+            link_past_notices(&mut events).await,
             LinkEvent::Lost { .. }
         ));
         // Back: the same key signs in again.
@@ -336,7 +358,7 @@ async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
         challenge(&mut third).await;
         welcome(&mut third).await;
         assert_eq!(
-            next_link(&mut events).await,
+            link_past_notices(&mut events).await,
             LinkEvent::Connected { resumed: true }
         );
     };

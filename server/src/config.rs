@@ -47,6 +47,30 @@ pub struct Config {
     /// Join a cluster of nodes sharing Redis (and a PostgreSQL database): `--cluster`. `None`:
     /// the server runs alone, and no Redis code runs.
     pub cluster: Option<ClusterSettings>,
+    /// TLS on both doors: the certificate, or `--plaintext`.
+    pub tls: TlsSettings,
+}
+
+/// Where the server's certificate comes from, and the proxy's, if one ends TLS in front of it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TlsSettings {
+    pub source: TlsSource,
+    /// The certificate a reverse proxy that ends TLS presents to clients (`--proxy-cert`): a
+    /// person's proof is then checked against it, since that is the certificate the person saw.
+    pub proxy_cert: Option<PathBuf>,
+}
+
+/// Where the server's certificate comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum TlsSource {
+    /// Made by the server on its first start and kept beside its database (an in-memory
+    /// database: made for this run only): the default.
+    #[default]
+    SelfSigned,
+    /// The host's PEM files (`--tls-cert`, `--tls-key`), read again on SIGHUP.
+    Files { cert: PathBuf, key: PathBuf },
+    /// No TLS (`--plaintext`): moves, chat and sign-ins cross the network in the clear.
+    Plaintext,
 }
 
 /// How a node joins a cluster (`--cluster redis://HOST:PORT --advertise HOST:PORT`).
@@ -133,6 +157,7 @@ impl Default for Config {
             new_database: false,
             durability: Durability::Process,
             cluster: None,
+            tls: TlsSettings::default(),
         }
     }
 }

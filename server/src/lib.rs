@@ -26,5 +26,5 @@ pub mod refusal;
 pub mod server;
 pub mod storage;
 
-pub use config::{ClusterSettings, Config, Database};
-pub use server::{ServerHandle, open_storage, run, run_doors, run_with_storage};
+pub use config::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
+pub use server::{ServerHandle, open_storage, open_tls, run, run_doors, run_with_storage};

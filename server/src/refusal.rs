@@ -125,8 +125,9 @@ pub enum Refusal {
 
     // ---- the handshake and the connection (fatal: the connection closes) ----
     #[error(
-        "this server speaks protocol version {PROTOCOL_VERSION} (and, for older clients, \
-         {MIN_PROTOCOL_VERSION}), the client version {0}; use a client of one of those versions"
+        "this server speaks protocol versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION} and the \
+         client version {0}: upgrade the client (since version 6 a sign-in is bound to its TLS \
+         connection, so no server can pass it on to another)"
     )]
     VersionMismatch(u32),
     #[error("no Hello within {0} s; say Hello first")]

@@ -9,6 +9,7 @@ use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
+use crate::net::tls::{ServerTls, TlsError};
 use crate::net::web::{WebDoor, serve_http};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
 use crate::players::Sessions;
@@ -52,6 +53,18 @@ pub async fn run(listener: TcpListener, shutdown: impl Future, config: Config) {
     }
 }
 
+/// Opens the TLS that `config` names (its certificate files, or the self-signed certificate
+/// kept beside its database, made on first use), on a blocking thread.
+///
+/// # Errors
+/// A certificate or key that cannot be read or used, or made and kept.
+pub async fn open_tls(config: &Config) -> Result<Arc<ServerTls>, TlsError> {
+    let (settings, database) = (config.tls.clone(), config.database.clone());
+    tokio::task::spawn_blocking(move || ServerTls::open(&settings, &database).map(Arc::new))
+        .await
+        .map_err(|err| TlsError::Generate(format!("the TLS set-up failed: {err}")))?
+}
+
 /// Runs the server with an open database: first the games that were in progress when it last
 /// stopped are resumed, then connections are accepted.
 pub async fn run_with_storage(
@@ -60,7 +73,11 @@ pub async fn run_with_storage(
     config: Config,
     storage: Storage,
 ) {
-    if let Err(err) = run_doors(listener, None, shutdown, config, storage).await {
+    let tls = match open_tls(&config).await {
+        Ok(tls) => tls,
+        Err(err) => return tracing::error!(%err, "cannot set up TLS; not serving"),
+    };
+    if let Err(err) = run_doors(listener, None, shutdown, config, storage, tls).await {
         tracing::error!(%err, "cannot join the cluster; not serving");
     }
 }
@@ -77,6 +94,7 @@ pub async fn run_doors(
     shutdown: impl Future,
     config: Config,
     storage: Storage,
+    tls: Arc<ServerTls>,
 ) -> Result<(), ClusterError> {
     let server_id = match storage.server_id().await {
         Ok(id) => id,
@@ -127,6 +145,7 @@ pub async fn run_doors(
             .as_ref()
             .map(|cluster| Arc::clone(&cluster.membership)),
         relay: relay.clone(),
+        tls: Arc::clone(&tls),
     });
     // Game ids come from the database: the first block before anyone may create a game.
     if let Err(err) = tables.registry.ids.fill(&tables.storage).await {
@@ -160,7 +179,7 @@ pub async fn run_doors(
             permits: Arc::clone(&permits),
             connections: connections.clone(),
         };
-        tokio::spawn(serve_http(http, door, accepting.clone().cancelled_owned()))
+        tokio::spawn(serve_http(http, door, accepting.clone()))
     });
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "kingme server listening");
@@ -242,6 +261,7 @@ async fn watch_database(storage: Storage, until: CancellationToken) {
 pub struct ServerHandle {
     addr: SocketAddr,
     http_addr: Option<SocketAddr>,
+    tls: Arc<ServerTls>,
     stop: CancellationToken,
     task: JoinHandle<Result<(), ClusterError>>,
 }
@@ -282,6 +302,7 @@ impl ServerHandle {
         config: Config,
         storage: Storage,
     ) -> std::io::Result<ServerHandle> {
+        let tls = open_tls(&config).await.map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         let http = match http {
@@ -291,10 +312,18 @@ impl ServerHandle {
         let http_addr = http.as_ref().map(TcpListener::local_addr).transpose()?;
         let stop = CancellationToken::new();
         let shutdown = stop.clone().cancelled_owned();
-        let task = tokio::spawn(run_doors(listener, http, shutdown, config, storage));
+        let task = tokio::spawn(run_doors(
+            listener,
+            http,
+            shutdown,
+            config,
+            storage,
+            Arc::clone(&tls),
+        ));
         Ok(ServerHandle {
             addr,
             http_addr,
+            tls,
             stop,
             task,
         })
@@ -310,6 +339,12 @@ impl ServerHandle {
     #[must_use]
     pub fn http_addr(&self) -> Option<SocketAddr> {
         self.http_addr
+    }
+
+    /// The server's TLS: its certificate (none with `--plaintext`), and reloading it.
+    #[must_use]
+    pub fn tls(&self) -> &Arc<ServerTls> {
+        &self.tls
     }
 
     /// Shuts the server down and waits until it has finished.

@@ -3,9 +3,12 @@
 //!
 //! A person's identity is an Ed25519 key pair made by the client. The server sends a challenge
 //! (its own id and a fresh random nonce); the client signs a domain-separated message binding the
-//! protocol, the server, the nonce and the name; the server verifies it against the public key
-//! the hello carried. The private key never leaves the client, and a signature is good for one
-//! server's one challenge only.
+//! protocol, the server, the nonce, the connection's [`ChannelBinding`] and the name; the server
+//! verifies it against the public key the hello carried and the binding of its own end of the
+//! connection. The private key never leaves the client, and a signature is good for one server's
+//! one challenge on one TLS connection only: a server that relays a person's sign-in to another
+//! server presents its own certificate to the person, so the proof names that certificate and
+//! the other server, whose certificate differs, refuses it.
 
 pub use ed25519_dalek::{SigningKey, VerifyingKey};
 
@@ -23,7 +26,88 @@ pub const NONCE_BYTES: usize = 32;
 pub const MAX_SERVER_ID: usize = 64;
 /// What every signed proof starts with, so a signature made here can never be mistaken for a
 /// signature over anything else the key might sign.
-pub const PROOF_DOMAIN: &[u8] = b"kingme identity proof v3\0";
+pub const PROOF_DOMAIN: &[u8] = b"kingme identity proof v4\0";
+/// Bytes in a TLS channel binding (a SHA-256).
+pub const BINDING_BYTES: usize = 32;
+
+/// What ties a proof to the connection it was made on, in the proof message.
+///
+/// kingme uses RFC 5929's `tls-server-end-point` with SHA-256 always: the hash of the DER bytes
+/// of the certificate the server presented, as the client saw it. A relay cannot reproduce it: to
+/// the person it must present a certificate of its own (it does not hold the real server's
+/// private key), and the real server checks the proof against its own certificate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChannelBinding {
+    /// The connection is TLS; the SHA-256 of the server's certificate (DER).
+    TlsServerEndPoint([u8; BINDING_BYTES]),
+    /// The connection is not encrypted: nothing binds the proof to it, so whoever carries it can
+    /// replay it to the same server id. A person's client signs this only when told to
+    /// (`--insecure`).
+    Unencrypted,
+}
+
+impl ChannelBinding {
+    /// The binding of a TLS connection whose server presented `certificate_der`.
+    #[must_use]
+    pub fn of_certificate(certificate_der: &[u8]) -> ChannelBinding {
+        ChannelBinding::TlsServerEndPoint(Sha256::digest(certificate_der).into())
+    }
+
+    /// The label that goes into the proof message before the binding's bytes.
+    #[must_use]
+    pub fn label(&self) -> &'static str {
+        match self {
+            ChannelBinding::TlsServerEndPoint(_) => "tls-server-end-point",
+            ChannelBinding::Unencrypted => "unencrypted",
+        }
+    }
+
+    /// The binding's bytes in the proof message (none when unencrypted).
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            ChannelBinding::TlsServerEndPoint(hash) => hash,
+            ChannelBinding::Unencrypted => &[],
+        }
+    }
+}
+
+/// For people: a TLS binding is the certificate's SHA-256 fingerprint in lowercase hex (what
+/// `openssl x509 -noout -fingerprint -sha256` shows, without its colons); no TLS is said so.
+impl std::fmt::Display for ChannelBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChannelBinding::TlsServerEndPoint(hash) => f.write_str(&hex(hash)),
+            ChannelBinding::Unencrypted => f.write_str("no TLS"),
+        }
+    }
+}
+
+/// The SHA-256 fingerprint of a certificate (DER), in lowercase hex: 64 characters.
+#[must_use]
+pub fn certificate_fingerprint(certificate_der: &[u8]) -> String {
+    hex(&Sha256::digest(certificate_der))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        // Writing into a String cannot fail.
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
+}
+
+/// What a proof is made for: one server's one challenge, on one connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProofScope<'a> {
+    /// The server's id, from its `Challenge`.
+    pub server_id: &'a str,
+    /// The challenge's fresh nonce.
+    pub nonce: &'a [u8; NONCE_BYTES],
+    /// The connection's binding, as this end sees it (never as the other end claims it).
+    pub binding: ChannelBinding,
+}
 
 /// Why a proof was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,48 +116,55 @@ pub enum ProofError {
     BadKey,
     #[error("a signature is {SIGNATURE_BYTES} bytes, got {0}")]
     SignatureLength(usize),
-    #[error("the signature does not match the key: the client does not hold the name's key")]
+    #[error(
+        "the signature does not match the key and this connection: the client does not hold the \
+         name's key, or it signed for another connection (something between it and this server \
+         ended its TLS: a relay, or a proxy the server was not told of with --proxy-cert)"
+    )]
     BadSignature,
 }
 
-/// The exact bytes a client signs: [`PROOF_DOMAIN`], then the server id, the nonce and the name,
-/// each string preceded by its length in bytes as a 4-byte big-endian number.
+/// The exact bytes a client signs: [`PROOF_DOMAIN`], then the server id, the nonce, the
+/// binding's label and bytes, and the name; each string and the binding's bytes preceded by
+/// their length in bytes as a 4-byte big-endian number.
 #[must_use]
-pub fn proof_message(server_id: &str, nonce: &[u8; NONCE_BYTES], name: &str) -> Vec<u8> {
-    let mut message =
-        Vec::with_capacity(PROOF_DOMAIN.len() + 8 + server_id.len() + NONCE_BYTES + name.len());
+pub fn proof_message(scope: ProofScope<'_>, name: &str) -> Vec<u8> {
+    let binding = scope.binding;
+    let mut message = Vec::with_capacity(
+        PROOF_DOMAIN.len()
+            + 16
+            + scope.server_id.len()
+            + NONCE_BYTES
+            + binding.label().len()
+            + binding.bytes().len()
+            + name.len(),
+    );
     message.extend_from_slice(PROOF_DOMAIN);
-    push_text(&mut message, server_id);
-    message.extend_from_slice(nonce);
-    push_text(&mut message, name);
+    push_bytes(&mut message, scope.server_id.as_bytes());
+    message.extend_from_slice(scope.nonce);
+    push_bytes(&mut message, binding.label().as_bytes());
+    push_bytes(&mut message, binding.bytes());
+    push_bytes(&mut message, name.as_bytes());
     message
 }
 
-fn push_text(message: &mut Vec<u8>, text: &str) {
-    // Texts here are bounded far below 4 GiB (names, server ids); saturate rather than wrap.
-    let length = u32::try_from(text.len()).unwrap_or(u32::MAX);
+fn push_bytes(message: &mut Vec<u8>, bytes: &[u8]) {
+    // Fields here are bounded far below 4 GiB (names, server ids); saturate rather than wrap.
+    let length = u32::try_from(bytes.len()).unwrap_or(u32::MAX);
     message.extend_from_slice(&length.to_be_bytes());
-    message.extend_from_slice(text.as_bytes());
+    message.extend_from_slice(bytes);
 }
 
-/// Signs the proof for `name` on `server_id`'s challenge `nonce`.
+/// Signs the proof for `name` in `scope` (a server's challenge on one connection).
 #[must_use]
-pub fn sign_proof(
-    key: &SigningKey,
-    server_id: &str,
-    nonce: &[u8; NONCE_BYTES],
-    name: &str,
-) -> Vec<u8> {
-    key.sign(&proof_message(server_id, nonce, name))
-        .to_bytes()
-        .to_vec()
+pub fn sign_proof(key: &SigningKey, scope: ProofScope<'_>, name: &str) -> Vec<u8> {
+    key.sign(&proof_message(scope, name)).to_bytes().to_vec()
 }
 
-/// Checks that `signature` is `public_key`'s signature of the proof for `name` on this challenge.
+/// Checks that `signature` is `public_key`'s signature of the proof for `name` in `scope`.
 pub fn verify_proof(
     public_key: &[u8; PUBLIC_KEY_BYTES],
-    server_id: &str,
-    nonce: &[u8; NONCE_BYTES],
+    scope: ProofScope<'_>,
     name: &str,
     signature: &[u8],
 ) -> Result<(), ProofError> {
@@ -82,11 +173,8 @@ pub fn verify_proof(
         .try_into()
         .map_err(|_| ProofError::SignatureLength(signature.len()))?;
     // Strict: no weak keys, no malleable signatures.
-    key.verify_strict(
-        &proof_message(server_id, nonce, name),
-        &Signature::from_bytes(bytes),
-    )
-    .map_err(|_| ProofError::BadSignature)
+    key.verify_strict(&proof_message(scope, name), &Signature::from_bytes(bytes))
+        .map_err(|_| ProofError::BadSignature)
 }
 
 /// Whether `public_key` is a usable Ed25519 public key.
@@ -98,13 +186,7 @@ pub fn is_valid_public_key(public_key: &[u8; PUBLIC_KEY_BYTES]) -> bool {
 /// A short text that names a public key for people: the first 16 bytes of its SHA-256 in hex.
 #[must_use]
 pub fn fingerprint(public_key: &[u8; PUBLIC_KEY_BYTES]) -> String {
-    let digest = Sha256::digest(public_key);
-    let mut text = String::with_capacity(32);
-    for byte in &digest[..16] {
-        // Writing into a String cannot fail.
-        let _ = write!(text, "{byte:02x}");
-    }
-    text
+    hex(&Sha256::digest(public_key)[..16])
 }
 
 /// A new key pair from the operating system's random source.
@@ -137,26 +219,62 @@ mod tests {
         SigningKey::from_bytes(&[seed; 32])
     }
 
+    const SERVER_A: ProofScope<'static> = ProofScope {
+        server_id: "server-a",
+        nonce: &[7; NONCE_BYTES],
+        binding: ChannelBinding::TlsServerEndPoint([5; BINDING_BYTES]),
+    };
+
     #[test]
-    fn a_proof_verifies_only_for_its_key_server_nonce_and_name() {
+    fn a_proof_verifies_only_for_its_key_server_nonce_binding_and_name() {
         let ann = key(1);
         let public = ann.verifying_key().to_bytes();
-        let nonce = [7_u8; NONCE_BYTES];
-        let signature = sign_proof(&ann, "server-a", &nonce, "ann");
+        let signature = sign_proof(&ann, SERVER_A, "ann");
         assert_eq!(signature.len(), SIGNATURE_BYTES);
-        assert_eq!(
-            verify_proof(&public, "server-a", &nonce, "ann", &signature),
-            Ok(())
-        );
-        // Replayed to another server, for another nonce or name, or checked against another key.
+        assert_eq!(verify_proof(&public, SERVER_A, "ann", &signature), Ok(()));
+        // Replayed to another server, for another nonce, over another connection (another
+        // certificate, or none), for another name, or checked against another key.
         let refused = [
-            verify_proof(&public, "server-b", &nonce, "ann", &signature),
-            verify_proof(&public, "server-a", &[8; NONCE_BYTES], "ann", &signature),
-            verify_proof(&public, "server-a", &nonce, "bob", &signature),
+            verify_proof(
+                &public,
+                ProofScope {
+                    server_id: "server-b",
+                    ..SERVER_A
+                },
+                "ann",
+                &signature,
+            ),
+            verify_proof(
+                &public,
+                ProofScope {
+                    nonce: &[8; NONCE_BYTES],
+                    ..SERVER_A
+                },
+                "ann",
+                &signature,
+            ),
+            verify_proof(
+                &public,
+                ProofScope {
+                    binding: ChannelBinding::TlsServerEndPoint([6; BINDING_BYTES]),
+                    ..SERVER_A
+                },
+                "ann",
+                &signature,
+            ),
+            verify_proof(
+                &public,
+                ProofScope {
+                    binding: ChannelBinding::Unencrypted,
+                    ..SERVER_A
+                },
+                "ann",
+                &signature,
+            ),
+            verify_proof(&public, SERVER_A, "bob", &signature),
             verify_proof(
                 &key(2).verifying_key().to_bytes(),
-                "server-a",
-                &nonce,
+                SERVER_A,
                 "ann",
                 &signature,
             ),
@@ -165,30 +283,77 @@ mod tests {
             assert_eq!(result, Err(ProofError::BadSignature));
         }
         assert_eq!(
-            verify_proof(&public, "server-a", &nonce, "ann", &signature[..63]),
+            verify_proof(&public, SERVER_A, "ann", &signature[..63]),
             Err(ProofError::SignatureLength(63))
         );
         let mut flipped = signature.clone();
         flipped[10] ^= 1;
         assert_eq!(
-            verify_proof(&public, "server-a", &nonce, "ann", &flipped),
+            verify_proof(&public, SERVER_A, "ann", &flipped),
             Err(ProofError::BadSignature)
         );
     }
 
     #[test]
     fn the_signed_bytes_are_those_protocol_md_shows() {
-        let message = proof_message("s1", &[0xab; NONCE_BYTES], "ada");
-        let mut expected = b"kingme identity proof v3\0".to_vec();
+        let binding = ChannelBinding::TlsServerEndPoint([0xcd; BINDING_BYTES]);
+        let scope = ProofScope {
+            server_id: "s1",
+            nonce: &[0xab; NONCE_BYTES],
+            binding,
+        };
+        let message = proof_message(scope, "ada");
+        let mut expected = b"kingme identity proof v4\0".to_vec();
         expected.extend_from_slice(&[0, 0, 0, 2, b's', b'1']);
         expected.extend_from_slice(&[0xab; NONCE_BYTES]);
+        expected.extend_from_slice(&[0, 0, 0, 20]);
+        expected.extend_from_slice(b"tls-server-end-point");
+        expected.extend_from_slice(&[0, 0, 0, 32]);
+        expected.extend_from_slice(&[0xcd; BINDING_BYTES]);
         expected.extend_from_slice(&[0, 0, 0, 3, b'a', b'd', b'a']);
         assert_eq!(message, expected);
         // Length prefixes keep the fields apart: moving a byte between them changes the message.
+        let zero = ProofScope {
+            server_id: "s",
+            nonce: &[0; NONCE_BYTES],
+            binding,
+        };
         assert_ne!(
-            proof_message("s", &[0; 32], "1ada"),
-            proof_message("s1", &[0; 32], "ada")
+            proof_message(zero, "1ada"),
+            proof_message(
+                ProofScope {
+                    server_id: "s1",
+                    ..zero
+                },
+                "ada"
+            )
         );
+        // Unencrypted: the label and an empty binding.
+        let plain = proof_message(
+            ProofScope {
+                binding: ChannelBinding::Unencrypted,
+                ..scope
+            },
+            "ada",
+        );
+        let mut expected = b"kingme identity proof v4\0".to_vec();
+        expected.extend_from_slice(&[0, 0, 0, 2, b's', b'1']);
+        expected.extend_from_slice(&[0xab; NONCE_BYTES]);
+        expected.extend_from_slice(&[0, 0, 0, 11]);
+        expected.extend_from_slice(b"unencrypted");
+        expected.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 3, b'a', b'd', b'a']);
+        assert_eq!(plain, expected);
+    }
+
+    #[test]
+    fn a_certificate_binding_is_its_sha256_and_shows_as_its_fingerprint() {
+        let binding = ChannelBinding::of_certificate(b"abc");
+        // SHA-256("abc"), FIPS 180-2's first example.
+        let known = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assert_eq!(binding.to_string(), known);
+        assert_eq!(certificate_fingerprint(b"abc"), known);
+        assert_ne!(binding, ChannelBinding::of_certificate(b"abd"));
+        assert_eq!(ChannelBinding::Unencrypted.to_string(), "no TLS");
     }
 
     #[test]
@@ -196,7 +361,12 @@ mod tests {
         // Not a point on the curve (y = 2 has no x).
         let mut bad = [0_u8; 32];
         bad[0] = 2;
-        let refused = verify_proof(&bad, "s", &[0; 32], "ann", &[0; 64]);
+        let scope = ProofScope {
+            server_id: "s",
+            nonce: &[0; NONCE_BYTES],
+            binding: ChannelBinding::Unencrypted,
+        };
+        let refused = verify_proof(&bad, scope, "ann", &[0; 64]);
         assert!(
             matches!(refused, Err(ProofError::BadKey | ProofError::BadSignature)),
             "{refused:?}"
@@ -231,19 +401,19 @@ mod tests {
 mod protocol_md {
     use super::*;
 
-    fn hex(bytes: &[u8]) -> String {
-        bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-    }
-
     /// The sample exchange in PROTOCOL.md: its key, proof message and signature.
     #[test]
     fn the_sample_exchange_is_the_one_protocol_md_shows() {
         let document = include_str!("../../PROTOCOL.md");
         let key = SigningKey::from_bytes(&[1; 32]);
         let public = key.verifying_key().to_bytes();
-        let nonce = [0xab; NONCE_BYTES];
-        let message = proof_message("s1", &nonce, "ada");
-        let signature = sign_proof(&key, "s1", &nonce, "ada");
+        let scope = ProofScope {
+            server_id: "s1",
+            nonce: &[0xab; NONCE_BYTES],
+            binding: ChannelBinding::TlsServerEndPoint([0xcd; BINDING_BYTES]),
+        };
+        let message = proof_message(scope, "ada");
+        let signature = sign_proof(&key, scope, "ada");
         for (what, value) in [
             ("public key", hex(&public)),
             ("proof message", hex(&message)),

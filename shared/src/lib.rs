@@ -16,6 +16,8 @@ pub mod grown_list;
 pub mod identity;
 pub mod protocol;
 pub mod record;
+#[cfg(feature = "tls")]
+pub mod tls;
 
 pub use any_game::{AnyGame, AnyMove, GameKind};
 pub use game::{DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason};

@@ -2,18 +2,16 @@
 //! end-to-end test and the load generator: it says hello, sends messages, and reads the server's
 //! answering pings for itself.
 
-use crate::link::Link;
+use crate::link::{Link, Wire};
 use bytes::BytesMut;
-use kingme_shared::identity::{self, SigningKey};
+use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey};
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState,
-    PROTOCOL_VERSION, PlayerId, ServerMessage,
+    ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState, PROTOCOL_VERSION,
+    PlayerId, ServerMessage,
 };
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-use tokio_util::codec::Framed;
 
 /// How long a test waits for a message before failing instead of hanging.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -28,26 +26,35 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects without saying hello.
+    /// Connects over TLS without saying hello.
     pub async fn connect(addr: SocketAddr) -> Client {
-        let stream = TcpStream::connect(addr)
-            .await
-            .expect("connect to the server");
-        stream.set_nodelay(true).expect("set nodelay");
-        Client::over(Link::Tcp(Framed::new(stream, ClientCodec::client())))
+        Client::over(Link::tcp(addr, Wire::Tls).await)
     }
 
-    /// Opens a WebSocket to the HTTP door at `addr` without saying hello.
+    /// Connects to a `--plaintext` server without saying hello.
+    pub async fn connect_plaintext(addr: SocketAddr) -> Client {
+        Client::over(Link::tcp(addr, Wire::Plaintext).await)
+    }
+
+    /// Opens a WebSocket (WSS) to the HTTP door at `addr` without saying hello.
     pub async fn connect_websocket(addr: SocketAddr) -> Client {
-        Client::over(Link::websocket(addr).await)
+        Client::over(Link::websocket(addr, Wire::Tls).await)
     }
 
-    fn over(link: Link) -> Client {
+    /// A client over a link opened by the caller.
+    #[must_use]
+    pub fn over(link: Link) -> Client {
         Client {
             link,
             player: PlayerId(0),
             token: String::new(),
         }
+    }
+
+    /// What a person's proof on this connection signs.
+    #[must_use]
+    pub fn binding(&self) -> ChannelBinding {
+        self.link.binding()
     }
 
     /// The connection itself (for tests that send what the protocol does not).
@@ -121,7 +128,15 @@ impl Client {
         };
         client
             .send(ClientMessage::Prove {
-                signature: identity::sign_proof(key, &server_id, &nonce, name),
+                signature: identity::sign_proof(
+                    key,
+                    ProofScope {
+                        server_id: &server_id,
+                        nonce: &nonce,
+                        binding: client.link.binding(),
+                    },
+                    name,
+                ),
             })
             .await;
         let answer = client.recv().await;
@@ -184,7 +199,7 @@ impl Client {
 
     /// Writes raw bytes, bypassing the codec (for hostile-input tests).
     pub async fn send_raw(&mut self, bytes: &[u8]) {
-        let Link::Tcp(frames) = &mut self.link else {
+        let Link::Tcp(frames, _) = &mut self.link else {
             panic!("raw bytes go to the TCP door");
         };
         let stream = frames.get_mut();
@@ -248,7 +263,7 @@ impl Client {
     /// do not matter).
     pub async fn is_closed(&mut self) -> bool {
         let mut rest = BytesMut::new();
-        let Link::Tcp(frames) = &mut self.link else {
+        let Link::Tcp(frames, _) = &mut self.link else {
             return self.next().await.is_none();
         };
         let stream = frames.get_mut();

@@ -27,7 +27,7 @@ mod temp_redis;
 
 use cluster_node::Node;
 use kingme_client::event::{Event, LinkEvent};
-use kingme_client::net::{Net, NetConfig};
+use kingme_client::net::{Net, NetConfig, Security};
 use kingme_server::{ClusterSettings, Config, Database};
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
@@ -136,6 +136,9 @@ impl Player {
             secrets: None,
             keys: None,
             resume_tokens: None,
+            security: Security::Tls {
+                known_servers: None,
+            },
             ..NetConfig::new(addr.to_owned(), name.to_owned())
         };
         let mut player = Player {

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use kingme_shared::identity::{self, SigningKey};
+use kingme_shared::identity::{self, ProofScope, SigningKey};
 use kingme_shared::protocol::{ClientMessage, ErrorKind, PROTOCOL_VERSION, ServerMessage};
 use kingme_tests::{Client, start_server, test_config};
 use std::net::SocketAddr;
@@ -34,6 +34,15 @@ async fn challenged(addr: SocketAddr, name: &str, key: &SigningKey) -> (Client, 
     }
 }
 
+/// What a proof made on `client`'s connection for this challenge covers.
+fn scope<'a>(client: &Client, server_id: &'a str, nonce: &'a [u8; 32]) -> ProofScope<'a> {
+    ProofScope {
+        server_id,
+        nonce,
+        binding: client.binding(),
+    }
+}
+
 /// Sends `signature` as the proof; returns the fatal error that must follow.
 async fn refused_proof(mut client: Client, signature: Vec<u8>) -> (ErrorKind, String) {
     client.send(ClientMessage::Prove { signature }).await;
@@ -51,7 +60,7 @@ async fn bad_proofs_are_refused_and_only_the_key_holder_gets_in() {
     // Signed by another key than the hello named.
     let (client, server_id, nonce) = challenged(addr, "ann", &ann).await;
     let other = SigningKey::from_bytes(&[5; 32]);
-    let forged = identity::sign_proof(&other, &server_id, &nonce, "ann");
+    let forged = identity::sign_proof(&other, scope(&client, &server_id, &nonce), "ann");
     let (kind, message) = refused_proof(client, forged).await;
     assert_eq!(kind, ErrorKind::Unauthorized);
     assert!(
@@ -75,7 +84,7 @@ async fn bad_proofs_are_refused_and_only_the_key_holder_gets_in() {
 
     // Signed for the right name, but over another name's proof.
     let (client, server_id, nonce) = challenged(addr, "ann", &ann).await;
-    let wrong_name = identity::sign_proof(&ann, &server_id, &nonce, "bob");
+    let wrong_name = identity::sign_proof(&ann, scope(&client, &server_id, &nonce), "bob");
     assert_eq!(
         refused_proof(client, wrong_name).await.0,
         ErrorKind::Unauthorized
@@ -83,7 +92,7 @@ async fn bad_proofs_are_refused_and_only_the_key_holder_gets_in() {
 
     // A proof recorded on one connection and replayed on another: the nonce differs.
     let (first, server_id, nonce) = challenged(addr, "ann", &ann).await;
-    let recorded = identity::sign_proof(&ann, &server_id, &nonce, "ann");
+    let recorded = identity::sign_proof(&ann, scope(&first, &server_id, &nonce), "ann");
     drop(first);
     let (second, _, fresh) = challenged(addr, "ann", &ann).await;
     assert_ne!(fresh, nonce, "every challenge has a fresh nonce");

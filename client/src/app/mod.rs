@@ -255,6 +255,7 @@ impl App {
             LinkEvent::Reseating { .. } | LinkEvent::Unseated { .. } => {
                 self.complain(event.notice().unwrap_or_default());
             }
+            LinkEvent::Notice { text } => self.say(text),
             LinkEvent::Closed { reason } => {
                 self.complain(format!("disconnected: {reason}"));
                 self.link = Link::Closed { reason };

@@ -204,7 +204,8 @@ impl<W: Write> Session<W> {
             Event::Link(
                 link @ (LinkEvent::Lost { .. }
                 | LinkEvent::Reseating { .. }
-                | LinkEvent::Unseated { .. }),
+                | LinkEvent::Unseated { .. }
+                | LinkEvent::Notice { .. }),
             ) => {
                 self.say(&link.notice().unwrap_or_default());
                 Self::go_on()

@@ -2,6 +2,7 @@
 //! that a bot ended well, and a plain protocol client for the tests' own requests.
 
 use futures::{SinkExt, StreamExt};
+use kingme_client::net::dial::{Security, ServerStream, dial};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
@@ -11,7 +12,6 @@ use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
@@ -126,14 +126,19 @@ pub async fn finished_well(bot: BotProcess, games: usize) -> Vec<String> {
 
 /// A plain protocol client for the test's own requests.
 pub struct Client {
-    frames: Framed<TcpStream, ClientCodec>,
+    frames: Framed<ServerStream, ClientCodec>,
 }
 
 impl Client {
+    /// Connects over TLS (the certificate trusted on first use, for this connection only) and
+    /// says hello as the guest `name`.
     pub async fn connect(addr: SocketAddr, name: &str) -> Client {
-        let stream = TcpStream::connect(addr).await.unwrap();
+        let security = Security::Tls {
+            known_servers: None,
+        };
+        let dialed = dial(&addr.to_string(), &security).await.unwrap();
         let mut client = Client {
-            frames: Framed::new(stream, ClientCodec::client()),
+            frames: Framed::new(dialed.stream, ClientCodec::client()),
         };
         client
             .send(ClientMessage::Hello {

@@ -3,10 +3,13 @@
 
 use anyhow::Context;
 use clap::Parser;
+use kingme_server::net::tls::ServerTls;
 use kingme_server::storage::Durability;
 use kingme_server::storage::backup;
 use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
-use kingme_server::{ClusterSettings, Config, Database};
+use kingme_server::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
@@ -119,6 +122,29 @@ struct Args {
     /// another node takes over the games of one that died.
     #[arg(long, default_value_t = 3000, value_name = "MS")]
     lease_ms: u64,
+    /// The server's certificate chain (PEM, the server's own first; e.g. from an ACME client).
+    /// Read again on SIGHUP. Without it (and --tls-key) the server makes a self-signed
+    /// certificate on its first start and keeps it beside its database (`<db>-tls.pem`).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "tls_key",
+        conflicts_with = "plaintext"
+    )]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM). Read again on SIGHUP.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Turn TLS off on both doors: moves, chat and sign-ins cross the network in the clear, and
+    /// people's clients will not sign in unless told to (`kingme --insecure`). Only for a
+    /// network you trust, or behind a proxy that ends TLS (then also --proxy-cert).
+    #[arg(long)]
+    plaintext: bool,
+    /// Behind a reverse proxy that ends TLS: the certificate (PEM) the proxy presents to
+    /// clients. People's sign-ins are bound to the certificate they saw, so they are checked
+    /// against this one.
+    #[arg(long, value_name = "FILE")]
+    proxy_cert: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -153,6 +179,21 @@ impl Args {
         }))
     }
 
+    fn tls(&self) -> TlsSettings {
+        let source = match (&self.tls_cert, &self.tls_key) {
+            _ if self.plaintext => TlsSource::Plaintext,
+            (Some(cert), Some(key)) => TlsSource::Files {
+                cert: cert.clone(),
+                key: key.clone(),
+            },
+            _ => TlsSource::SelfSigned,
+        };
+        TlsSettings {
+            source,
+            proxy_cert: self.proxy_cert.clone(),
+        }
+    }
+
     fn config(&self) -> anyhow::Result<Config> {
         let defaults = Config::default();
         Ok(Config {
@@ -173,6 +214,7 @@ impl Args {
                 Durability::Process
             },
             cluster: self.cluster_settings()?,
+            tls: self.tls(),
             endgame_database: match &self.egdb {
                 Some(path) => Some(kingme_server::game::endgame::open(path)?),
                 None => None,
@@ -180,6 +222,37 @@ impl Args {
             ..defaults
         })
     }
+}
+
+/// Reads the certificate files again on every SIGHUP (a renewed certificate), for the
+/// connections made from then on; a bad file is logged and the certificate in use kept.
+fn reload_on_hangup(tls: Arc<ServerTls>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut hangups = match signal(SignalKind::hangup()) {
+            Ok(hangups) => hangups,
+            Err(err) => return tracing::warn!(%err, "cannot listen for SIGHUP"),
+        };
+        tokio::spawn(async move {
+            while hangups.recv().await.is_some() {
+                let tls = Arc::clone(&tls);
+                match tokio::task::spawn_blocking(move || tls.reload()).await {
+                    Ok(Ok(Some(binding))) => tracing::info!(
+                        fingerprint = %binding,
+                        "SIGHUP: certificate reloaded; new connections get it"
+                    ),
+                    Ok(Ok(None)) => tracing::info!("SIGHUP: no TLS to reload (--plaintext)"),
+                    Ok(Err(err)) => {
+                        tracing::error!(%err, "SIGHUP: certificate not reloaded; the old one stays")
+                    }
+                    Err(err) => tracing::error!(%err, "SIGHUP: the reload failed"),
+                }
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = tls;
 }
 
 /// Completes on Ctrl-C or, on Unix, SIGTERM.
@@ -231,6 +304,20 @@ async fn main() -> anyhow::Result<()> {
         durability = config.durability.promise(),
         "database open"
     );
+    let tls = kingme_server::open_tls(&config)
+        .await
+        .context("cannot set up TLS (or pass --plaintext to run without it)")?;
+    match tls.current() {
+        Some(certified) => println!(
+            "kingme TLS certificate SHA-256 fingerprint: {} (clients pin it on first use)",
+            certified.binding
+        ),
+        None => tracing::warn!(
+            "--plaintext: TLS is off; moves, chat and sign-ins cross the network in the clear, \
+             and anyone on the path can read and change them"
+        ),
+    }
+    reload_on_hangup(Arc::clone(&tls));
     let listener = TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
@@ -240,13 +327,18 @@ async fn main() -> anyhow::Result<()> {
                 .await
                 .with_context(|| format!("cannot open the HTTP door on {http}"))?;
             let addr = listener.local_addr().context("the HTTP door's address")?;
-            println!("kingme web page: http://{addr}/ (WebSocket: ws://{addr}/ws)");
+            let (page, socket) = if tls.is_plaintext() {
+                ("http", "ws")
+            } else {
+                ("https", "wss")
+            };
+            println!("kingme web page: {page}://{addr}/ (WebSocket: {socket}://{addr}/ws)");
             Some(listener)
         }
         None => None,
     };
     // A node that cannot join its cluster ends with an error status, not a clean exit.
-    kingme_server::run_doors(listener, http, shutdown_signal(), config, storage)
+    kingme_server::run_doors(listener, http, shutdown_signal(), config, storage, tls)
         .await
         .context("cannot join the cluster")?;
     Ok(())

@@ -15,6 +15,7 @@ use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
 use super::rate_limit::RateLimiter;
+use super::tls;
 use super::transport::{Incoming, Outgoing};
 use crate::game::TableCommand;
 use crate::lobby::feed::{GameListFeed, next_list};
@@ -22,12 +23,14 @@ use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
 use crate::storage::HistoryQuery;
 use futures::StreamExt;
+use kingme_shared::identity::ChannelBinding;
 use kingme_shared::protocol::{
     ClientMessage, FrameError, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
 };
 use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -39,15 +42,52 @@ use tokio_util::sync::CancellationToken;
 /// a buffer grows when a larger frame comes.
 const BUFFER_START: usize = 512;
 
-/// Serves one accepted TCP connection (binary frames) until it closes.
+/// Serves one accepted TCP connection (binary frames) until it closes: over TLS, after its
+/// handshake (within the hello's time limit), unless the server runs `--plaintext`.
 pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<ConnectionContext>) {
     // Moves are small and latency matters more than packet count.
     let _ = stream.set_nodelay(true);
-    let (read, write) = stream.into_split();
+    let Some(certified) = context.tls.current() else {
+        let binding = context.tls.binding(None);
+        return serve_stream(stream, peer, binding, id, context).await;
+    };
+    let limit = context.limits.handshake_timeout;
+    let handshake = tokio::select! {
+        () = context.connections.cancelled() => return,
+        handshake = tokio::time::timeout(limit, tls::accept(&certified, stream)) => handshake,
+    };
+    match handshake {
+        Ok(Ok(stream)) => {
+            let binding = context.tls.binding(Some(&certified));
+            serve_stream(stream, peer, binding, id, context).await;
+        }
+        // Not TLS, or broken off: nobody to tell in the protocol's words.
+        Ok(Err(err)) => {
+            tracing::info!(connection = id, %peer, %err, "TLS handshake failed; closed");
+        }
+        Err(_elapsed) => {
+            tracing::info!(connection = id, %peer, "no TLS handshake in time; closed");
+        }
+    }
+}
+
+/// Serves one client's byte stream (a socket, or TLS over one) with the binary frames.
+async fn serve_stream<S: AsyncRead + AsyncWrite + Send + 'static>(
+    stream: S,
+    peer: SocketAddr,
+    binding: ChannelBinding,
+    id: u64,
+    context: Arc<ConnectionContext>,
+) {
+    let (read, write) = tokio::io::split(stream);
     let frames = FramedRead::with_capacity(read, ServerCodec::server(), BUFFER_START);
     let sink = FramedWrite::with_capacity(write, ServerCodec::server(), BUFFER_START);
     let stop = context.connections.clone();
-    let frames = serve_transport(frames, sink, peer, id, context).await;
+    let end = Peer {
+        address: peer,
+        binding,
+    };
+    let frames = serve_transport(frames, sink, end, id, context).await;
     // At shutdown nobody waits for stragglers.
     tokio::select! {
         () = linger(frames.into_inner()) => {}
@@ -55,12 +95,21 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<Co
     }
 }
 
+/// The other end of a connection, as the transport knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer {
+    /// Its address (a proxy's, behind one).
+    pub address: SocketAddr,
+    /// What a person's proof on this connection must sign.
+    pub binding: ChannelBinding,
+}
+
 /// Serves one client over any transport until it closes; hands back the reading side, drained
 /// of nothing, for the transport's own goodbye.
 pub async fn serve_transport<F: Incoming>(
     frames: F,
     sink: impl Outgoing,
-    peer: SocketAddr,
+    end: Peer,
     id: u64,
     context: Arc<ConnectionContext>,
 ) -> F {
@@ -68,13 +117,15 @@ pub async fn serve_transport<F: Incoming>(
     let closing = CancellationToken::new();
     let (outbox, queue) = Outbox::channel(context.limits.outbox_capacity, kick.clone());
     let writer = tokio::spawn(write_frames(sink, queue, closing.clone(), kick.clone()));
-    tracing::info!(connection = id, %peer, "connection opened");
+    let peer = end.address;
+    tracing::info!(connection = id, %peer, binding = %end.binding, "connection opened");
     let mut connection = Connection {
         id,
         frames,
         outbox,
         kick,
         context,
+        binding: end.binding,
         watch_only: None,
         lobby_feed: None,
         nodes_feed: None,
@@ -94,6 +145,8 @@ pub(super) struct Connection<F> {
     /// Cancelled when the client reads too slowly.
     kick: CancellationToken,
     pub(super) context: Arc<ConnectionContext>,
+    /// What a person's proof on this connection must sign.
+    pub(super) binding: ChannelBinding,
     /// Set when the database failed while letting the client in: it may only list and watch
     /// games, and every other request is refused with this.
     pub(super) watch_only: Option<Refusal>,

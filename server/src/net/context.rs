@@ -2,6 +2,7 @@
 //! database for the handshake and the archive, the server's id, its limits, and the signals
 //! and tracker of the server's lifetime. Nothing of the tables' own context.
 
+use super::tls::ServerTls;
 use crate::cluster::membership::Membership;
 use crate::cluster::relay::Relay;
 use crate::config::Config;
@@ -60,6 +61,9 @@ pub struct ConnectionContext {
     pub membership: Option<Arc<Membership>>,
     /// A cluster node's relay: requests for games other nodes run go there.
     pub relay: Option<Arc<Relay>>,
+    /// The doors' TLS: the certificate a new connection is presented, and the binding its
+    /// proofs sign.
+    pub tls: Arc<ServerTls>,
 }
 
 impl ConnectionContext {

@@ -6,8 +6,7 @@ use super::transport::{Incoming, Outgoing};
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{FrameError, ServerMessage};
 use std::pin::pin;
-use tokio::io::AsyncReadExt;
-use tokio::net::tcp::OwnedReadHalf;
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 use tokio::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -22,7 +21,7 @@ const LINGER_MESSAGES: usize = 64;
 /// Reads and drops what the client still sends for a moment after the goodbye was written.
 /// Closing a socket with unread input makes the kernel reset the connection, and a reset can
 /// destroy the goodbye (the error saying why) before the client reads it.
-pub async fn linger(mut read: OwnedReadHalf) {
+pub async fn linger(mut read: impl AsyncRead + Unpin) {
     let mut sink = [0_u8; 4096];
     let drain = async {
         let mut total = 0_usize;

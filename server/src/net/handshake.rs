@@ -16,7 +16,7 @@ use crate::storage::identity::hash_secret;
 use crate::storage::records::unix_ms;
 use crate::storage::{Claim, IdentityError, StoreError};
 use futures::StreamExt;
-use kingme_shared::identity;
+use kingme_shared::identity::{self, ProofScope};
 use kingme_shared::protocol::{
     ClientMessage, GameStatus, MAX_NAME_CHARS, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, SeatHolder,
     ServerMessage,
@@ -107,16 +107,14 @@ impl<F: Incoming> Connection<F> {
             .map(|table| table.id)
             .collect();
         tracing::info!(connection = self.id, player = session.id.0, name = %session.name, guest, returning = !tables.is_empty(), "hello");
-        // The client's version is the one spoken (a version-4 client is never sent `Nodes`).
+        // The client's version is the one spoken.
         self.outbox.send(ServerMessage::Welcome {
             protocol_version,
             player: session.id,
             resume_token: token,
             games,
         });
-        if protocol_version >= 5
-            && let Some(membership) = &self.context.membership
-        {
+        if let Some(membership) = &self.context.membership {
             let mut feed = membership.watch_nodes();
             self.outbox.send(ServerMessage::Nodes {
                 addresses: feed.borrow_and_update().clone(),
@@ -178,14 +176,12 @@ impl<F: Incoming> Connection<F> {
             Ok(Some(Ok(ClientMessage::Prove { signature }))) => signature,
             Ok(Some(Ok(_))) => return Err(self.fatal(Refusal::NotProof)),
         };
-        identity::verify_proof(
-            public_key,
-            &self.context.server_id,
-            &nonce,
-            name,
-            &signature,
-        )
-        .map_err(|err| {
+        let scope = ProofScope {
+            server_id: &self.context.server_id,
+            nonce: &nonce,
+            binding: self.binding,
+        };
+        identity::verify_proof(public_key, scope, name, &signature).map_err(|err| {
             self.fatal(Refusal::BadProof {
                 name: name.to_owned(),
                 reason: err.to_string(),

@@ -10,15 +10,15 @@
 #![allow(clippy::unwrap_used)]
 
 use futures::{SinkExt, StreamExt};
+use kingme_client::net::dial::{Security, ServerStream, dial};
 use kingme_shared::ai::Level;
-use kingme_shared::identity::{self, SigningKey};
+use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, EndReason, ErrorKind, GameId, GameOptions, GameState, GameStatus,
     Opponent, PROTOCOL_VERSION, SeatChoice, ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side, WinReason};
 use std::ffi::OsStr;
-use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
 use tokio_util::codec::Framed;
 
@@ -43,14 +43,21 @@ pub async fn start_server(db: &OsStr, server_args: &[&str]) -> (Child, String) {
 }
 
 pub struct Client {
-    frames: Framed<TcpStream, ClientCodec>,
+    frames: Framed<ServerStream, ClientCodec>,
+    binding: ChannelBinding,
 }
 
 impl Client {
+    /// Connects over TLS as the kingme client does (trusting the server's certificate on first
+    /// use, pinned for this connection only).
     pub async fn connect(addr: &str) -> Client {
-        let stream = TcpStream::connect(addr).await.unwrap();
+        let security = Security::Tls {
+            known_servers: None,
+        };
+        let dialed = dial(addr, &security).await.unwrap();
         Client {
-            frames: Framed::new(stream, ClientCodec::client()),
+            frames: Framed::new(dialed.stream, ClientCodec::client()),
+            binding: dialed.binding,
         }
     }
 
@@ -107,7 +114,12 @@ impl Client {
         let ServerMessage::Challenge { server_id, nonce } = client.next().await else {
             panic!("a person's hello is challenged");
         };
-        let signature = identity::sign_proof(key, &server_id, &nonce, name);
+        let scope = ProofScope {
+            server_id: &server_id,
+            nonce: &nonce,
+            binding: client.binding,
+        };
+        let signature = identity::sign_proof(key, scope, name);
         client.send(ClientMessage::Prove { signature }).await;
         let answer = client.next().await;
         (client, answer)

@@ -4,7 +4,9 @@
 //! same bytes must verify, while the same signature over another name must not.
 
 use super::script::Script;
-use crate::identity::{SigningKey, proof_message, sign_proof, verify_proof};
+use crate::identity::{
+    ChannelBinding, ProofScope, SigningKey, proof_message, sign_proof, verify_proof,
+};
 
 fn array<const N: usize>(script: &mut Script<'_>) -> [u8; N] {
     std::array::from_fn(|_| script.byte())
@@ -15,6 +17,11 @@ pub fn identity_proof(data: &[u8]) {
     let mut script = Script::new(data);
     let public_key = array::<32>(&mut script);
     let nonce = array::<32>(&mut script);
+    let binding = if script.choose(2) == 0 {
+        ChannelBinding::Unencrypted
+    } else {
+        ChannelBinding::TlsServerEndPoint(array::<32>(&mut script))
+    };
     let split = script.choose(64);
     let signature_length = script.choose(80);
     let signature: Vec<u8> = (0..signature_length).map(|_| script.byte()).collect();
@@ -25,22 +32,27 @@ pub fn identity_proof(data: &[u8]) {
         .nth(split)
         .unwrap_or(text.len());
     let (server_id, name) = text.split_at(cut);
+    let scope = ProofScope {
+        server_id,
+        nonce: &nonce,
+        binding,
+    };
     // Arbitrary bytes: an answer, never a panic.
-    let _ = verify_proof(&public_key, server_id, &nonce, name, &signature);
-    let _ = proof_message(server_id, &nonce, name);
+    let _ = verify_proof(&public_key, scope, name, &signature);
+    let _ = proof_message(scope, name);
     // A real proof by a key made from the same bytes verifies, and only for its own name.
     let key = SigningKey::from_bytes(&public_key);
-    let real = sign_proof(&key, server_id, &nonce, name);
+    let real = sign_proof(&key, scope, name);
     let public = key.verifying_key().to_bytes();
     if !key.verifying_key().is_weak() {
         assert_eq!(
-            verify_proof(&public, server_id, &nonce, name, &real),
+            verify_proof(&public, scope, name, &real),
             Ok(()),
             "a real proof is refused"
         );
         let other = format!("{name}x");
         assert!(
-            verify_proof(&public, server_id, &nonce, &other, &real).is_err(),
+            verify_proof(&public, scope, &other, &real).is_err(),
             "a proof for {name:?} admits {other:?}"
         );
     }

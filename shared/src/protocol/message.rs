@@ -18,11 +18,13 @@ use serde::{Deserialize, Serialize};
 
 /// The protocol version spoken by this build. A server refuses a hello with a version outside
 /// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
-/// The oldest version a server still speaks: version 4 differs only in never being sent
-/// [`ServerMessage::Nodes`] (appended in version 5), so its clients keep working unchanged.
-pub const MIN_PROTOCOL_VERSION: u32 = 4;
+/// The oldest version a server still speaks. Version 6 binds a person's proof to the TLS
+/// connection it was made on (`kingme_shared::identity::ChannelBinding`); an older client's
+/// proof binds nothing, so it could be relayed to another server, and it is refused with a
+/// message saying to upgrade.
+pub const MIN_PROTOCOL_VERSION: u32 = 6;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -181,7 +183,8 @@ pub enum ClientMessage {
         game: GameId,
     },
     /// The answer to `Challenge`: the Ed25519 signature (64 bytes) of the proof message
-    /// (`kingme_shared::identity::proof_message`) by the key the hello named.
+    /// (`kingme_shared::identity::proof_message`) by the key the hello named, bound to this
+    /// connection's TLS certificate as the client saw it.
     Prove {
         signature: Vec<u8>,
     },

@@ -13,7 +13,7 @@
 use anyhow::{Context, bail};
 use clap::Parser;
 use kingme_client::event::{Event, LinkEvent};
-use kingme_client::net::{Net, NetConfig};
+use kingme_client::net::{Net, NetConfig, Security};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
@@ -215,6 +215,9 @@ async fn player(
         secrets: None,
         keys: None,
         resume_tokens: None,
+        security: Security::Tls {
+            known_servers: None,
+        },
         ..NetConfig::new(addresses[node].clone(), name.clone())
     };
     let net = Net::spawn(config, sender, stop.clone());
@@ -360,6 +363,9 @@ async fn stored_records(addr: &str, games: &[u64]) -> anyhow::Result<HashMap<u64
         secrets: None,
         keys: None,
         resume_tokens: None,
+        security: Security::Tls {
+            known_servers: None,
+        },
         ..NetConfig::new(
             addr.to_owned(),
             format!("fo{:04x}-auditor", rand::random::<u16>()),

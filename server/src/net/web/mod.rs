@@ -10,9 +10,11 @@
 //! connection code.
 
 pub mod catalogue;
+pub mod listener;
 pub mod page;
 pub mod socket;
 
+use crate::net::connection::Peer;
 use crate::net::context::ConnectionContext;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
@@ -20,11 +22,11 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use std::future::Future;
-use std::net::SocketAddr;
+use listener::{WebListener, WebPeer};
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 /// What the HTTP door hands each WebSocket: the connections' context, the connection permits
@@ -36,15 +38,22 @@ pub struct WebDoor {
     pub connections: TaskTracker,
 }
 
-/// Serves HTTP on `listener` until `stop` completes (upgraded WebSockets live on, tracked by
-/// `door.connections`, until the server closes them).
-pub async fn serve_http(
-    listener: TcpListener,
-    door: WebDoor,
-    stop: impl Future<Output = ()> + Send + 'static,
-) {
-    if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, "kingme web page and WebSocket listening");
+/// Serves HTTPS (HTTP with `--plaintext`) on `listener` until `stop` is cancelled (upgraded
+/// WebSockets live on, tracked by `door.connections`, until the server closes them).
+pub async fn serve_http(listener: TcpListener, door: WebDoor, stop: CancellationToken) {
+    let tls = Arc::clone(&door.context.tls);
+    let limit = door.context.limits.handshake_timeout;
+    let listener = match WebListener::start(listener, tls, limit, stop.clone()) {
+        Ok(listener) => listener,
+        Err(err) => return tracing::error!(%err, "the HTTP door cannot listen"),
+    };
+    if let Ok(peer) = axum::serve::Listener::local_addr(&listener) {
+        let scheme = if door.context.tls.is_plaintext() {
+            "http"
+        } else {
+            "https"
+        };
+        tracing::info!(addr = %peer.address, scheme, "kingme web page and WebSocket listening");
     }
     let app = Router::new()
         .route("/ws", get(upgrade))
@@ -53,9 +62,9 @@ pub async fn serve_http(
         .with_state(door);
     let served = axum::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
+        app.into_make_service_with_connect_info::<WebPeer>(),
     )
-    .with_graceful_shutdown(stop)
+    .with_graceful_shutdown(stop.cancelled_owned())
     .await;
     if let Err(err) = served {
         tracing::error!(%err, "the HTTP door failed");
@@ -65,7 +74,7 @@ pub async fn serve_http(
 /// `GET /ws`: upgrades to a WebSocket served as a kingme connection.
 async fn upgrade(
     State(door): State<WebDoor>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<WebPeer>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let Ok(permit) = Arc::clone(&door.permits).try_acquire_owned() else {
@@ -86,6 +95,10 @@ async fn upgrade(
         .max_frame_size(socket::MAX_WEBSOCKET_MESSAGE)
         .on_upgrade(move |websocket| {
             connections.track_future(async move {
+                let peer = Peer {
+                    address: peer.address,
+                    binding: peer.binding,
+                };
                 socket::serve_websocket(websocket, peer, context).await;
                 drop(permit);
             })

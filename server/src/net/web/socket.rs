@@ -5,7 +5,7 @@
 //! as on the TCP door. The WebSocket's own ping and pong frames are answered by the library and
 //! are not messages; the protocol's `Ping` / `Pong` keep a connection alive here too.
 
-use crate::net::connection::serve_transport;
+use crate::net::connection::{Peer, serve_transport};
 use crate::net::context::ConnectionContext;
 use crate::net::frames::linger_messages;
 use crate::net::transport::Outgoing;
@@ -13,7 +13,6 @@ use axum::extract::ws::{Message, WebSocket};
 use futures::{SinkExt, StreamExt, future};
 use kingme_shared::protocol::json::{decode_client_text, encode_server_text};
 use kingme_shared::protocol::{ClientMessage, FrameError, MAX_CLIENT_TEXT, ServerMessage};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use tungstenite::error::CapacityError;
 
@@ -30,7 +29,7 @@ pub const READ_BUFFER: usize = 2 * MAX_WEBSOCKET_MESSAGE;
 
 /// Serves one upgraded WebSocket until it closes, then reads what the client still sends for a
 /// moment so its close frame does not meet a reset.
-pub async fn serve_websocket(socket: WebSocket, peer: SocketAddr, context: Arc<ConnectionContext>) {
+pub async fn serve_websocket(socket: WebSocket, peer: Peer, context: Arc<ConnectionContext>) {
     let id = context.next_connection_id();
     let stop = context.connections.clone();
     let (sink, stream) = socket.split();
