@@ -290,6 +290,10 @@ impl Connection {
                     }
                     continue;
                 }
+                // Still going down: back later, as after a shutdown.
+                Handshake::Refused(ErrorKind::ShuttingDown, message) => {
+                    return End::Lost(message);
+                }
                 Handshake::Refused(_, message) => return End::Final(message),
                 Handshake::Failed(end) => return end,
             }
@@ -447,20 +451,20 @@ fn read_failed(err: &FrameError) -> End {
     }
 }
 
-/// How a server message ends the connection, if it does.
+/// How a server message ends the connection, if it does. A server going down keeps its games
+/// for when it is back (PROTOCOL.md, `ShuttingDown`), so its going is a lost connection, tried
+/// again with the same pauses as any other, never the end.
 fn ending(message: &ServerMessage) -> Option<End> {
     match message {
         ServerMessage::ShuttingDown { message } => {
-            Some(End::Final(format!("the server shut down: {message}")))
+            Some(End::Lost(format!("the server shut down: {message}")))
         }
         ServerMessage::Error {
             kind,
             message,
             fatal: true,
         } => Some(match kind {
-            ErrorKind::VersionMismatch | ErrorKind::Unauthorized | ErrorKind::ShuttingDown => {
-                End::Final(message.clone())
-            }
+            ErrorKind::VersionMismatch | ErrorKind::Unauthorized => End::Final(message.clone()),
             _ => End::Lost(message.clone()),
         }),
         _ => None,
