@@ -10,6 +10,7 @@
 //! ([`pace`]) well inside the server's message limit.
 
 pub mod pace;
+pub mod refusals;
 
 use crate::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig, Security};
@@ -22,6 +23,7 @@ use kingme_shared::protocol::{
     ServerMessage, TimeControl,
 };
 use pace::{BOT_BURST, BOT_PER_SECOND, Pace};
+use refusals::Refusals;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -136,6 +138,7 @@ pub async fn run(
                 }
             }
             Some((game, ply, text)) = moves.recv() => bot.thought(game, ply, text),
+            () = sleep_until_retry(bot.refusals.next()) => bot.retry_due(Instant::now()),
         };
         for search in bot.searches.drain(..) {
             let moves = moves_tx.clone();
@@ -165,6 +168,14 @@ pub async fn run(
     shutdown.cancel();
     net.close().await;
     Ok(bot.finished)
+}
+
+/// Waits until `at`, the end of a pause after refused moves, or for ever without one.
+async fn sleep_until_retry(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// A search to start: the position as the bot's table has it.
@@ -206,6 +217,8 @@ struct Bot {
     seeking: Option<(Seeking, Instant)>,
     /// Games whose seat was refused to this bot: not tried again.
     refused: HashSet<GameId>,
+    /// Moves refused in a row, per game: the pauses before trying again.
+    refusals: Refusals,
     /// Per game, the number of moves at which a search runs or a move was sent, so one turn
     /// gets one move (a search started before a reconnect and another after it would otherwise
     /// both send one).
@@ -226,6 +239,7 @@ impl Bot {
             tables: HashMap::new(),
             seeking: None,
             refused: HashSet::new(),
+            refusals: Refusals::default(),
             asked: HashMap::new(),
             searches: Vec::new(),
             finished: 0,
@@ -343,17 +357,23 @@ impl Bot {
                 // The bot's view of the game may be stale (a reconnect, a move sent twice): read
                 // the game again; the server answers with its state, and `YourTurn` if it is the
                 // bot's move, and the bot thinks again.
-                eprintln!(
-                    "kingme bot: game {game}: {text} was refused: {reason}; reading the game again"
-                );
+                // Refused again and again (a server that cannot store moves), it pauses longer
+                // each time before reading the game again, and says each reason once.
                 self.asked.remove(&game);
-                Ok(if self.tables.contains_key(&game) {
-                    vec![ClientMessage::Watch { game }]
-                } else {
-                    Vec::new()
+                if !self.tables.contains_key(&game) {
+                    return Ok(Vec::new());
+                }
+                let refused = self.refusals.refused(game, &reason, now);
+                if let Some(line) = refused.say {
+                    eprintln!("kingme bot: {line} (last refused: {text})");
+                }
+                Ok(match refused.retry_at {
+                    None => vec![ClientMessage::Watch { game }],
+                    Some(_) => Vec::new(),
                 })
             }
             Event::Server(ServerMessage::GameOver { game, result, .. }) => {
+                self.refusals.forget(game);
                 let Some(table) = self.tables.remove(&game) else {
                     return Ok(Vec::new());
                 };
@@ -386,6 +406,7 @@ impl Bot {
             Event::Server(ServerMessage::Left { game }) => {
                 // The server closed a game the bot still sat in (or confirmed its leaving).
                 self.asked.remove(&game);
+                self.refusals.forget(game);
                 Ok(if self.tables.remove(&game).is_some() {
                     self.want_more()
                 } else {
@@ -397,6 +418,15 @@ impl Bot {
                     crate::app::game_of(&message).and_then(|game| self.tables.get_mut(&game))
                 {
                     table.apply(&message, now);
+                }
+                if let ServerMessage::MovePlayed { game, record, .. } = &message
+                    && self
+                        .tables
+                        .get(game)
+                        .is_some_and(|table| table.your_side == Some(record.side))
+                    && let Some(line) = self.refusals.accepted(*game)
+                {
+                    eprintln!("kingme bot: {line}");
                 }
                 Ok(Vec::new())
             }
@@ -410,6 +440,17 @@ impl Bot {
         } else {
             Vec::new()
         }
+    }
+
+    /// The games whose pause after refused moves is over: read again (the server answers with
+    /// the state, and `YourTurn`, and the bot thinks again).
+    fn retry_due(&mut self, now: Instant) -> Vec<ClientMessage> {
+        self.refusals
+            .due(now)
+            .into_iter()
+            .filter(|game| self.tables.contains_key(game))
+            .map(|game| ClientMessage::Watch { game })
+            .collect()
     }
 
     /// A search finished: send its move if the game is still where it was.

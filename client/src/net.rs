@@ -32,7 +32,7 @@ use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey, sign_proof};
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, ErrorKind, GameId, PROTOCOL_VERSION, ServerMessage,
+    ClientCodec, ClientMessage, ErrorKind, FrameError, GameId, PROTOCOL_VERSION, ServerMessage,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -290,6 +290,10 @@ impl Connection {
                     }
                     continue;
                 }
+                // Still going down: back later, as after a shutdown.
+                Handshake::Refused(ErrorKind::ShuttingDown, message) => {
+                    return End::Lost(message);
+                }
                 Handshake::Refused(_, message) => return End::Final(message),
                 Handshake::Failed(end) => return end,
             }
@@ -420,7 +424,7 @@ impl Connection {
                             return end;
                         }
                     }
-                    Some(Err(err)) => return End::Lost(err.to_string()),
+                    Some(Err(err)) => return read_failed(&err),
                     None => return End::Lost("the server closed the connection".to_owned()),
                 },
             }
@@ -436,20 +440,31 @@ async fn wait_until(at: Option<Instant>) {
     }
 }
 
-/// How a server message ends the connection, if it does.
+/// A connection whose reading failed: a server gone without TLS's goodbye (killed, or its
+/// machine lost) is said in plain words, not in rustls's.
+fn read_failed(err: &FrameError) -> End {
+    match err {
+        FrameError::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            End::Lost("the server closed the connection".to_owned())
+        }
+        other => End::Lost(other.to_string()),
+    }
+}
+
+/// How a server message ends the connection, if it does. A server going down keeps its games
+/// for when it is back (PROTOCOL.md, `ShuttingDown`), so its going is a lost connection, tried
+/// again with the same pauses as any other, never the end.
 fn ending(message: &ServerMessage) -> Option<End> {
     match message {
         ServerMessage::ShuttingDown { message } => {
-            Some(End::Final(format!("the server shut down: {message}")))
+            Some(End::Lost(format!("the server shut down: {message}")))
         }
         ServerMessage::Error {
             kind,
             message,
             fatal: true,
         } => Some(match kind {
-            ErrorKind::VersionMismatch | ErrorKind::Unauthorized | ErrorKind::ShuttingDown => {
-                End::Final(message.clone())
-            }
+            ErrorKind::VersionMismatch | ErrorKind::Unauthorized => End::Final(message.clone()),
             _ => End::Lost(message.clone()),
         }),
         _ => None,
@@ -602,7 +617,7 @@ async fn handshake(
                     "the server answered the hello with {other:?}"
                 )));
             }
-            Ok(Some(Err(err))) => return Handshake::Failed(End::Lost(err.to_string())),
+            Ok(Some(Err(err))) => return Handshake::Failed(read_failed(&err)),
             Ok(None) => {
                 return Handshake::Failed(End::Lost("the server closed the connection".to_owned()));
             }

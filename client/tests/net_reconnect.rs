@@ -294,3 +294,78 @@ async fn a_guest_whose_token_is_refused_starts_afresh() {
     );
     net.close().await;
 }
+
+/// The next link event but the notices (the plaintext sign-in warning).
+async fn link_past_notices(events: &mut mpsc::Receiver<Event>) -> LinkEvent {
+    loop {
+        match next_link(events).await {
+            LinkEvent::Notice { .. } => continue,
+            link => return link,
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_server_shutting_down_is_signed_in_to_again_once_it_is_back() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    let (events_tx, mut events) = mpsc::channel(16);
+    let config = NetConfig {
+        retry: Duration::ZERO,
+        secrets: None,
+        keys: None,
+        resume_tokens: None,
+        security: Security::Plaintext { sign_in: true },
+        ..NetConfig::new(address, "ada".to_owned())
+    };
+    let net = Net::spawn(config, events_tx, CancellationToken::new());
+    let script = async {
+        let mut first = accept(&listener).await;
+        challenge(&mut first).await;
+        welcome(&mut first).await;
+        assert_eq!(
+            link_past_notices(&mut events).await,
+            LinkEvent::Connected { resumed: false }
+        );
+        // A graceful shutdown: the games are kept, the server says so and goes.
+        first
+            .send(ServerMessage::ShuttingDown {
+                message: "your games are kept".to_owned(),
+            })
+            .await
+            .unwrap();
+        drop(first);
+        assert!(
+            matches!(link_past_notices(&mut events).await, LinkEvent::Lost { .. }),
+            "a shutdown is a lost connection, not the end"
+        );
+        // Still going down when the client comes back: it tries again.
+        let mut second = accept(&listener).await;
+        second.next().await.unwrap().unwrap();
+        second
+            .send(ServerMessage::Error {
+                kind: ErrorKind::ShuttingDown,
+                message: "the server is shutting down".to_owned(),
+                fatal: true,
+            })
+            .await
+            .unwrap();
+        drop(second);
+        assert!(matches!(
+            link_past_notices(&mut events).await,
+            LinkEvent::Lost { .. }
+        ));
+        // Back: the same key signs in again.
+        let mut third = accept(&listener).await;
+        challenge(&mut third).await;
+        welcome(&mut third).await;
+        assert_eq!(
+            link_past_notices(&mut events).await,
+            LinkEvent::Connected { resumed: true }
+        );
+    };
+    tokio::time::timeout(Duration::from_secs(20), script)
+        .await
+        .expect("the client came back within the time");
+    net.close().await;
+}

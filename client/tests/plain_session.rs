@@ -266,3 +266,27 @@ fn an_output_nobody_reads_is_noticed() {
     ))));
     assert!(session.output_lost());
 }
+
+#[test]
+fn a_server_shutting_down_does_not_end_the_game_in_plain_mode() {
+    let mut session = Session::new(Start::Create(Box::new(options())), false, Vec::new());
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    session.event(Event::Server(ServerMessage::State(state(
+        GameKind::TicTacToe,
+        None,
+        &[],
+        Some(Side::First),
+    ))));
+    let (_, done) = session.event(Event::Server(ServerMessage::ShuttingDown {
+        message: "your games are kept".to_owned(),
+    }));
+    assert!(!done, "the game is kept: the session waits for the server");
+    let out = text(&session);
+    assert!(out.contains("the server is shutting down"), "{out}");
+    assert!(out.contains("reconnect"), "it says it comes back: {out}");
+    // Back: the game's state comes again and play goes on.
+    let (_, done) = session.event(Event::Link(LinkEvent::Connected { resumed: true }));
+    assert!(!done);
+    session.event(your_turn(&["1", "2"]));
+    assert!(session.wants_input());
+}

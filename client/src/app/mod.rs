@@ -331,7 +331,9 @@ impl App {
                 }
             }
             ServerMessage::ShuttingDown { message } => {
-                self.complain(format!("the server is shutting down: {message}"));
+                self.complain(format!(
+                    "the server is shutting down: {message}; reconnecting when it is back"
+                ));
             }
             ServerMessage::Ping { .. } | ServerMessage::Pong { .. } => {}
             _ => {

@@ -326,3 +326,54 @@ fn vs_and_level_parse_and_do_not_mix() {
     assert!(both.is_err());
     assert!(Cli::try_parse_from(["bot", "--vs", "strong"]).is_err());
 }
+
+/// The bot's move in game 1 at the start, sent and then refused for `reason`: what it answers.
+fn refused_again(bot: &mut Bot, reason: &str, now: Instant) -> Vec<ClientMessage> {
+    says(
+        bot,
+        ServerMessage::State(state(1, &[], GameStatus::Playing)),
+    );
+    bot.event(your_turn(1), now).unwrap();
+    let (game, ply, text) = search_answer(bot);
+    assert!(!bot.thought(game, ply, Some(text.clone())).is_empty());
+    bot.event(
+        Event::Server(ServerMessage::MoveRejected {
+            game,
+            text,
+            kind: ErrorKind::NotStored,
+            reason: reason.to_owned(),
+        }),
+        now,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_move_refused_again_and_again_is_retried_after_growing_pauses() {
+    let mut bot = bot();
+    let start = Instant::now();
+    let watch = vec![ClientMessage::Watch { game: GameId(1) }];
+    // The first refusal reads the game again at once: the bot's view may be stale.
+    assert_eq!(refused_again(&mut bot, "the disk is full", start), watch);
+    // Refused again: the server cannot store moves; it waits before trying again.
+    assert!(refused_again(&mut bot, "the disk is full", start).is_empty());
+}
+
+#[test]
+fn after_its_pause_a_refused_game_is_read_again_once() {
+    let mut bot = bot();
+    let start = Instant::now();
+    refused_again(&mut bot, "the disk is full", start);
+    refused_again(&mut bot, "the disk is full", start);
+    assert!(bot.retry_due(start).is_empty(), "not before the pause");
+    let after = start + refusals::FIRST_PAUSE;
+    assert_eq!(bot.refusals.next(), Some(after));
+    assert_eq!(
+        bot.retry_due(after),
+        vec![ClientMessage::Watch { game: GameId(1) }]
+    );
+    assert!(bot.retry_due(after).is_empty(), "read again once");
+    // Refused a third time: twice the pause.
+    refused_again(&mut bot, "the disk is full", after);
+    assert_eq!(bot.refusals.next(), Some(after + 2 * refusals::FIRST_PAUSE));
+}

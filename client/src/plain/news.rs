@@ -80,10 +80,10 @@ impl<W: Write> Session<W> {
                 Self::go_on()
             }
             ServerMessage::ShuttingDown { message } => {
-                self.say(&format!("the server is shutting down: {message}"));
-                if self.table.is_some() {
-                    return self.end(true, Vec::new());
-                }
+                // The game is kept: the connection comes back to it once the server is back.
+                self.say(&format!(
+                    "the server is shutting down: {message}; reconnecting when it is back"
+                ));
                 Self::go_on()
             }
             ServerMessage::Left { .. } => {

@@ -5,6 +5,7 @@ use anyhow::Context;
 use clap::Parser;
 use kingme_server::net::tls::ServerTls;
 use kingme_server::storage::Durability;
+use kingme_server::storage::backup;
 use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
 use kingme_server::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
 use std::path::PathBuf;
@@ -144,6 +145,8 @@ struct Args {
     /// against this one.
     #[arg(long, value_name = "FILE")]
     proxy_cert: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
 }
 
 impl Args {
@@ -287,6 +290,9 @@ async fn main() -> anyhow::Result<()> {
         .init();
     tune_allocator();
     let args = Args::parse();
+    if let Some(command) = &args.command {
+        return command.run(&args.database()?);
+    }
     let config = args.config()?;
     // The database first: a server that cannot keep its games should say so before anyone
     // connects.
@@ -336,4 +342,46 @@ async fn main() -> anyhow::Result<()> {
         .await
         .context("cannot join the cluster")?;
     Ok(())
+}
+
+/// What the binary does instead of serving: tools for the host.
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Takes a backup of the database file (--db) into FILE, online: the server may be running
+    /// on it. SQLite's backup API copies one committed state; the copy is checked and replaces
+    /// FILE only when whole.
+    Backup { file: std::path::PathBuf },
+    /// Restores the backup FILE as the database file (--db). No server may have it open. The
+    /// backup is checked, the old file and its -wal and -shm are renamed aside
+    /// (`.before-restore-<time>`), never replayed into the restored file.
+    Restore { file: std::path::PathBuf },
+}
+
+impl Command {
+    fn run(&self, database: &Database) -> anyhow::Result<()> {
+        let Database::File(path) = database else {
+            anyhow::bail!(
+                "backup and restore are for SQLite database files; back up PostgreSQL with \
+                 pg_dump"
+            );
+        };
+        match self {
+            Command::Backup { file } => {
+                backup::backup(path, file).with_context(|| {
+                    format!("cannot back up {} to {}", path.display(), file.display())
+                })?;
+                println!("backed up {} to {}", path.display(), file.display());
+            }
+            Command::Restore { file } => {
+                let restored = backup::restore(file, path).with_context(|| {
+                    format!("cannot restore {} as {}", file.display(), path.display())
+                })?;
+                for old in restored.set_aside {
+                    println!("set aside {}", old.display());
+                }
+                println!("restored {} as {}", file.display(), path.display());
+            }
+        }
+        Ok(())
+    }
 }

@@ -90,16 +90,6 @@ impl<F: Incoming> Connection<F> {
                 Err(err) => return Err(self.fatal(Refusal::Identity(err))),
             }
         };
-        let replaced = CancellationToken::new();
-        let previous = session.attach(Attachment {
-            connection: self.id,
-            outbox: self.outbox.clone(),
-            replaced: replaced.clone(),
-            relayed: false,
-        });
-        if let Some(previous) = previous {
-            previous.replaced.cancel();
-        }
         let tables: Vec<_> = session
             .games()
             .into_iter()
@@ -133,6 +123,18 @@ impl<F: Incoming> Connection<F> {
         }
         if let Some(notice) = &self.watch_only {
             self.outbox.send(notice.to_message(false));
+        }
+        // Only now may the player's games write to this connection: the `Welcome` (and what
+        // follows it above) is queued first, whatever a game sends at the same moment.
+        let replaced = CancellationToken::new();
+        let previous = session.attach(Attachment {
+            connection: self.id,
+            outbox: self.outbox.clone(),
+            replaced: replaced.clone(),
+            relayed: false,
+        });
+        if let Some(previous) = previous {
+            previous.replaced.cancel();
         }
         // The player's games (seats kept while it was away, or held by an older connection)
         // send their state to this connection, and the others hear that the player is back.

@@ -5,7 +5,9 @@
 //! unlinked file. At start, a seal beside the database (`<file>-seal`, holding the database's
 //! random id, also kept in SQLite's `application_id`) tells a database this server used before
 //! from one that is missing, empty or foreign: such a start is refused unless the operator says
-//! `--new-database`.
+//! `--new-database`. The seal also names the file (device and inode) it was written beside, so
+//! a write-ahead log left by another file is known before SQLite could replay it
+//! ([`super::stranded_log`]).
 
 use super::store::StoreError;
 use std::path::{Path, PathBuf};
@@ -40,17 +42,46 @@ impl FileIdentity {
         })
     }
 
+    /// The path the file was opened at.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file's key (device and inode on Unix).
+    #[must_use]
+    pub fn key(&self) -> (u64, u64) {
+        self.key
+    }
+
+    /// What became of the file, `None` while the path still names it.
+    fn change(&self) -> Option<&'static str> {
+        match std::fs::metadata(&self.path) {
+            Ok(metadata) if key_of(&metadata) == self.key => None,
+            Ok(_) => Some("was replaced by another file"),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Some("was removed"),
+            Err(_) => Some("cannot be read"),
+        }
+    }
+
+    /// Whether the path still names the same file (quietly; [`FileIdentity::check`] says why).
+    #[must_use]
+    pub fn is_unchanged(&self) -> bool {
+        self.change().is_none()
+    }
+
     /// Whether the path still names the same file; a loud error saying what to do if not.
     pub fn check(&self) -> Result<(), StoreError> {
-        let what = match std::fs::metadata(&self.path) {
-            Ok(metadata) if key_of(&metadata) == self.key => return Ok(()),
-            Ok(_) => "was replaced by another file",
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => "was removed",
-            Err(_) => "cannot be read",
+        let Some(what) = self.change() else {
+            return Ok(());
         };
         let err = StoreError::Database(format!(
             "the database file {} {what} while the server ran; nothing more is written: stop \
-             the server, put the file back (or restore a backup) and start it again",
+             the server (it sets the log it leaves, {}-wal and -shm, aside), then put the \
+             file back or restore a backup with `kingme-server restore BACKUP --db {}` (never \
+             copy a file over the database while a -wal is beside it), and start it again",
+            self.path.display(),
+            self.path.display(),
             self.path.display()
         ));
         tracing::error!(%err, "THE DATABASE FILE IS GONE");
@@ -66,11 +97,32 @@ pub fn seal_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The database id a seal holds, `None` without a seal.
-pub fn read_seal(path: &Path) -> Result<Option<i32>, StoreError> {
+/// What a seal says: the database's id, and the file it was written beside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seal {
+    /// The database's random id (SQLite's `application_id`).
+    pub id: i32,
+    /// The key of the file the seal was written beside; `None` in seals of older servers.
+    pub file: Option<(u64, u64)>,
+}
+
+impl Seal {
+    fn parse(text: &str) -> Option<Seal> {
+        let mut words = text.split_whitespace();
+        let id = words.next()?.parse().ok()?;
+        let file = match (words.next(), words.next()) {
+            (Some(device), Some(inode)) => Some((device.parse().ok()?, inode.parse().ok()?)),
+            _ => None,
+        };
+        Some(Seal { id, file })
+    }
+}
+
+/// The seal beside the database at `path`, `None` without one.
+pub fn read_seal(path: &Path) -> Result<Option<Seal>, StoreError> {
     let seal = seal_path(path);
     match std::fs::read_to_string(&seal) {
-        Ok(text) => text.trim().parse().map(Some).map_err(|_| {
+        Ok(text) => Seal::parse(&text).map(Some).ok_or_else(|| {
             StoreError::Corrupt(format!(
                 "{} does not hold a database id; remove it to start afresh",
                 seal.display()
@@ -84,10 +136,11 @@ pub fn read_seal(path: &Path) -> Result<Option<i32>, StoreError> {
     }
 }
 
-/// Writes the seal of the database at `path` with its id.
+/// Writes the seal of the database at `path`: its id and the file there now.
 pub fn write_seal(path: &Path, id: i32) -> Result<(), StoreError> {
     let seal = seal_path(path);
-    std::fs::write(&seal, format!("{id}\n"))
+    let (device, inode) = FileIdentity::of(path)?.key;
+    std::fs::write(&seal, format!("{id} {device} {inode}\n"))
         .map_err(|err| StoreError::Database(format!("cannot write {}: {err}", seal.display())))
 }
 
@@ -134,7 +187,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|err| panic!("{err}"));
         let path = dir.path().join("games.db");
         assert_eq!(read_seal(&path), Ok(None));
+        std::fs::write(&path, b"db").unwrap_or_else(|err| panic!("{err}"));
         write_seal(&path, 12345).unwrap_or_else(|err| panic!("{err}"));
-        assert_eq!(read_seal(&path), Ok(Some(12345)));
+        let file = FileIdentity::of(&path).map(|identity| identity.key()).ok();
+        assert_eq!(read_seal(&path), Ok(Some(Seal { id: 12345, file })));
+        // An older server's seal names no file.
+        std::fs::write(seal_path(&path), "77\n").unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(read_seal(&path), Ok(Some(Seal { id: 77, file: None })));
     }
 }

@@ -11,8 +11,11 @@
 //! `ratings` (Elo) and `rating_update` (a result applied to them), `identity` (names bound to
 //! public keys), `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
 //! for tests of the failure paths), `file_identity` (the database file must stay the one opened;
-//! the seal that tells it at start).
+//! the seal that tells it at start), `stranded_log` (a write-ahead log is replayed only into its
+//! own file), `integrity` (a damaged file is refused at start), `backup` (online backups and safe
+//! restores of a database file).
 
+pub mod backup;
 pub mod checkpointer;
 pub mod conformance;
 pub mod durability;
@@ -21,6 +24,7 @@ pub mod fence;
 pub mod file_identity;
 pub mod game_row;
 pub mod identity;
+pub mod integrity;
 pub mod location;
 pub mod postgres;
 pub mod postgres_error;
@@ -31,6 +35,7 @@ pub mod records;
 pub mod schema;
 pub mod sqlite;
 pub mod store;
+pub mod stranded_log;
 pub mod worker;
 
 pub use durability::Durability;

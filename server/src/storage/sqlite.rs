@@ -8,10 +8,12 @@ use super::checkpointer::{self, Checkpoint, Checkpointer};
 use super::durability::Durability;
 use super::file_identity::{self, FileIdentity};
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
+use super::integrity;
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::schema;
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
+use super::stranded_log::{self, LogKeeper};
 use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::end_reason_code;
 use kingme_shared::{GameKind, Side};
@@ -30,6 +32,9 @@ pub struct SqliteStore {
     connection: Connection,
     /// The file opened, checked before every commit; `None` in memory.
     file: Option<FileIdentity>,
+    /// Sets the log aside should the file be gone when the store closes. (Declared last, so it
+    /// runs once the connections are closed.)
+    log_keeper: Option<LogKeeper>,
 }
 
 fn database(err: rusqlite::Error) -> StoreError {
@@ -84,9 +89,16 @@ impl SqliteStore {
         let connection = Connection::open(path).map_err(|err| {
             StoreError::Database(format!("cannot open {}: {err}", path.display()))
         })?;
+        let in_memory = path == Path::new(super::location::IN_MEMORY);
+        if !in_memory {
+            // Before the migrations write anything.
+            integrity::check(&connection, path)?;
+        }
         let mut store = SqliteStore::from_connection(connection, now_ms)?;
-        if path != Path::new(super::location::IN_MEMORY) {
-            store.file = Some(FileIdentity::of(path)?);
+        if !in_memory {
+            let file = FileIdentity::of(path)?;
+            store.log_keeper = Some(LogKeeper::new(file.clone()));
+            store.file = Some(file);
             // The log is checkpointed beside the writer, not inside its commits.
             store
                 .connection
@@ -117,13 +129,14 @@ impl SqliteStore {
         if seal.is_some() && !new_database && !path.exists() {
             return Err(file_identity::not_the_sealed_database(path, "is missing"));
         }
+        stranded_log::set_aside_foreign(path, seal);
         let store = SqliteStore::open(path, now_ms)?;
         let current: i32 = store
             .connection
             .pragma_query_value(None, "application_id", |row| row.get(0))
             .map_err(database)?;
         if let Some(sealed) = seal
-            && sealed != current
+            && sealed.id != current
             && !new_database
         {
             return Err(file_identity::not_the_sealed_database(
@@ -184,6 +197,7 @@ impl SqliteStore {
             checkpointer: None,
             connection,
             file: None,
+            log_keeper: None,
         })
     }
 
