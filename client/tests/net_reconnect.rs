@@ -65,9 +65,11 @@ async fn challenge(conn: &mut Framed<tokio::net::TcpStream, ServerCodec>) -> Cli
     hello
 }
 
+/// The next link event but notices (the warning of a sign-in without encryption).
 async fn next_link(events: &mut mpsc::Receiver<Event>) -> LinkEvent {
     loop {
         match events.recv().await.unwrap() {
+            Event::Link(LinkEvent::Notice { .. }) => continue,
             Event::Link(link) => return link,
             _ => continue,
         }

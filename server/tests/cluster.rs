@@ -434,8 +434,8 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
         ["5", "1", "3", "7", "4", "6", "9", "8", "2"]
     );
 
-    // A version-5 client hears of the live nodes after Welcome, its own node first; a
-    // version-4 client is still welcomed, and never sent `Nodes`.
+    // A client hears of the live nodes after Welcome, its own node first; a version-5 client
+    // (whose proofs bind no connection) is refused and told to upgrade.
     let mut newer = Client::connect(&away.addr).await;
     newer.send(hello("dee", None, None)).await;
     let mut nodes = newer
@@ -452,7 +452,7 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
     let mut older = Client::connect(&away.addr).await;
     older
         .send(ClientMessage::Hello {
-            protocol_version: 4,
+            protocol_version: 5,
             name: "eve".into(),
             public_key: None,
             legacy_secret: None,
@@ -460,15 +460,15 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
             guest: true,
         })
         .await;
-    let ServerMessage::Welcome {
-        protocol_version, ..
+    let ServerMessage::Error {
+        kind: ErrorKind::VersionMismatch,
+        message,
+        fatal: true,
     } = older.next().await
     else {
-        panic!("a version-4 client is welcomed");
+        panic!("a version-5 client is refused");
     };
-    assert_eq!(protocol_version, 4);
-    older.send(ClientMessage::Ping { nonce: 7 }).await;
-    assert_eq!(older.next().await, ServerMessage::Pong { nonce: 7 });
+    assert!(message.contains("upgrade the client"), "{message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,7 +25,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
+use kingme_client::net::dial::{self, Security, ServerStream};
 use tokio_util::codec::{Encoder, FramedRead};
 
 /// One way of misbehaving.
@@ -136,7 +136,7 @@ pub struct Patience {
 
 /// The messages a connection got until the server closed it or `patience` ran out, and whether
 /// it was closed. Undecodable bytes and read errors count as a close.
-async fn read_until_closed(stream: TcpStream, patience: Duration) -> (Vec<ServerMessage>, bool) {
+async fn read_until_closed(stream: ServerStream, patience: Duration) -> (Vec<ServerMessage>, bool) {
     let mut frames = FramedRead::new(stream, ClientCodec::client());
     let mut seen = Vec::new();
     let deadline = tokio::time::Instant::now() + patience;
@@ -202,7 +202,14 @@ pub async fn attack(
     patience: Patience,
     rng: &mut StdRng,
 ) -> std::io::Result<Reaction> {
-    let mut stream = TcpStream::connect(addr).await?;
+    // Over TLS, as every client: what is hostile here is what comes inside it.
+    let security = Security::Tls {
+        known_servers: None,
+    };
+    let mut stream = dial::dial(&addr.to_string(), &security)
+        .await
+        .map_err(std::io::Error::other)?
+        .stream;
     let mut bytes = Vec::new();
     match attack {
         Attack::RandomBytes => {
@@ -283,7 +290,7 @@ pub async fn attack(
 /// Reads until `refusals` refusals (errors or rejected moves) came, the connection closed, or
 /// `patience` ran out.
 async fn read_for(
-    stream: TcpStream,
+    stream: ServerStream,
     refusals: usize,
     patience: Duration,
 ) -> (Vec<ServerMessage>, bool) {
@@ -309,7 +316,7 @@ async fn read_for(
 /// Watches every game and asks for the list over and over (within the rate limit), reading
 /// nothing, for `patience.slow_reader_hold`; then looks whether the server has closed it.
 async fn slow_reader(
-    mut stream: TcpStream,
+    mut stream: ServerStream,
     games: &[GameId],
     patience: Patience,
 ) -> std::io::Result<Reaction> {

@@ -20,7 +20,7 @@ pub type WebSocket = WebSocketStream<ServerStream>;
 /// One connection to the server, through either door.
 #[derive(Debug)]
 pub enum Link {
-    Tcp(Framed<ServerStream, ClientCodec>, ChannelBinding),
+    Tcp(Box<Framed<ServerStream, ClientCodec>>, ChannelBinding),
     WebSocket(Box<WebSocket>, ChannelBinding),
 }
 
@@ -60,7 +60,7 @@ impl Link {
     pub async fn tcp(addr: SocketAddr, wire: Wire) -> Link {
         let dialed = dial(addr, wire).await;
         Link::Tcp(
-            Framed::new(dialed.stream, ClientCodec::client()),
+            Box::new(Framed::new(dialed.stream, ClientCodec::client())),
             dialed.binding,
         )
     }

@@ -274,7 +274,10 @@ fn make_self_signed() -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'st
 
 /// A self-signed certificate and its key, in PEM. Its names are the loopback ones and this
 /// machine's host name; clients trust it by its fingerprint, not its names.
-fn self_signed_pem() -> Result<(String, String), TlsError> {
+///
+/// # Errors
+/// The certificate cannot be made (no random source).
+pub fn self_signed_pem() -> Result<(String, String), TlsError> {
     let mut names = vec![
         "localhost".to_owned(),
         "127.0.0.1".to_owned(),

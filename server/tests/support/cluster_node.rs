@@ -5,8 +5,28 @@
 //! `crate::node_command()` that takes the server's flags.
 
 use crate::server_log::{PATIENCE, spawn_logged};
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use tokio::process::Child;
 use tokio::sync::mpsc;
+
+/// The one certificate every node of the test's clusters presents (`--tls-cert`, `--tls-key`),
+/// as README recommends for a cluster: made once a process, in a folder of its own.
+fn shared_certificate() -> &'static (PathBuf, PathBuf) {
+    static FILES: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("kingme-cluster-tls")
+            .tempdir()
+            .unwrap()
+            .keep();
+        let (cert, key) = kingme_server::net::tls::self_signed_pem().unwrap();
+        let files = (dir.join("cluster.crt"), dir.join("cluster.key"));
+        std::fs::write(&files.0, cert).unwrap();
+        std::fs::write(&files.1, key).unwrap();
+        files
+    })
+}
 
 /// One node process, its address and its log lines.
 pub struct Node {
@@ -32,6 +52,10 @@ impl Node {
                 .args(["--listen", &addr, "--db", db, "--cluster", redis])
                 .args(["--advertise", &addr, "--lease-ms", "1000"])
                 .args(["--bot-think-ms", "50"])
+                .arg("--tls-cert")
+                .arg(&shared_certificate().0)
+                .arg("--tls-key")
+                .arg(&shared_certificate().1)
                 .env("NO_COLOR", "1"),
         );
         let (sender, log) = mpsc::unbounded_channel();

@@ -13,11 +13,12 @@
 use anyhow::{Context, bail};
 use clap::Parser;
 use futures::future::join_all;
-use kingme_server::{Config, ServerHandle};
+use kingme_server::{Config, ServerHandle, TlsSettings, TlsSource};
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
 use kingme_tests::measure::{cpu_time, percentile, rss_kib};
+use kingme_tests::link::{Link, Wire};
 use kingme_tests::{Client, options};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -69,6 +70,10 @@ struct Args {
     /// address of the server's `--http` door.
     #[arg(long)]
     websocket: bool,
+    /// Connect without TLS (to a `kingme-server --plaintext`; without `--addr`, the server this
+    /// process starts runs plaintext too): what TLS costs, measured one run after the other.
+    #[arg(long)]
+    plaintext: bool,
 }
 
 /// Where the clients connect, and through which door.
@@ -77,6 +82,8 @@ struct Target {
     /// The server, or the nodes of a cluster.
     addrs: Arc<[SocketAddr]>,
     websocket: bool,
+    /// TLS (the default) or plaintext.
+    wire: Wire,
     /// Each pair's second player at another node than its first.
     cross_node: bool,
 }
@@ -90,11 +97,12 @@ impl Target {
 
     /// A new connection to `addr` that said hello as the guest `name`.
     async fn hello(&self, addr: SocketAddr, name: &str) -> Client {
-        if self.websocket {
-            Client::websocket_guest(addr, name).await
+        let link = if self.websocket {
+            Link::websocket(addr, self.wire).await
         } else {
-            Client::hello(addr, name).await
-        }
+            Link::tcp(addr, self.wire).await
+        };
+        Client::over(link).guest(name).await
     }
 }
 
@@ -260,6 +268,14 @@ async fn load(args: Args) -> anyhow::Result<()> {
             let config = Config {
                 max_connections: 1_000_000,
                 max_games_per_player: 4,
+                tls: TlsSettings {
+                    source: if args.plaintext {
+                        TlsSource::Plaintext
+                    } else {
+                        TlsSource::SelfSigned
+                    },
+                    proxy_cert: None,
+                },
                 ..Config::default()
             };
             Some(if args.websocket {
@@ -283,6 +299,11 @@ async fn load(args: Args) -> anyhow::Result<()> {
     let target = Target {
         addrs: addrs.into(),
         websocket: args.websocket,
+        wire: if args.plaintext {
+            Wire::Plaintext
+        } else {
+            Wire::Tls
+        },
         cross_node: args.cross_node,
     };
     let pids: Vec<u32> = match &embedded {
