@@ -7,10 +7,8 @@ use crate::identity::key_file::{encode_key_file, parse_key_file};
 use crate::known_servers::KnownServers;
 
 /// Every client fuzz target, by the name of its file in `tests/fuzz/fuzz_targets/`.
-pub const TARGETS: [(&str, kingme_shared::fuzzing::Target); 2] = [
-    ("key_file", key_file),
-    ("known_servers", known_servers),
-];
+pub const TARGETS: [(&str, kingme_shared::fuzzing::Target); 2] =
+    [("key_file", key_file), ("known_servers", known_servers)];
 
 /// The body of the client target with this name.
 #[must_use]

@@ -52,9 +52,12 @@ fn known_servers(home: &Path) -> String {
 /// Writes a new self-signed certificate and key for the loopback names to `dir`; returns
 /// their paths.
 fn self_signed(dir: &Path, name: &str) -> (PathBuf, PathBuf) {
-    let made = rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()])
-        .unwrap();
-    let (cert, key) = (dir.join(format!("{name}.crt")), dir.join(format!("{name}.key")));
+    let made =
+        rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
+    let (cert, key) = (
+        dir.join(format!("{name}.crt")),
+        dir.join(format!("{name}.key")),
+    );
     std::fs::write(&cert, made.cert.pem()).unwrap();
     std::fs::write(&key, made.signing_key.serialize_pem()).unwrap();
     (cert, key)
@@ -127,11 +130,18 @@ async fn first_contact_pins_a_changed_certificate_is_refused_and_trust_accepts_i
     assert!(known_servers(home.path()).contains(&first), "the pin stays");
 
     // `kingme trust` with the wrong fingerprint pins nothing; with none, the new certificate.
-    let wrong = kingme(home.path(), &["trust", &address, "--fingerprint", &first], &[]).await;
+    let wrong = kingme(
+        home.path(),
+        &["trust", &address, "--fingerprint", &first],
+        &[],
+    )
+    .await;
     assert!(wrong.contains("nothing was pinned"), "{wrong}");
     let trusted = kingme(home.path(), &["trust", &address], &[]).await;
     assert!(
-        trusted.contains(&format!("now trusted with certificate {second} (was {first})")),
+        trusted.contains(&format!(
+            "now trusted with certificate {second} (was {first})"
+        )),
         "{trusted}"
     );
     let back = visit(home.path(), &address, &[]).await;
@@ -152,8 +162,8 @@ async fn a_certificate_from_a_trusted_ca_is_accepted_without_pinning() {
     let ca_file = files.path().join("ca.pem");
     std::fs::write(&ca_file, ca.pem()).unwrap();
     let key = KeyPair::generate().unwrap();
-    let params = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-        .unwrap();
+    let params =
+        CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()]).unwrap();
     let leaf = params.signed_by(&key, &ca).unwrap();
     let (cert, key_file) = (files.path().join("leaf.crt"), files.path().join("leaf.key"));
     // The chain: the server's certificate, then its CA's.
@@ -173,7 +183,12 @@ async fn a_certificate_from_a_trusted_ca_is_accepted_without_pinning() {
     assert!(!known_servers(home.path()).contains(&address));
     // Without the CA in the system's store the same certificate is pinned on first use.
     let other = tempfile::tempdir().unwrap();
-    let pinned = kingme(other.path(), &args, &[("SSL_CERT_FILE", Path::new("/nonexistent"))]).await;
+    let pinned = kingme(
+        other.path(),
+        &args,
+        &[("SSL_CERT_FILE", Path::new("/nonexistent"))],
+    )
+    .await;
     assert!(pinned.contains("trusting"), "{pinned}");
     server.shutdown().await;
 }

@@ -21,8 +21,8 @@ use tokio::process::Command;
 
 /// Writes a new self-signed certificate and its key to `cert` and `key`; returns its binding.
 fn renew(cert: &Path, key: &Path) -> ChannelBinding {
-    let made = rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()])
-        .unwrap();
+    let made =
+        rcgen::generate_simple_self_signed(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
     std::fs::write(cert, made.cert.pem()).unwrap();
     std::fs::write(key, made.signing_key.serialize_pem()).unwrap();
     ChannelBinding::of_certificate(made.cert.der())
@@ -85,8 +85,7 @@ async fn sighup_reloads_a_renewed_certificate_without_dropping_games() {
     bob.play(game, "1").await;
     alice.move_played(game, 2).await;
     // A person signing in anew proves against the new certificate.
-    let (_carol, games) =
-        Client::person(&addr, "carol", &SigningKey::from_bytes(&[3; 32])).await;
+    let (_carol, games) = Client::person(&addr, "carol", &SigningKey::from_bytes(&[3; 32])).await;
     assert!(games.is_empty());
 
     // A broken key file at the next SIGHUP: said, and the certificate in use kept.

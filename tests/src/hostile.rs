@@ -13,6 +13,7 @@
 use crate::{open_game, play_out, two_players};
 use bytes::BytesMut;
 use futures::StreamExt;
+use kingme_client::net::dial::{self, Security, ServerStream};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, EndReason, ErrorKind, GameId, MAX_CLIENT_FRAME, PROTOCOL_VERSION,
     ServerMessage,
@@ -25,7 +26,6 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
-use kingme_client::net::dial::{self, Security, ServerStream};
 use tokio_util::codec::{Encoder, FramedRead};
 
 /// One way of misbehaving.
