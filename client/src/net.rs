@@ -32,7 +32,7 @@ use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey, sign_proof};
 use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, ErrorKind, GameId, PROTOCOL_VERSION, ServerMessage,
+    ClientCodec, ClientMessage, ErrorKind, FrameError, GameId, PROTOCOL_VERSION, ServerMessage,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -424,7 +424,7 @@ impl Connection {
                             return end;
                         }
                     }
-                    Some(Err(err)) => return End::Lost(err.to_string()),
+                    Some(Err(err)) => return read_failed(&err),
                     None => return End::Lost("the server closed the connection".to_owned()),
                 },
             }
@@ -437,6 +437,17 @@ async fn wait_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+/// A connection whose reading failed: a server gone without TLS's goodbye (killed, or its
+/// machine lost) is said in plain words, not in rustls's.
+fn read_failed(err: &FrameError) -> End {
+    match err {
+        FrameError::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            End::Lost("the server closed the connection".to_owned())
+        }
+        other => End::Lost(other.to_string()),
     }
 }
 
@@ -606,7 +617,7 @@ async fn handshake(
                     "the server answered the hello with {other:?}"
                 )));
             }
-            Ok(Some(Err(err))) => return Handshake::Failed(End::Lost(err.to_string())),
+            Ok(Some(Err(err))) => return Handshake::Failed(read_failed(&err)),
             Ok(None) => {
                 return Handshake::Failed(End::Lost("the server closed the connection".to_owned()));
             }

@@ -10,22 +10,28 @@
 
 mod common;
 
-use common::{feed_and_wait, output_text as text};
+use common::run_kingme;
 use kingme_client::net::dial::{DialError, Security, dial};
 use kingme_server::net::tls::ServerTls;
-use kingme_server::{Config, Database, ServerHandle, TlsSettings};
+use kingme_server::{Config, Database, ServerHandle, TlsSettings, TlsSource};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::Stdio;
 use tokio::net::TcpListener;
-use tokio::process::Command;
-
-const KINGME: &str = env!("CARGO_BIN_EXE_kingme");
 
 /// The relay M: accepts TLS on a port of its own with its own self-signed certificate, dials S
 /// as a client would, and copies the bytes both ways, decoding nothing.
 async fn start_relay(target: SocketAddr) -> SocketAddr {
     let own = ServerTls::open(&TlsSettings::default(), &Database::InMemory).unwrap();
+    let upstream = Security::Tls {
+        known_servers: None,
+    };
+    start_forwarding(own, target, upstream).await
+}
+
+/// Accepts TLS with `own`'s certificate and copies the bytes to `target`, dialled with
+/// `upstream`: a relay (TLS on to another server), or a reverse proxy that ends TLS in front of
+/// a `--plaintext` server.
+async fn start_forwarding(own: ServerTls, target: SocketAddr, upstream: Security) -> SocketAddr {
     let certified = own.current().unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -35,14 +41,12 @@ async fn start_relay(target: SocketAddr) -> SocketAddr {
                 return;
             };
             let acceptor = certified.acceptor.clone();
+            let upstream = upstream.clone();
             tokio::spawn(async move {
                 let Ok(mut victim) = acceptor.accept(stream).await else {
                     return;
                 };
-                let security = Security::Tls {
-                    known_servers: None,
-                };
-                let Ok(server) = dial(&target.to_string(), &security).await else {
+                let Ok(server) = dial(&target.to_string(), &upstream).await else {
                     return;
                 };
                 let mut server = server.stream;
@@ -56,19 +60,10 @@ async fn start_relay(target: SocketAddr) -> SocketAddr {
 /// `kingme --server ADDRESS --plain` with `args`, its files in `home`: lists the lobby and
 /// quits; returns what it printed.
 async fn visit(home: &Path, address: SocketAddr, args: &[&str]) -> String {
-    let child = Command::new(KINGME)
-        .args(["--server", &address.to_string(), "--plain"])
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("KINGME_DATA_DIR", home)
-        .env("KINGME_CONFIG_DIR", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    text(&feed_and_wait(child, "list\nquit\n").await)
+    let address = address.to_string();
+    let mut all = vec!["--server", address.as_str(), "--plain"];
+    all.extend_from_slice(args);
+    run_kingme(home, &all, &[], "list\nquit\n").await
 }
 
 #[tokio::test]
@@ -116,4 +111,51 @@ async fn the_embedded_servers_own_certificate_is_the_only_one_its_client_trusts(
     let refused = dial(&relay.to_string(), &pinned).await.unwrap_err();
     assert!(matches!(refused, DialError::Refused(_)), "{refused}");
     server.shutdown().await;
+}
+
+#[tokio::test]
+async fn behind_a_proxy_that_ends_tls_the_server_checks_proofs_against_the_proxys_certificate() {
+    // The proxy's certificate, in a PEM file the server is given with --proxy-cert.
+    let files = tempfile::tempdir().unwrap();
+    let (certificate, key) = kingme_server::net::tls::self_signed_pem().unwrap();
+    let (cert_file, key_file) = (
+        files.path().join("proxy.crt"),
+        files.path().join("proxy.key"),
+    );
+    std::fs::write(&cert_file, certificate).unwrap();
+    std::fs::write(&key_file, key).unwrap();
+    let proxied = |proxy_cert| Config {
+        tls: TlsSettings {
+            source: TlsSource::Plaintext,
+            proxy_cert,
+        },
+        ..Config::default()
+    };
+    let server = ServerHandle::start("127.0.0.1:0", proxied(Some(cert_file.clone())))
+        .await
+        .unwrap();
+    let proxy_tls = TlsSettings {
+        source: TlsSource::Files {
+            cert: cert_file.clone(),
+            key: key_file.clone(),
+        },
+        proxy_cert: None,
+    };
+    let open_proxy = || ServerTls::open(&proxy_tls, &Database::InMemory).unwrap();
+    let plain = Security::Plaintext { sign_in: true };
+    let proxy = start_forwarding(open_proxy(), server.addr(), plain.clone()).await;
+    let home = tempfile::tempdir().unwrap();
+    let through = visit(home.path(), proxy, &["--name", "ann"]).await;
+    assert!(through.contains("connected to the lobby"), "{through}");
+
+    // The same proxy in front of a server not told of it: every sign-in is refused.
+    let unaware = ServerHandle::start("127.0.0.1:0", proxied(None))
+        .await
+        .unwrap();
+    let proxy = start_forwarding(open_proxy(), unaware.addr(), plain).await;
+    let refused = visit(home.path(), proxy, &["--name", "bea"]).await;
+    assert!(!refused.contains("connected to the lobby"), "{refused}");
+    assert!(refused.contains("--proxy-cert"), "{refused}");
+    server.shutdown().await;
+    unaware.shutdown().await;
 }

@@ -9,33 +9,16 @@
 
 mod common;
 
-use common::{feed_and_wait, output_text as text};
+use common::run_kingme;
 use kingme_server::{Config, ServerHandle, TlsSettings, TlsSource};
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use tokio::process::Command;
-
-const KINGME: &str = env!("CARGO_BIN_EXE_kingme");
 
 /// Runs `kingme ARGS` with its files in `home` and `env`, lists the lobby and quits; returns
 /// what it printed.
 async fn kingme(home: &Path, args: &[&str], env: &[(&str, &Path)]) -> String {
-    let mut command = Command::new(KINGME);
-    command
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("KINGME_DATA_DIR", home)
-        .env("KINGME_CONFIG_DIR", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    text(&feed_and_wait(command.spawn().unwrap(), "list\nquit\n").await)
+    run_kingme(home, args, env, "list\nquit\n").await
 }
 
 /// `kingme --server ADDRESS --plain --name ann` and `extra`.
@@ -208,7 +191,16 @@ async fn over_plaintext_a_person_signs_in_only_with_insecure() {
     assert!(insecure.contains("connected to the lobby"), "{insecure}");
     assert!(insecure.contains("warning: signing in as ann without encryption"));
 
-    let guest = visit(home.path(), &address, &["--plaintext", "--guest"]).await;
+    let args = [
+        "--server",
+        &address,
+        "--plain",
+        "--name",
+        "gus",
+        "--plaintext",
+        "--guest",
+    ];
+    let guest = kingme(home.path(), &args, &[]).await;
     assert!(guest.contains("connected to the lobby"), "{guest}");
 
     // Without --plaintext the client expects TLS, and says what to do.

@@ -69,91 +69,62 @@ pub fn binding_of(peer_certificates: Option<&[CertificateDer<'_>]>) -> Option<Ch
     Some(ChannelBinding::of_certificate(end_entity))
 }
 
-/// Trusts exactly one certificate, known by its binding (its SHA-256): a server whose
-/// certificate the client already has (the embedded server's own, a test's). The handshake's
-/// signatures are still checked, so only the holder of that certificate's key gets through.
+/// How a client decides on a server's certificate (a pin, a CA, a pin on first use); the
+/// [`Verifier`] around it checks the handshake's signatures whatever it decides, so only the
+/// holder of the certificate's key gets through.
+pub trait CertificateCheck: std::fmt::Debug + Send + Sync {
+    /// Whether to trust the server that showed `end_entity` (and `intermediates`) as
+    /// `server_name`.
+    ///
+    /// # Errors
+    /// A certificate not to be trusted, with the reason the person is told.
+    fn check(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<(), rustls::Error>;
+}
+
+/// A rustls certificate verifier made of a [`CertificateCheck`] and [`provider`]'s signature
+/// checks.
 #[derive(Debug)]
-pub struct PinnedCertificate {
-    pin: ChannelBinding,
+pub struct Verifier<C> {
+    check: C,
     algorithms: WebPkiSupportedAlgorithms,
 }
 
-impl PinnedCertificate {
-    /// Trusts the certificate whose binding is `pin`.
+impl<C: CertificateCheck> Verifier<C> {
+    /// The verifier that trusts what `check` trusts.
     #[must_use]
-    pub fn new(pin: ChannelBinding) -> PinnedCertificate {
-        PinnedCertificate {
-            pin,
+    pub fn new(check: C) -> Verifier<C> {
+        Verifier {
+            check,
             algorithms: provider().signature_verification_algorithms,
         }
     }
 
-    /// A client configuration that trusts only `certificate`.
+    /// Its certificate check (to read what it found).
     #[must_use]
-    pub fn client_config(certificate: &CertificateDer<'_>) -> ClientConfig {
-        client_config(Arc::new(PinnedCertificate::new(
-            ChannelBinding::of_certificate(certificate),
-        )))
+    pub fn certificate_check(&self) -> &C {
+        &self.check
     }
 }
 
-/// The checks of a handshake's signatures against the certificate, for any certificate check
-/// built on a fingerprint rather than on a CA.
-pub trait SignatureChecks {
-    /// The algorithms the provider verifies.
-    fn algorithms(&self) -> &WebPkiSupportedAlgorithms;
-}
-
-impl SignatureChecks for PinnedCertificate {
-    fn algorithms(&self) -> &WebPkiSupportedAlgorithms {
-        &self.algorithms
-    }
-}
-
-/// TLS 1.2's handshake signature, checked with `checks`' algorithms.
-///
-/// # Errors
-/// A signature that does not verify.
-pub fn verify_tls12(
-    checks: &impl SignatureChecks,
-    message: &[u8],
-    certificate: &CertificateDer<'_>,
-    signature: &DigitallySignedStruct,
-) -> Result<HandshakeSignatureValid, rustls::Error> {
-    rustls::crypto::verify_tls12_signature(message, certificate, signature, checks.algorithms())
-}
-
-/// TLS 1.3's handshake signature, checked with `checks`' algorithms.
-///
-/// # Errors
-/// A signature that does not verify.
-pub fn verify_tls13(
-    checks: &impl SignatureChecks,
-    message: &[u8],
-    certificate: &CertificateDer<'_>,
-    signature: &DigitallySignedStruct,
-) -> Result<HandshakeSignatureValid, rustls::Error> {
-    rustls::crypto::verify_tls13_signature(message, certificate, signature, checks.algorithms())
-}
-
-impl ServerCertVerifier for PinnedCertificate {
+impl<C: CertificateCheck> ServerCertVerifier for Verifier<C> {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        if ChannelBinding::of_certificate(end_entity) == self.pin {
-            Ok(ServerCertVerified::assertion())
-        } else {
-            Err(rustls::Error::General(format!(
-                "the server's certificate ({}) is not the expected one ({})",
-                ChannelBinding::of_certificate(end_entity),
-                self.pin
-            )))
-        }
+        self.check
+            .check(end_entity, intermediates, server_name, ocsp_response, now)
+            .map(|()| ServerCertVerified::assertion())
     }
 
     fn verify_tls12_signature(
@@ -162,7 +133,7 @@ impl ServerCertVerifier for PinnedCertificate {
         certificate: &CertificateDer<'_>,
         signature: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12(self, message, certificate, signature)
+        rustls::crypto::verify_tls12_signature(message, certificate, signature, &self.algorithms)
     }
 
     fn verify_tls13_signature(
@@ -171,11 +142,46 @@ impl ServerCertVerifier for PinnedCertificate {
         certificate: &CertificateDer<'_>,
         signature: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13(self, message, certificate, signature)
+        rustls::crypto::verify_tls13_signature(message, certificate, signature, &self.algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.algorithms.supported_schemes()
+    }
+}
+
+/// Trusts exactly one certificate, known by its binding (its SHA-256): a server whose
+/// certificate the client already has (the embedded server's own, a test's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PinnedCertificate(pub ChannelBinding);
+
+impl PinnedCertificate {
+    /// A client configuration that trusts only `certificate`.
+    #[must_use]
+    pub fn client_config(certificate: &CertificateDer<'_>) -> ClientConfig {
+        let pin = PinnedCertificate(ChannelBinding::of_certificate(certificate));
+        client_config(Arc::new(Verifier::new(pin)))
+    }
+}
+
+impl CertificateCheck for PinnedCertificate {
+    fn check(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<(), rustls::Error> {
+        let shown = ChannelBinding::of_certificate(end_entity);
+        if shown == self.0 {
+            Ok(())
+        } else {
+            Err(rustls::Error::General(format!(
+                "the server's certificate ({shown}) is not the expected one ({})",
+                self.0
+            )))
+        }
     }
 }
 
@@ -201,7 +207,7 @@ mod tests {
 
     #[test]
     fn a_pin_accepts_its_certificate_only() {
-        let pinned = PinnedCertificate::new(ChannelBinding::of_certificate(b"one"));
+        let pinned = Verifier::new(PinnedCertificate(ChannelBinding::of_certificate(b"one")));
         let name = ServerName::try_from("localhost").unwrap_or_else(|_| unreachable!());
         let check = |der: &'static [u8]| {
             pinned.verify_server_cert(&CertificateDer::from(der), &[], &name, &[], UnixTime::now())

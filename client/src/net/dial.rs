@@ -10,12 +10,11 @@
 
 use crate::known_servers::{self, KnownServers};
 use kingme_shared::identity::ChannelBinding;
-use kingme_shared::tls::{self, SignatureChecks};
+use kingme_shared::tls::{self, CertificateCheck, Verifier};
+use rustls::RootCertStore;
 use rustls::client::WebPkiServerVerifier;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::WebPkiSupportedAlgorithms;
+use rustls::client::danger::ServerCertVerifier;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -103,14 +102,14 @@ pub async fn dial(address: &str, security: &Security) -> Result<Dialed, DialErro
             known_servers.clone(),
         ),
     };
-    let trust = Arc::new(ServerTrust::new(
+    let trust = Arc::new(Verifier::new(ServerTrust::new(
         address,
         system_roots().await,
         pin,
         matches!(security, Security::Tls { .. }),
-    ));
+    )));
     let (stream, binding) = handshake(address, stream, Arc::clone(&trust) as _).await?;
-    let first_use = matches!(trust.seen(), Some(Seen::FirstUse));
+    let first_use = matches!(trust.certificate_check().seen(), Some(Seen::FirstUse));
     let notice = if first_use {
         if let Some(path) = known_path {
             keep_pin(path, address, binding).await?;
@@ -138,7 +137,7 @@ pub async fn certificate_of(address: &str) -> Result<ChannelBinding, DialError> 
         .await
         .map_err(|_| DialError::Unreachable(format!("no answer from {address}")))?
         .map_err(|err| DialError::Unreachable(format!("cannot connect to {address}: {err}")))?;
-    let trust = Arc::new(ServerTrust::new(address, None, None, true));
+    let trust = Arc::new(Verifier::new(ServerTrust::new(address, None, None, true)));
     let (_stream, binding) = handshake(address, stream, trust).await?;
     Ok(binding)
 }
@@ -254,7 +253,6 @@ struct ServerTrust {
     /// Whether an unpinned certificate is trusted on first use (not for the embedded server).
     first_use: bool,
     seen: Mutex<Option<Seen>>,
-    algorithms: WebPkiSupportedAlgorithms,
 }
 
 impl ServerTrust {
@@ -270,7 +268,6 @@ impl ServerTrust {
             pin,
             first_use,
             seen: Mutex::new(None),
-            algorithms: tls::provider().signature_verification_algorithms,
         }
     }
 
@@ -281,30 +278,24 @@ impl ServerTrust {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn saw(&self, seen: Seen) -> Result<ServerCertVerified, rustls::Error> {
+    fn saw(&self, seen: Seen) -> Result<(), rustls::Error> {
         *self
             .seen
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(seen);
-        Ok(ServerCertVerified::assertion())
+        Ok(())
     }
 }
 
-impl SignatureChecks for ServerTrust {
-    fn algorithms(&self) -> &WebPkiSupportedAlgorithms {
-        &self.algorithms
-    }
-}
-
-impl ServerCertVerifier for ServerTrust {
-    fn verify_server_cert(
+impl CertificateCheck for ServerTrust {
+    fn check(
         &self,
         end_entity: &CertificateDer<'_>,
         intermediates: &[CertificateDer<'_>],
         server_name: &ServerName<'_>,
         ocsp_response: &[u8],
         now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
+    ) -> Result<(), rustls::Error> {
         let shown = ChannelBinding::of_certificate(end_entity);
         if let Some(ca) = &self.ca
             && ca
@@ -325,28 +316,6 @@ impl ServerCertVerifier for ServerTrust {
                 "the server's certificate ({shown}) is not one this client trusts"
             ))),
         }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        certificate: &CertificateDer<'_>,
-        signature: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        tls::verify_tls12(self, message, certificate, signature)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        certificate: &CertificateDer<'_>,
-        signature: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        tls::verify_tls13(self, message, certificate, signature)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.algorithms.supported_schemes()
     }
 }
 

@@ -136,3 +136,27 @@ pub fn output_text(output: &std::process::Output) -> String {
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// Runs the real `kingme` with `args`, its config and data directories in `home` and `env`
+/// added, writes `input` and closes it; returns what it printed (standard output, then error).
+pub async fn run_kingme(
+    home: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &std::path::Path)],
+    input: &str,
+) -> String {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kingme"));
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("KINGME_DATA_DIR", home)
+        .env("KINGME_CONFIG_DIR", home)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    output_text(&feed_and_wait(command.spawn().unwrap(), input).await)
+}
