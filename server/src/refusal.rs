@@ -85,8 +85,11 @@ pub enum Refusal {
     NotInArchive(GameId),
     #[error("the server could not read its database ({0}); try again")]
     StorageRead(StoreError),
-    #[error("the server could not store game {game} ({reason}), so it is aborted")]
-    CreationNotStored { game: GameId, reason: StoreError },
+    #[error(
+        "the server could not store the new game ({0}), so it was not created and nothing of it \
+         was started; games in play are kept: try again in a moment"
+    )]
+    CreationNotStored(StoreError),
     #[error(
         "the server has no game id to give right now (its database is not answering); try again \
          in a moment"
@@ -219,7 +222,7 @@ impl Refusal {
             R::NotStored(_)
             | R::Paused { .. }
             | R::StorageRead(_)
-            | R::CreationNotStored { .. }
+            | R::CreationNotStored(_)
             | R::NoGameId
             | R::ClusterUnavailable(_)
             | R::WatchOnly(_)

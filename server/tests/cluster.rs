@@ -11,7 +11,9 @@
 //! it; a player of a game going to another node and playing on; a node that wakes to
 //! find its game taken over seating its players again at the game's new node, on the same
 //! connections; a player at another node sent the game's state unasked after its messages were
-//! lost (subscriptions cut, the game's node held from publishing, Redis away).
+//! lost (subscriptions cut, the game's node held from publishing, Redis away); a game created
+//! while Redis is away refused, with nothing of it announced or stored; a join whose answer was
+//! lost with Redis answered again once Redis is back.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -33,6 +35,8 @@ mod temp_postgres;
 mod temp_redis;
 
 use cluster_node::{Node, free_port};
+use kingme_server::storage::{PgStore, Store};
+use kingme_shared::Side;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
@@ -955,4 +959,104 @@ async fn players_at_a_node_that_lost_their_game_play_on_without_reconnecting() {
         assert_eq!(moves_seen(spectator, game, 3, 2).await, ["3", "7"]);
     }
     assert_eq!(stored_moves(&mut ada, game).await, ["5", "1", "3", "7"]);
+}
+
+/// The unfinished games stored in the database `db` (what a failover watcher would take over).
+async fn unfinished_games(db: &str) -> Vec<GameId> {
+    let db = db.to_owned();
+    tokio::task::spawn_blocking(move || {
+        let mut store = PgStore::connect(&db, 0).unwrap();
+        store
+            .unfinished_games()
+            .unwrap()
+            .into_iter()
+            .map(|stored| stored.game.id)
+            .collect()
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_created_while_redis_is_away_is_refused_and_never_stored() {
+    let (_postgres, db, mut redis) = services();
+    let mut node = Node::start(&db, &redis.url()).await;
+    let (mut ada, _) = Client::person(&node.addr, "ada", &key(1)).await;
+
+    // No lease can be taken: the creation is refused with the reason and what to do, and
+    // nothing of the game is announced first (no state, no turn, no end of a game never made).
+    redis.stop();
+    ada.send(ClientMessage::CreateGame(options(
+        Opponent::Bot(Level::Random),
+        TimeControl::Unlimited,
+        true,
+    )))
+    .await;
+    let refusal = ada
+        .expect(|message| match message {
+            ServerMessage::Error {
+                kind: ErrorKind::NotStored,
+                message,
+                fatal: false,
+            } => Some(message),
+            message @ (ServerMessage::State(_)
+            | ServerMessage::YourTurn { .. }
+            | ServerMessage::MovePlayed { .. }
+            | ServerMessage::GameOver { .. }) => {
+                panic!("announced before the refusal: {message:?}")
+            }
+            _ => None,
+        })
+        .await;
+    assert!(
+        refusal.contains("Redis") && refusal.contains("try again"),
+        "{refusal}"
+    );
+    // Told == stored: nothing was stored for a node to take over once Redis is back.
+    assert_eq!(unfinished_games(&db).await, []);
+
+    // Once Redis is back, the same request makes a game that is played.
+    redis.start_again();
+    node.wait_for("Redis answers again").await;
+    let game = create(&mut ada, Opponent::Bot(Level::Random)).await;
+    ada.play(game, "5").await;
+    assert_eq!(unfinished_games(&db).await, [game]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_whose_answer_was_lost_with_redis_is_answered_again() {
+    let (_postgres, db, mut redis) = services();
+    // Leases long enough that the game's node, frozen for a moment, keeps its game.
+    let home = Node::with_lease(&db, &redis.url(), 4000).await;
+    let away = Node::with_lease(&db, &redis.url(), 4000).await;
+    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let game = create(&mut ada, Opponent::OpenSeat).await;
+    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+
+    // The game's node is frozen while bob's join is relayed to it: the join waits in its inbox
+    // (bob's node has published it once bob's next request is answered). Redis dies before the
+    // node reads it, so the node seats bob and stores it, and its answer is lost.
+    home.signal("STOP");
+    bob.send(ClientMessage::Join { game }).await;
+    bob.send(ClientMessage::Ping { nonce: 1 }).await;
+    bob.expect(|message| match message {
+        ServerMessage::Pong { .. } => Some(()),
+        ServerMessage::Error { message, .. } => panic!("the join was not relayed: {message}"),
+        _ => None,
+    })
+    .await;
+    redis.stop();
+    home.signal("CONT");
+    redis.start_again();
+
+    // bob is sent the answer again, unasked, once Redis is back: seated, and the game plays.
+    let state = bob.state(game).await;
+    assert_eq!(
+        (state.your_side, state.status),
+        (Some(Side::Second), GameStatus::Playing)
+    );
+    ada.play(game, "5").await;
+    assert_eq!(bob.move_played(game, 1).await, "5");
+    bob.play(game, "1").await;
+    assert_eq!(ada.move_played(game, 2).await, "1");
 }

@@ -2,8 +2,9 @@
 //! announced that was not stored. A store that fails on demand ([`FaultyStore`]) stands in for
 //! the disk: a bot's move that cannot be stored pauses the game (the players are told) instead of
 //! ending it, a result that cannot be stored is not announced, and once the store works again
-//! the game goes on and what was announced is what is stored. A client arriving while the store
-//! fails is let in to list and watch games, and told plainly why it cannot play.
+//! the game goes on and what was announced is what is stored. A new game that cannot be stored
+//! is refused, with nothing of it announced first. A client arriving while the store fails is
+//! let in to list and watch games, and told plainly why it cannot play.
 
 use kingme_server::ServerHandle;
 use kingme_server::storage::{Faults, FaultyStore, SqliteStore, Storage};
@@ -117,6 +118,58 @@ async fn what_the_store_did_not_keep_is_never_announced_and_the_game_goes_on_aft
         "{record:?}"
     );
     assert_eq!(record.moves.len(), 2);
+    server.shutdown().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_new_game_that_cannot_be_stored_is_refused_and_nothing_of_it_is_announced() {
+    let (server, faults) = server_on_a_faulty_store().await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+
+    // The disk is full: the creation is refused, and the refusal is the first thing ada hears
+    // (no `State`, no `YourTurn`, no `GameOver` of a game that was never stored).
+    faults.fail_now();
+    ada.send(ClientMessage::CreateGame(options(
+        GameKind::TicTacToe,
+        Side::First,
+        Opponent::Bot(Level::Random),
+    )))
+    .await;
+    match ada.recv().await {
+        ServerMessage::Error {
+            kind: ErrorKind::NotStored,
+            message,
+            fatal: false,
+        } => assert!(
+            message.contains("database or disk is full")
+                && message.contains("not created")
+                && message.contains("try again"),
+            "{message}"
+        ),
+        other => panic!("the creation is refused before anything else: {other:?}"),
+    }
+    ada.send(ClientMessage::ListGames).await;
+    let listed = ada
+        .until(|m| match m {
+            ServerMessage::GameList { games } => Some(games.clone()),
+            other => panic!("nothing but the list after the refusal: {other:?}"),
+        })
+        .await;
+    assert!(listed.is_empty(), "{listed:?}");
+
+    // Once the disk has room again, the same request makes a game that is played and stored.
+    faults.repair();
+    let game = ada
+        .create(options(
+            GameKind::TicTacToe,
+            Side::First,
+            Opponent::Bot(Level::Random),
+        ))
+        .await
+        .id;
+    ada.your_turn(game).await;
+    ada.play(game, "5").await;
+    assert_eq!(ada.move_played(game).await.0, 1);
     server.shutdown().await;
 }
 

@@ -5,9 +5,11 @@
 //!
 //! Membership here follows what the running node says: a message for one player carries whether
 //! it is a member of the game once it has it (a `State` makes it one, `Left` ends it), in the
-//! game's own order; a player that leaves this node is nobody's member here any more. When some
-//! of a game's messages may have been lost on the way, its members here are known, so they can
-//! be sent its state again (`super::relay`).
+//! game's own order; a player that leaves this node is nobody's member here any more. A player
+//! here that asked to join or watch a game is owed its answer (the game's state, which makes it
+//! a member, or a refusal) until a message of the game for it arrives. When some of a game's
+//! messages may have been lost on the way, the players owed them here are known, its members
+//! and those still owed an answer, so they can be sent its state again (`super::relay`).
 
 use super::envelope::Who;
 use super::keys;
@@ -30,10 +32,19 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 struct Followed {
     /// The players connected here that are members of it.
     members: HashSet<Who>,
+    /// The players connected here that asked to join or watch it and have had no answer yet.
+    asking: HashSet<Who>,
     /// When a player here last asked something of it.
     asked: Instant,
     /// Set once its channel is subscribed on the present connection.
     subscribed: Arc<OnceCell<()>>,
+}
+
+impl Followed {
+    /// Whether some player here is a member of the game or owed an answer by it.
+    fn owes(&self) -> bool {
+        !self.members.is_empty() || !self.asking.is_empty()
+    }
 }
 
 /// The games this node follows and its members of them.
@@ -70,6 +81,7 @@ impl Following {
             let mut games = lock(&self.games);
             let followed = games.entry(game).or_insert_with(|| Followed {
                 members: HashSet::new(),
+                asking: HashSet::new(),
                 asked: Instant::now(),
                 subscribed: Arc::default(),
             });
@@ -96,6 +108,22 @@ impl Following {
             })
             .await
             .map(|_| ())
+    }
+
+    /// `who`, connected here, asked to join or watch `game` (followed): it is owed the answer,
+    /// and is sent the game's state again if the game's messages may have been lost before it
+    /// came.
+    pub fn asking(&self, game: GameId, who: Who) {
+        if let Some(followed) = lock(&self.games).get_mut(&game) {
+            followed.asking.insert(who);
+        }
+    }
+
+    /// `who`'s request for `game` did not go out: no answer is owed.
+    pub fn not_asked(&self, game: GameId, who: &Who) {
+        if let Some(followed) = lock(&self.games).get_mut(&game) {
+            followed.asking.remove(who);
+        }
     }
 
     /// The channels of every followed game (to subscribe again on a new connection).
@@ -131,10 +159,14 @@ impl Following {
     }
 
     /// A message of `game`: for its one player `to` (if connected here; `member` says whether
-    /// it is a member once it has it), or for each of its members here.
+    /// it is a member once it has it, and it is owed no answer any more), or for each of its
+    /// members here.
     pub fn event(&self, game: GameId, to: Option<Who>, member: bool, message: ServerMessage) {
         match to {
             Some(who) => {
+                if let Some(followed) = lock(&self.games).get_mut(&game) {
+                    followed.asking.remove(&who);
+                }
                 let Some(session) = self.here(&who) else {
                     return;
                 };
@@ -161,30 +193,33 @@ impl Following {
         }
     }
 
-    /// The followed games some player connected here is a member of.
+    /// The followed games that owe some player connected here their messages (a member, or
+    /// one owed an answer).
     #[must_use]
-    pub fn with_members(&self) -> Vec<GameId> {
+    pub fn owing(&self) -> Vec<GameId> {
         lock(&self.games)
             .iter()
-            .filter(|(_, followed)| !followed.members.is_empty())
+            .filter(|(_, followed)| followed.owes())
             .map(|(game, _)| *game)
             .collect()
     }
 
-    /// The members of `game` connected here now.
+    /// The players connected here now that `game` owes its messages: its members, and those
+    /// owed an answer.
     #[must_use]
-    pub fn members_here(&self, game: GameId) -> Vec<Arc<Session>> {
-        let members: Vec<Who> = lock(&self.games)
+    pub fn owed(&self, game: GameId) -> Vec<Arc<Session>> {
+        let owed: HashSet<Who> = lock(&self.games)
             .get(&game)
-            .map(|followed| followed.members.iter().cloned().collect())
+            .map(|followed| followed.members.union(&followed.asking).cloned().collect())
             .unwrap_or_default();
-        members.iter().filter_map(|who| self.here(who)).collect()
+        owed.iter().filter_map(|who| self.here(who)).collect()
     }
 
-    /// `who` left this node: it is nobody's member here any more.
+    /// `who` left this node: it is nobody's member here any more, and owed nothing.
     pub fn departed(&self, who: &Who) {
         for followed in lock(&self.games).values_mut() {
             followed.members.remove(who);
+            followed.asking.remove(who);
         }
     }
 
@@ -194,9 +229,7 @@ impl Following {
             let mut games = lock(&self.games);
             let gone: Vec<GameId> = games
                 .iter()
-                .filter(|(_, followed)| {
-                    followed.members.is_empty() && followed.asked.elapsed() >= idle
-                })
+                .filter(|(_, followed)| !followed.owes() && followed.asked.elapsed() >= idle)
                 .map(|(game, _)| *game)
                 .collect();
             for game in &gone {

@@ -277,7 +277,7 @@ impl Ownership for Leases {
         let leases = self.clone();
         async move {
             leases.take(game).await.map_err(|err| match err {
-                LeaseError::Store(err) => Refusal::CreationNotStored { game, reason: err },
+                LeaseError::Store(err) => Refusal::CreationNotStored(err),
                 err => Refusal::ClusterUnavailable(err.to_string()),
             })
         }

@@ -25,9 +25,10 @@
 //! Messages lost on the way are made good the same way: when this node subscribes again after
 //! its subscription was lost (whatever was published meanwhile never reaches it), and when a
 //! game's node says on the game's channel that it dropped or could not publish some of the
-//! game's messages ([`Envelope::Resync`]), each member here of the games concerned asks for its
-//! game again as its own `Watch` would, and so gets the game's whole state from the one node
-//! that runs it, without asking. A member for whom it cannot be done is told its board may miss
+//! game's messages ([`Envelope::Resync`]), each member here of the games concerned (and each
+//! player here still owed the answer to its join or watch of one: the answer may be what was
+//! lost) asks for its game again as its own `Watch` would, and so gets the game's whole state
+//! from the one node that runs it, without asking. A member for whom it cannot be done is told its board may miss
 //! moves, and what to do.
 
 use super::envelope::{Envelope, MAX_ENVELOPE, Who};
@@ -168,12 +169,25 @@ impl Relay {
             .follow(game)
             .await
             .map_err(|err| Refusal::ClusterUnavailable(err.to_string()))?;
+        // An answer that would make the player a member is owed until it comes: if the game's
+        // messages are lost before it does, it is sent again with them (see `catch_up`).
+        let owed = matches!(
+            message,
+            ClientMessage::Join { .. } | ClientMessage::Watch { .. }
+        );
+        if owed {
+            self.following.asking(game, player.clone());
+        }
         let envelope = Envelope::Request {
             from: self.node.clone(),
             player: player.clone(),
             message,
         };
-        match self.publish(&node, &envelope).await {
+        let published = self.publish(&node, &envelope).await;
+        if owed && !matches!(published, Ok(1..)) {
+            self.following.not_asked(game, &player);
+        }
+        match published {
             Ok(0) => Err(Refusal::NoSuchGame(game)),
             Ok(_) => {
                 let mut remote = lock(&self.remote);
@@ -249,7 +263,7 @@ impl Relay {
                     // Whatever was published while this node was not subscribed is lost to
                     // its members of followed games: they are sent their games' state again
                     // (not waited for here: the answers come through this listener).
-                    let games = self.following.with_members();
+                    let games = self.following.owing();
                     if !games.is_empty() {
                         tokio::spawn(Arc::clone(&self).catch_up(games));
                     }
@@ -429,15 +443,16 @@ impl Relay {
         .await;
     }
 
-    /// Sends the members here of each of `games` (run at other nodes) the game's state again,
-    /// as their own `Watch` would ask for it: some of its messages may have been lost on the
-    /// way (this node's subscription was lost, or the game's node could not publish them).
+    /// Sends the members here of each of `games` (run at other nodes), and the players here owed
+    /// the answer to a join or watch of one, the game's state again, as their own `Watch` would
+    /// ask for it: some of its messages may have been lost on the way (this node's subscription
+    /// was lost, or the game's node could not publish them).
     async fn catch_up(self: Arc<Self>, games: Vec<GameId>) {
         let asking: Vec<(GameId, Arc<Session>)> = games
             .into_iter()
             .flat_map(|game| {
                 self.following
-                    .members_here(game)
+                    .owed(game)
                     .into_iter()
                     .map(move |session| (game, session))
             })

@@ -67,8 +67,9 @@ impl Lobby {
     }
 
     /// Creates a game for `session` with `options`: checks them, seats the creator and the
-    /// opponent, and opens the table (which sends the creator the game's state). Waits for a
-    /// game id when a burst of new games used up those reserved ahead.
+    /// opponent, stores the game, and only then opens the table (which sends the creator the
+    /// game's state): a game that cannot be stored is refused, with nothing of it announced.
+    /// Waits for a game id when a burst of new games used up those reserved ahead.
     pub async fn create_game(
         &self,
         session: &Arc<Session>,
@@ -102,6 +103,8 @@ impl Lobby {
             Vec::new()
         };
         let id = self.registry().next_id(&self.tables.storage).await?;
-        Ok(table::open(&self.tables, id, setup, seats, spectators))
+        Ok(table::create(&self.tables, id, setup, seats, spectators)
+            .await?
+            .open())
     }
 }

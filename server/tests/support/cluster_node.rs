@@ -45,12 +45,17 @@ pub fn free_port() -> u16 {
 impl Node {
     /// A node on database `db` and Redis `redis`, with one-second leases.
     pub async fn start(db: &str, redis: &str) -> Node {
+        Node::with_lease(db, redis, 1000).await
+    }
+
+    /// A node on database `db` and Redis `redis`, with leases (and heartbeats) of `lease_ms`.
+    pub async fn with_lease(db: &str, redis: &str, lease_ms: u32) -> Node {
         let port = free_port();
         let addr = format!("127.0.0.1:{port}");
         let (child, mut lines) = spawn_logged(
             crate::node_command()
                 .args(["--listen", &addr, "--db", db, "--cluster", redis])
-                .args(["--advertise", &addr, "--lease-ms", "1000"])
+                .args(["--advertise", &addr, "--lease-ms", &lease_ms.to_string()])
                 .args(["--bot-think-ms", "50"])
                 .arg("--tls-cert")
                 .arg(&shared_certificate().0)

@@ -3,7 +3,8 @@
 //! place the game changes: connections and bots send it commands through a bounded channel and
 //! it answers through the players' sessions, so no lock is ever held around a game.
 //!
-//! The table is split by concern: [`requests`] (what a command or request does),
+//! The table is split by concern: [`creation`] (a new game stored before its table opens),
+//! [`requests`] (what a command or request does),
 //! [`membership`] (seats, spectators, comings and goings), [`offering`] (draws, takebacks and
 //! rematches through one offer and answer path), [`course`] (the game's course: turns, moves,
 //! the end, time), [`persistence`] (the database, and pausing when it fails) and [`view`] (what
@@ -11,6 +12,7 @@
 //! (shared by a new game and a resumed one) and its loop.
 
 mod course;
+mod creation;
 mod membership;
 mod offering;
 mod persistence;
@@ -28,9 +30,10 @@ use super::table_handle::{COMMAND_QUEUE, TableCommand, TableHandle};
 use crate::options::GameSetup;
 use crate::players::Session;
 use crate::storage::{Storage, StoredGame};
+pub use creation::{Created, create};
 use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, ServerMessage};
 use kingme_shared::record::RecordError;
-use persistence::{Paused, Stored, Unsaved, Waiting};
+use persistence::{Paused, Unsaved, Waiting};
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
 use std::sync::Arc;
@@ -44,26 +47,6 @@ pub enum ResumeError {
     Start(RecordError),
     #[error(transparent)]
     Replay(ReplayError),
-}
-
-/// Opens a table for a new game with these seats and spectators, registers it and starts its
-/// task. Seated people and spectators get the game's state; the game starts if both seats are
-/// filled. `id` comes from [`super::TableRegistry::next_id`] (the database's).
-pub fn open(
-    context: &Arc<TableContext>,
-    id: GameId,
-    setup: GameSetup,
-    seats: [Seat; 2],
-    spectators: Vec<Arc<Session>>,
-) -> TableHandle {
-    let judge = Judge::new(&setup);
-    let (mut table, handle, receiver) =
-        Table::new(context, id, setup, judge, seats, Stored::NotYet);
-    table.spectators = spectators;
-    tracing::info!(game = %id, spec = %table.setup.spec, "game created");
-    table.welcome_members();
-    context.tasks.spawn(table.run(receiver));
-    handle
 }
 
 /// Reopens a stored game that was in progress when the server stopped: the moves replayed
@@ -91,8 +74,7 @@ pub fn resume(
     };
     let now = Instant::now();
     let judge = Judge::resume(&setup, &stored.moves, now).map_err(ResumeError::Replay)?;
-    let (mut table, handle, receiver) =
-        Table::new(context, game.id, setup, judge, seats, Stored::Yes);
+    let (mut table, handle, receiver) = Table::new(context, game.id, setup, judge, seats);
     table.hold(lease);
     let grace = now + context.timing.grace;
     table.away = [0, 1].map(|index| table.seats[index].session().map(|_| grace));
@@ -131,7 +113,6 @@ struct Table {
     /// When each absent player's grace period ends.
     away: [Option<Instant>; 2],
     ended_at: Option<Instant>,
-    stored: Stored,
     /// Changes made by the command being handled, stored in order once it is done.
     unsaved: Vec<Unsaved>,
     /// Messages to members, held until the changes they announce are stored.
@@ -143,15 +124,14 @@ struct Table {
 }
 
 impl Table {
-    /// The one constructor: a table around `judge`, registered under `id`, with its handle and
-    /// the receiving end of its commands.
+    /// The one constructor: a table around `judge` for a game stored under `id`, registered,
+    /// with its handle and the receiving end of its commands.
     fn new(
         context: &Arc<TableContext>,
         id: GameId,
         setup: GameSetup,
         judge: Judge,
         seats: [Seat; 2],
-        stored: Stored,
     ) -> (Table, TableHandle, mpsc::Receiver<TableCommand>) {
         let (commands, receiver) = mpsc::channel(COMMAND_QUEUE);
         let holders = [seats[0].holder(), seats[1].holder()];
@@ -172,7 +152,6 @@ impl Table {
             offers: Offers::default(),
             away: [None, None],
             ended_at: None,
-            stored,
             unsaved: Vec::new(),
             mail: RefCell::new(Vec::new()),
             publish_due: Cell::new(false),
@@ -183,10 +162,6 @@ impl Table {
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<TableCommand>) {
-        if self.stored == Stored::NotYet {
-            self.take_lease().await;
-            self.store_creation().await;
-        }
         // The shutdown, or (a child of it) the lease's loss.
         let shutdown = self
             .lease

@@ -3,7 +3,7 @@
 //! and an agreed offer is carried out. Pending offers live in [`Offers`](crate::game::offers),
 //! keyed by the judge's epoch, so a move or a takeback voids them without anyone clearing them.
 
-use super::{Table, open};
+use super::{Table, create};
 use crate::game::offers::Offer;
 use crate::players::Session;
 use crate::refusal::Refusal;
@@ -98,11 +98,18 @@ impl Table {
 
     /// Opens the rematch, colours swapped: the new first seat goes to the old second seat's
     /// holder and the other way round. The game is over, so waiting here for a game id (when a
-    /// burst of new games used up those reserved ahead) holds up nothing.
+    /// burst of new games used up those reserved ahead) and for the rematch to be stored holds
+    /// up nothing. The rematch is announced only once stored, and before its table opens (so
+    /// `RematchStarted` comes before the rematch's state); if it cannot be, the players are
+    /// told why.
     async fn start_rematch(&mut self) {
         let seats = [Side::Second, Side::First].map(|old| self.seats[old.index()].rematch_twin());
-        let rematch = match self.context.registry.next_id(&self.context.storage).await {
-            Ok(id) => id,
+        let created = match self.context.registry.next_id(&self.context.storage).await {
+            Ok(id) => create(&self.context, id, self.setup.clone(), seats, Vec::new()).await,
+            Err(refusal) => Err(refusal),
+        };
+        let created = match created {
+            Ok(created) => created,
             Err(refusal) => {
                 let notice = ServerMessage::Error {
                     kind: refusal.kind(),
@@ -115,15 +122,10 @@ impl Table {
         };
         self.broadcast(&ServerMessage::RematchStarted {
             game: self.id,
-            rematch,
+            rematch: created.id(),
         });
-        open(
-            &self.context,
-            rematch,
-            self.setup.clone(),
-            seats,
-            Vec::new(),
-        );
+        self.settle().await;
+        created.open();
     }
 }
 

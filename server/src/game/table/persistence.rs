@@ -1,5 +1,5 @@
-//! The table's game in the database. The game is stored before the table handles its first
-//! command; each accepted move is stored before anyone hears of it (a move that cannot be stored
+//! The table's game in the database. The game is stored before its table opens (see
+//! `creation`); each accepted move is stored before anyone hears of it (a move that cannot be stored
 //! is undone and refused); seat changes, takebacks and the result are stored, in order, after
 //! the command that made them and before anyone hears of them: every message a command produces
 //! is held in the table's mail until its changes are stored. When the database fails, the game
@@ -12,23 +12,13 @@ use crate::game::table_handle::TableCommand;
 use crate::players::Session;
 use crate::refusal::Refusal;
 use crate::storage::records::unix_ms;
-use crate::storage::{NewGame, Participant, StoreError, StoredMove};
-use kingme_shared::protocol::{ClientMessage, ClockState, EndReason, GameResult, ServerMessage};
+use crate::storage::{Participant, StoreError, StoredMove};
+use kingme_shared::protocol::{ClientMessage, ClockState, GameResult, ServerMessage};
 use std::sync::Arc;
 use tokio::time::Instant;
 
 /// How often a game paused by a storage failure tries to store again.
 const STORE_RETRY: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// Whether the table's game is in the database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Stored {
-    /// Not yet: the table stores it before its first command.
-    NotYet,
-    Yes,
-    /// Storing it failed; the game was aborted and nothing more is written.
-    Failed,
-}
 
 /// A change to store once the command that made it is handled (moves are stored at once).
 #[derive(Debug)]
@@ -155,23 +145,6 @@ impl Table {
         }
     }
 
-    /// On a cluster node, takes the new game's lease before anything is written; without one
-    /// the game is not played (aborted, as when storing it fails).
-    pub(super) async fn take_lease(&mut self) {
-        let Some(ownership) = self.context.ownership.clone() else {
-            return;
-        };
-        match ownership.acquire(self.id).await {
-            Ok(lease) => self.hold(Some(lease)),
-            Err(refusal) => {
-                tracing::error!(game = %self.id, %refusal, "could not take a new game's lease");
-                self.stored = Stored::Failed;
-                self.broadcast(&refusal.to_message(false));
-                self.end(None, EndReason::Aborted);
-            }
-        }
-    }
-
     /// Runs the game under `lease` from now on: every write carries its token.
     pub(super) fn hold(&mut self, lease: Option<Lease>) {
         self.storage = self
@@ -210,44 +183,9 @@ impl Table {
         }
     }
 
-    /// The game as it is created: the options, the start (when not the standard one) and who
-    /// sits where.
-    pub(super) async fn store_creation(&mut self) {
-        let standard = self.setup.spec.standard_start();
-        let start_position =
-            (self.setup.start != standard).then(|| self.setup.start.position_text());
-        let game = NewGame {
-            id: self.id,
-            spec: self.setup.spec,
-            time_control: self.setup.time_control,
-            rated: self.setup.rated,
-            start_position,
-            seats: [self.seats[0].participant(), self.seats[1].participant()],
-            created_at_ms: unix_ms(),
-        };
-        match self.storage.create_game(game).await {
-            Ok(()) => self.stored = Stored::Yes,
-            Err(reason) => {
-                tracing::error!(game = %self.id, %reason, "could not store a new game");
-                self.stored = Stored::Failed;
-                let refusal = Refusal::CreationNotStored {
-                    game: self.id,
-                    reason,
-                };
-                self.broadcast(&refusal.to_message(false));
-                self.end(None, EndReason::Aborted);
-            }
-        }
-        self.unsaved.clear();
-    }
-
     /// Stores the changes of the command just handled, in the order they were made. On a
     /// failure the change that failed and those after it stay queued for the next try.
     pub(super) async fn save(&mut self) -> Result<(), StoreError> {
-        if self.stored != Stored::Yes {
-            self.unsaved.clear();
-            return Ok(());
-        }
         let storage = self.storage.clone();
         let mut queue = std::mem::take(&mut self.unsaved).into_iter();
         while let Some(change) = queue.next() {
@@ -285,9 +223,6 @@ impl Table {
         text: &str,
         clocks: ClockState,
     ) -> Result<(), StoreError> {
-        if self.stored != Stored::Yes {
-            return Ok(());
-        }
         // Changes made earlier in this command (a seat) go first, in order.
         self.save().await?;
         let stored = StoredMove {

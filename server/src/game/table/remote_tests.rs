@@ -70,7 +70,7 @@ fn cluster_context(
 const GAME: GameId = GameId(1);
 
 /// Any game, without clocks, opened with ada and bob seated and `spectators` watching.
-fn open_game(
+async fn open_game(
     context: &Arc<TableContext>,
     ada: &Arc<Session>,
     bob: &Arc<Session>,
@@ -84,7 +84,10 @@ fn open_game(
         rated: false,
     };
     let seats = [Seat::human(Arc::clone(ada)), Seat::human(Arc::clone(bob))];
-    open(context, GAME, setup, seats, spectators)
+    create(context, GAME, setup, seats, spectators)
+        .await
+        .expect("the game is stored")
+        .open()
 }
 
 /// `player` asks to play the game's first legal move.
@@ -122,7 +125,7 @@ async fn a_move_goes_to_the_members_elsewhere_once() {
     let (local, mut local_box) = person(6, false);
     let mut spectators: Vec<_> = elsewhere.iter().map(|(s, _)| Arc::clone(s)).collect();
     spectators.push(Arc::clone(&local));
-    let table = open_game(&context, &ada, &bob, spectators);
+    let table = open_game(&context, &ada, &bob, spectators).await;
     play_first_move(&table, &ada).await;
     // The spectator here hears of the move through its own connection.
     loop {
@@ -212,7 +215,7 @@ async fn a_table_fenced_out_hands_every_member_over_and_says_nothing_untrue() {
     let (ada, mut ada_box) = person(1, false);
     let (bob, _bob_box) = person(2, true);
     let (cy, mut cy_box) = person(3, false);
-    let table = open_game(&context, &ada, &bob, vec![Arc::clone(&cy)]);
+    let table = open_game(&context, &ada, &bob, vec![Arc::clone(&cy)]).await;
     while !matches!(
         *ada_box.recv().await.unwrap(),
         ServerMessage::YourTurn { .. }
