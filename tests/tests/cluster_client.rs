@@ -28,7 +28,7 @@ mod temp_redis;
 use cluster_node::Node;
 use kingme_client::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig, Security};
-use kingme_server::{ClusterSettings, Config, Database};
+use kingme_server::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, GameStatus, Opponent, SeatChoice, ServerMessage,
@@ -87,11 +87,20 @@ fn run_node() {
             advertise: flag("--advertise").to_owned(),
             lease: Duration::from_millis(flag("--lease-ms").parse().unwrap()),
         }),
+        // The cluster's one certificate, as README recommends.
+        tls: TlsSettings {
+            source: TlsSource::Files {
+                cert: flag("--tls-cert").into(),
+                key: flag("--tls-key").into(),
+            },
+            proxy_cert: None,
+        },
         ..Config::default()
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
         let storage = kingme_server::open_storage(&config).await.unwrap();
+        let tls = kingme_server::open_tls(&config).await.unwrap();
         let listener = tokio::net::TcpListener::bind(flag("--listen"))
             .await
             .unwrap();
@@ -101,6 +110,7 @@ fn run_node() {
             std::future::pending::<()>(),
             config,
             storage,
+            tls,
         )
         .await
         .unwrap();
@@ -113,6 +123,9 @@ struct Player {
     events: mpsc::Receiver<Event>,
     /// The connection's events seen so far (lost, reconnected, ...).
     link: Vec<LinkEvent>,
+    /// The player's config folder: its `known_servers`, where the nodes' certificate is pinned
+    /// on first use as a person's client pins it.
+    home: tempfile::TempDir,
 }
 
 impl Player {
@@ -130,6 +143,7 @@ impl Player {
         shutdown: &CancellationToken,
     ) -> Player {
         let (sender, events) = mpsc::channel(256);
+        let home = tempfile::tempdir().unwrap();
         let config = NetConfig {
             retry: Duration::from_millis(200),
             guest,
@@ -137,7 +151,7 @@ impl Player {
             keys: None,
             resume_tokens: None,
             security: Security::Tls {
-                known_servers: None,
+                known_servers: Some(home.path().join("known_servers")),
             },
             ..NetConfig::new(addr.to_owned(), name.to_owned())
         };
@@ -145,6 +159,7 @@ impl Player {
             net: Net::spawn(config, sender, shutdown.clone()),
             events,
             link: Vec::new(),
+            home,
         };
         player
             .expect(|event| matches!(event, Event::Link(LinkEvent::Connected { .. })).then_some(()))
@@ -368,6 +383,19 @@ async fn clients_fail_over_to_another_node_and_are_seated_again() {
     );
     ada.assert_moved_away_from(&doomed.addr);
     bob.assert_moved_away_from(&doomed.addr);
+    // Both nodes ada reached are pinned, with the cluster's one certificate.
+    let pins = std::fs::read_to_string(ada.home.path().join("known_servers")).unwrap();
+    let pins: Vec<(&str, &str)> = pins
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_once(' '))
+        .collect();
+    assert!(pins.len() >= 2, "{pins:?}");
+    assert!(
+        pins.iter().any(|(node, _)| *node == doomed.addr),
+        "{pins:?}"
+    );
+    assert!(pins.iter().all(|(_, pin)| *pin == pins[0].1), "{pins:?}");
     assert_eq!(gus.seated_again(gus_game).await, gus_moves);
     gus.assert_moved_away_from(&doomed.addr);
     let text = free_square(&gus_moves);
