@@ -8,8 +8,8 @@ use crate::options::OptionsError;
 use crate::storage::{IdentityError, StoreError};
 use kingme_shared::MoveError;
 use kingme_shared::protocol::{
-    ErrorKind, FrameError, GameId, MAX_CHAT_CHARS, MAX_MOVE_TEXT, MAX_NAME_CHARS,
-    MIN_PROTOCOL_VERSION, PROTOCOL_VERSION, ServerMessage,
+    ErrorKind, FrameError, GameId, MAX_CHAT_CHARS, MAX_MOVE_TEXT, MAX_NAME_CHARS, PROTOCOL_VERSION,
+    ServerMessage,
 };
 
 /// A refused request.
@@ -128,11 +128,17 @@ pub enum Refusal {
 
     // ---- the handshake and the connection (fatal: the connection closes) ----
     #[error(
-        "this server speaks protocol versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION} and the \
-         client version {0}: upgrade the client (since version 6 a sign-in is bound to its TLS \
-         connection, so no server can pass it on to another)"
+        "this server speaks protocol version {PROTOCOL_VERSION} and the client version {0}: \
+         upgrade the client (since version 6 a sign-in is bound to its TLS connection, so no \
+         server can pass it on to another)"
     )]
-    VersionMismatch(u32),
+    ClientTooOld(u32),
+    #[error(
+        "this server speaks protocol version {PROTOCOL_VERSION} and the client version {0}, which \
+         is newer: use a client of version {PROTOCOL_VERSION}, or ask the host to upgrade the \
+         server"
+    )]
+    ClientTooNew(u32),
     #[error("no Hello within {0} s; say Hello first")]
     NoHello(u64),
     #[error("the first message must be Hello")]
@@ -251,7 +257,7 @@ impl Refusal {
             | R::NotInArchive(_) => ErrorKind::NoSuchGame,
             R::TooManyGames(_) | R::Flood { .. } => ErrorKind::LimitExceeded,
             R::InvalidOptions(_) => ErrorKind::InvalidOptions,
-            R::VersionMismatch(_) => ErrorKind::VersionMismatch,
+            R::ClientTooOld(_) | R::ClientTooNew(_) => ErrorKind::VersionMismatch,
             R::NoHello(_) | R::FirstNotHello | R::NoProof(_) | R::NotProof => {
                 ErrorKind::HandshakeRequired
             }

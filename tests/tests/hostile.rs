@@ -38,6 +38,9 @@ async fn a_hello_gets_a_welcome_and_a_wrong_version_or_name_is_refused_by_name()
         message.contains(&ours) && message.contains(&theirs),
         "{message}"
     );
+    // A newer client is not told to upgrade itself.
+    assert!(message.contains("which is newer"), "{message}");
+    assert!(!message.contains("upgrade the client"), "{message}");
 
     for name in ["", "   ", &"n".repeat(33), "bell\u{7}"] {
         let mut client = Client::connect(server.addr()).await;

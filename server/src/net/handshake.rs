@@ -61,8 +61,11 @@ impl<F: Incoming> Connection<F> {
         else {
             return Err(self.fatal(Refusal::FirstNotHello));
         };
-        if !(MIN_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol_version) {
-            return Err(self.fatal(Refusal::VersionMismatch(protocol_version)));
+        if protocol_version < MIN_PROTOCOL_VERSION {
+            return Err(self.fatal(Refusal::ClientTooOld(protocol_version)));
+        }
+        if protocol_version > PROTOCOL_VERSION {
+            return Err(self.fatal(Refusal::ClientTooNew(protocol_version)));
         }
         let name = check_name(&name).map_err(|refusal| self.fatal(refusal))?;
         let (session, token) = if guest {
