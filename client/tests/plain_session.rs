@@ -290,3 +290,41 @@ fn a_server_shutting_down_does_not_end_the_game_in_plain_mode() {
     session.event(your_turn(&["1", "2"]));
     assert!(session.wants_input());
 }
+
+#[test]
+fn a_finished_game_sent_again_does_not_take_the_place_of_the_new_one() {
+    // A player comes back while their last game lingers for a rematch: its final state may
+    // arrive after the state of the game just created (seen in CI, `identity_e2e`).
+    let mut session = Session::new(Start::Create(Box::new(options())), false, Vec::new());
+    session.event(Event::Server(ServerMessage::Welcome {
+        protocol_version: kingme_shared::protocol::PROTOCOL_VERSION,
+        player: kingme_shared::protocol::PlayerId(1),
+        resume_token: String::new(),
+        games: vec![],
+    }));
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    session.event(Event::Server(ServerMessage::State(state(
+        GameKind::TicTacToe,
+        None,
+        &[],
+        Some(Side::First),
+    ))));
+    let mut finished = state(
+        GameKind::TicTacToe,
+        None,
+        &["1", "4", "2", "5", "3"],
+        Some(Side::First),
+    );
+    finished.id = GameId(1);
+    session.event(Event::Server(ServerMessage::State(finished)));
+    session.event(your_turn(&["1", "2", "3", "4", "5", "6", "7", "8", "9"]));
+    assert!(session.wants_input(), "{}", text(&session));
+    let (sent, _) = session.line("5");
+    assert_eq!(
+        sent,
+        vec![ClientMessage::Move {
+            game: GameId(7),
+            text: "5".to_owned()
+        }]
+    );
+}

@@ -43,6 +43,15 @@ impl<W: Write> Session<W> {
                 // Several games in progress: the most recent one is played here.
                 Self::go_on()
             }
+            ServerMessage::State(state)
+                if matches!(state.status, GameStatus::Over(_))
+                    && self.table.as_ref().is_some_and(|t| t.id != state.id) =>
+            {
+                // A finished game sent again (its player came back while it waits for a
+                // rematch) does not take the place of the game being played, whichever
+                // arrives first.
+                Self::go_on()
+            }
             ServerMessage::GameList { games } => {
                 self.list(games);
                 Self::go_on()
