@@ -83,12 +83,6 @@ impl std::fmt::Display for ChannelBinding {
     }
 }
 
-/// The SHA-256 fingerprint of a certificate (DER), in lowercase hex: 64 characters.
-#[must_use]
-pub fn certificate_fingerprint(certificate_der: &[u8]) -> String {
-    hex(&Sha256::digest(certificate_der))
-}
-
 fn hex(bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
@@ -351,7 +345,6 @@ mod tests {
         // SHA-256("abc"), FIPS 180-2's first example.
         let known = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
         assert_eq!(binding.to_string(), known);
-        assert_eq!(certificate_fingerprint(b"abc"), known);
         assert_ne!(binding, ChannelBinding::of_certificate(b"abd"));
         assert_eq!(ChannelBinding::Unencrypted.to_string(), "no TLS");
     }

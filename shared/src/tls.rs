@@ -150,41 +150,6 @@ impl<C: CertificateCheck> ServerCertVerifier for Verifier<C> {
     }
 }
 
-/// Trusts exactly one certificate, known by its binding (its SHA-256): a server whose
-/// certificate the client already has (the embedded server's own, a test's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PinnedCertificate(pub ChannelBinding);
-
-impl PinnedCertificate {
-    /// A client configuration that trusts only `certificate`.
-    #[must_use]
-    pub fn client_config(certificate: &CertificateDer<'_>) -> ClientConfig {
-        let pin = PinnedCertificate(ChannelBinding::of_certificate(certificate));
-        client_config(Arc::new(Verifier::new(pin)))
-    }
-}
-
-impl CertificateCheck for PinnedCertificate {
-    fn check(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<(), rustls::Error> {
-        let shown = ChannelBinding::of_certificate(end_entity);
-        if shown == self.0 {
-            Ok(())
-        } else {
-            Err(rustls::Error::General(format!(
-                "the server's certificate ({shown}) is not the expected one ({})",
-                self.0
-            )))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,18 +168,6 @@ mod tests {
         assert!(matches!(name("localhost:"), Err(AddressError::NoPort(_))));
         assert!(matches!(name("localhost:x1"), Err(AddressError::NoPort(_))));
         assert!(matches!(name("bad host:1"), Err(AddressError::BadHost(_))));
-    }
-
-    #[test]
-    fn a_pin_accepts_its_certificate_only() {
-        let pinned = Verifier::new(PinnedCertificate(ChannelBinding::of_certificate(b"one")));
-        let name = ServerName::try_from("localhost").unwrap_or_else(|_| unreachable!());
-        let check = |der: &'static [u8]| {
-            pinned.verify_server_cert(&CertificateDer::from(der), &[], &name, &[], UnixTime::now())
-        };
-        assert!(check(b"one").is_ok());
-        let refused = check(b"two");
-        assert!(refused.is_err());
     }
 
     #[test]
