@@ -78,16 +78,7 @@ pub const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
 /// # Errors
 /// See [`DialError`].
 pub async fn dial(address: &str, security: &Security) -> Result<Dialed, DialError> {
-    let stream = tokio::time::timeout(DIAL_TIMEOUT, TcpStream::connect(address))
-        .await
-        .map_err(|_| {
-            DialError::Unreachable(format!(
-                "no answer from {address} within {} s",
-                DIAL_TIMEOUT.as_secs()
-            ))
-        })?
-        .map_err(|err| DialError::Unreachable(format!("cannot connect to {address}: {err}")))?;
-    let _ = stream.set_nodelay(true);
+    let stream = connect(address).await?;
     let (pin, known_path) = match security {
         Security::Plaintext { .. } => {
             return Ok(Dialed {
@@ -133,13 +124,25 @@ pub async fn dial(address: &str, security: &Security) -> Result<Dialed, DialErro
 /// # Errors
 /// The server cannot be reached or does not speak TLS.
 pub async fn certificate_of(address: &str) -> Result<ChannelBinding, DialError> {
-    let stream = tokio::time::timeout(DIAL_TIMEOUT, TcpStream::connect(address))
-        .await
-        .map_err(|_| DialError::Unreachable(format!("no answer from {address}")))?
-        .map_err(|err| DialError::Unreachable(format!("cannot connect to {address}: {err}")))?;
+    let stream = connect(address).await?;
     let trust = Arc::new(Verifier::new(ServerTrust::new(address, None, None, true)));
     let (_stream, binding) = handshake(address, stream, trust).await?;
     Ok(binding)
+}
+
+/// The TCP connection to `address`, within [`DIAL_TIMEOUT`], without Nagle's delay.
+async fn connect(address: &str) -> Result<TcpStream, DialError> {
+    let stream = tokio::time::timeout(DIAL_TIMEOUT, TcpStream::connect(address))
+        .await
+        .map_err(|_| {
+            DialError::Unreachable(format!(
+                "no answer from {address} within {} s",
+                DIAL_TIMEOUT.as_secs()
+            ))
+        })?
+        .map_err(|err| DialError::Unreachable(format!("cannot connect to {address}: {err}")))?;
+    let _ = stream.set_nodelay(true);
+    Ok(stream)
 }
 
 async fn handshake(
