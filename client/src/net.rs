@@ -1,11 +1,13 @@
-//! The connection to a server: a framed TCP client (the shared codec) run as one task that
-//! says hello, forwards server messages as [`Event`]s, sends what the client queues, answers
-//! the server's pings, and after a lost connection reconnects so the player's seats come back.
+//! The connection to a server: a framed client over TLS ([`dial`]; the shared codec) run as one
+//! task that says hello, forwards server messages as [`Event`]s, sends what the client queues,
+//! answers the server's pings, and after a lost connection reconnects so the player's seats
+//! come back.
 //!
-//! The handshake (protocol 3): a person's `Hello` carries the name and the public key of the
-//! name's key pair ([`crate::identity`], made on first use), plus the protocol-2 secret this
-//! client still holds for the server and name, if any; the server answers with a `Challenge`
-//! and the client signs it (`Prove`). The private key never leaves the machine. A guest has no
+//! The handshake ([`hello`], protocol 6): a person's `Hello` carries the name and the public key
+//! of the name's key pair ([`crate::identity`], made on first use), plus the protocol-2 secret
+//! this client still holds for the server and name, if any; the server answers with a
+//! `Challenge` and the client signs it, bound to the certificate this connection showed
+//! (`Prove`). The private key never leaves the machine. A guest has no
 //! key: its `Hello` carries the resume token kept in the data directory
 //! ([`crate::resume_tokens`]). The `Welcome` is forwarded as an event (it lists the games in
 //! progress the player is seated in), then [`LinkEvent::Connected`].
@@ -18,6 +20,7 @@
 //! for until their new owner runs them ([`reseat`]).
 
 pub mod dial;
+mod hello;
 mod nodes;
 mod reseat;
 
@@ -25,15 +28,15 @@ pub use dial::{DialError, Security, ServerStream};
 pub use nodes::NodeList;
 pub use reseat::{RESEAT_FOR, Seats};
 
+use hello::{Handshake, handshake};
+
 use crate::event::{Event, LinkEvent};
 use crate::identity::KeyStore;
 use crate::resume_tokens::ResumeTokens;
 use crate::secrets::SecretBook;
 use futures::{SinkExt, StreamExt};
-use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey, sign_proof};
-use kingme_shared::protocol::{
-    ClientCodec, ClientMessage, ErrorKind, FrameError, GameId, PROTOCOL_VERSION, ServerMessage,
-};
+use kingme_shared::identity::{self, ChannelBinding, SigningKey};
+use kingme_shared::protocol::{ClientCodec, ClientMessage, ErrorKind, FrameError, ServerMessage};
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -532,100 +535,5 @@ async fn keep_token(config: &NetConfig, token: &str) {
     let saved = tokio::task::spawn_blocking(move || store.save(&name, &token)).await;
     if let Ok(Err(err)) = saved {
         tracing::warn!(%err, "cannot keep the guest's resume token");
-    }
-}
-
-/// What the hello step ended with (one a connection: its size does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Handshake {
-    Welcomed {
-        resume_token: String,
-        /// The games in progress the welcome gave back.
-        games: Vec<GameId>,
-        message: Box<ServerMessage>,
-    },
-    Refused(ErrorKind, String),
-    Failed(End),
-}
-
-/// Says hello and, for a person, answers the challenge with the key, bound to `binding`.
-async fn handshake(
-    frames: &mut Framed<ServerStream, ClientCodec>,
-    binding: ChannelBinding,
-    config: &NetConfig,
-    key: Option<&SigningKey>,
-    secret: Option<String>,
-    token: Option<String>,
-) -> Handshake {
-    let hello = ClientMessage::Hello {
-        protocol_version: PROTOCOL_VERSION,
-        name: config.name.clone(),
-        public_key: key.map(|key| key.verifying_key().to_bytes()),
-        legacy_secret: secret,
-        // A person's seats follow the key; only a guest needs its token.
-        resume: token.filter(|_| config.guest),
-        guest: config.guest,
-    };
-    if let Err(err) = frames.send(hello).await {
-        return Handshake::Failed(End::Lost(err.to_string()));
-    }
-    loop {
-        match tokio::time::timeout(CONNECT_TIMEOUT, frames.next()).await {
-            Ok(Some(Ok(ServerMessage::Challenge { server_id, nonce }))) => {
-                let Some(key) = key else {
-                    return Handshake::Failed(End::Final(
-                        "the server asked a guest for a key".to_owned(),
-                    ));
-                };
-                // Bound to this connection as this client saw it: a relay that passed this
-                // challenge on from another server cannot use the proof there.
-                let scope = ProofScope {
-                    server_id: &server_id,
-                    nonce: &nonce,
-                    binding,
-                };
-                let signature = sign_proof(key, scope, &config.name);
-                if let Err(err) = frames.send(ClientMessage::Prove { signature }).await {
-                    return Handshake::Failed(End::Lost(err.to_string()));
-                }
-            }
-            Ok(Some(Ok(message @ ServerMessage::Welcome { .. }))) => {
-                let ServerMessage::Welcome {
-                    resume_token,
-                    games,
-                    ..
-                } = &message
-                else {
-                    continue;
-                };
-                return Handshake::Welcomed {
-                    resume_token: resume_token.clone(),
-                    games: games.clone(),
-                    message: Box::new(message),
-                };
-            }
-            Ok(Some(Ok(ServerMessage::Ping { nonce }))) => {
-                if let Err(err) = frames.send(ClientMessage::Pong { nonce }).await {
-                    return Handshake::Failed(End::Lost(err.to_string()));
-                }
-            }
-            Ok(Some(Ok(ServerMessage::Error { kind, message, .. }))) => {
-                return Handshake::Refused(kind, message);
-            }
-            Ok(Some(Ok(other))) => {
-                return Handshake::Failed(End::Final(format!(
-                    "the server answered the hello with {other:?}"
-                )));
-            }
-            Ok(Some(Err(err))) => return Handshake::Failed(read_failed(&err)),
-            Ok(None) => {
-                return Handshake::Failed(End::Lost("the server closed the connection".to_owned()));
-            }
-            Err(_) => {
-                return Handshake::Failed(End::Lost(
-                    "the server did not answer the hello".to_owned(),
-                ));
-            }
-        }
     }
 }
