@@ -810,6 +810,8 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     wait_for(&client, "#board[data-turn=mine]").await;
     let movable = marked(&client, "movable").await;
     click_square(&client, &movable[0]).await;
+    // The page marks the targets once it has drawn the choice: wait for them, not a race.
+    wait_for(&client, "#board .target").await;
     let target = marked(&client, "target").await;
     click_square(&client, &movable[0]).await; // put back: nothing chosen
     assert!(marked(&client, "target").await.is_empty());
