@@ -7,35 +7,37 @@
 //! (started again with `KINGME_TEST_SERVER` set, it serves through `kingme_server`'s library),
 //! because another package's binary cannot be named from here, and a server in a runtime of the
 //! test's own is not killed the way a process is.
-
-#![allow(clippy::unwrap_used)]
-
-#[allow(dead_code)]
-mod support;
+//!
+//! Its own `main` is not a test target's, so `cfg(test)` does not hold here: it says `expect`
+//! where the other test files may say `unwrap`.
 
 use kingme_server::{Config, Database, ServerHandle};
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameStatus, ServerMessage};
+use kingme_testkit::bot::{BotProcess, finished_well};
+use kingme_testkit::{Client, patience};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Stdio;
-use support::bots::{BotProcess, Client, PATIENCE, finished_well};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+
+/// The `kingme` binary the bots run.
+const KINGME: &str = env!("CARGO_BIN_EXE_kingme");
 
 /// Set in the environment of the server process, with the address to listen on.
 const SERVER_ENV: &str = "KINGME_TEST_SERVER";
 
 fn main() {
     if let Some(listen) = std::env::var_os(SERVER_ENV) {
-        let database = std::env::args_os().nth(1).unwrap();
+        let database = std::env::args_os().nth(1).expect("the database's path");
         return serve(&listen.to_string_lossy(), Path::new(&database));
     }
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .unwrap()
+        .expect("a runtime")
         .block_on(bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game());
     println!("test bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game ... ok");
 }
@@ -47,13 +49,15 @@ fn serve(listen: &str, database: &Path) {
         .worker_threads(1)
         .enable_all()
         .build()
-        .unwrap();
+        .expect("a runtime");
     runtime.block_on(async {
         let config = Config {
             database: Database::File(database.to_owned()),
             ..Config::default()
         };
-        let handle = ServerHandle::start(listen, config).await.unwrap();
+        let handle = ServerHandle::start(listen, config)
+            .await
+            .expect("the server starts");
         println!("listening {}", handle.addr());
         std::future::pending::<()>().await;
     });
@@ -67,52 +71,59 @@ struct ServerProcess {
 
 impl ServerProcess {
     async fn start(listen: &str, database: &Path) -> ServerProcess {
-        let mut child = Command::new(std::env::current_exe().unwrap())
+        let mut child = Command::new(std::env::current_exe().expect("this test binary's path"))
             .arg(database)
             .env(SERVER_ENV, listen)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let line = tokio::time::timeout(PATIENCE, lines.next_line())
+            .expect("the server process starts");
+        let stdout = child.stdout.take().expect("its output is piped");
+        let mut lines = BufReader::new(stdout).lines();
+        let line = tokio::time::timeout(patience::SERVER_LOG, lines.next_line())
             .await
-            .unwrap()
-            .unwrap()
+            .expect("the server process listens in time")
+            .expect("its output is text")
             .expect("the server process ended before it listened");
-        let addr = line.strip_prefix("listening ").unwrap().parse().unwrap();
+        let addr = line
+            .strip_prefix("listening ")
+            .and_then(|addr| addr.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
         ServerProcess { child, addr }
     }
 
     /// Kills the process (SIGKILL) and waits for it; returns the address it listened on.
     async fn kill(mut self) -> SocketAddr {
-        self.child.kill().await.unwrap();
+        self.child
+            .kill()
+            .await
+            .expect("the server process is killed");
         self.addr
     }
 }
 
 async fn bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game() {
-    let home = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().expect("a temporary directory");
     let database = home.path().join("kingme.db");
     let server = ServerProcess::start("127.0.0.1:0", &database).await;
     let addr = server.addr;
     // One bot waits alone in an open game of noughts and crosses...
-    let mut waiting = BotProcess::start(addr, "waiter", "--level random --game tictactoe");
+    let mut waiting = BotProcess::start(KINGME, addr, "waiter", "--level random --game tictactoe");
     let open = waiting.note(&["opened game"]).await;
     // ... while two others play checkers, slowly enough (a beginner's game takes a fraction of
     // a second) that the server is killed in the middle of it.
     let checkers = "--level beginner --game checkers --move-delay-ms 150";
-    let first = BotProcess::start(addr, "first", checkers);
-    let second = BotProcess::start(addr, "second", checkers);
+    let first = BotProcess::start(KINGME, addr, "first", checkers);
+    let second = BotProcess::start(KINGME, addr, "second", checkers);
     // The two may each open a game at the same moment before one moves to the other's: the game
     // they play is the one the lobby shows as started, not the first one either bot opened.
-    let mut watcher = Client::connect(addr, "watcher").await;
+    let mut watcher = Client::hello(addr, "watcher").await;
     let playing = watcher.game_started(GameKind::Checkers).await;
     assert_ne!(playing, open);
     watcher.send(ClientMessage::Watch { game: playing }).await;
     watcher
-        .expect(|m| match m {
+        .until(|m| match m {
             ServerMessage::MovePlayed { .. } => Some(()),
             ServerMessage::State(state) if !state.moves.is_empty() => {
                 assert_eq!(state.status, GameStatus::Playing, "over before the kill");
@@ -127,7 +138,7 @@ async fn bots_survive_a_kill_and_a_restart_and_a_waiting_bot_finds_another_game(
     let addr = server.kill().await;
     let server = ServerProcess::start(&addr.to_string(), &database).await;
     // The waiting bot's game was closed at the restart: it opens another, which a new bot joins.
-    let partner = BotProcess::start(addr, "partner", "--level random --game tictactoe");
+    let partner = BotProcess::start(KINGME, addr, "partner", "--level random --game tictactoe");
     let (played, waited, partnered) = tokio::join!(
         async {
             let mut results = finished_well(first, 1).await;

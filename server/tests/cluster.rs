@@ -1,5 +1,5 @@
 //! Real `kingme-server` nodes as one cluster: a PostgreSQL and a Redis each test starts itself
-//! from the system's packages (`support/temp_postgres.rs`, `support/temp_redis.rs`), and several
+//! from the system's packages (`kingme_testkit::temp_postgres`, `kingme_testkit::temp_redis`), and several
 //! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
 //! a game made at one node listed, joined and played from a second and watched from a third;
@@ -18,23 +18,11 @@
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
 //! to install; they never pass quietly.
-#![cfg(feature = "cluster-tests")]
-#![allow(clippy::unwrap_used)]
 
-#[path = "support/cluster_node.rs"]
-mod cluster_node;
-#[allow(dead_code)]
-#[path = "support/restart_scenario.rs"]
-mod restart_scenario;
-#[path = "support/server_log.rs"]
-mod server_log;
-#[allow(dead_code)]
-#[path = "support/temp_postgres.rs"]
-mod temp_postgres;
-#[path = "support/temp_redis.rs"]
-mod temp_redis;
+// Test code throughout (`cfg(test)` holds in every test target): clippy's
+// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
+#![cfg(test)]
 
-use cluster_node::{Node, free_port};
 use kingme_server::storage::{PgStore, Store};
 use kingme_shared::Side;
 use kingme_shared::ai::Level;
@@ -42,16 +30,15 @@ use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, GameId, GameStatus, Opponent, SeatHolder, ServerMessage, TimeControl,
 };
-use restart_scenario::{Client, hello, options};
-use std::time::Duration;
-use temp_postgres::TempPostgres;
-use temp_redis::TempRedis;
+use kingme_testkit::client::hello_message;
+use kingme_testkit::cluster_node::Node;
+use kingme_testkit::ports::free_port;
+use kingme_testkit::temp_postgres::TempPostgres;
+use kingme_testkit::temp_redis::TempRedis;
+use kingme_testkit::{Client, free_square, patience, tictactoe_options};
 use tokio::process::Command;
 
-/// A guard against a hung node, not a measurement.
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// How `cluster_node` starts a node: this package's server binary.
+/// How a node is started: this package's server binary.
 fn node_command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kingme-server"))
 }
@@ -70,14 +57,14 @@ fn key(seed: u8) -> SigningKey {
 /// Creates a noughts-and-crosses game as its first player; returns its id.
 async fn create(client: &mut Client, opponent: Opponent) -> GameId {
     client
-        .send(ClientMessage::CreateGame(options(
+        .send(ClientMessage::CreateGame(tictactoe_options(
             opponent,
             TimeControl::Unlimited,
             true,
         )))
         .await;
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::State(state) => Some(state.id),
             _ => None,
         })
@@ -86,22 +73,22 @@ async fn create(client: &mut Client, opponent: Opponent) -> GameId {
 
 /// ada and bob signed in at `addr`, ada's new game with bob in its open seat.
 async fn ada_against_bob(addr: &str) -> (Client, Client, GameId) {
-    let (mut ada, _) = Client::person(addr, "ada", &key(1)).await;
-    let (mut bob, _) = Client::person(addr, "bob", &key(2)).await;
+    let mut ada = Client::person(addr, "ada", &key(1)).await;
+    let mut bob = Client::person(addr, "bob", &key(2)).await;
     let game = create(&mut ada, Opponent::OpenSeat).await;
     bob.send(ClientMessage::Join { game }).await;
-    bob.state(game).await;
+    bob.state_of(game).await;
     (ada, bob, game)
 }
 
 /// ada signed in at node `home`, bob at node `away`, and ada's new game with bob in its open
 /// seat: a game run at `home` with a player elsewhere.
 async fn ada_home_bob_away(home: &str, away: &str) -> (Client, Client, GameId) {
-    let (mut ada, _) = Client::person(home, "ada", &key(1)).await;
+    let mut ada = Client::person(home, "ada", &key(1)).await;
     let game = create(&mut ada, Opponent::OpenSeat).await;
-    let (mut bob, _) = Client::person(away, "bob", &key(2)).await;
+    let mut bob = Client::person(away, "bob", &key(2)).await;
     bob.send(ClientMessage::Join { game }).await;
-    bob.state(game).await;
+    bob.state_of(game).await;
     (ada, bob, game)
 }
 
@@ -109,25 +96,17 @@ async fn ada_home_bob_away(home: &str, away: &str) -> (Client, Client, GameId) {
 async fn stored_moves(client: &mut Client, game: GameId) -> Vec<String> {
     client.send(ClientMessage::Export { game }).await;
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::Record { game: g, record } if g == game => Some(record.moves),
             _ => None,
         })
         .await
 }
 
-/// A free square of a noughts-and-crosses game after `played`.
-fn free_square(played: &[String]) -> String {
-    (1..=9)
-        .map(|square| square.to_string())
-        .find(|square| !played.contains(square))
-        .unwrap()
-}
-
 /// The next move of `game` announced, or `None` once it is over.
 async fn next_move(client: &mut Client, game: GameId) -> Option<String> {
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::MovePlayed {
                 game: g, record, ..
             } if g == game => Some(Some(record.text)),
@@ -161,24 +140,24 @@ async fn play_out_against_the_bot(client: &mut Client, game: GameId, mut moves: 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_nodes_games_finish_at_another_with_every_acknowledged_move() {
     let (_postgres, db, redis) = services();
-    let mut doomed = Node::start(&db, &redis.url()).await;
-    let mut survivor = Node::start(&db, &redis.url()).await;
+    let mut doomed = Node::start(node_command(), &db, &redis.url()).await;
+    let mut survivor = Node::start(node_command(), &db, &redis.url()).await;
 
     // A person against a bot, and two persons, all on the node that will die.
-    let (mut ada, _) = Client::person(&doomed.addr, "ada", &key(1)).await;
-    let (mut bob, _) = Client::person(&doomed.addr, "bob", &key(2)).await;
+    let mut ada = Client::person(&doomed.addr, "ada", &key(1)).await;
+    let mut bob = Client::person(&doomed.addr, "bob", &key(2)).await;
     let bot_game = create(&mut ada, Opponent::Bot(Level::Random)).await;
     let mut bot_moves = vec!["5".to_owned()];
     ada.play(bot_game, "5").await;
-    bot_moves.push(ada.move_played(bot_game, 2).await);
+    bot_moves.push(ada.move_at(bot_game, 2).await);
     let second = free_square(&bot_moves);
     ada.play(bot_game, &second).await;
     bot_moves.push(second);
-    bot_moves.push(ada.move_played(bot_game, 4).await);
+    bot_moves.push(ada.move_at(bot_game, 4).await);
 
     let people = create(&mut ada, Opponent::OpenSeat).await;
     bob.send(ClientMessage::Join { game: people }).await;
-    bob.state(people).await;
+    bob.state_of(people).await;
     ada.play(people, "5").await;
     bob.play(people, "1").await;
     ada.play(people, "3").await;
@@ -188,14 +167,16 @@ async fn a_killed_nodes_games_finish_at_another_with_every_acknowledged_move() {
     survivor.wait_for("took over a game").await;
 
     // The players come back at the surviving node, seated again by their keys.
-    let (mut ada, games) = Client::person(&survivor.addr, "ada", &key(1)).await;
+    let mut ada = Client::person(&survivor.addr, "ada", &key(1)).await;
+    let games = ada.games.clone();
     assert!(
         games.contains(&bot_game) && games.contains(&people),
         "{games:?}"
     );
-    let (mut bob, games) = Client::person(&survivor.addr, "bob", &key(2)).await;
+    let mut bob = Client::person(&survivor.addr, "bob", &key(2)).await;
+    let games = bob.games.clone();
     assert_eq!(games, [people]);
-    let state = bob.state(people).await;
+    let state = bob.state_of(people).await;
     let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(texts, ["5", "1", "3"], "every acknowledged move is kept");
     assert_eq!(state.status, GameStatus::Playing);
@@ -215,8 +196,8 @@ async fn a_killed_nodes_games_finish_at_another_with_every_acknowledged_move() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_that_lost_its_lease_cannot_commit() {
     let (_postgres, db, mut redis) = services();
-    let frozen = Node::start(&db, &redis.url()).await;
-    let mut other = Node::start(&db, &redis.url()).await;
+    let frozen = Node::start(node_command(), &db, &redis.url()).await;
+    let mut other = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_against_bob(&frozen.addr).await;
     ada.play(game, "5").await;
     bob.play(game, "1").await;
@@ -234,7 +215,7 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
     })
     .await;
     let refused = ada
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::MovePlayed { record, .. } if record.text == "3" => {
                 panic!("the woken node announced a move under a lost lease")
             }
@@ -247,9 +228,13 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
     // Its table stopped; with Redis away it cannot seat ada at the game's new node, and says so
     // with what to do (it promises no reconnection that will not come).
     let (kind, notice) = ada
-        .expect(|message| match message {
-            // A fatal one fails the test in `expect`.
-            ServerMessage::Error { kind, message, .. } => Some((kind, message)),
+        .until(|message| match message {
+            // A fatal one fails the test in `until`.
+            ServerMessage::Error {
+                kind,
+                message,
+                fatal: false,
+            } => Some((kind, message)),
             _ => None,
         })
         .await;
@@ -260,11 +245,11 @@ async fn a_node_that_lost_its_lease_cannot_commit() {
     );
     redis.start_again();
 
-    let (mut watcher, _) = Client::person(&other.addr, "cy", &key(3)).await;
+    let mut watcher = Client::person(&other.addr, "cy", &key(3)).await;
     assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1"]);
     // At the node that runs it now, the move is played.
-    let (mut ada, _) = Client::person(&other.addr, "ada", &key(1)).await;
-    ada.state(game).await;
+    let mut ada = Client::person(&other.addr, "ada", &key(1)).await;
+    ada.state_of(game).await;
     ada.play(game, "3").await;
     assert_eq!(stored_moves(&mut watcher, game).await, ["5", "1", "3"]);
 }
@@ -280,7 +265,7 @@ async fn play_until_stored(client: &mut Client, game: GameId, text: &str) {
             })
             .await;
         let stored = client
-            .expect(|message| match message {
+            .until(|message| match message {
                 ServerMessage::MovePlayed {
                     game: g, record, ..
                 } if g == game && record.text == text => Some(true),
@@ -299,7 +284,7 @@ async fn play_until_stored(client: &mut Client, game: GameId, text: &str) {
         // on) or after the next message: no timer in the test.
         client.send(ClientMessage::Ping { nonce: 1 }).await;
         client
-            .expect(|message| matches!(message, ServerMessage::Pong { .. }).then_some(()))
+            .until(|message| matches!(message, ServerMessage::Pong { .. }).then_some(()))
             .await;
     }
 }
@@ -307,8 +292,8 @@ async fn play_until_stored(client: &mut Client, game: GameId, text: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_go_on_through_a_redis_restart_and_fail_over_after_it() {
     let (_postgres, db, mut redis) = services();
-    let mut first = Node::start(&db, &redis.url()).await;
-    let mut second = Node::start(&db, &redis.url()).await;
+    let mut first = Node::start(node_command(), &db, &redis.url()).await;
+    let mut second = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_against_bob(&first.addr).await;
     ada.play(game, "5").await;
 
@@ -321,9 +306,10 @@ async fn games_go_on_through_a_redis_restart_and_fail_over_after_it() {
     // So the game is still looked after: its node dies and the other takes it over.
     first.kill().await;
     second.wait_for("took over a game").await;
-    let (mut bob, games) = Client::person(&second.addr, "bob", &key(2)).await;
+    let mut bob = Client::person(&second.addr, "bob", &key(2)).await;
+    let games = bob.games.clone();
     assert_eq!(games, [game]);
-    let state = bob.state(game).await;
+    let state = bob.state_of(game).await;
     let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(texts, ["5", "1", "3"]);
     bob.play(game, "7").await;
@@ -332,8 +318,8 @@ async fn games_go_on_through_a_redis_restart_and_fail_over_after_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
     let (postgres, db, redis) = services();
-    let node = Node::start(&db, &redis.url()).await;
-    let _other = Node::start(&db, &redis.url()).await;
+    let node = Node::start(node_command(), &db, &redis.url()).await;
+    let _other = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_against_bob(&node.addr).await;
     ada.play(game, "5").await;
 
@@ -345,7 +331,7 @@ async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
         text: "1".into(),
     })
     .await;
-    bob.expect(|message| match message {
+    bob.until(|message| match message {
         ServerMessage::MoveRejected {
             kind: ErrorKind::NotStored,
             ..
@@ -358,7 +344,7 @@ async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
     .await;
     ada.send(ClientMessage::ListGames).await;
     let listed = ada
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::GameList { games } => Some(games),
             _ => None,
         })
@@ -373,17 +359,17 @@ async fn a_game_waits_out_a_postgres_outage_and_goes_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
     let (_postgres, db, redis) = services();
-    let home = Node::start(&db, &redis.url()).await;
-    let away = Node::start(&db, &redis.url()).await;
-    let stands = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
-    let (mut cy, _) = Client::person(&stands.addr, "cy", &key(3)).await;
+    let home = Node::start(node_command(), &db, &redis.url()).await;
+    let away = Node::start(node_command(), &db, &redis.url()).await;
+    let stands = Node::start(node_command(), &db, &redis.url()).await;
+    let mut ada = Client::person(&home.addr, "ada", &key(1)).await;
+    let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
+    let mut cy = Client::person(&stands.addr, "cy", &key(3)).await;
     let game = create(&mut ada, Opponent::OpenSeat).await;
 
     // The other node's lobby lists it (pushed as the lists change).
     bob.send(ClientMessage::WatchLobby { on: true }).await;
-    bob.expect(|message| match message {
+    bob.until(|message| match message {
         ServerMessage::GameList { games } => games
             .iter()
             .any(|summary| summary.id == game && summary.status == GameStatus::Open)
@@ -392,10 +378,10 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
     })
     .await;
     bob.send(ClientMessage::Join { game }).await;
-    let state = bob.state(game).await;
+    let state = bob.state_of(game).await;
     assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
     cy.send(ClientMessage::Watch { game }).await;
-    let watched = cy.state(game).await;
+    let watched = cy.state_of(game).await;
     assert_eq!(watched.your_side, None);
 
     // Moves from both nodes; the spectator at the third sees every one, in order.
@@ -409,7 +395,7 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
     bob.play(game, "8").await;
     let mut seen = Vec::new();
     for ply in 1..=8 {
-        seen.push(cy.move_played(game, ply).await);
+        seen.push(cy.move_at(game, ply).await);
     }
     assert_eq!(seen, ["5", "1", "3", "7", "4", "6", "9", "8"]);
     // An illegal move from afar is refused by the game's node with the rules' reason.
@@ -418,14 +404,14 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
         text: "5".into(),
     })
     .await;
-    bob.expect(|message| match message {
+    bob.until(|message| match message {
         ServerMessage::MoveRejected { kind, .. } => Some(kind),
         _ => None,
     })
     .await;
     ada.play(game, "2").await;
     let over = cy
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::GameOver {
                 game: g, result, ..
             } if g == game => Some(result),
@@ -441,9 +427,9 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
     // A client hears of the live nodes after Welcome, its own node first; a version-5 client
     // (whose proofs bind no connection) is refused and told to upgrade.
     let mut newer = Client::connect(&away.addr).await;
-    newer.send(hello("dee", None, None)).await;
+    newer.send(hello_message("dee", None, None)).await;
     let mut nodes = newer
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::Nodes { addresses } => Some(addresses),
             _ => None,
         })
@@ -468,7 +454,7 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
         kind: ErrorKind::VersionMismatch,
         message,
         fatal: true,
-    } = older.next().await
+    } = older.recv().await
     else {
         panic!("a version-5 client is refused");
     };
@@ -478,8 +464,8 @@ async fn a_game_made_at_one_node_is_joined_played_and_watched_from_others() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_at_another_node_leaves_and_comes_back() {
     let (_postgres, db, redis) = services();
-    let home = Node::start(&db, &redis.url()).await;
-    let away = Node::start(&db, &redis.url()).await;
+    let home = Node::start(node_command(), &db, &redis.url()).await;
+    let away = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
 
@@ -495,22 +481,22 @@ async fn a_player_at_another_node_leaves_and_comes_back() {
             _ => None,
         }
     };
-    ada.expect(away_seat(false)).await;
+    ada.until(away_seat(false)).await;
 
     // He comes back to his node: the game sends him its state, and he plays on.
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
-    let state = bob.state(game).await;
+    let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
+    let state = bob.state_of(game).await;
     assert_eq!(state.moves.len(), 1);
-    ada.expect(away_seat(true)).await;
+    ada.until(away_seat(true)).await;
     bob.play(game, "1").await;
-    assert_eq!(ada.move_played(game, 2).await, "1");
+    assert_eq!(ada.move_at(game, 2).await, "1");
 }
 
 /// The moves of the next `State` of `game` with `count` moves that `client` is sent, unasked
 /// (one sent again for an earlier loss, with fewer, is passed over).
 async fn sent_state_again(client: &mut Client, game: GameId, count: usize) -> Vec<String> {
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::State(state) if state.id == game && state.moves.len() == count => {
                 Some(state.moves.into_iter().map(|record| record.text).collect())
             }
@@ -524,7 +510,7 @@ async fn sent_state_again(client: &mut Client, game: GameId, count: usize) -> Ve
 async fn seen_move(client: &mut Client, game: GameId, ply: u32) -> String {
     let at = usize::try_from(ply).unwrap() - 1;
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::MovePlayed {
                 game: g,
                 ply: p,
@@ -542,8 +528,8 @@ async fn seen_move(client: &mut Client, game: GameId, ply: u32) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() {
     let (_postgres, db, mut redis) = services();
-    let mut home = Node::start(&db, &redis.url()).await;
-    let mut away = Node::start(&db, &redis.url()).await;
+    let mut home = Node::start(node_command(), &db, &redis.url()).await;
+    let mut away = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
     ada.play(game, "5").await;
     bob.play(game, "1").await;
@@ -581,7 +567,7 @@ async fn a_player_at_another_node_catches_up_unasked_after_messages_were_lost() 
         .await;
     assert_eq!(sent_state_again(&mut bob, game, 3).await, ["5", "1", "3"]);
     bob.play(game, "7").await;
-    assert_eq!(ada.move_played(game, 4).await, "7");
+    assert_eq!(ada.move_at(game, 4).await, "7");
 
     // Redis goes away: ada plays on at her node, whose message for bob's node cannot go out
     // (nor is bob's node listening). Redis comes back (empty): bob is sent the game's state
@@ -606,7 +592,7 @@ async fn a_node_that_cannot_reach_its_redis_exits_with_an_error() {
     let redis = format!("redis://127.0.0.1:{}", free_port());
     let addr = format!("127.0.0.1:{}", free_port());
     let output = tokio::time::timeout(
-        PATIENCE,
+        patience::SERVER_LOG,
         node_command()
             .args(["--listen", &addr, "--db", &db, "--cluster", &redis])
             .args(["--advertise", &addr])
@@ -628,7 +614,7 @@ async fn moves_seen(client: &mut Client, game: GameId, first: u32, count: u32) -
     let mut seen = Vec::new();
     for ply in first..first + count {
         let (at, text) = client
-            .expect(|message| match message {
+            .until(|message| match message {
                 ServerMessage::MovePlayed {
                     game: g,
                     ply,
@@ -677,7 +663,7 @@ impl Eavesdropper {
             .await
             .unwrap();
         let mut heard = Vec::new();
-        tokio::time::timeout(PATIENCE, async {
+        tokio::time::timeout(patience::REPLY, async {
             while let Some(message) = self.messages.next().await {
                 let channel = message.get_channel_name().to_owned();
                 if channel == "kingme:test:end" {
@@ -696,9 +682,9 @@ impl Eavesdropper {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
     let (_postgres, db, redis) = services();
-    let home = Node::start(&db, &redis.url()).await;
-    let away = Node::start(&db, &redis.url()).await;
-    let stands = Node::start(&db, &redis.url()).await;
+    let home = Node::start(node_command(), &db, &redis.url()).await;
+    let away = Node::start(node_command(), &db, &redis.url()).await;
+    let stands = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_home_bob_away(&home.addr, &away.addr).await;
 
     // Four spectators at the third node and one beside bob.
@@ -710,9 +696,9 @@ async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
         (6, "fay", &stands),
         (7, "gil", &away),
     ] {
-        let (mut spectator, _) = Client::person(&node.addr, name, &key(seed)).await;
+        let mut spectator = Client::person(&node.addr, name, &key(seed)).await;
         spectator.send(ClientMessage::Watch { game }).await;
-        assert_eq!(spectator.state(game).await.your_side, None);
+        assert_eq!(spectator.state_of(game).await.your_side, None);
         spectators.push(spectator);
     }
 
@@ -725,7 +711,7 @@ async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
     for spectator in &mut spectators {
         assert_eq!(moves_seen(spectator, game, 1, 4).await, moves);
     }
-    assert_eq!(ada.move_played(game, 4).await, "7");
+    assert_eq!(ada.move_at(game, 4).await, "7");
 
     // Each move went out to Redis once, on the game's channel: not once per spectator, nor
     // once per player elsewhere.
@@ -745,24 +731,25 @@ async fn a_move_goes_once_to_redis_however_many_watch_it_elsewhere() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_plays_and_watches_a_game_another_node_runs() {
     let (_postgres, db, redis) = services();
-    let home = Node::start(&db, &redis.url()).await;
-    let away = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let home = Node::start(node_command(), &db, &redis.url()).await;
+    let away = Node::start(node_command(), &db, &redis.url()).await;
+    let mut ada = Client::person(&home.addr, "ada", &key(1)).await;
     let game = create(&mut ada, Opponent::OpenSeat).await;
 
     // A guest at the other node joins and plays; another guest there watches.
-    let (mut gus, token) = Client::guest(&away.addr, "gus", None).await;
+    let mut gus = Client::hello(&away.addr, "gus").await;
+    let token = gus.token.clone();
     gus.send(ClientMessage::Join { game }).await;
-    let state = gus.state(game).await;
+    let state = gus.state_of(game).await;
     assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
     assert!(
         matches!(&state.seats[1], SeatHolder::Human { name, .. } if name == "gus"),
         "{:?}",
         state.seats
     );
-    let (mut kit, _) = Client::guest(&away.addr, "kit", None).await;
+    let mut kit = Client::hello(&away.addr, "kit").await;
     kit.send(ClientMessage::Watch { game }).await;
-    kit.state(game).await;
+    kit.state_of(game).await;
     ada.play(game, "5").await;
     gus.play(game, "1").await;
     ada.play(game, "3").await;
@@ -771,16 +758,16 @@ async fn a_guest_plays_and_watches_a_game_another_node_runs() {
     // The guest drops and comes back to its node with its token: the game sends it its state,
     // and it plays on.
     drop(gus);
-    let (mut gus, _) = Client::guest(&away.addr, "gus", Some(token)).await;
-    let state = gus.state(game).await;
+    let mut gus = Client::resume_guest(&away.addr, &token).await;
+    let state = gus.state_of(game).await;
     assert_eq!(state.moves.len(), 3);
     assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
     gus.play(game, "7").await;
-    assert_eq!(ada.move_played(game, 4).await, "7");
+    assert_eq!(ada.move_at(game, 4).await, "7");
     assert_eq!(moves_seen(&mut kit, game, 4, 1).await, ["7"]);
 
     // Another guest of the same name elsewhere is someone else: it is not seated.
-    let (mut other, _) = Client::guest(&home.addr, "gus", None).await;
+    let mut other = Client::hello(&home.addr, "gus").await;
     other
         .send(ClientMessage::Move {
             game,
@@ -788,7 +775,7 @@ async fn a_guest_plays_and_watches_a_game_another_node_runs() {
         })
         .await;
     other
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::MoveRejected { kind, .. } => Some(kind),
             _ => None,
         })
@@ -799,9 +786,9 @@ async fn a_guest_plays_and_watches_a_game_another_node_runs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_whose_node_died_is_itself_at_a_node_that_never_saw_it() {
     let (_postgres, db, redis) = services();
-    let mut doomed = Node::start(&db, &redis.url()).await;
-    let mut one = Node::start(&db, &redis.url()).await;
-    let mut two = Node::start(&db, &redis.url()).await;
+    let mut doomed = Node::start(node_command(), &db, &redis.url()).await;
+    let mut one = Node::start(node_command(), &db, &redis.url()).await;
+    let mut two = Node::start(node_command(), &db, &redis.url()).await;
     let (token, game, moves) = guest_against_the_bot(&doomed.addr).await;
 
     // Whichever node takes the game over, the guest comes back at the other one: a node that
@@ -812,8 +799,8 @@ async fn a_guest_whose_node_died_is_itself_at_a_node_that_never_saw_it() {
         _ = two.wait_for("took over a game") => false,
     };
     let third = if one_took_it { &two } else { &one };
-    let (mut gus, kept) = Client::guest(&third.addr, "gus", Some(token.clone())).await;
-    assert_eq!(kept, token, "the guest keeps its token");
+    let mut gus = Client::resume_guest(&third.addr, &token).await;
+    assert_eq!(gus.token, token, "the guest keeps its token");
 
     guest_plays_on(&mut gus, game, moves).await;
 }
@@ -821,14 +808,14 @@ async fn a_guest_whose_node_died_is_itself_at_a_node_that_never_saw_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_back_before_its_game_is_taken_over_is_seated_by_the_node_taking_it() {
     let (_postgres, db, redis) = services();
-    let mut doomed = Node::start(&db, &redis.url()).await;
-    let mut survivor = Node::start(&db, &redis.url()).await;
+    let mut doomed = Node::start(node_command(), &db, &redis.url()).await;
+    let mut survivor = Node::start(node_command(), &db, &redis.url()).await;
     let (token, game, moves) = guest_against_the_bot(&doomed.addr).await;
 
     // The guest is at the other node, with its token, before its game's node dies (its client
     // left a connection that went silent): a node that had never seen it, and runs no game of
     // it yet.
-    let (mut gus, _) = Client::guest(&survivor.addr, "gus", Some(token)).await;
+    let mut gus = Client::resume_guest(&survivor.addr, &token).await;
     doomed.kill().await;
     survivor.wait_for("took over a game").await;
     guest_plays_on(&mut gus, game, moves).await;
@@ -837,10 +824,11 @@ async fn a_guest_back_before_its_game_is_taken_over_is_seated_by_the_node_taking
 /// A guest "gus" at `addr` in a game against the bot, one move each played; returns its
 /// resume token, the game and its moves. Its connection is dropped.
 async fn guest_against_the_bot(addr: &str) -> (String, GameId, Vec<String>) {
-    let (mut gus, token) = Client::guest(addr, "gus", None).await;
+    let mut gus = Client::hello(addr, "gus").await;
+    let token = gus.token.clone();
     let game = create(&mut gus, Opponent::Bot(Level::Random)).await;
     gus.play(game, "5").await;
-    let answer = gus.move_played(game, 2).await;
+    let answer = gus.move_at(game, 2).await;
     (token, game, vec!["5".to_owned(), answer])
 }
 
@@ -848,7 +836,7 @@ async fn guest_against_the_bot(addr: &str) -> (String, GameId, Vec<String>) {
 /// itself with every acknowledged move, and plays the game out against the bot.
 async fn guest_plays_on(gus: &mut Client, game: GameId, moves: Vec<String>) {
     gus.send(ClientMessage::Watch { game }).await;
-    let state = gus.state(game).await;
+    let state = gus.state_of(game).await;
     assert_eq!(state.your_side, Some(kingme_shared::Side::First));
     let texts: Vec<&str> = state.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(texts, moves, "every acknowledged move is kept");
@@ -861,14 +849,14 @@ async fn guest_plays_on(gus: &mut Client, game: GameId, moves: Vec<String>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_goes_to_another_node_plays_on_from_there() {
     let (_postgres, db, redis) = services();
-    let home = Node::start(&db, &redis.url()).await;
-    let away = Node::start(&db, &redis.url()).await;
+    let home = Node::start(node_command(), &db, &redis.url()).await;
+    let away = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, bob, game) = ada_against_bob(&home.addr).await;
     ada.play(game, "5").await;
 
     // bob leaves the game's node (it notices) and signs in at the other one.
     drop(bob);
-    ada.expect(|message| match message {
+    ada.until(|message| match message {
         ServerMessage::SeatChanged {
             game: g,
             side: kingme_shared::Side::Second,
@@ -879,7 +867,7 @@ async fn a_player_who_goes_to_another_node_plays_on_from_there() {
         _ => None,
     })
     .await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
 
     // His first request from there seats him again (the game sends him its state), and from
     // then on his node hands him the game's moves.
@@ -888,19 +876,19 @@ async fn a_player_who_goes_to_another_node_plays_on_from_there() {
         text: "1".into(),
     })
     .await;
-    let state = bob.state(game).await;
+    let state = bob.state_of(game).await;
     assert_eq!(state.your_side, Some(kingme_shared::Side::Second));
     assert_eq!(state.moves.len(), 1);
-    assert_eq!(bob.move_played(game, 2).await, "1");
-    assert_eq!(ada.move_played(game, 2).await, "1");
+    assert_eq!(bob.move_at(game, 2).await, "1");
+    assert_eq!(ada.move_at(game, 2).await, "1");
     ada.play(game, "3").await;
-    assert_eq!(bob.move_played(game, 3).await, "3");
+    assert_eq!(bob.move_at(game, 3).await, "3");
 }
 
 /// The state of `game` sent to `client` again, unasked, with nothing refused before it.
 async fn given_back(client: &mut Client, game: GameId) -> kingme_shared::protocol::GameState {
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::State(state) if state.id == game => Some(state),
             ServerMessage::Error { .. } | ServerMessage::MoveRejected { .. } => {
                 panic!("refused instead of seated again: {message:?}")
@@ -913,18 +901,18 @@ async fn given_back(client: &mut Client, game: GameId) -> kingme_shared::protoco
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn players_at_a_node_that_lost_their_game_play_on_without_reconnecting() {
     let (_postgres, db, redis) = services();
-    let frozen = Node::start(&db, &redis.url()).await;
-    let mut other = Node::start(&db, &redis.url()).await;
-    let stands = Node::start(&db, &redis.url()).await;
+    let frozen = Node::start(node_command(), &db, &redis.url()).await;
+    let mut other = Node::start(node_command(), &db, &redis.url()).await;
+    let stands = Node::start(node_command(), &db, &redis.url()).await;
     let (mut ada, mut bob, game) = ada_against_bob(&frozen.addr).await;
     ada.play(game, "5").await;
     bob.play(game, "1").await;
     // Spectators at a third node and at the node that will take the game over.
-    let (mut cy, _) = Client::person(&stands.addr, "cy", &key(3)).await;
-    let (mut dee, _) = Client::person(&other.addr, "dee", &key(4)).await;
+    let mut cy = Client::person(&stands.addr, "cy", &key(3)).await;
+    let mut dee = Client::person(&other.addr, "dee", &key(4)).await;
     for spectator in [&mut cy, &mut dee] {
         spectator.send(ClientMessage::Watch { game }).await;
-        spectator.state(game).await;
+        spectator.state_of(game).await;
     }
 
     // The game's node is frozen until its lease lapses and the other node takes the game over;
@@ -952,9 +940,9 @@ async fn players_at_a_node_that_lost_their_game_play_on_without_reconnecting() {
     // And they play on from the node that lost the game: the moves are played at the new node
     // and announced to everyone.
     ada.play(game, "3").await;
-    assert_eq!(bob.move_played(game, 3).await, "3");
+    assert_eq!(bob.move_at(game, 3).await, "3");
     bob.play(game, "7").await;
-    assert_eq!(ada.move_played(game, 4).await, "7");
+    assert_eq!(ada.move_at(game, 4).await, "7");
     for spectator in [&mut cy, &mut dee] {
         assert_eq!(moves_seen(spectator, game, 3, 2).await, ["3", "7"]);
     }
@@ -980,20 +968,20 @@ async fn unfinished_games(db: &str) -> Vec<GameId> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_created_while_redis_is_away_is_refused_and_never_stored() {
     let (_postgres, db, mut redis) = services();
-    let mut node = Node::start(&db, &redis.url()).await;
-    let (mut ada, _) = Client::person(&node.addr, "ada", &key(1)).await;
+    let mut node = Node::start(node_command(), &db, &redis.url()).await;
+    let mut ada = Client::person(&node.addr, "ada", &key(1)).await;
 
     // No lease can be taken: the creation is refused with the reason and what to do, and
     // nothing of the game is announced first (no state, no turn, no end of a game never made).
     redis.stop();
-    ada.send(ClientMessage::CreateGame(options(
+    ada.send(ClientMessage::CreateGame(tictactoe_options(
         Opponent::Bot(Level::Random),
         TimeControl::Unlimited,
         true,
     )))
     .await;
     let refusal = ada
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::Error {
                 kind: ErrorKind::NotStored,
                 message,
@@ -1027,11 +1015,11 @@ async fn a_game_created_while_redis_is_away_is_refused_and_never_stored() {
 async fn a_join_whose_answer_was_lost_with_redis_is_answered_again() {
     let (_postgres, db, mut redis) = services();
     // Leases long enough that the game's node, frozen for a moment, keeps its game.
-    let home = Node::with_lease(&db, &redis.url(), 4000).await;
-    let away = Node::with_lease(&db, &redis.url(), 4000).await;
-    let (mut ada, _) = Client::person(&home.addr, "ada", &key(1)).await;
+    let home = Node::with_lease(node_command(), &db, &redis.url(), 4000).await;
+    let away = Node::with_lease(node_command(), &db, &redis.url(), 4000).await;
+    let mut ada = Client::person(&home.addr, "ada", &key(1)).await;
     let game = create(&mut ada, Opponent::OpenSeat).await;
-    let (mut bob, _) = Client::person(&away.addr, "bob", &key(2)).await;
+    let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
 
     // The game's node is frozen while bob's join is relayed to it: the join waits in its inbox
     // (bob's node has published it once bob's next request is answered). Redis dies before the
@@ -1039,7 +1027,7 @@ async fn a_join_whose_answer_was_lost_with_redis_is_answered_again() {
     home.signal("STOP");
     bob.send(ClientMessage::Join { game }).await;
     bob.send(ClientMessage::Ping { nonce: 1 }).await;
-    bob.expect(|message| match message {
+    bob.until(|message| match message {
         ServerMessage::Pong { .. } => Some(()),
         ServerMessage::Error { message, .. } => panic!("the join was not relayed: {message}"),
         _ => None,
@@ -1050,13 +1038,13 @@ async fn a_join_whose_answer_was_lost_with_redis_is_answered_again() {
     redis.start_again();
 
     // bob is sent the answer again, unasked, once Redis is back: seated, and the game plays.
-    let state = bob.state(game).await;
+    let state = bob.state_of(game).await;
     assert_eq!(
         (state.your_side, state.status),
         (Some(Side::Second), GameStatus::Playing)
     );
     ada.play(game, "5").await;
-    assert_eq!(bob.move_played(game, 1).await, "5");
+    assert_eq!(bob.move_at(game, 1).await, "5");
     bob.play(game, "1").await;
-    assert_eq!(ada.move_played(game, 2).await, "1");
+    assert_eq!(ada.move_at(game, 2).await, "1");
 }

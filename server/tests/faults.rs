@@ -10,40 +10,26 @@
 //! --workspace`. The Redis and PostgreSQL outages are in the cluster suite (`cluster.rs`), the
 //! replaced file and its restore in `restore.rs`, a full disk in `storage_failure.rs` (a store
 //! that fails on demand).
-#![cfg(feature = "fault-tests")]
-#![allow(clippy::unwrap_used)]
 
-#[path = "support/restart_scenario.rs"]
-#[allow(dead_code, reason = "the restart test uses the rest of the scenario")]
-mod restart_scenario;
-#[path = "support/server_log.rs"]
-mod server_log;
+// Test code throughout (`cfg(test)` holds in every test target): clippy's
+// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
+#![cfg(test)]
 
 use kingme_shared::GameKind;
 use kingme_shared::Side;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
-use kingme_shared::protocol::{
-    ClientMessage, GameId, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
-};
-use restart_scenario::{Client, start_server};
+use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
+use kingme_testkit::server_process::start_server_process;
+use kingme_testkit::{Client, against_bot};
 use std::collections::BTreeMap;
 use tokio::process::Child;
 
+/// The server binary the test starts.
+const SERVER: &str = env!("CARGO_BIN_EXE_kingme-server");
+
 /// How many times the server is stopped.
 const ROUNDS: usize = 60;
-
-/// A checkers game against the bot, the person playing first.
-fn against_the_bot() -> GameOptions {
-    GameOptions {
-        spec: GameKind::Checkers.into(),
-        seat: SeatChoice::Side(Side::First),
-        opponent: Opponent::Bot(Level::Random),
-        time_control: TimeControl::Unlimited,
-        start_position: None,
-        rated: false,
-    }
-}
 
 /// What a client heard of its game: a move announced (with the position after it and the side
 /// to move), or that the game ended.
@@ -60,7 +46,7 @@ enum Heard {
 /// The next announcement of `game` to `client`.
 async fn heard(client: &mut Client, game: GameId) -> Heard {
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::MovePlayed {
                 game: g,
                 ply,
@@ -92,7 +78,7 @@ fn legal_move(position: &str, pick: usize) -> Option<String> {
 async fn exported(client: &mut Client, game: GameId) -> kingme_shared::record::GameRecord {
     client.send(ClientMessage::Export { game }).await;
     client
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::Record { game: g, record } if g == game => Some(record),
             _ => None,
         })
@@ -138,9 +124,10 @@ async fn stopped_again_and_again_mid_game_no_announced_move_is_lost() {
     let mut announced: BTreeMap<GameId, Vec<String>> = BTreeMap::new();
     let (mut kills, mut terms, mut resumed, mut finished) = (0, 0, 0, 0);
     for round in 0..ROUNDS {
-        let (mut server, addr) = start_server(db.as_os_str(), &[]).await;
-        let (mut ada, games) = Client::person(&addr, "ada", &ada_key).await;
-        let (mut cy, _) = Client::person(&addr, "cy", &cy_key).await;
+        let (mut server, addr) = start_server_process(SERVER, db.as_os_str(), &[]).await;
+        let mut ada = Client::person(&addr, "ada", &ada_key).await;
+        let games = ada.games.clone();
+        let mut cy = Client::person(&addr, "cy", &cy_key).await;
         // A game that ended just before the stop (ada's last move, or the bot's answer, ended
         // it unheard) is not resumed: it is stored finished, with every announced move.
         if let Some(id) = game.filter(|id| !games.contains(id)) {
@@ -158,21 +145,18 @@ async fn stopped_again_and_again_mid_game_no_announced_move_is_lost() {
             Some(id) => {
                 assert_eq!(games, [id], "the game in play is resumed");
                 resumed += 1;
-                ada.state(id).await
+                ada.state_of(id).await
             }
             None => {
-                ada.send(ClientMessage::CreateGame(against_the_bot())).await;
-                ada.expect(|message| match message {
-                    ServerMessage::State(state) => Some(state),
-                    _ => None,
-                })
-                .await
+                // A checkers game against the bot, ada playing first.
+                ada.create(against_bot(GameKind::Checkers, Level::Random))
+                    .await
             }
         };
         let id = mine.id;
         game = Some(id);
         cy.send(ClientMessage::Watch { game: id }).await;
-        let state = cy.state(id).await;
+        let state = cy.state_of(id).await;
         let stored: Vec<String> = state.moves.into_iter().map(|m| m.text).collect();
         let heard_before = announced.entry(id).or_default();
         assert!(

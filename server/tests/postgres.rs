@@ -1,5 +1,5 @@
 //! The PostgreSQL store against a real PostgreSQL that each test starts itself from the system's
-//! packages (`support/temp_postgres.rs`): the whole store conformance suite, two servers
+//! packages (`kingme_testkit::temp_postgres`): the whole store conformance suite, two servers
 //! migrating one new database at once, a missing database refused, a store living through a
 //! PostgreSQL restart, the real `kingme-server --db postgres://...` playing, killed and resuming
 //! (the scenario SQLite runs in `restart.rs`), and two real servers sharing one database (game
@@ -8,20 +8,20 @@
 //! Behind the `postgres-tests` feature: `cargo test -p kingme-server --features postgres-tests`.
 //! Without PostgreSQL installed these tests fail, saying what to install; they never pass
 //! quietly.
-#![cfg(feature = "postgres-tests")]
-#![allow(clippy::unwrap_used)]
 
-#[path = "support/restart_scenario.rs"]
-mod restart_scenario;
-#[path = "support/server_log.rs"]
-mod server_log;
-#[path = "support/temp_postgres.rs"]
-mod temp_postgres;
+// Test code throughout (`cfg(test)` holds in every test target): clippy's
+// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
+#![cfg(test)]
 
 use kingme_server::storage::conformance::{self, TestDatabase};
 use kingme_server::storage::schema::CURRENT_VERSION;
 use kingme_server::storage::{PgStore, Storage, Store, StoreError};
-use temp_postgres::TempPostgres;
+use kingme_testkit::server_process::start_server_process;
+use kingme_testkit::temp_postgres::TempPostgres;
+use kingme_testkit::{Client, first_legal, scenario, tictactoe_options};
+
+/// The server binary the tests start.
+const SERVER: &str = env!("CARGO_BIN_EXE_kingme-server");
 
 /// A new database on the test's server for every fresh store.
 struct PgDatabases {
@@ -116,7 +116,7 @@ async fn a_store_whose_postgres_restarted_connects_again_at_the_next_batch() {
 async fn the_server_binary_on_postgres_survives_a_kill_and_a_restart() {
     let mut server = TempPostgres::start();
     let url = server.create_database();
-    restart_scenario::games_survive_a_kill_and_a_restart(url.as_ref(), &[]).await;
+    scenario::games_survive_a_kill_and_a_restart(SERVER, url.as_ref(), &[]).await;
 }
 
 #[tokio::test]
@@ -124,44 +124,43 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
     use kingme_shared::ai::Level;
     use kingme_shared::identity::SigningKey;
     use kingme_shared::protocol::{ClientMessage, Opponent, ServerMessage, TimeControl};
-    use restart_scenario::{Client, options, start_server};
 
     let mut postgres = TempPostgres::start();
     let url = postgres.create_database();
-    let (mut first, at_first) = start_server(url.as_ref(), &[]).await;
-    let (mut second, at_second) = start_server(url.as_ref(), &[]).await;
+    let (mut first, at_first) = start_server_process(SERVER, url.as_ref(), &[]).await;
+    let (mut second, at_second) = start_server_process(SERVER, url.as_ref(), &[]).await;
 
     // alice's name is bound to her key on the first server; the second knows it.
     let alice_key = SigningKey::from_bytes(&[1; 32]);
-    let (mut alice, _) = Client::person(&at_first, "alice", &alice_key).await;
+    let mut alice = Client::person(&at_first, "alice", &alice_key).await;
     let refusal = Client::refused(&at_second, "alice", &SigningKey::from_bytes(&[2; 32])).await;
     assert!(refusal.contains("belongs to another key"), "{refusal}");
 
     // A game on each server: their ids come from the one database, never the same.
-    let (mut bob, _) = Client::guest(&at_first, "bob", None).await;
+    let mut bob = Client::hello(&at_first, "bob").await;
     alice
-        .send(ClientMessage::CreateGame(options(
+        .send(ClientMessage::CreateGame(tictactoe_options(
             Opponent::OpenSeat,
             TimeControl::Unlimited,
             true,
         )))
         .await;
     let on_first = alice
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::State(state) => Some(state.id),
             _ => None,
         })
         .await;
-    let (mut carol, _) = Client::guest(&at_second, "carol", None).await;
+    let mut carol = Client::hello(&at_second, "carol").await;
     carol
-        .send(ClientMessage::CreateGame(options(
+        .send(ClientMessage::CreateGame(tictactoe_options(
             Opponent::Bot(Level::Random),
             TimeControl::Unlimited,
             false,
         )))
         .await;
     let on_second = carol
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::State(state) => Some(state.id),
             _ => None,
         })
@@ -170,20 +169,15 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
 
     // A game played out on the first server is in the second's history.
     bob.send(ClientMessage::Join { game: on_first }).await;
-    bob.state(on_first).await;
+    bob.state_of(on_first).await;
     // X takes the diagonal 3-5-7.
     alice.play(on_first, "5").await;
     bob.play(on_first, "1").await;
     alice.play(on_first, "3").await;
     bob.play(on_first, "2").await;
     alice.play(on_first, "7").await;
-    alice
-        .expect(|message| match message {
-            ServerMessage::GameOver { game, .. } if game == on_first => Some(()),
-            _ => None,
-        })
-        .await;
-    let (mut reader, _) = Client::guest(&at_second, "reader", None).await;
+    alice.game_over(on_first).await;
+    let mut reader = Client::hello(&at_second, "reader").await;
     reader
         .send(ClientMessage::History {
             player: Some("alice".into()),
@@ -191,7 +185,7 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
         })
         .await;
     let history = reader
-        .expect(|message| match message {
+        .until(|message| match message {
             ServerMessage::History { games } => Some(games),
             _ => None,
         })
@@ -216,7 +210,6 @@ async fn a_database_made_by_version_4_is_migrated_and_resumes_its_games() {
     use kingme_shared::domain::{GameId, TimeControl};
     use kingme_shared::identity::SigningKey;
     use kingme_shared::{GameKind, Side};
-    use restart_scenario::Client;
 
     // Blocking clients (the harness's and the store's) off the test's runtime.
     let (_server, url) = tokio::task::spawn_blocking(move || {
@@ -294,21 +287,20 @@ async fn a_database_made_by_version_4_is_migrated_and_resumes_its_games() {
     .unwrap();
 
     // Today's server resumes both unfinished games.
-    let (_node, addr) = restart_scenario::start_server(std::ffi::OsStr::new(&url), &[]).await;
+    let (_node, addr) = start_server_process(SERVER, std::ffi::OsStr::new(&url), &[]).await;
     let key = |seed: u8| SigningKey::from_bytes(&[seed; 32]);
-    let (mut ada, games) = Client::person(&addr, "ada", &key(7)).await;
-    assert_eq!(games, [GameId(6)]);
-    let state = ada.state(GameId(6)).await;
+    let mut ada = Client::person(&addr, "ada", &key(7)).await;
+    assert_eq!(ada.games, [GameId(6)]);
+    let state = ada.state_of(GameId(6)).await;
     assert_eq!(state.moves.len(), 2);
-    let (mut bob, _) = Client::person(&addr, "bob", &key(8)).await;
-    bob.state(GameId(6)).await;
-    let text = restart_scenario::first_legal(&state);
+    let mut bob = Client::person(&addr, "bob", &key(8)).await;
+    bob.state_of(GameId(6)).await;
+    let text = first_legal(&state);
     ada.play(GameId(6), &text).await;
-    assert_eq!(bob.move_played(GameId(6), 3).await, text);
-    let (mut cy, games) = Client::person(&addr, "cy", &key(9)).await;
-    assert_eq!(games, [GameId(5)]);
-    let state = cy.state(GameId(5)).await;
-    cy.play(GameId(5), &restart_scenario::first_legal(&state))
-        .await;
-    cy.move_played(GameId(5), 4).await;
+    assert_eq!(bob.move_at(GameId(6), 3).await, text);
+    let mut cy = Client::person(&addr, "cy", &key(9)).await;
+    assert_eq!(cy.games, [GameId(5)]);
+    let state = cy.state_of(GameId(5)).await;
+    cy.play(GameId(5), &first_legal(&state)).await;
+    cy.move_at(GameId(5), 4).await;
 }

@@ -8,9 +8,8 @@
 //! relayed gives the same end, so a disturbed or wrongly judged game is caught, not just a dead
 //! one. (A process's resident memory, for the before/during/after figures, is read by
 //! [`crate::measure::rss_kib`].) Attack connections use raw sockets, since a hostile client is
-//! not a polite one; the ordinary players use the tests' [`crate::Client`].
+//! not a polite one; the ordinary players use the tests' [`kingme_testkit::Client`].
 
-use crate::{open_game, play_out, two_players};
 use bytes::BytesMut;
 use futures::StreamExt;
 use kingme_client::net::dial::{self, Security, ServerStream};
@@ -19,6 +18,7 @@ use kingme_shared::protocol::{
     ServerMessage,
 };
 use kingme_shared::{AnyGame, GameKind};
+use kingme_testkit::{open_game, play_out, two_players};
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore};
 use std::fmt;

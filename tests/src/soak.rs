@@ -9,12 +9,12 @@
 //! their creators' grace periods end. After either, [`MemoryCheck`] judges whether the server's
 //! memory came back near where it started.
 
-use crate::{Client, open_game};
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
+use kingme_testkit::{Client, open_game};
 use rand::Rng;
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -43,8 +43,8 @@ pub async fn abrupt_cycle(addr: SocketAddr, max_moves: usize, rng: &mut StdRng) 
             .until(|message| match message {
                 ServerMessage::YourTurn {
                     game, legal_moves, ..
-                } if *game == state.id => Some(Some(legal_moves.clone())),
-                ServerMessage::GameOver { game, .. } if *game == state.id => Some(None),
+                } if game == state.id => Some(Some(legal_moves)),
+                ServerMessage::GameOver { game, .. } if game == state.id => Some(None),
                 _ => None,
             })
             .await;

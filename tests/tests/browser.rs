@@ -21,9 +21,9 @@
 //! It needs `chromium` and `chromium-driver` (Debian's packages; `CHROMEDRIVER` and `CHROMIUM`
 //! name other paths). With the feature on and either missing, the test fails saying so.
 
-#![cfg(feature = "browser")]
-#![allow(clippy::unwrap_used)]
-
+// Test code throughout (`cfg(test)` holds in every test target): clippy's
+// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
+#![cfg(test)]
 use ed25519_dalek::SigningKey;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::key::Key;
@@ -35,7 +35,7 @@ use kingme_shared::protocol::{
     ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
-use kingme_tests::{Client as Player, start_web_server, test_config};
+use kingme_testkit::{Client as Player, start_web_server, test_config};
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -698,7 +698,7 @@ impl Terminal {
             })
             .await;
         let text = legal[0].clone();
-        self.player.play(game, &text).await;
+        self.player.send_move(game, &text).await;
         let mover = text.clone();
         self.until(|message| match message {
             ServerMessage::MovePlayed {

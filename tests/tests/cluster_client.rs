@@ -7,25 +7,14 @@
 //!
 //! Behind the `cluster-tests` feature (PostgreSQL and redis-server from the system's packages):
 //! `cargo test -p kingme-tests --features cluster-tests --test cluster_client`. The harness is
-//! the server's cluster suite's (`server/tests/support/`). This file has its own `main`: the
+//! the server's cluster suite's (`kingme_testkit::cluster_node`). This file has its own `main`: the
 //! test binary is also the node process (started again with `KINGME_TEST_NODE` set, it runs a
 //! node through `kingme_server`'s library with the `kingme-server` flags the harness passes),
 //! because another package's binary cannot be named from here.
-#![allow(clippy::unwrap_used)]
+//!
+//! Its own `main` is not a test target's, so `cfg(test)` does not hold here: it says `expect`
+//! where the other test files may say `unwrap`.
 
-#[allow(dead_code)]
-#[path = "../../server/tests/support/cluster_node.rs"]
-mod cluster_node;
-#[path = "../../server/tests/support/server_log.rs"]
-mod server_log;
-#[allow(dead_code)]
-#[path = "../../server/tests/support/temp_postgres.rs"]
-mod temp_postgres;
-#[allow(dead_code)]
-#[path = "../../server/tests/support/temp_redis.rs"]
-mod temp_redis;
-
-use cluster_node::Node;
 use kingme_client::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig, Security};
 use kingme_server::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
@@ -35,6 +24,10 @@ use kingme_shared::protocol::{
     TimeControl,
 };
 use kingme_shared::{GameKind, Side};
+use kingme_testkit::cluster_node::Node;
+use kingme_testkit::temp_postgres::TempPostgres;
+use kingme_testkit::temp_redis::TempRedis;
+use kingme_testkit::{free_square, patience};
 use std::collections::HashMap;
 use std::time::Duration;
 use tokio::process::Command;
@@ -43,12 +36,10 @@ use tokio_util::sync::CancellationToken;
 
 /// Set in the environment of a node process.
 const NODE_ENV: &str = "KINGME_TEST_NODE";
-/// A guard against a hung node or client, not a measurement.
-const PATIENCE: Duration = Duration::from_secs(30);
 
-/// How `cluster_node` starts a node: this binary again, as a node.
+/// How a node is started: this binary again, as a node.
 fn node_command() -> Command {
-    let mut command = Command::new(std::env::current_exe().unwrap());
+    let mut command = Command::new(std::env::current_exe().expect("this test binary's path"));
     command.env(NODE_ENV, "1");
     command
 }
@@ -61,7 +52,7 @@ fn main() {
         .worker_threads(2)
         .enable_all()
         .build()
-        .unwrap()
+        .expect("a runtime")
         .block_on(clients_fail_over_to_another_node_and_are_seated_again());
     println!("test clients_fail_over_to_another_node_and_are_seated_again ... ok");
 }
@@ -74,18 +65,25 @@ fn run_node() {
         .chunks(2)
         .filter_map(|pair| Some((pair.first()?.as_str(), pair.get(1)?.as_str())))
         .collect();
-    let flag = |name: &str| flags.get(name).copied().unwrap();
+    let flag = |name: &str| {
+        flags
+            .get(name)
+            .copied()
+            .unwrap_or_else(|| panic!("the harness passes {name}"))
+    };
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new("info"))
         .with_ansi(false)
         .init();
     let config = Config {
         database: Database::from_arg(flag("--db")),
-        bot_think_time: Duration::from_millis(flag("--bot-think-ms").parse().unwrap()),
+        bot_think_time: Duration::from_millis(
+            flag("--bot-think-ms").parse().expect("milliseconds"),
+        ),
         cluster: Some(ClusterSettings {
             redis_url: flag("--cluster").to_owned(),
             advertise: flag("--advertise").to_owned(),
-            lease: Duration::from_millis(flag("--lease-ms").parse().unwrap()),
+            lease: Duration::from_millis(flag("--lease-ms").parse().expect("milliseconds")),
         }),
         // The cluster's one certificate, as README recommends.
         tls: TlsSettings {
@@ -97,13 +95,17 @@ fn run_node() {
         },
         ..Config::default()
     };
-    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
-        let storage = kingme_server::open_storage(&config).await.unwrap();
-        let tls = kingme_server::open_tls(&config).await.unwrap();
+        let storage = kingme_server::open_storage(&config)
+            .await
+            .expect("the node opens its database");
+        let tls = kingme_server::open_tls(&config)
+            .await
+            .expect("the node reads its certificate");
         let listener = tokio::net::TcpListener::bind(flag("--listen"))
             .await
-            .unwrap();
+            .expect("the node listens");
         kingme_server::run_doors(
             listener,
             None,
@@ -113,7 +115,7 @@ fn run_node() {
             tls,
         )
         .await
-        .unwrap();
+        .expect("the node serves until it is killed");
     });
 }
 
@@ -143,7 +145,7 @@ impl Player {
         shutdown: &CancellationToken,
     ) -> Player {
         let (sender, events) = mpsc::channel(256);
-        let home = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().expect("a temporary directory");
         let config = NetConfig {
             retry: Duration::from_millis(200),
             guest,
@@ -180,12 +182,16 @@ impl Player {
     }
 
     async fn send(&self, message: ClientMessage) {
-        self.net.outgoing.send(message).await.unwrap();
+        self.net
+            .outgoing
+            .send(message)
+            .await
+            .expect("the connection task runs");
     }
 
     /// Waits for the first event `pick` takes, keeping the link events on the way.
     async fn expect<T>(&mut self, mut pick: impl FnMut(&Event) -> Option<T>) -> T {
-        tokio::time::timeout(PATIENCE, async {
+        tokio::time::timeout(patience::CLIENT_EVENT, async {
             loop {
                 let event = self.events.recv().await.expect("the client ended");
                 if let Event::Link(link) = &event {
@@ -299,21 +305,13 @@ impl Player {
     }
 }
 
-/// A free square of a noughts-and-crosses game after `played`.
-fn free_square(played: &[String]) -> String {
-    (1..=9)
-        .map(|square| square.to_string())
-        .find(|square| !played.contains(square))
-        .unwrap()
-}
-
 async fn clients_fail_over_to_another_node_and_are_seated_again() {
-    let mut postgres = temp_postgres::TempPostgres::start();
+    let mut postgres = TempPostgres::start();
     let db = postgres.create_database();
-    let redis = temp_redis::TempRedis::start();
-    let mut doomed = Node::start(&db, &redis.url()).await;
-    let _second = Node::start(&db, &redis.url()).await;
-    let _third = Node::start(&db, &redis.url()).await;
+    let redis = TempRedis::start();
+    let mut doomed = Node::start(node_command(), &db, &redis.url()).await;
+    let _second = Node::start(node_command(), &db, &redis.url()).await;
+    let _third = Node::start(node_command(), &db, &redis.url()).await;
     let shutdown = CancellationToken::new();
 
     // Both persons at the node that will die: ada against a bot, and ada against bob.
@@ -326,14 +324,17 @@ async fn clients_fail_over_to_another_node_and_are_seated_again() {
     gus.knows_nodes(3).await;
     let gus_game = gus.create(Opponent::Bot(Level::Random)).await;
     gus.play(gus_game, "5").await;
-    let gus_moves = vec!["5".to_owned(), gus.next_move(gus_game).await.unwrap()];
+    let gus_moves = vec![
+        "5".to_owned(),
+        gus.next_move(gus_game).await.expect("the bot answers"),
+    ];
     let bot_game = ada.create(Opponent::Bot(Level::Random)).await;
     let mut bot_moves = Vec::new();
     for _ in 0..2 {
         let text = free_square(&bot_moves);
         ada.play(bot_game, &text).await;
         bot_moves.push(text);
-        bot_moves.push(ada.next_move(bot_game).await.unwrap());
+        bot_moves.push(ada.next_move(bot_game).await.expect("the bot answers"));
     }
     let people = ada.create(Opponent::OpenSeat).await;
     bob.send(ClientMessage::Join { game: people }).await;
@@ -375,16 +376,17 @@ async fn clients_fail_over_to_another_node_and_are_seated_again() {
             ada_bot = Some(moves);
         }
     }
-    assert_eq!(ada_people.unwrap(), ["5", "1", "3"]);
+    assert_eq!(ada_people.expect("the game with bob"), ["5", "1", "3"]);
     assert_eq!(
-        ada_bot.unwrap(),
+        ada_bot.expect("the game against the bot"),
         bot_moves,
         "every acknowledged move is kept"
     );
     ada.assert_moved_away_from(&doomed.addr);
     bob.assert_moved_away_from(&doomed.addr);
     // Both nodes ada reached are pinned, with the cluster's one certificate.
-    let pins = std::fs::read_to_string(ada.home.path().join("known_servers")).unwrap();
+    let pins = std::fs::read_to_string(ada.home.path().join("known_servers"))
+        .expect("the client pinned the nodes");
     let pins: Vec<(&str, &str)> = pins
         .lines()
         .filter(|line| !line.starts_with('#'))

@@ -15,9 +15,9 @@
 //! interpreter (default `python3`). When the feature is on and they are missing, the test fails
 //! saying so.
 
-#![cfg(feature = "python-bot")]
-#![allow(clippy::unwrap_used)]
-
+// Test code throughout (`cfg(test)` holds in every test target): clippy's
+// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
+#![cfg(test)]
 use ed25519_dalek::pkcs8::EncodePrivateKey;
 use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
 use futures::{SinkExt, StreamExt};
@@ -26,8 +26,8 @@ use kingme_server::{Database, ServerHandle, TlsSettings};
 use kingme_shared::GameKind;
 use kingme_shared::identity::{ChannelBinding, SigningKey};
 use kingme_shared::protocol::{ErrorKind, ServerMessage};
-use kingme_tests::link::{Link, Wire};
-use kingme_tests::{Client, open_game, start_web_server, test_config};
+use kingme_testkit::link::{Link, Wire};
+use kingme_testkit::{Client, open_game, start_web_server, test_config};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -131,7 +131,7 @@ async fn the_documented_python_bot_joins_a_game_and_plays_as_a_guest_and_as_a_pe
     });
     let result = loop {
         match ada.turn_or_end(created.id).await {
-            Ok(legal) => ada.play(created.id, &legal[0]).await,
+            Ok(legal) => ada.send_move(created.id, &legal[0]).await,
             Err(result) => break result,
         }
     };

@@ -17,9 +17,9 @@ use kingme_server::{Config, ServerHandle, TlsSettings, TlsSource};
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
-use kingme_tests::link::{Link, Wire};
+use kingme_testkit::link::{Link, Wire};
+use kingme_testkit::{Client, options};
 use kingme_tests::measure::{cpu_time, percentile, rss_kib};
-use kingme_tests::{Client, options};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -133,17 +133,7 @@ async fn connect_pair(target: &Target, index: usize, tally: &mut Tally) -> [Clie
 
 /// Waits for `game`'s turn of `client`: the legal moves, or `None` when the game ended.
 async fn turn_or_end(client: &mut Client, game: GameId) -> Option<Vec<String>> {
-    client
-        .until(|message| match message {
-            ServerMessage::YourTurn {
-                game: id,
-                legal_moves,
-                ..
-            } if *id == game => Some(Some(legal_moves.clone())),
-            ServerMessage::GameOver { game: id, .. } if *id == game => Some(None),
-            _ => None,
-        })
-        .await
+    client.turn_or_end(game).await.ok()
 }
 
 /// Waits for `wait`, or ends the pair naming what never came (a stalled game, not a slow one:
@@ -212,7 +202,7 @@ async fn play_pair(
             }
             let text = legal.choose(&mut rng).cloned().unwrap_or_default();
             let sent = Instant::now();
-            players[turn].play(game, &text).await;
+            players[turn].send_move(game, &text).await;
             // The opponent's stream may still hold the echo of its own last move: wait for
             // this move's ply.
             let ply = tally.moves_in_game + 1;
@@ -220,7 +210,7 @@ async fn play_pair(
                 players[1 - turn].until(|message| match message {
                     ServerMessage::MovePlayed {
                         game: id, ply: p, ..
-                    } if *id == game => (*p == ply).then_some(()),
+                    } if id == game => (p == ply).then_some(()),
                     _ => None,
                 }),
                 format!(

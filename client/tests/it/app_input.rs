@@ -1,0 +1,641 @@
+//! The input state machine on the app state, without a terminal: keyboard and mouse moves
+//! (click-click, drag, multi-jump), typed moves, refusals with reasons, flipping, and quitting
+//! with confirmation.
+
+use crate::fixtures::{app_with, moves_sent, state};
+use kingme_client::app::{App, Confirm, Overlay, Screen};
+use kingme_client::event::Event;
+use kingme_client::ui::layout::GameLayout;
+use kingme_shared::protocol::{ClientMessage, ServerMessage};
+use kingme_shared::{GameKind, Side};
+use ratatui::crossterm::event::{
+    Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
+};
+use ratatui::layout::Rect;
+
+fn key(app: &mut App, code: KeyCode) -> Vec<ClientMessage> {
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        code,
+        KeyModifiers::NONE,
+    ))))
+}
+
+fn type_text(app: &mut App, text: &str) -> Vec<ClientMessage> {
+    let mut sent = Vec::new();
+    for c in text.chars() {
+        sent.extend(key(app, KeyCode::Char(c)));
+    }
+    sent.extend(key(app, KeyCode::Enter));
+    sent
+}
+
+/// The screen position of the middle of a square's cell.
+fn point_of(app: &App, square: u16) -> (u16, u16) {
+    let table = app.table.as_ref().unwrap();
+    let geometry = table.geometry();
+    let board = GameLayout::new(Rect::new(0, 0, app.size.0, app.size.1), &geometry)
+        .board
+        .unwrap();
+    let rect = board.cell_rect(geometry.cell_of(square).unwrap());
+    (rect.x + rect.width / 2, rect.y + rect.height / 2)
+}
+
+fn mouse(app: &mut App, kind: MouseEventKind, (column, row): (u16, u16)) -> Vec<ClientMessage> {
+    app.update(Event::Terminal(TerminalEvent::Mouse(MouseEvent {
+        kind,
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    })))
+}
+
+fn click(app: &mut App, square: u16) -> Vec<ClientMessage> {
+    let at = point_of(app, square);
+    let mut sent = mouse(app, MouseEventKind::Down(MouseButton::Left), at);
+    sent.extend(mouse(app, MouseEventKind::Up(MouseButton::Left), at));
+    sent
+}
+
+fn checkers_as_black() -> App {
+    app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (80, 30),
+    )
+}
+
+#[test]
+fn keyboard_picks_up_and_puts_down() {
+    let mut app = checkers_as_black();
+    // Black sits at the bottom: square 11 is drawn in the lower half.
+    let cell = app.table.as_ref().unwrap().geometry().cell_of(11).unwrap();
+    assert!(cell.row >= 4, "{cell:?}");
+    app.table.as_mut().unwrap().cursor = kingme_client::board_geometry::Cell { row: 0, column: 0 };
+    for _ in 0..cell.row {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    for _ in 0..cell.column {
+        key(&mut app, KeyCode::Right);
+    }
+    assert!(key(&mut app, KeyCode::Enter).is_empty());
+    assert_eq!(app.table.as_ref().unwrap().selection.path(), &[11]);
+    // 15 is up and to the left or right of 11 from Black's side; go there by the geometry.
+    let target = app.table.as_ref().unwrap().geometry().cell_of(15).unwrap();
+    app.table.as_mut().unwrap().cursor = target;
+    let sent = key(&mut app, KeyCode::Char(' '));
+    assert_eq!(moves_sent(&sent), vec!["11-15"]);
+    assert!(app.status.contains("you play 11-15"), "{}", app.status);
+}
+
+#[test]
+fn mouse_click_click_and_drag_both_move() {
+    let mut app = checkers_as_black();
+    assert!(click(&mut app, 10).is_empty());
+    assert_eq!(moves_sent(&click(&mut app, 14)), vec!["10-14"]);
+
+    let mut app = checkers_as_black();
+    let from = point_of(&app, 9);
+    let to = point_of(&app, 13);
+    assert!(mouse(&mut app, MouseEventKind::Down(MouseButton::Left), from).is_empty());
+    mouse(&mut app, MouseEventKind::Drag(MouseButton::Left), to);
+    let sent = mouse(&mut app, MouseEventKind::Up(MouseButton::Left), to);
+    assert_eq!(moves_sent(&sent), vec!["9-13"]);
+}
+
+#[test]
+fn clicks_off_the_board_or_on_light_squares_do_nothing_harmful() {
+    let mut app = checkers_as_black();
+    assert!(mouse(&mut app, MouseEventKind::Down(MouseButton::Left), (79, 0)).is_empty());
+    assert!(mouse(&mut app, MouseEventKind::Down(MouseButton::Left), (0, 29)).is_empty());
+    // The top left cell of the board is a light square.
+    let table = app.table.as_ref().unwrap();
+    let board = GameLayout::new(Rect::new(0, 0, 80, 30), &table.geometry())
+        .board
+        .unwrap();
+    let sent = mouse(
+        &mut app,
+        MouseEventKind::Down(MouseButton::Left),
+        (board.x, board.y),
+    );
+    assert!(sent.is_empty());
+    assert!(app.status.contains("dark squares"), "{}", app.status);
+    assert!(app.status_is_error);
+}
+
+#[test]
+fn a_multi_jump_is_clicked_square_by_square() {
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            Some("W:WK22:B9,10,17,18"),
+            &[],
+            Some(Side::Second),
+        ),
+        (80, 30),
+    );
+    for square in [22, 15, 6] {
+        assert!(click(&mut app, square).is_empty(), "{square}");
+    }
+    assert!(app.status.contains("jump again"), "{}", app.status);
+    assert!(click(&mut app, 13).is_empty());
+    let sent = click(&mut app, 22);
+    assert_eq!(moves_sent(&sent).len(), 1);
+    let text = &moves_sent(&sent)[0];
+    assert!(text.starts_with("22x15x6x13"), "{text}");
+}
+
+#[test]
+fn a_refused_pick_up_explains_itself() {
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            Some("B:W18:B1,14"),
+            &[],
+            Some(Side::First),
+        ),
+        (80, 30),
+    );
+    assert!(click(&mut app, 1).is_empty());
+    assert!(
+        app.status.contains("a capture is compulsory elsewhere"),
+        "{}",
+        app.status
+    );
+    assert!(app.status_is_error);
+}
+
+#[test]
+fn not_your_turn_and_watching_are_refused() {
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    assert!(click(&mut app, 22).is_empty());
+    assert!(app.status.contains("it is Black's turn"), "{}", app.status);
+    let mut app = app_with(state(GameKind::Checkers, None, &[], None), (80, 30));
+    assert!(click(&mut app, 11).is_empty());
+    assert!(app.status.contains("watching"), "{}", app.status);
+}
+
+#[test]
+fn typed_numbers_and_texts_play_and_bad_ones_are_explained() {
+    let mut app = checkers_as_black();
+    let candidates = app.table.as_ref().unwrap().candidates.clone();
+    assert_eq!(
+        moves_sent(&type_text(&mut app, "3")),
+        vec![candidates[2].text.clone()]
+    );
+
+    let mut app = checkers_as_black();
+    assert!(type_text(&mut app, "99").is_empty());
+    assert!(
+        app.status
+            .contains("there is no move number 99: choose 1 to 7"),
+        "{}",
+        app.status
+    );
+    assert!(type_text(&mut app, "11-99").is_empty());
+    assert!(app.status.contains("11-99"), "{}", app.status);
+    assert_eq!(moves_sent(&type_text(&mut app, "11-16")), vec!["11-16"]);
+
+    let mut app = app_with(
+        state(GameKind::Pente, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    assert_eq!(moves_sent(&type_text(&mut app, "K10")), vec!["K10"]);
+    // Lower case move text needs ':' first, since lower case letters are commands.
+    let mut app = app_with(
+        state(GameKind::TicTacToe, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    assert_eq!(moves_sent(&type_text(&mut app, ":b2")), vec!["5"]);
+}
+
+#[test]
+fn flipping_moves_the_squares_under_the_mouse() {
+    let mut app = checkers_as_black();
+    let before = point_of(&app, 11);
+    key(&mut app, KeyCode::Char('f'));
+    let after = point_of(&app, 11);
+    assert_ne!(before, after);
+    assert!(click(&mut app, 11).is_empty());
+    assert_eq!(app.table.as_ref().unwrap().selection.path(), &[11]);
+}
+
+#[test]
+fn quitting_during_a_game_asks_first_and_does_not_resign() {
+    let mut app = checkers_as_black();
+    assert!(key(&mut app, KeyCode::Char('q')).is_empty());
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Confirm::Quit)));
+    assert!(key(&mut app, KeyCode::Char('n')).is_empty());
+    assert!(!app.quit);
+    key(&mut app, KeyCode::Char('q'));
+    let sent = key(&mut app, KeyCode::Char('y'));
+    assert!(app.quit);
+    // The game waits for the player's return: nothing is resigned or left.
+    assert!(
+        !sent.iter().any(|m| matches!(
+            m,
+            ClientMessage::Leave { .. } | ClientMessage::Resign { .. }
+        )),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn draw_offers_are_answered_with_keys() {
+    let mut app = checkers_as_black();
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::DrawOffered {
+            game: kingme_shared::protocol::GameId(7),
+            by: Side::Second,
+        },
+    ));
+    assert!(app.status.contains("offers a draw"), "{}", app.status);
+    let sent = key(&mut app, KeyCode::Char('n'));
+    assert!(
+        matches!(
+            sent.as_slice(),
+            [ClientMessage::AnswerDraw { accept: false, .. }]
+        ),
+        "{sent:?}"
+    );
+    // Answered: the key no longer applies, and the footer no longer offers it.
+    let sent = key(&mut app, KeyCode::Char('n'));
+    assert!(sent.is_empty());
+    assert!(
+        !kingme_client::keys::footer(&app, 200).contains("answer"),
+        "{}",
+        kingme_client::keys::footer(&app, 200)
+    );
+}
+
+#[test]
+fn the_create_dialog_sends_options() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    assert!(matches!(app.overlay, Some(Overlay::Create(_))));
+    key(&mut app, KeyCode::Right); // pente
+    // Up from the first row wraps round to the Create button.
+    key(&mut app, KeyCode::Up);
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?}");
+    };
+    assert_eq!(options.spec.kind(), GameKind::Pente);
+    assert_eq!(app.overlay, None);
+}
+
+#[test]
+fn pieces_placed_on_an_empty_board_become_the_start_position() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Left); // noughts and crosses
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Right); // standard, typed, file, placed
+    }
+    key(&mut app, KeyCode::Enter); // opens the setup board
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    assert!(form.placing);
+    key(&mut app, KeyCode::Char(' ')); // X on square 1
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Char(' ')); // O on square 5
+    key(&mut app, KeyCode::Enter); // done placing
+    key(&mut app, KeyCode::Down); // the Create button
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?} {:?}", app.overlay);
+    };
+    assert_eq!(options.spec.kind(), GameKind::TicTacToe);
+    assert_eq!(options.start_position.as_deref(), Some("X---O----"));
+}
+
+#[test]
+fn an_impossible_setup_is_explained_in_the_dialog() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right); // typed position
+    key(&mut app, KeyCode::Down);
+    for c in "B:W1:B1".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter); // to the Create button
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(sent.is_empty());
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog closed");
+    };
+    let error = form.error.clone().unwrap_or_default();
+    assert!(error.contains("listed twice"), "{error}");
+}
+
+#[test]
+fn the_lobby_is_watched_while_shown_and_only_then() {
+    use kingme_client::event::LinkEvent;
+    let watch = |sent: &[ClientMessage]| -> Vec<bool> {
+        sent.iter()
+            .filter_map(|m| match m {
+                ClientMessage::WatchLobby { on } => Some(*on),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    let sent = app.update(Event::Link(LinkEvent::Connected { resumed: false }));
+    assert_eq!(watch(&sent), [true], "the lobby is on screen: {sent:?}");
+    // The server pushes the changes: ticks ask for nothing.
+    for _ in 0..40 {
+        assert!(app.update(Event::Tick).is_empty());
+    }
+    // Into a game: watching stops; back to the lobby: it starts again.
+    let game = state(GameKind::Checkers, None, &[], Some(Side::First));
+    let sent = app.update(Event::Server(ServerMessage::State(game)));
+    assert_eq!(watch(&sent), [false], "{sent:?}");
+    assert_eq!(app.screen, Screen::Game);
+    let sent = key(&mut app, KeyCode::Char('b'));
+    assert_eq!(watch(&sent), [true], "{sent:?}");
+    // A new connection watches nothing until asked again.
+    app.update(Event::Link(LinkEvent::Lost {
+        node: "127.0.0.1:7001".to_owned(),
+        reason: "reset".to_owned(),
+        next: "127.0.0.1:7002".to_owned(),
+        retry_in_secs: 1,
+    }));
+    let sent = app.update(Event::Link(LinkEvent::Connected { resumed: true }));
+    assert_eq!(watch(&sent), [true], "{sent:?}");
+}
+
+#[test]
+fn the_lobby_seats_a_bot_in_the_selected_game() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    assert!(
+        key(&mut app, KeyCode::Char('a')).is_empty(),
+        "no game selected"
+    );
+    let summary = kingme_shared::protocol::GameSummary {
+        id: kingme_shared::protocol::GameId(4),
+        spec: GameKind::Pente.into(),
+        seats: [
+            kingme_shared::protocol::SeatHolder::Empty,
+            kingme_shared::protocol::SeatHolder::Empty,
+        ],
+        time_control: kingme_shared::protocol::TimeControl::Unlimited,
+        moves: 0,
+        status: kingme_shared::protocol::GameStatus::Open,
+        spectators: 1,
+    };
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameList {
+            games: vec![summary],
+        },
+    ));
+    // a asks for the level (intermediate first), Down picks the next stronger one (club), Enter
+    // seats it.
+    assert!(key(&mut app, KeyCode::Char('a')).is_empty());
+    assert!(key(&mut app, KeyCode::Down).is_empty());
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, level }]
+            if game.0 == 4 && *level == kingme_shared::ai::Level::Club),
+        "{sent:?}"
+    );
+}
+
+fn summary(
+    id: u64,
+    status: kingme_shared::protocol::GameStatus,
+) -> kingme_shared::protocol::GameSummary {
+    kingme_shared::protocol::GameSummary {
+        id: kingme_shared::protocol::GameId(id),
+        spec: GameKind::Checkers.into(),
+        seats: [
+            kingme_shared::protocol::SeatHolder::Empty,
+            kingme_shared::protocol::SeatHolder::Empty,
+        ],
+        time_control: kingme_shared::protocol::TimeControl::Unlimited,
+        moves: 0,
+        status,
+        spectators: 0,
+    }
+}
+
+#[test]
+fn the_lobby_selection_follows_the_game_not_the_row() {
+    use kingme_shared::protocol::{GameStatus, ServerMessage};
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    let list = |ids: &[u64]| {
+        Event::Server(ServerMessage::GameList {
+            games: ids
+                .iter()
+                .map(|&id| summary(id, GameStatus::Open))
+                .collect(),
+        })
+    };
+    app.update(list(&[10, 11]));
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.selected_game().map(|g| g.id.0), Some(11));
+    // A new game arrives above it: the selection stays on game 11.
+    app.update(list(&[12, 10, 11]));
+    assert_eq!(app.selected_game().map(|g| g.id.0), Some(11));
+    assert!(key(&mut app, KeyCode::Char('a')).is_empty());
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::AttachBot { game, .. }] if game.0 == 11),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_footer_offers_only_the_keys_that_apply() {
+    use kingme_client::keys::footer;
+    let mut app = checkers_as_black();
+    let playing = footer(&app, 200);
+    for wanted in ["r resign", "d draw", "f flip", "? help"] {
+        assert!(playing.contains(wanted), "{wanted}: {playing}");
+    }
+    assert!(
+        !playing.contains("u undo"),
+        "no move to take back: {playing}"
+    );
+    assert!(!playing.contains("m rematch"), "{playing}");
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameOver {
+            game: kingme_shared::protocol::GameId(7),
+            clocks: crate::fixtures::stopped_clocks(),
+            result: kingme_shared::protocol::GameResult {
+                winner: Some(Side::First),
+                reason: kingme_shared::protocol::EndReason::Resignation,
+            },
+        },
+    ));
+    let over = footer(&app, 200);
+    for gone in ["r resign", "d draw", "u undo"] {
+        assert!(!over.contains(gone), "{gone}: {over}");
+    }
+    assert!(over.contains("m rematch"), "{over}");
+    // r does nothing once the game is over: no resign question.
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('r'));
+    assert!(app.overlay.is_none(), "{:?}", app.overlay);
+    // A spectator is offered none of a player's keys.
+    let watching = crate::fixtures::app_with(
+        crate::fixtures::state(GameKind::Checkers, None, &[], None),
+        (80, 24),
+    );
+    let keys = footer(&watching, 200);
+    // Narrow: fewer keys, but always the way to help, and never wider than the screen.
+    let narrow = footer(&app, 40);
+    assert!(
+        narrow.ends_with("? help") && narrow.chars().count() <= 40,
+        "{narrow}"
+    );
+    for gone in ["r resign", "d draw", "u undo", "m rematch", "type a move"] {
+        assert!(!keys.contains(gone), "{gone}: {keys}");
+    }
+}
+
+#[test]
+fn text_fields_take_the_usual_editing_keys() {
+    use kingme_client::create_form::Field;
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right); // type a position
+    key(&mut app, KeyCode::Down);
+    for c in "W:W9:B1,1".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    // Left moves the cursor inside the text (not the row's value); Ctrl-W deletes a word,
+    // Ctrl-U the line, and no 'u' or 'w' is typed.
+    key(&mut app, KeyCode::Left);
+    key(&mut app, KeyCode::Char('2'));
+    let form = |app: &App| match &app.overlay {
+        Some(Overlay::Create(form)) => form.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(form(&app).text.value(), "W:W9:B1,21");
+    assert_eq!(form(&app).field, Field::Text);
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('u'),
+        KeyModifiers::CONTROL,
+    ))));
+    assert_eq!(form(&app).text.value(), "");
+    // The chat line too.
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('c'));
+    for c in "hello world".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('w'),
+        KeyModifiers::CONTROL,
+    ))));
+    key(&mut app, KeyCode::Home);
+    key(&mut app, KeyCode::Char('>'));
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::Chat { text, .. }] if text == ">hello "),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn choices_are_kept_in_the_settings_for_the_next_run() {
+    use kingme_client::create_form::Field;
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    // Theme: the fifth, Monochrome.
+    key(&mut app, KeyCode::Char('t'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert!(app.settings_changed);
+    assert_eq!(app.settings.theme.as_deref(), Some("Monochrome"));
+    // A Pente game against an open seat.
+    app.settings_changed = false;
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Right); // pente
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Left); // the next weaker bot
+    let Some(Overlay::Create(form)) = &app.overlay else {
+        panic!("the dialog");
+    };
+    assert_eq!(form.field, Field::Opponent);
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Down);
+    }
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::CreateGame(o)] if o.spec.kind() == GameKind::Pente),
+        "{sent:?}"
+    );
+    assert!(app.settings_changed);
+    // The next run starts with them.
+    let next =
+        App::new("ada", (80, 24), std::time::Instant::now()).with_settings(app.settings.clone());
+    assert!(next.theme.monochrome);
+    let mut next = next;
+    key(&mut next, KeyCode::Char('c'));
+    let Some(Overlay::Create(form)) = &next.overlay else {
+        panic!("the dialog");
+    };
+    assert_eq!(form.kind, GameKind::Pente);
+    let Some(kingme_client::settings::GameSettings { opponent, .. }) = app.settings.last_game
+    else {
+        panic!("kept");
+    };
+    assert_eq!(form.opponent, opponent);
+    assert_ne!(opponent, Some(kingme_shared::ai::Level::Intermediate));
+}
+
+#[test]
+fn the_clocks_after_the_end_are_the_servers() {
+    let mut app = checkers_as_black();
+    let table = app.table.as_ref().unwrap();
+    let later = table.clocks_at + std::time::Duration::from_secs(4);
+    app.now = later;
+    app.update(Event::Server(
+        kingme_shared::protocol::ServerMessage::GameOver {
+            game: kingme_shared::protocol::GameId(7),
+            result: kingme_shared::protocol::GameResult {
+                winner: Some(Side::Second),
+                reason: kingme_shared::protocol::EndReason::TimeForfeit,
+            },
+            clocks: kingme_shared::protocol::ClockState {
+                remaining_ms: [Some(0), Some(287_500)],
+                running: None,
+            },
+        },
+    ));
+    let table = app.table.as_ref().unwrap();
+    // The flagged side shows nothing left, however long after it is drawn.
+    for wait in [0, 10] {
+        let when = later + std::time::Duration::from_secs(wait);
+        assert_eq!(table.clock_at(Side::First, when), Some(0));
+        assert_eq!(table.clock_at(Side::Second, when), Some(287_500));
+    }
+}
+
+#[test]
+fn back_in_the_lobby_the_list_is_asked_for_at_once() {
+    let mut app = checkers_as_black();
+    let sent = key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, kingme_client::app::Screen::Lobby);
+    assert!(
+        sent.iter().any(|m| matches!(m, ClientMessage::ListGames)),
+        "{sent:?}"
+    );
+}

@@ -1,3 +1,0 @@
-//! Helpers shared by the client's integration tests.
-
-pub mod bots;

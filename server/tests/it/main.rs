@@ -1,0 +1,19 @@
+//! The server's integration tests in one test binary: the real `kingme-server` binary killed
+//! and restarted on its database ([`restart`]), reloading its certificate on SIGHUP
+//! ([`certificate_reload`]), its log in a pipe ([`log_colour`]), and a database restored from a
+//! backup ([`restore`]). One module a former test file.
+//!
+//! Behind features, each in its own binary: `postgres` (the stores against a real PostgreSQL),
+//! `cluster` (nodes on PostgreSQL and Redis) and `faults` (the long kill loop).
+
+// Test code throughout (`cfg(test)` holds in every test target): clippy's
+// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
+#![cfg(test)]
+
+mod certificate_reload;
+mod log_colour;
+mod restart;
+mod restore;
+
+/// The server binary the tests start.
+const SERVER: &str = env!("CARGO_BIN_EXE_kingme-server");

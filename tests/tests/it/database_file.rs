@@ -1,0 +1,143 @@
+//! The database cannot vanish silently: a database file removed while the server runs stops
+//! every move with an error saying so (nothing is announced into an unlinked file), and the next
+//! start refuses to begin afresh where the seal says a database was, unless the operator says
+//! `--new-database`. Also: an open game its creator left is stored as aborted at once, not left
+//! for the next start.
+
+use kingme_server::{Config, Database, ServerHandle};
+use kingme_shared::ai::Level;
+use kingme_shared::protocol::{Opponent, ServerMessage};
+use kingme_shared::{GameKind, Side};
+use kingme_testkit::Client;
+use kingme_testkit::{options, start_server, test_config};
+
+#[tokio::test]
+async fn a_database_file_removed_during_play_stops_the_moves_with_an_error() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("games.db");
+    let config = Config {
+        database: Database::File(path.clone()),
+        ..test_config()
+    };
+    let server = start_server(config.clone()).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let game = ada
+        .create(options(
+            GameKind::TicTacToe,
+            Side::First,
+            Opponent::Bot(Level::Random),
+        ))
+        .await
+        .id;
+    ada.your_turn(game).await;
+    ada.send_move(game, "5").await;
+    assert_eq!(ada.move_played(game).await.0, 1);
+    assert_eq!(ada.move_played(game).await.0, 2);
+    let legal = ada.your_turn(game).await;
+
+    std::fs::remove_file(&path).expect("the database file is removed");
+    ada.send_move(game, &legal[0]).await;
+    let reason = ada
+        .until(|m| match m {
+            ServerMessage::MoveRejected { reason, .. } => Some(reason.clone()),
+            ServerMessage::MovePlayed { ply: 3, .. } => panic!("a move went into a removed file"),
+            _ => None,
+        })
+        .await;
+    assert!(
+        reason.contains("was removed") && reason.contains("put the file back"),
+        "{reason}"
+    );
+    server.shutdown().await;
+
+    // The next start does not quietly create an empty database in its place.
+    let refused = ServerHandle::start("127.0.0.1:0", config.clone())
+        .await
+        .expect_err("a start on a missing database is refused");
+    let message = refused.to_string();
+    assert!(
+        message.contains("is missing") && message.contains("--new-database"),
+        "{message}"
+    );
+    // Unless the operator says so.
+    let fresh = Config {
+        new_database: true,
+        ..config.clone()
+    };
+    start_server(fresh).await.shutdown().await;
+    // From then on the new database is the sealed one.
+    start_server(config).await.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_foreign_database_in_place_of_the_sealed_one_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("games.db");
+    let config = Config {
+        database: Database::File(path.clone()),
+        ..test_config()
+    };
+    start_server(config.clone()).await.shutdown().await;
+    // Another kingme database (its own id) is copied over this one.
+    let other = dir.path().join("other.db");
+    let other_config = Config {
+        database: Database::File(other.clone()),
+        ..test_config()
+    };
+    start_server(other_config).await.shutdown().await;
+    std::fs::rename(&other, &path).expect("the file is replaced");
+    // Copied as a person copies a file: without either database's write-ahead log beside it (a
+    // log left behind would be replayed into the copy).
+    for leftover in [
+        "games.db-wal",
+        "games.db-shm",
+        "other.db-wal",
+        "other.db-shm",
+    ] {
+        let _ = std::fs::remove_file(dir.path().join(leftover));
+    }
+    let refused = ServerHandle::start("127.0.0.1:0", config)
+        .await
+        .expect_err("a foreign database is refused");
+    assert!(
+        refused.to_string().contains("another database"),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn an_open_game_its_creator_left_is_stored_as_aborted_at_once() {
+    let server = start_server(test_config()).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let game = ada
+        .create(kingme_testkit::open_game(GameKind::Checkers))
+        .await
+        .id;
+    ada.send(kingme_shared::protocol::ClientMessage::Leave { game })
+        .await;
+    ada.until(|m| matches!(m, ServerMessage::Left { .. }).then_some(()))
+        .await;
+    // The table closes and stores the result; the export shows it.
+    let mut asked = 0;
+    let record = loop {
+        asked += 1;
+        assert!(asked < 100, "the game was never stored as finished");
+        ada.send(kingme_shared::protocol::ClientMessage::Export { game })
+            .await;
+        let record = ada
+            .until(|m| match m {
+                ServerMessage::Record { record, .. } => Some(record.clone()),
+                _ => None,
+            })
+            .await;
+        if record.result.is_some() {
+            break record;
+        }
+        tokio::task::yield_now().await;
+    };
+    assert_eq!(
+        record.result.and_then(|r| r.reason),
+        Some(kingme_shared::protocol::EndReason::Aborted)
+    );
+    server.shutdown().await;
+}

@@ -1,0 +1,524 @@
+//! Tidy tests, in the spirit of rust-analyzer's: the architecture's invariants checked by reading
+//! the source, so that they cannot rot silently. Each test names the ARCHITECTURE.md invariant
+//! it keeps. They read files only; nothing is built or run.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The workspace's root (this crate lives in `tests/`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate sits in the workspace")
+        .to_path_buf()
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() {
+                if name != "target" && name != "fixtures" && name != "seeds" {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+/// Invariant: every source file starts with a `//!` comment saying what it is.
+#[test]
+fn every_source_file_starts_with_a_doc_comment() {
+    let root = root();
+    let mut missing = Vec::new();
+    for crate_dir in ["shared", "server", "client", "testkit", "tests"] {
+        for file in rust_files(&root.join(crate_dir)) {
+            if !read(&file).trim_start().starts_with("//!") {
+                missing.push(
+                    file.strip_prefix(&root)
+                        .unwrap_or(&file)
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "files without a `//!` comment: {missing:#?}"
+    );
+}
+
+/// Invariant: the workspace denies unsafe code, and one file allows it, for the endgame
+/// database's memory map (`shared/src/ai/egdb/storage.rs`, with its `// SAFETY:` comment). The
+/// fuzz crate (`tests/fuzz`, outside the workspace) has its own for a counting allocator.
+#[test]
+fn only_the_memory_map_uses_unsafe_code() {
+    let root = root();
+    let allowed = root.join("shared/src/ai/egdb/storage.rs");
+    // Spelt in two parts so that this file does not name itself.
+    let word = concat!("un", "safe");
+    let mut found = Vec::new();
+    for crate_dir in ["shared", "server", "client", "testkit", "tests"] {
+        for file in rust_files(&root.join(crate_dir)) {
+            if file == allowed || file.starts_with(root.join("tests/fuzz")) {
+                continue;
+            }
+            let source = read(&file);
+            let uses = source.lines().any(|line| {
+                let code = line.split("//").next().unwrap_or("");
+                code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|token| token == word || token == concat!("un", "safe_code"))
+            });
+            if uses {
+                found.push(
+                    file.strip_prefix(&root)
+                        .unwrap_or(&file)
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{word} code outside storage.rs: {found:#?}"
+    );
+    let storage = read(&allowed);
+    assert!(
+        storage.contains("// SAFETY:") && storage.matches(&format!("{word} {{")).count() == 1,
+        "storage.rs has one {word} block, explained"
+    );
+}
+
+/// The server's layers, lowest first: a module may import its own layer and those below.
+const SERVER_LAYERS: &[&[&str]] = &[
+    &["storage"],
+    &["config"],
+    &["options", "refusal"],
+    &["players"],
+    &["game"],
+    &["lobby"],
+    &["cluster"],
+    &["net"],
+    &["server"],
+];
+
+/// One source file of the server as a module: its path of module names (`game/table/mod.rs`
+/// and `game/table.rs` are both `["game", "table"]`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Module {
+    path: Vec<String>,
+}
+
+fn server_modules() -> BTreeMap<Vec<String>, (PathBuf, Module)> {
+    let src = root().join("server/src");
+    let mut modules = BTreeMap::new();
+    for file in rust_files(&src) {
+        let relative = file.strip_prefix(&src).expect("under src");
+        let mut path: Vec<String> = relative
+            .iter()
+            .map(|part| part.to_string_lossy().trim_end_matches(".rs").to_owned())
+            .collect();
+        if path.first().is_some_and(|first| first == "bin") {
+            continue;
+        }
+        let last = path.pop().unwrap_or_default();
+        if last != "mod" && !(path.is_empty() && last == "lib") {
+            path.push(last);
+        }
+        modules.insert(path.clone(), (file, Module { path }));
+    }
+    modules
+}
+
+/// The module paths a file's source refers to: `crate::a::b`, `super::c` and its own child
+/// modules (`use child::X`), resolved to absolute paths of names.
+fn referenced_paths(module: &Module, source: &str) -> Vec<Vec<String>> {
+    let children: BTreeSet<String> = source
+        .lines()
+        .filter_map(|line| {
+            let line = line.trim();
+            let rest = line
+                .strip_prefix("pub mod ")
+                .or_else(|| line.strip_prefix("pub(crate) mod "))
+                .or_else(|| line.strip_prefix("mod "))?;
+            rest.strip_suffix(';').map(str::to_owned)
+        })
+        .collect();
+    let here = module.path.clone();
+    let parent = {
+        let mut parent = here.clone();
+        parent.pop();
+        parent
+    };
+    // `super` of `a/b.rs` (module a::b) is `a`; of `a/mod.rs` (module a) it is the root.
+    let mut found = Vec::new();
+    // Comments may name paths (doc links) without importing anything.
+    let code: String = source
+        .lines()
+        .map(|line| line.split_once("//").map_or(line, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let source = code.as_str();
+    let bytes = source.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut at = 0;
+    while at < bytes.len() {
+        if !is_ident(bytes[at]) || (at > 0 && (is_ident(bytes[at - 1]) || bytes[at - 1] == b':')) {
+            at += 1;
+            continue;
+        }
+        // A path starting here: identifiers joined by `::`.
+        let mut segments = Vec::new();
+        let mut end = at;
+        loop {
+            let start = end;
+            while end < bytes.len() && is_ident(bytes[end]) {
+                end += 1;
+            }
+            if start == end {
+                break;
+            }
+            segments.push(source[start..end].to_owned());
+            if source[end..].starts_with("::") {
+                end += 2;
+            } else {
+                break;
+            }
+        }
+        at = end.max(at + 1);
+        let Some(first) = segments.first() else {
+            continue;
+        };
+        let base = match first.as_str() {
+            "crate" => Vec::new(),
+            "super" => parent.clone(),
+            name if children.contains(name) => {
+                let mut base = here.clone();
+                base.push(name.to_owned());
+                found.push(
+                    base.iter()
+                        .cloned()
+                        .chain(segments[1..].iter().cloned())
+                        .collect(),
+                );
+                continue;
+            }
+            _ => continue,
+        };
+        if segments.len() < 2 {
+            continue;
+        }
+        found.push(
+            base.into_iter()
+                .chain(segments[1..].iter().cloned())
+                .collect(),
+        );
+    }
+    found
+}
+
+/// The server's import graph between files: an edge for each file a file refers to (the
+/// longest module path that is a file), except to itself and to its own enclosing folders
+/// (a child file implements part of its parent, and a folder's `mod.rs` is its namespace).
+fn server_imports() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let modules = server_modules();
+    let mut graph = BTreeMap::new();
+    for (path, (file, module)) in &modules {
+        let source = read(file);
+        let mut edges = BTreeSet::new();
+        for reference in referenced_paths(module, &source) {
+            let target = (0..=reference.len())
+                .rev()
+                .map(|len| reference[..len].to_vec())
+                .find(|prefix| modules.contains_key(prefix));
+            let Some(target) = target else { continue };
+            let is_enclosing = target.len() < path.len() && path.starts_with(&target);
+            if &target != path && !is_enclosing {
+                edges.insert(target);
+            }
+        }
+        graph.insert(path.clone(), edges);
+    }
+    graph
+}
+
+fn layer_of(path: &[String]) -> Option<usize> {
+    let top = path.first()?;
+    SERVER_LAYERS
+        .iter()
+        .position(|layer| layer.contains(&top.as_str()))
+}
+
+/// Invariant: the server's layers import only downwards.
+#[test]
+fn server_layers_import_only_downwards() {
+    let graph = server_imports();
+    let mut wrong = Vec::new();
+    for (from, edges) in &graph {
+        if from.is_empty() {
+            continue;
+        }
+        let from_layer = layer_of(from).unwrap_or_else(|| {
+            panic!(
+                "server/src/{} is in no layer of SERVER_LAYERS",
+                from.join("/")
+            )
+        });
+        for to in edges {
+            if let Some(to_layer) = layer_of(to)
+                && to_layer > from_layer
+            {
+                wrong.push(format!("{} imports {}", from.join("::"), to.join("::")));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports against the layers: {wrong:#?}");
+    // The check itself sees imports: the table uses the judge, the connection the lobby.
+    let edge = |from: &[&str], to: &[&str]| {
+        let from: Vec<String> = from.iter().map(|s| (*s).to_owned()).collect();
+        let to: Vec<String> = to.iter().map(|s| (*s).to_owned()).collect();
+        graph.get(&from).is_some_and(|edges| edges.contains(&to))
+    };
+    assert!(edge(&["game", "table", "course"], &["game", "bot"]));
+    assert!(edge(&["net", "connection"], &["lobby", "feed"]));
+}
+
+/// Invariant: no import circle between the server's files.
+#[test]
+fn server_files_import_no_circle() {
+    let graph = server_imports();
+    // Depth-first search keeping the current path; a back edge is a circle.
+    fn visit(
+        node: &Vec<String>,
+        graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        done: &mut BTreeSet<Vec<String>>,
+        path: &mut Vec<Vec<String>>,
+    ) -> Option<Vec<Vec<String>>> {
+        if let Some(at) = path.iter().position(|step| step == node) {
+            let mut circle = path[at..].to_vec();
+            circle.push(node.clone());
+            return Some(circle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.clone());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, graph, done, path) {
+                return Some(circle);
+            }
+        }
+        path.pop();
+        done.insert(node.clone());
+        None
+    }
+    let mut done = BTreeSet::new();
+    for node in graph.keys() {
+        if let Some(circle) = visit(node, &graph, &mut done, &mut Vec::new()) {
+            let names: Vec<String> = circle.iter().map(|path| path.join("::")).collect();
+            panic!("an import circle: {}", names.join(" -> "));
+        }
+    }
+}
+
+/// Invariant: the table asks the seat; only the seat's own file names a seat's variants.
+#[test]
+fn only_the_seat_names_a_seat_variant() {
+    let src = root().join("server/src");
+    let mut naming = Vec::new();
+    for file in rust_files(&src) {
+        if file.ends_with("game/seat.rs") {
+            continue;
+        }
+        let source = read(&file);
+        for variant in ["Seat::Empty", "Seat::Human", "Seat::Bot"] {
+            if source.contains(variant) {
+                naming.push(format!("{} names {variant}", file.display()));
+            }
+        }
+    }
+    assert!(naming.is_empty(), "{naming:#?}");
+}
+
+/// Invariant: errors across the server's boundaries are typed; no `Result<_, String>`.
+#[test]
+fn the_server_returns_no_string_errors() {
+    let src = root().join("server/src");
+    let mut found = Vec::new();
+    for file in rust_files(&src) {
+        let source = read(&file);
+        let flat: String = source.split_whitespace().collect();
+        if flat.contains(",String>") && flat.contains("Result<") {
+            for (number, line) in source.lines().enumerate() {
+                let compact: String = line.split_whitespace().collect();
+                if compact.contains("Result<") && compact.contains(",String>") {
+                    found.push(format!(
+                        "{}:{}: {}",
+                        file.display(),
+                        number + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+#[test]
+fn the_path_reader_resolves_crate_super_and_child_paths() {
+    let module = Module {
+        path: vec!["game".into(), "table".into()],
+    };
+    let source = "mod course;\nuse super::seat::Seat;\nuse crate::players::Session;\nuse course::X;\nlet a = kingme_shared::protocol::GameId(1);\n//! [`crate::lobby::Lobby`]";
+    let found = referenced_paths(&module, source);
+    let joined: Vec<String> = found.iter().map(|path| path.join("::")).collect();
+    assert!(
+        joined.contains(&"game::seat::Seat".to_owned()),
+        "{joined:?}"
+    );
+    assert!(
+        joined.contains(&"players::Session".to_owned()),
+        "{joined:?}"
+    );
+    assert!(
+        joined.contains(&"game::table::course::X".to_owned()),
+        "{joined:?}"
+    );
+    assert!(
+        !joined.iter().any(|path| path.contains("protocol")),
+        "{joined:?}"
+    );
+}
+
+/// Where a particular game may be named: its own folder, and the parts that draw a board, write
+/// notation, run an engine or list the games once.
+const MAY_NAME_A_GAME: &[(&str, &str)] = &[
+    ("shared/src/games/", "the games themselves"),
+    (
+        "shared/src/any_game.rs",
+        "the one list of the games (`dispatch!`)",
+    ),
+    (
+        "shared/src/conformance.rs",
+        "the one line per game of the conformance suite",
+    ),
+    (
+        "shared/src/ai/",
+        "the engines: one search per game behind `think`",
+    ),
+    (
+        "shared/src/record/",
+        "notation: record formats (PDN is checkers' own)",
+    ),
+    ("shared/src/fuzzing/", "fuzz bodies: one per text format"),
+    ("client/src/ui/", "drawing"),
+    ("client/src/board_geometry.rs", "drawing: squares to cells"),
+    ("client/src/animation.rs", "drawing: a move sliding"),
+    ("client/src/setup_board.rs", "drawing: the setup board"),
+    (
+        "client/src/selection.rs",
+        "drawing: picking pieces up and putting them down",
+    ),
+    ("client/src/plain/board_text.rs", "drawing: the plain board"),
+    ("client/src/move_list.rs", "notation: the move lists"),
+    ("client/src/words.rs", "notation: results in words"),
+    (
+        "client/src/tools/",
+        "engine tools (perft, endgame databases, ballots are checkers')",
+    ),
+    (
+        "client/src/archive.rs",
+        "notation: which record format a game is exported in",
+    ),
+    (
+        "server/src/storage/schema.rs",
+        "migrations: the columns of older schemas",
+    ),
+    (
+        "server/src/storage/postgres_schema.rs",
+        "migrations: the columns of older schemas, in PostgreSQL's dialect",
+    ),
+    (
+        "server/src/storage/conformance.rs",
+        "the store conformance suite: test code that stores games of each kind",
+    ),
+];
+
+/// Invariant: game-specific code stays behind `Game`: outside the allowed places no source
+/// (tests aside) names a particular game.
+#[test]
+fn only_games_drawing_notation_and_engines_name_a_particular_game() {
+    let root = root();
+    let names = [
+        "GameKind::Checkers",
+        "GameKind::Pente",
+        "GameKind::TicTacToe",
+        "games::checkers",
+        "games::pente",
+        "games::tictactoe",
+        "PenteRules",
+        "pente_tournament_rule",
+    ];
+    let mut naming = Vec::new();
+    for crate_dir in ["shared/src", "server/src", "client/src"] {
+        for file in rust_files(&root.join(crate_dir)) {
+            let relative = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            if MAY_NAME_A_GAME
+                .iter()
+                .any(|(allowed, _)| relative.starts_with(allowed))
+                || relative.ends_with("/tests.rs")
+            {
+                continue;
+            }
+            let source = read(&file);
+            // Tests may name the game they test.
+            let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+            for name in names {
+                if code.contains(name) {
+                    naming.push(format!("{relative} names {name}"));
+                }
+            }
+        }
+    }
+    assert!(naming.is_empty(), "{naming:#?}");
+}
+
+/// Invariant: the referee, the clock and storage speak the judge's vocabulary (`domain`), not the
+/// wire's: none of them imports `protocol`, so the wire can change without touching them.
+#[test]
+fn the_referee_the_clock_and_storage_do_not_use_the_wire() {
+    let root = root();
+    let mut files = rust_files(&root.join("server/src/storage"));
+    files.push(root.join("server/src/game/judge.rs"));
+    files.push(root.join("server/src/game/clock.rs"));
+    assert!(files.len() > 3, "the files are found: {files:?}");
+    let wired: Vec<String> = files
+        .iter()
+        .filter(|file| read(file).contains("protocol::"))
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(wired.is_empty(), "these use the wire module: {wired:#?}");
+}
