@@ -1,12 +1,10 @@
-//! The load tools' and end-to-end tests' own code: the plain reference rules ([`reference`]) and
-//! the differential comparison against the fast rules ([`differential`]); the hostile clients
-//! ([`hostile`]) and soak cycles ([`soak`]) of `kingme-hostile`; what the load tools read from
-//! `/proc` ([`measure`]), and the bare relay of `kingme-floor` ([`floor`]). The test client, the
-//! servers and the rest the tests share are `kingme-testkit`'s.
+//! The load tools' and end-to-end tests' own code: the hostile clients ([`hostile`]) and soak
+//! cycles ([`soak`]) of `kingme-hostile`; what the load tools read from `/proc` ([`measure`]),
+//! and the bare relay of `kingme-floor` ([`floor`]). The test client, the servers and the rest
+//! the tests share are `kingme-testkit`'s; the plain reference rules and the differential
+//! comparison are `kingme-reference`'s.
 
-pub mod differential;
 pub mod floor;
 pub mod hostile;
 pub mod measure;
-pub mod reference;
 pub mod soak;

@@ -1,7 +1,7 @@
 //! The end-to-end tests of kingme-tests in one test binary (one link of the server, the client
-//! and tokio instead of one a file): the real server over real TCP and WebSocket, the rules
-//! against their plain references, the load tools' short runs, the fuzz crate's inputs and lock,
-//! and the tidy checks of the source. One module a former test file, so a test's path names
+//! and tokio instead of one a file): the real server over real TCP and WebSocket, the load
+//! tools' short runs, the fuzz crate's inputs and lock, and the tidy checks of the source (the
+//! rules against their plain references are `kingme-reference`'s tests). One module a former test file, so a test's path names
 //! its subject (`tidy::server_layers_import_only_downwards`).
 //!
 //! Behind features, each in its own binary: `browser` and `python_bot` (they need Chromium and
@@ -13,8 +13,6 @@
 
 mod absence;
 mod database_file;
-mod differential;
-mod egdb_reference;
 mod floor_tool;
 mod fuzz_lock;
 mod fuzz_regressions;
@@ -25,5 +23,6 @@ mod identity;
 mod lobby;
 mod requests;
 mod storage_failure;
+mod test_targets;
 mod tidy;
 mod websocket;

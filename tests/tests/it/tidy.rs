@@ -47,7 +47,14 @@ fn read(path: &Path) -> String {
 fn every_source_file_starts_with_a_doc_comment() {
     let root = root();
     let mut missing = Vec::new();
-    for crate_dir in ["shared", "server", "client", "testkit", "tests"] {
+    for crate_dir in [
+        "shared",
+        "server",
+        "client",
+        "testkit",
+        "tests",
+        "reference",
+    ] {
         for file in rust_files(&root.join(crate_dir)) {
             if !read(&file).trim_start().starts_with("//!") {
                 missing.push(
@@ -75,7 +82,14 @@ fn only_the_memory_map_uses_unsafe_code() {
     // Spelt in two parts so that this file does not name itself.
     let word = concat!("un", "safe");
     let mut found = Vec::new();
-    for crate_dir in ["shared", "server", "client", "testkit", "tests"] {
+    for crate_dir in [
+        "shared",
+        "server",
+        "client",
+        "testkit",
+        "tests",
+        "reference",
+    ] {
         for file in rust_files(&root.join(crate_dir)) {
             if file == allowed || file.starts_with(root.join("tests/fuzz")) {
                 continue;

@@ -1,11 +1,11 @@
 //! Runs the differential rules comparison at scale and prints what it checked:
 //!
-//!     cargo run --release -p kingme-tests --example differential -- [POSITIONS] [SEED]
+//!     cargo run --release -p kingme-reference --example differential -- [POSITIONS] [SEED]
 //!
 //! POSITIONS (default 1,000,000) positions for each of checkers and Pente.
 
 use anyhow::{Context, anyhow};
-use kingme_tests::differential;
+use kingme_reference::differential;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {

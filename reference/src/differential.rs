@@ -1,5 +1,5 @@
 //! Differential rules testing: the fast rules of `kingme-shared` (checkers bitboards, Pente line
-//! bitboards) against the plain references in [`crate::reference`], over positions reached by
+//! bitboards) against the plain references ([`crate::checkers`], [`crate::pente`]), over positions reached by
 //! random playouts. Both sides play the same moves independently, so a difference anywhere
 //! (legal moves, captured stones, the position after a move, the outcome) shows up at the first
 //! position where it matters and is reported with that position.
@@ -8,8 +8,8 @@
 //! repetition and forty-move draws, which `Checkers` tests on its own); a playout is cut after
 //! [`MAX_CHECKERS_PLIES`] plies and a new one starts.
 
-use crate::reference::checkers::{self as plain_checkers, Cell, Colour};
-use crate::reference::pente as plain_pente;
+use crate::checkers::{self as plain_checkers, Cell, Colour};
+use crate::pente as plain_pente;
 use kingme_shared::games::checkers::{Move, Position, Square, fen, push_moves};
 use kingme_shared::games::pente::{Pente, PenteRules, Point};
 use kingme_shared::{Game, Side};

@@ -1,7 +1,7 @@
 //! The fast rules against the plain references on 10,000 positions each, from random playouts
-//! (see `kingme_tests::differential`). The example `differential` runs a million.
+//! (see `kingme_reference::differential`). The example `differential` runs a million.
 
-use kingme_tests::differential;
+use kingme_reference::differential;
 
 #[test]
 fn checkers_bitboards_agree_with_the_plain_board_on_10000_positions() {

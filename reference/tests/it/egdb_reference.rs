@@ -1,5 +1,5 @@
 //! The endgame databases against an independent solution: every position of two and three
-//! pieces solved again over the reference rules (`kingme_tests::reference::checkers`, an 8x8
+//! pieces solved again over the reference rules (`kingme_reference::checkers`, an 8x8
 //! array written from the rule text) by plain value iteration, sharing no code with kingme's
 //! retrograde analysis, its index or its move generator. Every verdict must agree, so the
 //! win/loss/draw counts do too. The iteration also gives each won position its exact distance to
@@ -7,11 +7,11 @@
 //! two kings against one; from those the expert, with the database, must convert within the
 //! forty-move rule.
 
+use kingme_reference::checkers::{Board, Cell, Colour, square_at};
 use kingme_shared::ai::egdb::{Verdict, solve};
 use kingme_shared::ai::{Level, Limits, think};
 use kingme_shared::games::checkers::{Checkers, Position};
 use kingme_shared::{AnyGame, Game, Side};
-use kingme_tests::reference::checkers::{Board, Cell, Colour, square_at};
 use std::collections::HashMap;
 use std::sync::Arc;
 

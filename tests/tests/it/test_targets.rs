@@ -1,0 +1,100 @@
+//! The targets that `cargo test` does not build as tests (`test = false` in their manifest: the
+//! load tools, the server's binary, the testkit) hold no tests, so none can be written there and
+//! never run.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The workspace's root (this crate lives in `tests/`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the crate has a parent folder")
+        .to_path_buf()
+}
+
+/// The workspace's crates, as its manifest lists them.
+fn members(root: &Path) -> Vec<String> {
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).expect("the workspace manifest");
+    let list = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("members = ["))
+        .expect("a members list on one line");
+    list.trim_end_matches(']')
+        .split(',')
+        .map(|member| member.trim().trim_matches('"').to_owned())
+        .filter(|member| !member.is_empty())
+        .collect()
+}
+
+/// The source files of the targets a manifest marks `test = false`: a `[[bin]]`'s file, or a
+/// `[lib]`'s whole `src/` folder.
+fn untested_sources(crate_dir: &Path) -> Vec<PathBuf> {
+    let manifest = fs::read_to_string(crate_dir.join("Cargo.toml")).expect("a manifest");
+    let mut found = Vec::new();
+    for section in manifest.split("\n[").skip(1) {
+        let (header, body) = section.split_once('\n').unwrap_or((section, ""));
+        let value = |key: &str| {
+            body.lines()
+                .take_while(|line| !line.starts_with('['))
+                .filter_map(|line| line.split_once('='))
+                .find(|(name, _)| name.trim() == key)
+                .map(|(_, value)| value.trim().trim_matches('"').to_owned())
+        };
+        if value("test").as_deref() != Some("false") {
+            continue;
+        }
+        match header.trim_end_matches(']') {
+            "[bin" => {
+                let name = value("name").expect("a binary has a name");
+                let path = value("path").unwrap_or(format!("src/bin/{name}.rs"));
+                found.push(crate_dir.join(path));
+            }
+            "lib" => found.extend(rust_files(&crate_dir.join("src"))),
+            other => panic!("test = false in [{other}] of {}", crate_dir.display()),
+        }
+    }
+    found
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn targets_built_without_tests_hold_none() {
+    let root = root();
+    let mut checked = 0;
+    let mut with_tests = Vec::new();
+    for crate_dir in members(&root) {
+        for file in untested_sources(&root.join(crate_dir)) {
+            let source = fs::read_to_string(&file).expect("a readable source file");
+            checked += 1;
+            if ["#[test]", "#[cfg(test)]", "#[tokio::test"]
+                .iter()
+                .any(|mark| source.contains(mark))
+            {
+                with_tests.push(file.display().to_string());
+            }
+        }
+    }
+    // The load tools, the server's binary and the testkit's files at least.
+    assert!(checked >= 6, "only {checked} files are marked test = false");
+    assert!(
+        with_tests.is_empty(),
+        "tests in targets built with test = false (they would never run): {with_tests:#?}"
+    );
+}
