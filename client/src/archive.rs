@@ -271,7 +271,6 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

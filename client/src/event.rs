@@ -93,7 +93,6 @@ fn game_list(games: &[GameId]) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

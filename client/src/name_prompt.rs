@@ -113,7 +113,6 @@ pub fn ask() -> anyhow::Result<Option<String>> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use ratatui::Terminal;

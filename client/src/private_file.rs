@@ -109,7 +109,6 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), PrivateFileError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

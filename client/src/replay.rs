@@ -200,7 +200,6 @@ pub fn show(mut replay: Replay) -> anyhow::Result<()> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use kingme_shared::GameKind;

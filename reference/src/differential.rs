@@ -1,8 +1,8 @@
 //! Differential rules testing: the fast rules of `kingme-shared` (checkers bitboards, Pente line
-//! bitboards) against the plain references ([`crate::checkers`], [`crate::pente`]), over positions reached by
-//! random playouts. Both sides play the same moves independently, so a difference anywhere
-//! (legal moves, captured stones, the position after a move, the outcome) shows up at the first
-//! position where it matters and is reported with that position.
+//! bitboards) against the plain references ([`crate::checkers`], [`crate::pente`]), over
+//! positions reached by random playouts. Both sides play the same moves independently, so a
+//! difference anywhere (legal moves, captured stones, the position after a move, the outcome)
+//! shows up at the first position where it matters and is reported with that position.
 //!
 //! The checkers comparison follows the movement rules (the references know nothing of the
 //! repetition and forty-move draws, which `Checkers` tests on its own); a playout is cut after

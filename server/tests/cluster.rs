@@ -1,6 +1,6 @@
 //! Real `kingme-server` nodes as one cluster: a PostgreSQL and a Redis each test starts itself
-//! from the system's packages (`kingme_testkit::temp_postgres`, `kingme_testkit::temp_redis`), and several
-//! node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
+//! from the system's packages (`kingme_testkit::temp_postgres`, `kingme_testkit::temp_redis`),
+//! and several node processes on them. A node killed outright (SIGKILL) mid-game: its games go on at another
 //! node with every acknowledged move, against a bot and between two persons who reconnect there;
 //! a game made at one node listed, joined and played from a second and watched from a third;
 //! a node frozen until its lease lapsed cannot commit a move after it wakes (and, Redis away,

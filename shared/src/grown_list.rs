@@ -40,7 +40,6 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for GrownList<T> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use crate::protocol::codec::{decode_payload, encode_payload};
     use crate::protocol::message::{ClockState, GameId, ServerMessage};
 

@@ -205,7 +205,6 @@ pub fn new_nonce() -> Result<[u8; NONCE_BYTES], getrandom::Error> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -390,7 +389,6 @@ mod tests {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod protocol_md {
     use super::*;
 

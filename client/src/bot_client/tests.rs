@@ -1,7 +1,5 @@
 //! The bot's state machine driven by hand: what it sends for each thing the server says.
 
-#![allow(clippy::unwrap_used)]
-
 use super::*;
 use kingme_shared::protocol::{ClockState, ErrorKind, GameState, MoveRecord};
 use kingme_shared::{AnyGame, Side};

@@ -74,7 +74,6 @@ pub fn encode_key_file(key: &SigningKey) -> Result<String, KeyFileError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

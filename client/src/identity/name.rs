@@ -84,7 +84,6 @@ pub const NO_NAME: &str = "kingme cannot tell your name: $USER and $LOGNAME are 
                            system has no account name for you; pass one with --name NAME";
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

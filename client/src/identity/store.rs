@@ -248,7 +248,6 @@ pub fn name_of_file_stem(stem: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -140,7 +140,6 @@ impl Seats {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use kingme_shared::protocol::GameResult;

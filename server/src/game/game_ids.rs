@@ -151,7 +151,6 @@ impl GameIds {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::storage::SqliteStore;

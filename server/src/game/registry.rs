@@ -222,7 +222,6 @@ impl Drop for Opening<'_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use kingme_shared::GameKind;

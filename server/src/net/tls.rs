@@ -327,7 +327,6 @@ fn keep_self_signed(path: &Path) -> Result<(), TlsError> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -146,7 +146,6 @@ pub fn admit(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::storage::SqliteStore;

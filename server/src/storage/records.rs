@@ -223,7 +223,6 @@ pub fn side_from_code(code: Option<&str>) -> Result<Option<Side>, BadCode> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

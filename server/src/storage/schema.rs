@@ -152,7 +152,6 @@ pub fn migrate(connection: &mut Connection, now_ms: i64) -> Result<i64, StoreErr
 mod copy_v4;
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::storage::identity::admit;

@@ -725,7 +725,6 @@ impl Store for SqliteStore {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::storage::conformance::{self, alice_and_bot, new_game, stored_move};

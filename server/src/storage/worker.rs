@@ -388,7 +388,6 @@ impl Storage {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::storage::SqliteStore;

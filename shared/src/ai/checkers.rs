@@ -243,7 +243,6 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::ai::Level;
     use crate::ai::search::MATE_BOUND;

@@ -150,7 +150,6 @@ pub fn expert<G: SearchGame>(
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::ai::{Report, StopFlag, think, think_with};
     use crate::{AnyGame, AnyMove, GameKind};

@@ -310,7 +310,6 @@ fn threat_win(game: &Pente, request: &Request<'_>) -> Option<Found<Point>> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::ai::pente_oracle as oracle;
     use crate::ai::{Limits, think};

@@ -91,7 +91,6 @@ pub fn choose(game: &Pente, rng: &mut StdRng) -> Option<(Point, i64)> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use rand::SeedableRng;
 

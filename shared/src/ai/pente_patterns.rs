@@ -291,7 +291,6 @@ pub fn for_each_point(rows: &[u32; 19], mut visit: impl FnMut(Point)) {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn game(text: &str) -> Pente {

@@ -102,7 +102,6 @@ pub fn win_in_one(game: &Pente) -> Option<Point> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn game(text: &str) -> Pente {

@@ -244,7 +244,6 @@ impl ThreatSearch {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::ai::pente_oracle as oracle;
     use rand::SeedableRng;

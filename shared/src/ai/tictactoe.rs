@@ -125,7 +125,6 @@ fn solved(game: &TicTacToe, depth: u32, rng: &mut StdRng) -> Option<Found<Square
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::ai::Level;
     use crate::ai::{Limits, ThinkOptions, think, think_with};

@@ -114,7 +114,6 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::ai::Limits;
     use crate::ai::search::{SearchConfig, Searcher};

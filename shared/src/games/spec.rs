@@ -318,7 +318,6 @@ impl FromStr for GameSpec {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::Game;

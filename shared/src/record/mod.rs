@@ -114,7 +114,6 @@ impl GameRecord {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::Side;

@@ -395,7 +395,6 @@ impl Reader<'_> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::Side;

@@ -103,7 +103,6 @@ pub fn parse_end_reason_code(code: &str) -> Result<EndReason, String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

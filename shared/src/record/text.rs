@@ -200,7 +200,6 @@ pub(crate) fn is_move_number(token: &str) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::domain::EndReason;

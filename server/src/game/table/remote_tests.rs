@@ -3,7 +3,6 @@
 //! whatever their number, and in order with the messages for one of them, each saying whether
 //! that one is a member; and a table whose lease is lost hands every member over to the game's
 //! new node, telling them nothing untrue.
-#![allow(clippy::unwrap_used)]
 
 use super::*;
 use crate::game::bot::SearchPool;

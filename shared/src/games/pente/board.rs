@@ -461,7 +461,6 @@ impl fmt::Debug for Board {
 
 #[cfg(test)]
 mod line_tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
