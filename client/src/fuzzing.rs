@@ -1,7 +1,7 @@
 //! The client's fuzz target bodies, beside the shared ones (`kingme_shared::fuzzing`): the key
 //! file reader and the `known_servers` reader are the client's own parsers of outside input (a
 //! key file may come from anywhere: a copy from another machine, a damaged disk). The fuzz crate (`tests/fuzz/`) and the
-//! regression test (`tests/tests/fuzz_regressions.rs`) look a target name up in both lists.
+//! regression test (`tests/tests/it/fuzz_regressions.rs`) look a target name up in both lists.
 
 use crate::identity::key_file::{encode_key_file, parse_key_file};
 use crate::known_servers::KnownServers;

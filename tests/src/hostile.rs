@@ -1,5 +1,5 @@
 //! Hostile clients against a running server, and ordinary games to watch beside them: what the
-//! `kingme-hostile` tool and the short hostile test (`tests/tests/hostile.rs`) are made of.
+//! `kingme-hostile` tool and the short hostile test (`tests/tests/it/hostile.rs`) are made of.
 //!
 //! Each [`Attack`] opens its own connection, misbehaves in one way, and reports the server's
 //! [`Reaction`]: the fatal error it closed the connection with, the refusals it answered, or that

@@ -85,7 +85,7 @@ fn run_node() {
             advertise: flag("--advertise").to_owned(),
             lease: Duration::from_millis(flag("--lease-ms").parse().expect("milliseconds")),
         }),
-        // The cluster's one certificate, as README recommends.
+        // The cluster's one certificate, as docs/tls.md recommends.
         tls: TlsSettings {
             source: TlsSource::Files {
                 cert: flag("--tls-cert").into(),

@@ -1,7 +1,7 @@
 //! The bodies of the fuzz targets in `tests/fuzz/`, as plain functions of the fuzzer's bytes.
 //!
 //! They live here, always compiled, rather than in the fuzz crate, so that the regression test
-//! (`tests/tests/fuzz_regressions.rs`) replays a saved crash through exactly the code the fuzzer
+//! (`tests/tests/it/fuzz_regressions.rs`) replays a saved crash through exactly the code the fuzzer
 //! ran. Each function takes arbitrary bytes and panics only when a property fails: a decoder or
 //! parser that panics, a decoded value that does not survive a round trip, a move a parser accepts
 //! that the rules do not list, a listed move the rules refuse. An `Err` for bad input is the

@@ -1,8 +1,9 @@
 //! The end-to-end tests of kingme-tests in one test binary (one link of the server, the client
 //! and tokio instead of one a file): the real server over real TCP and WebSocket, the load
-//! tools' short runs, the fuzz crate's inputs and lock, and the tidy checks of the source (the
-//! rules against their plain references are `kingme-reference`'s tests). One module a former
-//! test file, so a test's path names its subject (`tidy::server_layers_import_only_downwards`).
+//! tools' short runs, the fuzz crate's inputs and lock, the tidy checks of the source and the
+//! checks of the documents (the rules against their plain references are `kingme-reference`'s
+//! tests). One module a former test file, so a test's path names its subject
+//! (`tidy::server_layers_import_only_downwards`).
 //!
 //! Behind features, each in its own binary: `browser` and `python_bot` (they need Chromium and
 //! Python) and `cluster_client` (its own `main`: it is also the cluster's node process).
@@ -13,6 +14,7 @@
 
 mod absence;
 mod database_file;
+mod docs;
 mod floor_tool;
 mod fuzz_lock;
 mod fuzz_regressions;

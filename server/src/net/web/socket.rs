@@ -24,7 +24,7 @@ pub const MAX_WEBSOCKET_MESSAGE: usize = MAX_CLIENT_TEXT;
 /// refused as too long has been read whole when the server answers and closes: with less, the
 /// rest of it would still be unread in the socket, and closing a socket with unread input
 /// resets the connection, which can destroy the answer before the client reads it
-/// (`tests/tests/websocket.rs` sends one just over the limit).
+/// (`tests/tests/it/websocket.rs` sends one just over the limit).
 pub const READ_BUFFER: usize = 2 * MAX_WEBSOCKET_MESSAGE;
 
 /// Serves one upgraded WebSocket until it closes, then reads what the client still sends for a

@@ -1,7 +1,7 @@
 //! Where a database file's bytes live: memory-mapped from the file (the normal case, so that a
 //! six-piece file costs only the blocks a search touches), or held in memory (files built or
 //! received in memory, tests, fuzzing). This is the one file of kingme with unsafe code, for
-//! `memmap2`'s map; `tests/tests/tidy.rs` checks that no other file has any.
+//! `memmap2`'s map; `tests/tests/it/tidy.rs` checks that no other file has any.
 
 use std::fs::File;
 use std::ops::Deref;
