@@ -1,8 +1,18 @@
 //! Reading the repository's own files, for the tests that check the source and the documents
-//! (`tests/tests/it/docs.rs`): every file under a folder whose name ends a given way.
+//! (`tests/tests/it/`): the workspace's root, and every file under a folder whose name ends a
+//! given way.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The workspace's root (this crate lives in `tests/`).
+#[must_use]
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate sits in the workspace")
+        .to_path_buf()
+}
 
 /// Every file under `dir` whose name ends with `suffix` (`".rs"`, `".md"`), sorted, leaving out
 /// the folders named in `skip` (build output such as `target`, test data) wherever they are.

@@ -2,16 +2,9 @@
 //! load tools, the server's binary, the testkit) hold no tests, so none can be written there and
 //! never run.
 
+use kingme_tests::source_tree::{files_ending, workspace_root};
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// The workspace's root (this crate lives in `tests/`).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate has a parent folder")
-        .to_path_buf()
-}
 
 /// The workspace's crates, as its manifest lists them.
 fn members(root: &Path) -> Vec<String> {
@@ -50,25 +43,8 @@ fn untested_sources(crate_dir: &Path) -> Vec<PathBuf> {
                 let path = value("path").unwrap_or(format!("src/bin/{name}.rs"));
                 found.push(crate_dir.join(path));
             }
-            "lib" => found.extend(rust_files(&crate_dir.join("src"))),
+            "lib" => found.extend(files_ending(&crate_dir.join("src"), ".rs", &[])),
             other => panic!("test = false in [{other}] of {}", crate_dir.display()),
-        }
-    }
-    found
-}
-
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).expect("a readable folder") {
-            let path = entry.expect("a folder entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                found.push(path);
-            }
         }
     }
     found
@@ -76,7 +52,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn targets_built_without_tests_hold_none() {
-    let root = root();
+    let root = workspace_root();
     let mut checked = 0;
     let mut with_tests = Vec::new();
     for crate_dir in members(&root) {
