@@ -8,8 +8,9 @@ use std::time::Duration;
 /// an announcement.
 pub const REPLY: Duration = Duration::from_secs(120);
 
-/// A `kingme bot` process: a line it says, or its end after the games it was asked to play.
-pub const BOT: Duration = Duration::from_secs(90);
+/// A bot process (`kingme bot`, PROTOCOL.md's Python bot): a line it says, or its end after the
+/// games it was asked to play.
+pub const BOT: Duration = Duration::from_secs(120);
 
 /// A server or cluster node process: a line of its log (it listens, it took over a game), or
 /// its exit.

@@ -35,15 +35,12 @@ use kingme_shared::protocol::{
     ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
-use kingme_testkit::{Client as Player, start_web_server, test_config};
+use kingme_testkit::{Client as Player, patience, start_web_server, test_config};
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-
-/// How long the page may take to show what the test waits for.
-const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Starts chromedriver on a free port; returns it and its URL once it says it is ready.
 async fn chromedriver() -> (Child, String) {
@@ -74,7 +71,7 @@ async fn chromedriver() -> (Child, String) {
         }
         panic!("chromedriver stopped before it was ready");
     };
-    tokio::time::timeout(PATIENCE, ready)
+    tokio::time::timeout(patience::PAGE, ready)
         .await
         .expect("chromedriver starts in time");
     // Its later output is not needed, but must be read so it never blocks on a full pipe.
@@ -128,7 +125,7 @@ async fn chromium(
 async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Element {
     client
         .wait()
-        .at_most(PATIENCE)
+        .at_most(patience::PAGE)
         .for_element(Locator::Css(css))
         .await
         .unwrap_or_else(|err| panic!("the page shows {css} in time: {err}"))
@@ -567,7 +564,7 @@ async fn a_refused_name_is_changed_in_place_and_a_dropped_person_comes_back_to_t
     // While the server is away the pauses between attempts grow (half a second, then doubling).
     client
         .wait()
-        .at_most(PATIENCE)
+        .at_most(patience::PAGE)
         .for_element(Locator::XPath(
             "//p[@id='who' and contains(text(), 'trying again in 2 s')]",
         ))
@@ -834,7 +831,7 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     assert!(running <= clock_text(first), "{running} after {first} ms");
     client
         .wait()
-        .at_most(PATIENCE)
+        .at_most(patience::PAGE)
         .for_element(Locator::XPath(&format!(
             "//span[contains(@class, 'clock') and @data-side='First' and text() != '{running}']"
         )))

@@ -27,11 +27,10 @@ use kingme_shared::GameKind;
 use kingme_shared::identity::{ChannelBinding, SigningKey};
 use kingme_shared::protocol::{ErrorKind, ServerMessage};
 use kingme_testkit::link::{Link, Wire};
-use kingme_testkit::{Client, open_game, start_web_server, test_config};
+use kingme_testkit::{Client, open_game, patience, start_web_server, test_config};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -65,14 +64,14 @@ fn check_python() {
     );
 }
 
-/// Runs the bot with `args` until it exits (at most two minutes).
+/// Runs the bot with `args` until it exits (at most [`patience::BOT`]).
 async fn run_bot(script: &Path, args: &[&str]) -> Output {
     let child = tokio::process::Command::new(python())
         .arg(script)
         .args(args)
         .kill_on_drop(true)
         .output();
-    tokio::time::timeout(Duration::from_secs(120), child)
+    tokio::time::timeout(patience::BOT, child)
         .await
         .expect("the bot finishes its game in time")
         .expect("python runs")
