@@ -42,18 +42,15 @@ use crate::players::{Attachment, Outbox, Session, Sessions};
 use crate::refusal::Refusal;
 use futures::StreamExt;
 use kingme_shared::protocol::{ClientMessage, GameId, GameSummary};
+use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// Relay attachments' connection ids, far above any real connection's.
 const RELAY_IDS: u64 = 1 << 62;
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// Why a message could not be relayed.
 #[derive(Debug, thiserror::Error)]
@@ -190,7 +187,7 @@ impl Relay {
         match published {
             Ok(0) => Err(Refusal::NoSuchGame(game)),
             Ok(_) => {
-                let mut remote = lock(&self.remote);
+                let mut remote = self.remote.lock();
                 let asked = remote.entry(player).or_default();
                 asked.nodes.insert(node);
                 asked.games.insert(game);
@@ -205,7 +202,9 @@ impl Relay {
     pub fn departed(self: &Arc<Self>, session: &Session) {
         let Some(who) = Who::of(session) else { return };
         self.following.departed(&who);
-        let Some(nodes) = lock(&self.remote)
+        let Some(nodes) = self
+            .remote
+            .lock()
             .get(&who)
             .map(|asked| asked.nodes.clone())
         else {
@@ -228,7 +227,9 @@ impl Relay {
     /// their nodes send it their state.
     pub fn returned(self: &Arc<Self>, session: &Session) {
         let Some(who) = Who::of(session) else { return };
-        let Some((nodes, games)) = lock(&self.remote)
+        let Some((nodes, games)) = self
+            .remote
+            .lock()
             .get(&who)
             .map(|asked| (asked.nodes.clone(), asked.games.clone()))
         else {
@@ -364,7 +365,7 @@ impl Relay {
                 }
             }
             Envelope::Departed { from, player } => {
-                let mut routes = lock(&self.routes);
+                let mut routes = self.routes.lock();
                 let Some((node, connection)) = routes.get(&player).cloned() else {
                     return;
                 };
@@ -428,7 +429,7 @@ impl Relay {
             let Some(player) = Who::of(&session) else {
                 continue;
             };
-            let route = lock(&self.routes).get(&player).cloned();
+            let route = self.routes.lock().get(&player).cloned();
             if let Some((node, _)) = route {
                 // A failure is logged by the link (Redis, and so the player, is out of reach
                 // then); nobody listening means the player's node is gone, and its client
@@ -531,10 +532,12 @@ impl Relay {
         let attached = if away {
             Some(self.attach(&session, player.clone()))
         } else {
-            lock(&self.routes).get(player).map(|(_, id)| *id)
+            self.routes.lock().get(player).map(|(_, id)| *id)
         };
         if let Some(connection) = attached {
-            lock(&self.routes).insert(player.clone(), (from, connection));
+            self.routes
+                .lock()
+                .insert(player.clone(), (from, connection));
         }
         if back || away {
             for game in session.games() {
@@ -569,7 +572,7 @@ impl Relay {
                     message = queue.recv() => message,
                 };
                 let Some(message) = message else { return };
-                let route = lock(&relay.routes).get(&player).cloned();
+                let route = relay.routes.lock().get(&player).cloned();
                 if let Some((node, _)) = route {
                     let envelope = Envelope::Deliver {
                         player: player.clone(),
