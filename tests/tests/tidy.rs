@@ -522,3 +522,28 @@ fn the_referee_the_clock_and_storage_do_not_use_the_wire() {
         .collect();
     assert!(wired.is_empty(), "these use the wire module: {wired:#?}");
 }
+
+/// Invariant: every cluster message on Redis is encoded and decoded by `cluster/wire.rs`, with
+/// its size limit both ways: no other file of the cluster calls serde_json.
+#[test]
+fn cluster_messages_are_encoded_in_one_place() {
+    let root = root();
+    let cluster = root.join("server/src/cluster");
+    let files = rust_files(&cluster);
+    let wire = cluster.join("wire.rs");
+    assert!(files.contains(&wire), "server/src/cluster/wire.rs exists");
+    let encoding: Vec<String> = files
+        .iter()
+        .filter(|file| **file != wire && read(file).contains("serde_json"))
+        .map(|file| file.display().to_string())
+        .collect();
+    assert!(
+        encoding.is_empty(),
+        "these cluster files use serde_json instead of cluster::wire: {encoding:#?}"
+    );
+    let source = read(&wire);
+    assert!(
+        source.contains("pub fn encode<") && source.contains("pub fn decode<"),
+        "cluster/wire.rs has the encode/decode pair"
+    );
+}

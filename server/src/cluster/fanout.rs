@@ -14,6 +14,7 @@
 use super::envelope::{Envelope, Who};
 use super::keys;
 use super::link::Link;
+use super::wire;
 use crate::game::remote::{RemoteMail, RemoteMembers};
 use kingme_shared::protocol::GameId;
 use parking_lot::Mutex;
@@ -145,14 +146,15 @@ async fn publish(
             continue;
         }
         for (game, envelope) in batch.iter().chain(&told) {
-            match serde_json::to_string(envelope) {
+            match wire::encode(envelope) {
                 Ok(payload) => {
                     pipe.cmd("PUBLISH")
                         .arg(keys::game(*game))
                         .arg(payload)
                         .ignore();
                 }
-                Err(err) => tracing::error!(%err, game = %game, "a game message does not encode"),
+                // Not marked lost: its state, asked for again, would not fit either.
+                Err(err) => tracing::error!(%err, game = %game, "a game message is not sent"),
             }
         }
         // A failure is logged by the link (once per outage); the players elsewhere are sent

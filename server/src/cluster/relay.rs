@@ -31,10 +31,11 @@
 //! from the one node that runs it, without asking. A member for whom it cannot be done is told its board may miss
 //! moves, and what to do.
 
-use super::envelope::{Envelope, MAX_ENVELOPE, Who};
+use super::envelope::{Envelope, Who};
 use super::following::Following;
 use super::keys;
 use super::link::Link;
+use super::wire::{self, LobbyList, WireError};
 use crate::game::handover::Handover;
 use crate::game::registry::OPENING_WAIT;
 use crate::game::{TableCommand, TableHandle, TableRegistry};
@@ -57,8 +58,8 @@ const RELAY_IDS: u64 = 1 << 62;
 enum RelayError {
     #[error("Redis: {0}")]
     Redis(#[from] redis::RedisError),
-    #[error("the message does not encode: {0}")]
-    Encode(#[from] serde_json::Error),
+    #[error(transparent)]
+    Encode(#[from] WireError),
 }
 
 /// Where a player of this node had requests relayed to.
@@ -117,7 +118,7 @@ impl Relay {
 
     /// Publishes `envelope` to `node`'s inbox; how many nodes heard it (0: the node is gone).
     async fn publish(&self, node: &str, envelope: &Envelope) -> Result<u64, RelayError> {
-        let payload = serde_json::to_string(envelope)?;
+        let payload = wire::encode(envelope)?;
         let mut redis = self.link.connection();
         Ok(self.link.noted(
             redis::cmd("PUBLISH")
@@ -275,7 +276,7 @@ impl Relay {
                         };
                         // The stream ends when the connection is lost.
                         let Some(message) = message else { break };
-                        match Envelope::read(message.get_payload_bytes()) {
+                        match wire::decode::<Envelope>(message.get_payload_bytes()) {
                             Ok(envelope) => self.receive(envelope).await,
                             Err(err) => tracing::warn!(%err, "an unreadable relay message"),
                         }
@@ -608,17 +609,22 @@ impl Relay {
 
     async fn exchange_lobby(&self) -> redis::RedisResult<Vec<GameSummary>> {
         let mut redis = self.link.connection();
-        let ours = serde_json::to_string(&self.registry.local()).unwrap_or_else(|_| "[]".into());
         let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
+        let mut pipe = redis::pipe();
+        match wire::encode::<LobbyList>(&self.registry.local()) {
+            Ok(ours) => {
+                pipe.cmd("SET")
+                    .arg(keys::lobby(&self.node))
+                    .arg(ours)
+                    .arg("PX")
+                    .arg(ttl)
+                    .ignore();
+            }
+            // The other nodes' lobbies miss this node's games until the list fits again.
+            Err(err) => tracing::warn!(%err, "this node's games are not shared with the others"),
+        }
         let nodes: Vec<String> = self.link.noted(
-            redis::pipe()
-                .cmd("SET")
-                .arg(keys::lobby(&self.node))
-                .arg(ours)
-                .arg("PX")
-                .arg(ttl)
-                .ignore()
-                .cmd("SMEMBERS")
+            pipe.cmd("SMEMBERS")
                 .arg(keys::NODES)
                 .query_async::<(Vec<String>,)>(&mut redis)
                 .await
@@ -632,14 +638,19 @@ impl Relay {
         if others.is_empty() {
             return Ok(Vec::new());
         }
-        let lists: Vec<Option<String>> = self
+        let lists: Vec<Option<Vec<u8>>> = self
             .link
             .noted(redis::cmd("MGET").arg(others).query_async(&mut redis).await)?;
         let mut games: Vec<GameSummary> = lists
             .iter()
             .flatten()
-            .filter(|list| list.len() <= MAX_ENVELOPE)
-            .filter_map(|list| serde_json::from_str::<Vec<GameSummary>>(list).ok())
+            .filter_map(|list| match wire::decode::<LobbyList>(list) {
+                Ok(list) => Some(list),
+                Err(err) => {
+                    tracing::warn!(%err, "another node's games are left out of the lobby");
+                    None
+                }
+            })
             .flatten()
             .collect();
         games.sort_by_key(|summary| std::cmp::Reverse(summary.id));
