@@ -458,7 +458,7 @@ const MAY_NAME_A_GAME: &[(&str, &str)] = &[
         "migrations: the columns of older schemas, in PostgreSQL's dialect",
     ),
     (
-        "server/src/storage/conformance.rs",
+        "server/src/storage/conformance/",
         "the store conformance suite: test code that stores games of each kind",
     ),
 ];
@@ -546,4 +546,69 @@ fn cluster_messages_are_encoded_in_one_place() {
         source.contains("pub fn encode<") && source.contains("pub fn decode<"),
         "cluster/wire.rs has the encode/decode pair"
     );
+}
+
+/// The lines of `source` that are not test code: those before the first `#[cfg(test)]` that
+/// opens an inline test module (`mod NAME {`, maybe after more attributes). A file whose tests
+/// sit in a sibling file (`mod tests;`) counts whole.
+fn non_test_lines(source: &str) -> usize {
+    let lines: Vec<&str> = source.lines().collect();
+    for (at, line) in lines.iter().enumerate() {
+        if line.trim() != "#[cfg(test)]" {
+            continue;
+        }
+        let item = lines[at + 1..]
+            .iter()
+            .map(|line| line.trim())
+            .find(|line| !line.starts_with("#[") && !line.starts_with("//"));
+        if item.is_some_and(|item| {
+            let item = item.strip_prefix("pub(crate) ").unwrap_or(item);
+            item.starts_with("mod ") && item.ends_with('{')
+        }) {
+            return at;
+        }
+    }
+    lines.len()
+}
+
+/// Invariant: no source file has over 600 lines of non-test code; a longer one is split by
+/// concept into a folder.
+#[test]
+fn no_file_has_over_600_lines_of_non_test_code() {
+    let root = root();
+    let mut long = Vec::new();
+    let mut counted = 0;
+    for crate_dir in [
+        "shared/src",
+        "server/src",
+        "client/src",
+        "tests/src",
+        "testkit/src",
+    ] {
+        for file in rust_files(&root.join(crate_dir)) {
+            counted += 1;
+            let lines = non_test_lines(&read(&file));
+            if lines > 600 {
+                long.push(format!(
+                    "{}: {lines}",
+                    file.strip_prefix(&root).unwrap_or(&file).display()
+                ));
+            }
+        }
+    }
+    assert!(counted > 100, "the sources are found ({counted} files)");
+    assert!(
+        long.is_empty(),
+        "files over 600 lines of non-test code: {long:#?}"
+    );
+}
+
+#[test]
+fn the_line_counter_stops_at_an_inline_test_module() {
+    let code = "fn a() {}\n#[cfg(test)]\nfn helper() {}\n";
+    assert_eq!(non_test_lines(code), 3);
+    let inline = "fn a() {}\n\n#[cfg(test)]\n#[allow(unused)]\nmod tests {\n    fn t() {}\n}\n";
+    assert_eq!(non_test_lines(inline), 2);
+    let sibling = "fn a() {}\n#[cfg(test)]\nmod tests;\n";
+    assert_eq!(non_test_lines(sibling), 3);
 }

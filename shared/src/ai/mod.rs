@@ -28,6 +28,7 @@ mod pente_oracle;
 mod pente_patterns;
 mod pente_threats;
 mod pente_tss;
+pub mod score;
 pub mod search;
 pub mod strength;
 mod tictactoe;
