@@ -5,7 +5,7 @@
 //! checkers uses the dark squares of an 8x8 board or that Pente stones sit on intersections.
 //! Rows and columns here are those of the game's standard diagram, row 0 at the top.
 
-use crate::game::Side;
+use crate::side::Side;
 
 /// What the pieces stand on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,41 +4,12 @@
 //! enum [`crate::AnyGame`] over all games); everything game-specific lives behind it in
 //! `games/<name>/`.
 
+pub use crate::side::Side;
+
 use crate::board_view::{BoardLayout, BoardPiece, Tally};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::hash::Hash;
-
-/// One of the two sides. Each game names them its own way ([`Game::side_name`]): in checkers
-/// `First` is Black, in noughts and crosses `First` is X, in Pente the sides are first and second.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Side {
-    First,
-    Second,
-}
-
-impl Side {
-    /// The other side.
-    #[must_use]
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-
-    /// 0 for the first side, 1 for the second: an index into per-side arrays.
-    #[must_use]
-    pub fn index(self) -> usize {
-        match self {
-            Side::First => 0,
-            Side::Second => 1,
-        }
-    }
-
-    /// Both sides, first side first.
-    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
-}
 
 /// Why a side won, by the rules of its game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

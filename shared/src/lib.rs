@@ -11,11 +11,13 @@ pub(crate) mod conformance;
 pub mod domain;
 pub mod fuzzing;
 pub mod game;
+pub mod game_kind;
 pub mod games;
 pub mod grown_list;
 pub mod identity;
 pub mod protocol;
 pub mod record;
+pub mod side;
 #[cfg(feature = "tls")]
 pub mod tls;
 

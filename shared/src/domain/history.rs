@@ -2,7 +2,7 @@
 //! leaderboard, as the store answers and the wire carries them.
 
 use super::{GameId, GameResult};
-use crate::any_game::GameKind;
+use crate::game_kind::GameKind;
 use serde::{Deserialize, Serialize};
 
 /// Most games a history answer lists.

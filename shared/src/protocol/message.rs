@@ -5,13 +5,13 @@
 //! client can never smuggle in a move the rules did not generate.
 
 use crate::ai::Level;
-use crate::any_game::GameKind;
 pub use crate::domain::{
     ClockState, EndReason, GameId, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord, PlayerId,
     TimeControl,
 };
 use crate::domain::{HistoryEntry, LeaderboardEntry};
 use crate::game::Side;
+use crate::game_kind::GameKind;
 use crate::games::spec::GameSpec;
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};

@@ -12,7 +12,7 @@
 //! variations (`(...)`, skipped), NAGs (`$1`) and move marks (`!`, `?`) are understood, every move
 //! is replayed through the rules, and anything else is an error naming the line.
 
-use crate::any_game::GameKind;
+use crate::game_kind::GameKind;
 use crate::record::text::is_move_number;
 use crate::record::{
     GameRecord, MAX_RECORD_MOVES, RecordError, RecordResult, end_reason_code, parse_end_reason_code,

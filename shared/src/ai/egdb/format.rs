@@ -21,6 +21,8 @@
 //! against the index (a file cannot declare more than 1 GiB of data); a damaged or truncated
 //! file is refused with the reason, never used.
 
+pub use super::cache::BLOCK;
+
 use super::cache::BlockCache;
 use super::index::{Counts, SliceMap, for_each_position, index_in, normalise};
 use super::solve::{Tables, pack, packed_code};
@@ -38,9 +40,6 @@ const FORMAT: u8 = 5;
 /// The zstd level: the data is written once and read many times, and levels above this one
 /// shrink the six-piece file by 2% for twice the time.
 const LEVEL: i32 = 16;
-/// Bytes of data a block (16,384 positions): small enough to decode for one probe (a few
-/// microseconds), large enough to compress well.
-pub const BLOCK: usize = 4 * 1024;
 /// The largest data a file may declare: above the six-piece set (679 MB), far below a bomb.
 const MAX_DATA: u64 = 1 << 30;
 const HEADER: usize = 24;
