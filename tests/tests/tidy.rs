@@ -657,3 +657,105 @@ fn the_line_counter_stops_at_an_inline_test_module() {
     let sibling = "fn a() {}\n#[cfg(test)]\nmod tests;\n";
     assert_eq!(non_test_lines(sibling), 3);
 }
+
+/// What reads a clock, the OS or the outside world: files, sockets, the clock, OS randomness,
+/// tokio, the environment and processes.
+const IO_AND_CLOCK: &[&str] = &[
+    "std::fs",
+    "fs::",
+    "File::",
+    "std::net",
+    "TcpStream",
+    "Instant::now",
+    "SystemTime",
+    "getrandom",
+    "tokio",
+    "rand::rng()",
+    "thread_rng",
+    "OsRng",
+    "std::env",
+    "std::process",
+];
+
+/// Where shared, outside its rules, may do what [`IO_AND_CLOCK`] names, and why.
+const SHARED_MAY_DO_IO: &[(&str, &[&str], &str)] = &[
+    (
+        "shared/src/ai/clock.rs",
+        &["Instant::now"],
+        "the engine's one clock, handed to every search with its limits",
+    ),
+    (
+        "shared/src/ai/egdb/",
+        &["std::fs", "fs::", "File::"],
+        "endgame databases are files, mapped or read where they lie",
+    ),
+    (
+        "shared/src/identity.rs",
+        &["getrandom"],
+        "keys and nonces come from the OS random source",
+    ),
+    (
+        "shared/src/tokio_codec.rs",
+        &["tokio"],
+        "the frame codec's tokio-util adaptors, behind the `codec` feature",
+    ),
+    ("shared/src/lib.rs", &["tokio"], "declares tokio_codec"),
+];
+
+/// The non-comment code of `source` before its inline tests.
+fn code_of(source: &str) -> String {
+    source
+        .lines()
+        .take(non_test_lines(source))
+        .map(|line| line.split_once("//").map_or(line, |(code, _)| code))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Invariant: shared's rules, records and protocol (`games/`, `record/`, `protocol/`) do no I/O
+/// and read no clock: no files, sockets, clock, OS randomness or tokio, tests included; elsewhere
+/// in shared only the places in `SHARED_MAY_DO_IO` do, each for its reason.
+#[test]
+fn shared_rules_do_no_io_and_read_no_clock() {
+    let root = root();
+    let mut found = Vec::new();
+    for folder in ["games", "record", "protocol"] {
+        let files = rust_files(&root.join("shared/src").join(folder));
+        assert!(!files.is_empty(), "shared/src/{folder} has files");
+        for file in files {
+            let source = read(&file);
+            let code: String = source
+                .lines()
+                .map(|line| line.split_once("//").map_or(line, |(code, _)| code))
+                .collect::<Vec<_>>()
+                .join("\n");
+            for name in IO_AND_CLOCK {
+                if code.contains(name) {
+                    found.push(format!("{} uses {name}", file.display()));
+                }
+            }
+        }
+    }
+    for file in rust_files(&root.join("shared/src")) {
+        let relative = file
+            .strip_prefix(&root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let code = code_of(&read(&file));
+        for name in IO_AND_CLOCK {
+            let allowed = SHARED_MAY_DO_IO
+                .iter()
+                .any(|(place, what, _)| relative.starts_with(place) && what.contains(name));
+            if code.contains(name) && !allowed {
+                found.push(format!("{relative} uses {name}"));
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "I/O or a clock where shared allows none: {found:#?}"
+    );
+}

@@ -1,7 +1,7 @@
 //! The one place that knows the bytes: length-delimited frames (a 4-byte big-endian length, then
 //! the payload) whose payloads are bincode 2 (through serde). Swapping the encoding means changing
 //! this file and nothing else. Plain code over byte buffers, no runtime: the tokio-util adaptors
-//! are in [`super::tokio_codec`], behind the `codec` feature.
+//! are in the crate's `tokio_codec.rs`, behind the `codec` feature.
 //!
 //! Limits, and why: a client's messages are small (the longest is a start position of at most
 //! 2 KiB, or a 300-character chat line), so the server accepts frames of at most
@@ -89,7 +89,7 @@ pub const PREFIX_LEN: usize = 4;
 ///
 /// The framing itself is plain code over a [`BytesMut`] buffer ([`FrameCodec::decode_frame`],
 /// [`FrameCodec::decode_last`], [`FrameCodec::encode_frame`]), so this crate needs no async
-/// runtime; with the `codec` feature, [`super::tokio_codec`] makes it a tokio-util
+/// runtime; with the `codec` feature, the crate's `tokio_codec.rs` makes it a tokio-util
 /// `Decoder`/`Encoder` for `Framed` streams.
 #[derive(Debug)]
 pub struct FrameCodec<In, Out> {

@@ -15,6 +15,7 @@ mod game;
 pub use super::score::{MATE, MATE_BOUND};
 pub use game::{HISTORY_SIZE, SearchGame};
 
+use super::clock::Deadline;
 use super::score::mate_at;
 use super::tt::{Bound, Table};
 use super::{Limits, StopFlag};
@@ -81,7 +82,7 @@ pub struct Searcher<M> {
     lines: Vec<Vec<M>>,
     nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     stop: StopFlag,
     stopped: bool,
 }
@@ -100,7 +101,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.map(|time| started + time),
+            deadline: limits
+                .time
+                .map(|time| Deadline::new(started + time, limits.clock)),
             stop: limits.stop.clone(),
             stopped: limits.stop.is_stopped(),
         }
@@ -121,9 +124,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     fn check_limits(&mut self) {
         if self.nodes >= self.node_limit
             || self.stop.is_stopped()
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+            || self.deadline.is_some_and(Deadline::has_passed)
         {
             self.stopped = true;
         }
