@@ -15,16 +15,22 @@ use crate::games::tictactoe::TicTacToe;
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyGame {
+    /// A game of English checkers.
     Checkers(Checkers),
+    /// A game of Pente.
     Pente(Pente),
+    /// A game of noughts and crosses.
     TicTacToe(TicTacToe),
 }
 
 /// A move of any game; it only makes sense with the [`AnyGame`] of the same kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AnyMove {
+    /// A checkers move.
     Checkers(<Checkers as Game>::Move),
+    /// A Pente move (a point).
     Pente(<Pente as Game>::Move),
+    /// A noughts-and-crosses move (a square).
     TicTacToe(<TicTacToe as Game>::Move),
 }
 

@@ -10,8 +10,11 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
     #[default]
+    /// English checkers (draughts).
     Checkers,
+    /// Pente.
     Pente,
+    /// Noughts and crosses (tic-tac-toe).
     TicTacToe,
 }
 

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 /// `First` is Black, in noughts and crosses `First` is X, in Pente the sides are first and second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Side {
+    /// The side that moves first (Black in checkers, X in noughts and crosses).
     First,
+    /// The side that moves second.
     Second,
 }
 

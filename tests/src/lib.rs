@@ -5,6 +5,10 @@
 //! `kingme-hostile`; what the load tools read from `/proc` ([`measure`]), and the bare relay of
 //! `kingme-floor` ([`floor`]).
 
+// Not yet: the workspace warns on undocumented public items, and shared documents all of its;
+// the test tools' public items are being narrowed to the crate (issue 30) before theirs are written.
+#![allow(missing_docs)]
+
 pub mod client;
 pub mod differential;
 pub mod floor;

@@ -27,10 +27,18 @@ pub const MAX_SERVER_FRAME: usize = 256 * 1024;
 #[derive(Debug, thiserror::Error)]
 pub enum FrameError {
     #[error("connection error: {0}")]
+    /// The connection failed.
     Io(#[from] std::io::Error),
     #[error("frame of {length} bytes is longer than the limit of {limit} bytes")]
-    TooLong { length: usize, limit: usize },
+    /// The length prefix announces more than the direction's limit.
+    TooLong {
+        /// The length announced.
+        length: usize,
+        /// The limit of the direction read or written.
+        limit: usize,
+    },
     #[error("undecodable message: {0}")]
+    /// The payload does not decode to a message.
     Malformed(String),
 }
 

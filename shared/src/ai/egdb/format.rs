@@ -61,23 +61,43 @@ pub enum EgdbError {
         "not a kingme endgame database (it does not start with KMEGDB); build one with kingme \
          egdb build"
     )]
+    /// The file does not start with the database's magic bytes.
     NotADatabase,
     #[error(
         "the endgame database is in format {found}, this kingme reads format {FORMAT}; build it \
          again with kingme egdb build --pieces {pieces}"
     )]
-    OtherFormat { found: u8, pieces: u32 },
+    /// A database of another format version.
+    OtherFormat {
+        /// The file's format version.
+        found: u8,
+        /// The most pieces its positions have (to say how to build it again).
+        pieces: u32,
+    },
     #[error(
         "the endgame database is truncated: {got} bytes where its table needs {expected}; build \
          it again with kingme egdb build"
     )]
-    Truncated { expected: u64, got: u64 },
+    /// The file is shorter than its table says.
+    Truncated {
+        /// Bytes the table needs.
+        expected: u64,
+        /// Bytes the file has.
+        got: u64,
+    },
     #[error(
         "the endgame database is damaged: its checksum is {found:08x}, its contents give \
          {computed:08x}; build it again with kingme egdb build"
     )]
-    Checksum { found: u32, computed: u32 },
+    /// The stored checksum does not match the contents.
+    Checksum {
+        /// The checksum stored in the file.
+        found: u32,
+        /// The checksum of the contents.
+        computed: u32,
+    },
     #[error("the endgame database is damaged: {0}; build it again with kingme egdb build")]
+    /// The table of slices is inconsistent, as said.
     BadTable(String),
 }
 
