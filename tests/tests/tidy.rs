@@ -349,14 +349,38 @@ fn import_circle(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Option
     })
 }
 
+/// Imports the circle check looks past, each with its reason: (library, importing module,
+/// imported module, why). Each entry is a debt; the check fails when one no longer matches an
+/// import, so that it is removed with the circle.
+const KNOWN_CIRCLES: &[(&str, &str, &str, &str)] = &[(
+    "client/src",
+    "keys",
+    "app",
+    "the key table's predicates (keys/when.rs) and `place` read the App, which dispatches keys \
+     through the table: to be broken by the client's reorganisation (issue 30)",
+)];
+
 /// Invariant: no import circle between the files of shared, the server or the client (each
-/// library's modules, as the source says, whatever its folders).
+/// library's modules, as the source says, whatever its folders), but the debts in
+/// `KNOWN_CIRCLES`.
 #[test]
 fn files_import_no_circle() {
     let root = root();
     let mut circles = Vec::new();
     for src in ["shared/src", "server/src", "client/src"] {
-        let graph = crate_imports(&root.join(src));
+        let mut graph = crate_imports(&root.join(src));
+        for (library, from, to, _) in KNOWN_CIRCLES.iter().filter(|known| known.0 == src) {
+            let mut removed = false;
+            for (module, edges) in graph.iter_mut() {
+                if module.first().is_some_and(|top| top == from) {
+                    removed |= edges.remove(&vec![(*to).to_owned()]);
+                }
+            }
+            assert!(
+                removed,
+                "{library}: no import of {to} by {from} any more: remove it from KNOWN_CIRCLES"
+            );
+        }
         assert!(graph.len() > 20, "{src}: the modules are found");
         if let Some(circle) = import_circle(&graph) {
             circles.push(format!("{src}: {}", circle.join(" -> ")));
