@@ -2,8 +2,8 @@
 //! from a middle-game position (fixed depth, so every run searches the same tree), and the
 //! perfect noughts-and-crosses solve of the empty board, and the checkers endgame databases:
 //! solving every position of up to three pieces, and probing the result. Run with `cargo bench -p kingme-shared
-//! --bench ai`; criterion reports the throughput in nodes (elements) per second, and the README
-//! records the figures.
+//! --bench ai`; criterion reports the throughput in nodes (elements) per second, and
+//! docs/measurements/strength.md records the figures.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kingme_shared::ai::{Level, Limits, egdb, think};

@@ -1,6 +1,6 @@
 //! Pente speed: random playouts per second, place/undo pairs per second and move generation,
 //! the numbers the AI's search speed is built on. Run with `cargo bench -p kingme-shared --bench
-//! pente`; the README records the figures.
+//! pente`; docs/measurements/strength.md records the figures.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kingme_shared::Game;

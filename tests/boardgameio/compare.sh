@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # boardgame.io's workload on boardgame.io and on kingme, one run after the other on this machine
-# (the comparison in the README's "Load" section). Needs Node.js and npm (Debian: nodejs, npm)
+# (the comparison in docs/measurements/load.md). Needs Node.js and npm (Debian: nodejs, npm)
 # and the release build of kingme-server and kingme-load:
 #
 #   cargo build --release -p kingme-server -p kingme-tests

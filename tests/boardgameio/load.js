@@ -1,5 +1,5 @@
 // boardgame.io's workload, driven with boardgame.io's own client, for the comparison with
-// `kingme-load --fresh-connections` in the README: MATCHES matches at once, each created over
+// `kingme-load --fresh-connections` in docs/measurements/load.md: MATCHES matches at once, each created over
 // the lobby API, joined by two players on two new socket.io connections, played with random
 // moves as fast as the server answers, then both disconnect and a new match takes the slot.
 //

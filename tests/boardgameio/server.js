@@ -1,5 +1,5 @@
 // boardgame.io's own server (Koa, socket.io, in-memory storage) with noughts and crosses, for
-// the comparison in the README: node server.js PORT API_PORT (the game's socket.io server on
+// the comparison in docs/measurements/load.md: node server.js PORT API_PORT (the game's socket.io server on
 // PORT, the lobby API, where matches are created and joined, on API_PORT: with the versions
 // locked here the API on the game's own port answers 404).
 const { Server, Origins } = require('boardgame.io/server');

@@ -3,7 +3,8 @@
 //! rules ([`reference`]) and the differential comparison against the fast rules
 //! ([`differential`]); the hostile clients ([`hostile`]) and soak cycles ([`soak`]) of
 //! `kingme-hostile`; what the load tools read from `/proc` ([`measure`]), and the bare relay of
-//! `kingme-floor` ([`floor`]).
+//! `kingme-floor` ([`floor`]); the repository's own files for the document checks
+//! ([`source_tree`]).
 
 // Not yet: the workspace warns on undocumented public items, and shared documents all of its;
 // the test tools' public items are being narrowed to the crate (issue 30) before theirs are written.
@@ -17,6 +18,7 @@ pub mod link;
 pub mod measure;
 pub mod reference;
 pub mod soak;
+pub mod source_tree;
 
 pub use client::Client;
 

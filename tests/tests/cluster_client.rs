@@ -87,7 +87,7 @@ fn run_node() {
             advertise: flag("--advertise").to_owned(),
             lease: Duration::from_millis(flag("--lease-ms").parse().unwrap()),
         }),
-        // The cluster's one certificate, as README recommends.
+        // The cluster's one certificate, as docs/tls.md recommends.
         tls: TlsSettings {
             source: TlsSource::Files {
                 cert: flag("--tls-cert").into(),

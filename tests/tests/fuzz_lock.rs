@@ -2,7 +2,7 @@
 //! `cargo test --workspace` builds: this checks that it is not stale. Every dependency of
 //! `kingme-shared`, `kingme-server` and `kingme-client` is in it, at the version the main lock
 //! has where the main lock has one. Refresh it with `cp Cargo.lock tests/fuzz/ && cd tests/fuzz
-//! && cargo update -w --offline` (README, "Fuzzing").
+//! && cargo update -w --offline` (docs/design/hardening.md, "Fuzzing").
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -2,8 +2,9 @@
 //! how the footer names it ([`BINDINGS`]). Dispatch, footers and help all read it, so they
 //! cannot disagree: [`App`] asks [`place`] where keys go now and [`action`]
 //! what a key does there; the status line shows [`footer`] (only the keys that apply now);
-//! dialogs show [`dialog_keys`]; the help overlay lists [`help_rows`] and README lists
-//! [`rows`] (a test checks both). Ctrl-C, which quits from anywhere, is read before the table.
+//! dialogs show [`dialog_keys`]; the help overlay lists [`help_rows`] and the player's
+//! guide (docs/player-guide.md) lists [`rows`] (a test checks both). Ctrl-C, which quits from
+//! anywhere, is read before the table.
 
 mod bindings;
 pub mod when;
@@ -37,7 +38,7 @@ pub enum Place {
 }
 
 impl Place {
-    /// The place as the help overlay and README name it.
+    /// The place as the help overlay and the player's guide name it.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -130,7 +131,7 @@ pub enum Action {
 #[derive(Clone, Copy)]
 pub struct Binding {
     pub place: Place,
-    /// The keys as shown in help and README.
+    /// The keys as shown in help and the player's guide.
     pub keys: &'static str,
     pub what: &'static str,
     pub action: Action,
@@ -324,7 +325,7 @@ pub fn footer(app: &App, width: u16) -> String {
     shown.join(" · ")
 }
 
-/// Every row of the table as README lists it, each key once: (place, keys, what).
+/// Every row of the table as the player's guide lists it, each key once: (place, keys, what).
 pub fn rows() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
     rows_where(|_| true)
 }

@@ -1,5 +1,5 @@
 //! Tidy tests of the key table: what a row says about its keys is true of what it matches, so
-//! help, README and footers name the keys that really do something.
+//! help, the player's guide and footers name the keys that really do something.
 
 use super::{Action, BINDINGS, Binding, Place, codes, rows};
 use ratatui::crossterm::event::KeyCode;
@@ -140,7 +140,7 @@ fn every_place_has_a_row_and_a_name_of_its_own() {
         let same = places.iter().filter(|p| p.name() == place.name()).count();
         assert_eq!(same, 1, "{place:?}");
     }
-    // README lists every row once.
+    // The player's guide lists every row once.
     let all: Vec<_> = rows().collect();
     for (i, row) in all.iter().enumerate() {
         assert!(!all[..i].contains(row), "{row:?} twice");

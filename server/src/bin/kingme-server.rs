@@ -15,8 +15,8 @@ use tokio::net::TcpListener;
 
 /// jemalloc rather than glibc's malloc: after a load glibc kept the memory of its peak (freed
 /// but held in per-thread arenas it rarely trims), while jemalloc's background threads give
-/// freed pages back to the system a second after they were freed (README, "Memory after a
-/// load"). SQLite's own allocations go through it too (unprefixed `malloc`).
+/// freed pages back to the system a second after they were freed
+/// (docs/measurements/memory.md). SQLite's own allocations go through it too (unprefixed `malloc`).
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -11,7 +11,7 @@ use tokio::process::Child;
 use tokio::sync::mpsc;
 
 /// The one certificate every node of the test's clusters presents (`--tls-cert`, `--tls-key`),
-/// as README recommends for a cluster: made once a process, in a folder of its own.
+/// as docs/tls.md recommends for a cluster: made once a process, in a folder of its own.
 fn shared_certificate() -> &'static (PathBuf, PathBuf) {
     static FILES: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     FILES.get_or_init(|| {

@@ -1,5 +1,5 @@
 //! The levels' measured ratings (fitted by `kingme ladder` over round-robin tournaments, random
-//! anchored at 0; the README records the commands and the tables) and the level nearest to a
+//! anchored at 0; docs/measurements/ladder.md records the commands and the tables) and the level nearest to a
 //! rating, so that a person can ask for an opponent by strength. The results files the tables
 //! were fitted from are `shared/data/ladder/ladder-<game>.tsv`; a test of the ladder tool
 //! (`kingme`'s `tools::ladder`) refits them and checks these tables against the fit.
@@ -34,7 +34,7 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
 }
 
 /// Checkers, `kingme ladder --game checkers --games 24 --time 0.05` (864 games, errors near 65
-/// to 115; see the README).
+/// to 115; see docs/measurements/ladder.md).
 const CHECKERS: [(Level, i32); 9] = [
     (Level::Random, 0),
     (Level::Beginner, 170),
@@ -51,7 +51,7 @@ const CHECKERS: [(Level, i32); 9] = [
 /// between the other levels (the 0.2 s run's games between the levels that have not changed
 /// since, replayed for the retuned `intermediate`, `advanced` and `strong`) and 16 games of the
 /// expert against its four nearest levels (`--time 1 --span 4`); 624 games, errors near 100 to
-/// 150; see the README.
+/// 150; see docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 9] = [
     (Level::Random, 0),
     (Level::Beginner, 350),
@@ -65,7 +65,7 @@ const PENTE: [(Level, i32); 9] = [
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (864 games,
-/// errors near 50; see the README). Flat above `casual`: from one cold ply up nearly every game
+/// errors near 50; see docs/measurements/ladder.md). Flat above `casual`: from one cold ply up nearly every game
 /// between two levels is drawn, so the game cannot hold a ladder of 200-point steps.
 const TICTACTOE: [(Level, i32); 9] = [
     (Level::Random, 0),

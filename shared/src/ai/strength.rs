@@ -71,7 +71,7 @@ const CHECKERS: [Plan; 9] = [
 
 /// Pente, weakest first. Six plies cold stood level with `strong` at 2,000 nodes, so
 /// `advanced` is six plies a little warm and `strong` has 4,000 nodes (8,000 tied the expert at
-/// 1 s); the README records the tries.
+/// 1 s); docs/measurements/ladder.md records the tries.
 const PENTE: [Plan; 9] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),

@@ -120,7 +120,7 @@ impl SqliteStore {
             .map_err(database)?;
         // SQLite's own page cache (2,000 KiB by default) only repeats the operating system's
         // cache of the file for a working set this small, and it stays allocated after a load
-        // (README, "Memory after a load"): 512 KiB (negative: KiB, not pages).
+        // (docs/measurements/memory.md): 512 KiB (negative: KiB, not pages).
         connection
             .pragma_update(None, "cache_size", -512)
             .map_err(database)?;
