@@ -6,8 +6,8 @@
 //! it so). Around them, each in one named place: the AI reads its time limit by the clock handed
 //! in with its limits (`ai/clock.rs`), endgame databases are files (`ai/egdb/`), `identity.rs`
 //! draws keys and nonces from the OS, and with the `codec` feature `tokio_codec.rs` adapts the
-//! frame codec to tokio-util. The server and the
-//! client both build on it, so a rule is written once and judged the same everywhere.
+//! frame codec to tokio-util. The server and the client both build on it, so a rule is written
+//! once and judged the same everywhere.
 
 pub mod ai;
 pub mod any_game;
