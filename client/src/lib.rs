@@ -16,6 +16,10 @@
 //! (history, leaderboard, export, import, replay), [`replay`] the viewer that steps through one
 //! and [`broken_pipe`] the quiet end when standard output's reader goes away (`kingme ... | head`).
 
+// Not yet: the workspace warns on undocumented public items, and shared documents all of its;
+// the client's public items are being narrowed to the crate (issue 30) before theirs are written.
+#![allow(missing_docs)]
+
 pub mod animation;
 pub mod app;
 pub mod archive;

@@ -15,6 +15,10 @@
 //! 8. [`net`] (connections: handshake, routing, frames, rate limit);
 //! 9. [`server`] (the accept loop, the contexts each part is given, shutdown).
 
+// Not yet: the workspace warns on undocumented public items, and shared documents all of its;
+// the server's public items are being narrowed to the crate (issue 30) before theirs are written.
+#![allow(missing_docs)]
+
 pub mod cluster;
 pub mod config;
 pub mod game;

@@ -4,61 +4,10 @@
 
 use crate::board_view::{BoardLayout, BoardPiece, Tally};
 use crate::game::{Game, MoveEffect, MoveError, Outcome, PositionError, Side};
+pub use crate::game_kind::{GameKind, UnknownGame};
 use crate::games::checkers::Checkers;
 use crate::games::pente::Pente;
 use crate::games::tictactoe::TicTacToe;
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// Which game a table plays. The default is the main game, English checkers: the one a client
-/// offers first.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameKind {
-    #[default]
-    Checkers,
-    Pente,
-    TicTacToe,
-}
-
-impl GameKind {
-    /// Every game, in the order menus list them.
-    pub const ALL: [GameKind; 3] = [GameKind::Checkers, GameKind::Pente, GameKind::TicTacToe];
-
-    /// The name used on command lines and in the protocol's text forms.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Checkers => "checkers",
-            GameKind::Pente => "pente",
-            GameKind::TicTacToe => "tictactoe",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A game name that is not one of ours.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("expected a game: checkers, pente or tictactoe, got {0:?}")]
-pub struct UnknownGame(pub String);
-
-impl FromStr for GameKind {
-    type Err = UnknownGame;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "checkers" | "draughts" => Ok(GameKind::Checkers),
-            "pente" => Ok(GameKind::Pente),
-            "tictactoe" | "tic-tac-toe" | "noughts-and-crosses" | "ttt" => Ok(GameKind::TicTacToe),
-            _ => Err(UnknownGame(text.to_owned())),
-        }
-    }
-}
 
 /// A game state of any kind.
 // Pente's line bitboards make its variant about a kilobyte; a server holds one per table and
@@ -66,16 +15,22 @@ impl FromStr for GameKind {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyGame {
+    /// A game of English checkers.
     Checkers(Checkers),
+    /// A game of Pente.
     Pente(Pente),
+    /// A game of noughts and crosses.
     TicTacToe(TicTacToe),
 }
 
 /// A move of any game; it only makes sense with the [`AnyGame`] of the same kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AnyMove {
+    /// A checkers move.
     Checkers(<Checkers as Game>::Move),
+    /// A Pente move (a point).
     Pente(<Pente as Game>::Move),
+    /// A noughts-and-crosses move (a square).
     TicTacToe(<TicTacToe as Game>::Move),
 }
 

@@ -5,14 +5,19 @@
 //! checkers uses the dark squares of an 8x8 board or that Pente stones sit on intersections.
 //! Rows and columns here are those of the game's standard diagram, row 0 at the top.
 
-use crate::game::Side;
+use crate::side::Side;
 
 /// What the pieces stand on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Surface {
     /// Squares; `checkered` boards use only the dark ones (where [`crate::Game::square_at`]
     /// answers `Some`).
-    Squares { checkered: bool },
+    /// Squares; `checkered` boards use only the dark ones (where [`crate::Game::square_at`]
+    /// answers `Some`).
+    Squares {
+        /// Whether only every other square is played on.
+        checkered: bool,
+    },
     /// Points where lines cross, as on a Go board.
     Intersections,
 }
@@ -20,8 +25,11 @@ pub enum Surface {
 /// The shape of a game's board as its standard diagram draws it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardLayout {
+    /// Rows, top to bottom.
     pub rows: u8,
+    /// Columns, left to right.
     pub columns: u8,
+    /// Squares or intersections.
     pub surface: Surface,
     /// Labels of the columns, left to right.
     pub column_labels: &'static [&'static str],
@@ -51,7 +59,9 @@ pub enum PieceKind {
 /// A piece as drawn: whose it is and what kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BoardPiece {
+    /// Whose piece it is.
     pub side: Side,
+    /// What kind of piece (a man, a king, a stone, a mark).
     pub kind: PieceKind,
 }
 
@@ -76,6 +86,7 @@ impl BoardPiece {
 /// A per-side count shown beside the board, such as Pente's captured pairs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tally {
+    /// What is counted, as shown beside the board.
     pub label: &'static str,
     /// Indexed by [`Side::index`].
     pub counts: [u16; 2],

@@ -4,41 +4,12 @@
 //! enum [`crate::AnyGame`] over all games); everything game-specific lives behind it in
 //! `games/<name>/`.
 
+pub use crate::side::Side;
+
 use crate::board_view::{BoardLayout, BoardPiece, Tally};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::hash::Hash;
-
-/// One of the two sides. Each game names them its own way ([`Game::side_name`]): in checkers
-/// `First` is Black, in noughts and crosses `First` is X, in Pente the sides are first and second.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Side {
-    First,
-    Second,
-}
-
-impl Side {
-    /// The other side.
-    #[must_use]
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-
-    /// 0 for the first side, 1 for the second: an index into per-side arrays.
-    #[must_use]
-    pub fn index(self) -> usize {
-        match self {
-            Side::First => 0,
-            Side::Second => 1,
-        }
-    }
-
-    /// Both sides, first side first.
-    pub const BOTH: [Side; 2] = [Side::First, Side::Second];
-}
 
 /// Why a side won, by the rules of its game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -68,8 +39,18 @@ pub enum DrawReason {
 /// agreement, abandonment) belong to the judge, not here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
-    Win { winner: Side, reason: WinReason },
-    Draw { reason: DrawReason },
+    /// A side won.
+    Win {
+        /// The side that won.
+        winner: Side,
+        /// By which rule.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// By which rule.
+        reason: DrawReason,
+    },
 }
 
 impl Outcome {
@@ -111,20 +92,31 @@ pub enum MoveError {
     /// The text is not a move in this game's notation at all.
     #[error("expected {expected}, got {got:?}: {problem}")]
     Syntax {
+        /// What the notation expects, in words.
         expected: &'static str,
+        /// The text as given.
         got: String,
+        /// What is wrong with it.
         problem: String,
     },
     /// Well-formed, but not a legal move in this position.
     #[error("{got:?} is not a legal move here: {problem}; legal moves: {legal}")]
     Illegal {
+        /// The text as given.
         got: String,
+        /// Why the rules refuse it.
         problem: String,
+        /// The legal moves, as text.
         legal: String,
     },
     /// The short form fits several legal moves; the long form picks one.
     #[error("{got:?} is ambiguous: write one of {candidates}")]
-    Ambiguous { got: String, candidates: String },
+    Ambiguous {
+        /// The text as given.
+        got: String,
+        /// The legal moves it may mean, as text.
+        candidates: String,
+    },
     /// Nothing can be played: the game has ended.
     #[error("the game is over")]
     GameOver,
@@ -135,6 +127,7 @@ pub enum MoveError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct PositionError {
+    /// What is wrong, for people.
     pub message: String,
 }
 
@@ -153,7 +146,9 @@ impl PositionError {
 /// `row * 19 + column` from the bottom left, 0..361).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveEffect {
+    /// Squares the moving piece visits, in order (a placement: the point placed on).
     pub path: Vec<u16>,
+    /// Squares emptied by the move (captured pieces).
     pub removed: Vec<u16>,
 }
 

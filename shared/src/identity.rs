@@ -107,14 +107,17 @@ pub struct ProofScope<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProofError {
     #[error("the public key is not a valid Ed25519 key")]
+    /// The public key is not a valid Ed25519 key.
     BadKey,
     #[error("a signature is {SIGNATURE_BYTES} bytes, got {0}")]
+    /// The signature does not have the Ed25519 length.
     SignatureLength(usize),
     #[error(
         "the signature does not match the key and this connection: the client does not hold the \
          name's key, or it signed for another connection (something between it and this server \
          ended its TLS: a relay, or a proxy the server was not told of with --proxy-cert)"
     )]
+    /// The signature does not verify for this key and connection.
     BadSignature,
 }
 

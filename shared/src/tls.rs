@@ -25,8 +25,10 @@ pub fn provider() -> Arc<CryptoProvider> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AddressError {
     #[error("{0:?} is not HOST:PORT (an IPv6 address goes in brackets: [::1]:7878)")]
+    /// The address has no port.
     NoPort(String),
     #[error("{0:?} is not a host name or an IP address")]
+    /// The host is neither a name nor an IP address.
     BadHost(String),
 }
 

@@ -153,7 +153,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         Vec::new()
     };
     // Pente and noughts and crosses: seeded random openings, as the ladder plays them.
-    let starts = super::ladder::openings(args.game, args.games, args.seed)?;
+    let starts = super::openings::openings(args.game, args.games, args.seed)?;
     let b_options = ThinkOptions {
         without_threats: args.b_without_threats,
         ..ThinkOptions::default()

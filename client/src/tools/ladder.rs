@@ -6,16 +6,13 @@
 //! a results file as it ends, so an interrupted ladder resumes where it stopped.
 
 use super::analyze::seconds;
-use super::ballots;
 use super::elo_fit::{FitConfig, Fitted, Pairing, fit};
 use super::engine_match::play_game;
+use super::openings::openings;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use kingme_shared::ai::{Level, ThinkOptions};
 use kingme_shared::{AnyGame, GameKind, Side};
-use rand::SeedableRng;
-use rand::rngs::StdRng;
-use rand::seq::IndexedRandom;
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -147,34 +144,6 @@ fn pairs(levels: &[Level], span: Option<u32>) -> impl Iterator<Item = (Level, Le
             .iter()
             .map(move |&b| (a, b))
     })
-}
-
-/// The starting positions: game `index` of every pair starts from `openings[index / 2]`.
-pub(super) fn openings(kind: GameKind, games: u32, seed: u64) -> anyhow::Result<Vec<AnyGame>> {
-    let count = games.div_ceil(2) as usize;
-    if kind == GameKind::Checkers {
-        let ballots = ballots::playable()?;
-        return Ok((0..count)
-            .map(|i| ballots[i % ballots.len()].game.clone())
-            .collect());
-    }
-    // Pente: the centre stone and a second stone where the tournament rule allows; noughts and
-    // crosses: one random first move.
-    let mut rng = StdRng::seed_from_u64(seed);
-    let plies = if kind == GameKind::Pente { 2 } else { 1 };
-    let mut starts = Vec::with_capacity(count);
-    for _ in 0..count {
-        let mut game = AnyGame::start(kind);
-        for _ in 0..plies {
-            let moves = game.legal_moves();
-            let Some(mv) = moves.choose(&mut rng) else {
-                break;
-            };
-            game.play(mv)?;
-        }
-        starts.push(game);
-    }
-    Ok(starts)
 }
 
 /// Plays one game of the schedule and returns `a`'s score: 1, 0.5 or 0.

@@ -8,4 +8,5 @@ pub mod egdb;
 pub mod elo_fit;
 pub mod engine_match;
 pub mod ladder;
+mod openings;
 pub mod perft;

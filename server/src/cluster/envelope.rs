@@ -1,4 +1,4 @@
-//! What travels between nodes over Redis pub/sub, as JSON: requests for a game another node
+//! What travels between nodes over Redis pub/sub (encoded and decoded by [`super::wire`]): requests for a game another node
 //! runs, the game's messages for members at other nodes (and word that some were lost), players'
 //! comings and goings, and a game's move to another node. A player is named by what its own node
 //! proved: a person's name (its key was checked there) or a guest's name with its key (the hash
@@ -7,9 +7,6 @@
 use crate::players::Session;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
 use serde::{Deserialize, Serialize};
-
-/// The largest envelope read from Redis (a game's full state is far smaller).
-pub const MAX_ENVELOPE: usize = 1 << 20;
 
 /// A player as another node names it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -72,23 +69,4 @@ pub enum Envelope {
     /// seats it there again (on the inbox of the player's node, from the node that lost the
     /// game's lease).
     Moved { game: GameId, player: Who },
-}
-
-/// Why a message from Redis was not read.
-#[derive(Debug, thiserror::Error)]
-pub enum EnvelopeError {
-    #[error("{0} bytes, over the limit of {MAX_ENVELOPE}")]
-    TooLong(usize),
-    #[error(transparent)]
-    Json(#[from] serde_json::Error),
-}
-
-impl Envelope {
-    /// The envelope read from a pub/sub payload, or why not.
-    pub fn read(payload: &[u8]) -> Result<Envelope, EnvelopeError> {
-        if payload.len() > MAX_ENVELOPE {
-            return Err(EnvelopeError::TooLong(payload.len()));
-        }
-        Ok(serde_json::from_slice(payload)?)
-    }
 }

@@ -14,11 +14,13 @@
 use super::envelope::{Envelope, Who};
 use super::keys;
 use super::link::Link;
+use super::wire;
 use crate::game::remote::{RemoteMail, RemoteMembers};
 use kingme_shared::protocol::GameId;
+use parking_lot::Mutex;
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
@@ -33,10 +35,6 @@ const BATCH: usize = 256;
 /// How often publishing is tried again while some game's messages were lost and nothing else
 /// is queued.
 pub const RETRY: Duration = Duration::from_millis(500);
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// The games some of whose messages were lost since their followers were last told so.
 type Lost = Arc<Mutex<HashSet<GameId>>>;
@@ -96,7 +94,7 @@ impl RemoteMembers for Fanout {
                 }
             }
             Err(TrySendError::Full(_)) => {
-                lock(&self.lost).insert(game);
+                self.lost.lock().insert(game);
                 if !self.dropping.swap(true, Ordering::Relaxed) {
                     tracing::error!(
                         "Redis does not keep up with the games' messages for other nodes; \
@@ -121,7 +119,7 @@ async fn publish(
 ) {
     let mut redis = link.connection();
     loop {
-        let retry = !lock(&lost).is_empty();
+        let retry = !lost.lock().is_empty();
         let mut batch = Vec::new();
         tokio::select! {
             () = stop.cancelled() => return,
@@ -138,7 +136,7 @@ async fn publish(
             }
         }
         // Taken after the batch, so the word follows whatever of these games was lost.
-        let resync: Vec<GameId> = lock(&lost).drain().collect();
+        let resync: Vec<GameId> = lost.lock().drain().collect();
         let mut pipe = redis::pipe();
         let told: Vec<(GameId, Envelope)> = resync
             .iter()
@@ -148,14 +146,15 @@ async fn publish(
             continue;
         }
         for (game, envelope) in batch.iter().chain(&told) {
-            match serde_json::to_string(envelope) {
+            match wire::encode(envelope) {
                 Ok(payload) => {
                     pipe.cmd("PUBLISH")
                         .arg(keys::game(*game))
                         .arg(payload)
                         .ignore();
                 }
-                Err(err) => tracing::error!(%err, game = %game, "a game message does not encode"),
+                // Not marked lost: its state, asked for again, would not fit either.
+                Err(err) => tracing::error!(%err, game = %game, "a game message is not sent"),
             }
         }
         // A failure is logged by the link (once per outage); the players elsewhere are sent
@@ -164,7 +163,8 @@ async fn publish(
             .noted(pipe.query_async::<()>(&mut redis).await)
             .is_err()
         {
-            lock(&lost).extend(batch.iter().map(|(game, _)| *game).chain(resync));
+            lost.lock()
+                .extend(batch.iter().map(|(game, _)| *game).chain(resync));
         } else if !resync.is_empty() {
             tracing::info!(
                 games = resync.len(),

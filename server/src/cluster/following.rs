@@ -16,16 +16,13 @@ use super::keys;
 use super::link::REDIS_TIMEOUT;
 use crate::players::{Session, Sessions};
 use kingme_shared::protocol::{GameId, ServerMessage};
+use parking_lot::Mutex;
 use redis::aio::PubSubSink;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::OnceCell;
 use tokio::time::Instant;
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
 
 /// One followed game.
 #[derive(Debug)]
@@ -58,7 +55,7 @@ pub struct Following {
 impl std::fmt::Debug for Following {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Following")
-            .field("games", &lock(&self.games).len())
+            .field("games", &self.games.lock().len())
             .finish_non_exhaustive()
     }
 }
@@ -78,7 +75,7 @@ impl Following {
     /// subscribed (once; the call waits until Redis confirmed it).
     pub async fn follow(&self, game: GameId) -> redis::RedisResult<()> {
         let subscribed = {
-            let mut games = lock(&self.games);
+            let mut games = self.games.lock();
             let followed = games.entry(game).or_insert_with(|| Followed {
                 members: HashSet::new(),
                 asking: HashSet::new(),
@@ -90,7 +87,7 @@ impl Following {
         };
         subscribed
             .get_or_try_init(|| async {
-                let sink = lock(&self.sink).clone();
+                let sink = self.sink.lock().clone();
                 let Some(mut sink) = sink else {
                     return Err(redis::RedisError::from((
                         redis::ErrorKind::IoError,
@@ -114,14 +111,14 @@ impl Following {
     /// and is sent the game's state again if the game's messages may have been lost before it
     /// came.
     pub fn asking(&self, game: GameId, who: Who) {
-        if let Some(followed) = lock(&self.games).get_mut(&game) {
+        if let Some(followed) = self.games.lock().get_mut(&game) {
             followed.asking.insert(who);
         }
     }
 
     /// `who`'s request for `game` did not go out: no answer is owed.
     pub fn not_asked(&self, game: GameId, who: &Who) {
-        if let Some(followed) = lock(&self.games).get_mut(&game) {
+        if let Some(followed) = self.games.lock().get_mut(&game) {
             followed.asking.remove(who);
         }
     }
@@ -129,7 +126,8 @@ impl Following {
     /// The channels of every followed game (to subscribe again on a new connection).
     #[must_use]
     pub fn channels(&self) -> Vec<String> {
-        lock(&self.games)
+        self.games
+            .lock()
             .keys()
             .map(|game| keys::game(*game))
             .collect()
@@ -137,13 +135,13 @@ impl Following {
 
     /// The listening connection is up, with every followed game's channel subscribed.
     pub fn connected(&self, sink: PubSubSink) {
-        *lock(&self.sink) = Some(sink);
+        *self.sink.lock() = Some(sink);
     }
 
     /// The listening connection is lost: followed games are subscribed again on the next one.
     pub fn disconnected(&self) {
-        *lock(&self.sink) = None;
-        for followed in lock(&self.games).values_mut() {
+        *self.sink.lock() = None;
+        for followed in self.games.lock().values_mut() {
             followed.subscribed = Arc::default();
         }
     }
@@ -164,13 +162,13 @@ impl Following {
     pub fn event(&self, game: GameId, to: Option<Who>, member: bool, message: ServerMessage) {
         match to {
             Some(who) => {
-                if let Some(followed) = lock(&self.games).get_mut(&game) {
+                if let Some(followed) = self.games.lock().get_mut(&game) {
                     followed.asking.remove(&who);
                 }
                 let Some(session) = self.here(&who) else {
                     return;
                 };
-                if let Some(followed) = lock(&self.games).get_mut(&game) {
+                if let Some(followed) = self.games.lock().get_mut(&game) {
                     if member {
                         followed.members.insert(who);
                     } else {
@@ -180,7 +178,7 @@ impl Following {
                 session.send(message);
             }
             None => {
-                let games = lock(&self.games);
+                let games = self.games.lock();
                 let Some(followed) = games.get(&game) else {
                     return;
                 };
@@ -197,7 +195,8 @@ impl Following {
     /// one owed an answer).
     #[must_use]
     pub fn owing(&self) -> Vec<GameId> {
-        lock(&self.games)
+        self.games
+            .lock()
             .iter()
             .filter(|(_, followed)| followed.owes())
             .map(|(game, _)| *game)
@@ -208,7 +207,9 @@ impl Following {
     /// owed an answer.
     #[must_use]
     pub fn owed(&self, game: GameId) -> Vec<Arc<Session>> {
-        let owed: HashSet<Who> = lock(&self.games)
+        let owed: HashSet<Who> = self
+            .games
+            .lock()
             .get(&game)
             .map(|followed| followed.members.union(&followed.asking).cloned().collect())
             .unwrap_or_default();
@@ -217,7 +218,7 @@ impl Following {
 
     /// `who` left this node: it is nobody's member here any more, and owed nothing.
     pub fn departed(&self, who: &Who) {
-        for followed in lock(&self.games).values_mut() {
+        for followed in self.games.lock().values_mut() {
             followed.members.remove(who);
             followed.asking.remove(who);
         }
@@ -226,7 +227,7 @@ impl Following {
     /// Stops following the games with no member here and nothing asked of them for `idle`.
     pub async fn forget_idle(&self, idle: Duration) {
         let idle: Vec<String> = {
-            let mut games = lock(&self.games);
+            let mut games = self.games.lock();
             let gone: Vec<GameId> = games
                 .iter()
                 .filter(|(_, followed)| !followed.owes() && followed.asked.elapsed() >= idle)
@@ -237,7 +238,7 @@ impl Following {
             }
             gone.into_iter().map(keys::game).collect()
         };
-        let sink = lock(&self.sink).clone();
+        let sink = self.sink.lock().clone();
         if let (false, Some(mut sink)) = (idle.is_empty(), sink) {
             // A failure leaves a channel subscribed until the connection is next lost: its
             // messages are then handed to nobody.

@@ -6,7 +6,8 @@
 //! clients), [`lease`] (a game is run by the holder of its lease, fenced in the database),
 //! [`failover`] (taking over the games whose lease lapsed), [`relay`] (requests for games run
 //! elsewhere over pub/sub, players' comings and goings; the lobby of every node) with
-//! [`envelope`] (what travels between nodes), [`fanout`] (a game's messages for members at
+//! [`envelope`] (what travels between nodes) and [`wire`] (every message on Redis encoded and
+//! decoded, with its size limit both ways), [`fanout`] (a game's messages for members at
 //! other nodes, published once on the game's channel) and [`following`] (the games other nodes
 //! run that this node's players are in, their messages handed to those players).
 //!
@@ -25,6 +26,7 @@ pub mod lease;
 pub mod link;
 pub mod membership;
 pub mod relay;
+pub mod wire;
 
 use crate::config::ClusterSettings;
 use crate::game::ownership::Ownership;

@@ -8,9 +8,10 @@
 
 use crate::storage::{Storage, StoreError};
 use kingme_shared::domain::GameId;
+use parking_lot::Mutex;
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -46,15 +47,11 @@ impl Default for GameIds {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl GameIds {
     /// A fresh id at once, or `None` when the pool is empty (a burst used it up, or the
     /// database has not answered); [`GameIds::next`] waits for one instead.
     pub fn take(&self) -> Option<GameId> {
-        let mut pool = lock(&self.pool);
+        let mut pool = self.pool.lock();
         let id = pool.pop_front();
         if pool.len() < self.low_water() {
             self.low.notify_one();
@@ -86,7 +83,7 @@ impl GameIds {
     /// How many ids are ready.
     #[must_use]
     pub fn ready(&self) -> usize {
-        lock(&self.pool).len()
+        self.pool.lock().len()
     }
 
     /// How many ids the next reservation asks for.
@@ -110,7 +107,7 @@ impl GameIds {
     /// Reserves one block; the caller holds `reserving`.
     async fn reserve(&self, storage: &Storage) -> Result<(), StoreError> {
         let ids = storage.reserve_game_ids(self.block()).await?;
-        lock(&self.pool).extend(ids);
+        self.pool.lock().extend(ids);
         Ok(())
     }
 

@@ -15,8 +15,8 @@ use super::table_handle::TableHandle;
 use crate::refusal::Refusal;
 use crate::storage::Storage;
 use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
+use parking_lot::Mutex;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -54,10 +54,6 @@ impl Default for TableRegistry {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl TableRegistry {
     /// A fresh game id from the database's, waiting for the next block if the pool is empty;
     /// a refusal while the database gives none.
@@ -70,7 +66,7 @@ impl TableRegistry {
 
     /// Lists a new table.
     pub fn insert(&self, table: TableHandle) {
-        lock(&self.tables).insert(table.id, table);
+        self.tables.lock().insert(table.id, table);
         self.changed();
     }
 
@@ -88,9 +84,9 @@ impl TableRegistry {
 
     /// Unlists a closing table, remembering its last summary if the game was played out.
     pub fn remove(&self, id: GameId, last: GameSummary) {
-        lock(&self.tables).remove(&id);
+        self.tables.lock().remove(&id);
         if matches!(last.status, GameStatus::Over(_)) && last.moves > 0 {
-            let mut finished = lock(&self.finished);
+            let mut finished = self.finished.lock();
             finished.push_front(last);
             finished.truncate(FINISHED_KEPT);
         }
@@ -99,7 +95,8 @@ impl TableRegistry {
 
     /// The table of a game, or a refusal naming the id.
     pub fn table(&self, id: GameId) -> Result<TableHandle, Refusal> {
-        lock(&self.tables)
+        self.tables
+            .lock()
             .get(&id)
             .cloned()
             .ok_or(Refusal::NoSuchGame(id))
@@ -109,7 +106,7 @@ impl TableRegistry {
     /// the opening failed).
     #[must_use]
     pub fn opening(&self, id: GameId) -> Opening<'_> {
-        lock(&self.opening).insert(id);
+        self.opening.lock().insert(id);
         Opening { registry: self, id }
     }
 
@@ -142,13 +139,13 @@ impl TableRegistry {
     /// Whether `id`'s table is being opened here.
     #[must_use]
     pub fn is_opening(&self, id: GameId) -> bool {
-        lock(&self.opening).contains(&id)
+        self.opening.lock().contains(&id)
     }
 
     /// How many of `games` are open or running (a player's games, to hold them to the limit).
     #[must_use]
     pub fn active_among(&self, games: &[GameId]) -> usize {
-        let tables = lock(&self.tables);
+        let tables = self.tables.lock();
         games
             .iter()
             .filter_map(|id| tables.get(id))
@@ -159,7 +156,7 @@ impl TableRegistry {
     /// How many tables are open.
     #[must_use]
     pub fn len(&self) -> usize {
-        lock(&self.tables).len()
+        self.tables.lock().len()
     }
 
     /// Whether no table is open.
@@ -170,7 +167,7 @@ impl TableRegistry {
 
     /// Replaces the games other nodes of a cluster run (the lobby lists them too).
     pub fn set_elsewhere(&self, games: Vec<GameSummary>) {
-        let mut elsewhere = lock(&self.elsewhere);
+        let mut elsewhere = self.elsewhere.lock();
         if *elsewhere != games {
             *elsewhere = games;
             drop(elsewhere);
@@ -181,7 +178,8 @@ impl TableRegistry {
     /// The summaries of the tables open here, for the other nodes of a cluster.
     #[must_use]
     pub fn local(&self) -> Vec<GameSummary> {
-        lock(&self.tables)
+        self.tables
+            .lock()
             .values()
             .map(TableHandle::summary)
             .collect()
@@ -192,7 +190,7 @@ impl TableRegistry {
     #[must_use]
     pub fn list(&self) -> Vec<GameSummary> {
         let mut live = self.local();
-        live.extend(lock(&self.elsewhere).iter().cloned());
+        live.extend(self.elsewhere.lock().iter().cloned());
         let rank = |summary: &GameSummary| match summary.status {
             GameStatus::Open => 0,
             GameStatus::Playing => 1,
@@ -200,7 +198,7 @@ impl TableRegistry {
         };
         let mut games = live;
         games.sort_by_key(|summary| (rank(summary), std::cmp::Reverse(summary.id)));
-        games.extend(lock(&self.finished).iter().cloned());
+        games.extend(self.finished.lock().iter().cloned());
         games.truncate(MAX_LISTED_GAMES);
         games
     }
@@ -216,7 +214,7 @@ pub struct Opening<'a> {
 
 impl Drop for Opening<'_> {
     fn drop(&mut self) {
-        lock(&self.registry.opening).remove(&self.id);
+        self.registry.opening.lock().remove(&self.id);
         self.registry.changed();
     }
 }

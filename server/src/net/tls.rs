@@ -16,12 +16,13 @@
 use crate::config::{Database, TlsSettings, TlsSource};
 use crate::storage::location::default_db_path;
 use kingme_shared::identity::ChannelBinding;
+use parking_lot::RwLock;
 use rustls::ServerConfig;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
@@ -129,10 +130,7 @@ impl ServerTls {
     /// The certificate in use, `None` with `--plaintext`.
     #[must_use]
     pub fn current(&self) -> Option<Arc<Certified>> {
-        self.current
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
+        self.current.read().clone()
     }
 
     /// The binding a proof on a connection that `certified` accepted must sign (`None`: no TLS
@@ -164,10 +162,7 @@ impl ServerTls {
         };
         let certified = certified_from_files(cert, key)?;
         let binding = certified.binding;
-        *self
-            .current
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(certified));
+        *self.current.write() = Some(Arc::new(certified));
         Ok(Some(binding))
     }
 }

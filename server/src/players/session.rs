@@ -12,8 +12,8 @@
 use super::outbox::Outbox;
 use crate::storage::Participant;
 use kingme_shared::protocol::{GameId, PlayerId, ServerMessage};
+use parking_lot::{Mutex, MutexGuard};
 use std::collections::BTreeSet;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use tokio_util::sync::CancellationToken;
 
 /// The connection a session is currently reached through.
@@ -53,8 +53,7 @@ pub struct Session {
 
 impl Session {
     fn reach(&self) -> MutexGuard<'_, Reach> {
-        // A panic elsewhere while holding this lock leaves plain data behind; keep going.
-        self.reach.lock().unwrap_or_else(PoisonError::into_inner)
+        self.reach.lock()
     }
 
     /// Who this player is for the database.

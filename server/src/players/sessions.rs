@@ -5,10 +5,11 @@
 use super::session::Session;
 use crate::storage::identity::hash_secret;
 use kingme_shared::protocol::PlayerId;
+use parking_lot::{Mutex, MutexGuard};
 use rand::Rng;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Gives back most of a map's room when it is less than a quarter full.
 fn shrink_when_sparse<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>) {
@@ -28,11 +29,11 @@ pub struct Sessions {
 
 impl Sessions {
     fn by_token(&self) -> MutexGuard<'_, HashMap<Vec<u8>, Arc<Session>>> {
-        self.by_token.lock().unwrap_or_else(PoisonError::into_inner)
+        self.by_token.lock()
     }
 
     fn by_name(&self) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
-        self.by_name.lock().unwrap_or_else(PoisonError::into_inner)
+        self.by_name.lock()
     }
 
     /// The session of the person `name` (whose key the handshake proved): the one that holds

@@ -24,8 +24,9 @@ use kingme_shared::domain::{
     MAX_LEADERBOARD_ENTRIES,
 };
 use kingme_shared::{GameKind, Side};
+use parking_lot::Mutex;
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use tokio::sync::oneshot;
 
 /// Most requests committed together.
@@ -83,11 +84,6 @@ struct Inner {
     store: Mutex<Option<Box<dyn Store>>>,
 }
 
-fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic inside a request leaves the store as SQLite left it, which is consistent.
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 /// The handle to the storage worker. Cloning it is cheap.
 #[derive(Clone)]
 pub struct Storage {
@@ -99,7 +95,7 @@ pub struct Storage {
 impl std::fmt::Debug for Storage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Storage")
-            .field("queued", &lock(&self.inner.queue).requests.len())
+            .field("queued", &self.inner.queue.lock().requests.len())
             .field("fence", &self.fence)
             .finish()
     }
@@ -154,10 +150,10 @@ fn run_each_in_a_savepoint(
 impl Inner {
     /// Serves batches until the queue is empty (on the blocking pool).
     fn drain(&self) {
-        let mut store = lock(&self.store);
+        let mut store = self.store.lock();
         loop {
             let batch: Vec<Box<dyn Request>> = {
-                let mut queue = lock(&self.queue);
+                let mut queue = self.queue.lock();
                 if queue.requests.is_empty() {
                     queue.draining = false;
                     // A burst of requests grew the queue; keep only a batch's room.
@@ -225,7 +221,7 @@ impl Storage {
             reply,
         });
         let start_worker = {
-            let mut queue = lock(&self.inner.queue);
+            let mut queue = self.inner.queue.lock();
             queue.requests.push_back(request);
             !std::mem::replace(&mut queue.draining, true)
         };
@@ -243,7 +239,7 @@ impl Storage {
         let inner = Arc::clone(&self.inner);
         let closing = tokio::task::spawn_blocking(move || {
             // Waits for a running batch (it holds the lock), then drops the store here.
-            let store = lock(&inner.store).take();
+            let store = inner.store.lock().take();
             drop(store);
         });
         if let Err(err) = closing.await {

@@ -30,32 +30,51 @@ const SHIPPED: &[u8] = include_bytes!("../../data/checkers-book.kmbook");
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
     #[error("not a kingme opening book (it does not start with KMBOOK)")]
+    /// The file does not start with the book's magic bytes.
     NotABook,
     #[error("the opening book is in format {0}, this kingme reads format {FORMAT}")]
+    /// A book of another format version.
     OtherFormat(u8),
     #[error(
         "the opening book is {got} bytes where its {entries} entries need {expected}: it is \
          truncated or damaged; build it again with kingme book build"
     )]
+    /// The file's length does not match its entry count.
     Length {
+        /// Entries the header announces.
         entries: u64,
+        /// Bytes those entries need.
         expected: u64,
+        /// Bytes the file has.
         got: u64,
     },
     #[error(
         "the opening book is damaged: its checksum is {found:08x}, its contents give \
          {computed:08x}; build it again with kingme book build"
     )]
-    Checksum { found: u32, computed: u32 },
+    /// The stored checksum does not match the contents.
+    Checksum {
+        /// The checksum stored in the file.
+        found: u32,
+        /// The checksum of the contents.
+        computed: u32,
+    },
     #[error(
         "the opening book is damaged: entry {entry}: {reason}; build it again with kingme book build"
     )]
-    BadEntry { entry: usize, reason: String },
+    /// An entry that is not a legal position and move.
+    BadEntry {
+        /// The entry's number, from 0.
+        entry: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// One position of the book and what to play there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BookMove {
+    /// The position, with the side to move.
     pub position: Position,
     /// The move, legal in `position`.
     pub mv: Move,

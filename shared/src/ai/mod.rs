@@ -18,6 +18,7 @@ pub mod book;
 mod checkers;
 mod checkers_eval;
 mod classic;
+pub mod clock;
 pub mod egdb;
 pub mod ladder;
 pub mod level;
@@ -28,6 +29,7 @@ mod pente_oracle;
 mod pente_patterns;
 mod pente_threats;
 mod pente_tss;
+pub mod score;
 pub mod search;
 pub mod strength;
 mod tictactoe;
@@ -84,6 +86,8 @@ pub struct Limits {
     /// Keep the expert out of the opening book shipped with kingme (to measure what the book
     /// is worth); by default it plays the book's move wherever the position is in it.
     pub no_book: bool,
+    /// The clock the time limit is read by (the system's by default).
+    pub clock: clock::Clock,
 }
 
 /// Switches for engine tools, beyond what bots use.
@@ -137,7 +141,7 @@ pub fn think_with(
     seed: u64,
     options: &ThinkOptions,
 ) -> Option<Report> {
-    let started = Instant::now();
+    let started = limits.clock.now();
     let mut rng = StdRng::seed_from_u64(seed);
     let request = classic::Request {
         kind: game.kind(),
@@ -147,15 +151,33 @@ pub fn think_with(
         started,
     };
     match game {
-        AnyGame::Checkers(g) => decide(g, AnyMove::Checkers, level, started, &mut rng, |rng| {
-            checkers::choose(g, &request, rng)
-        }),
-        AnyGame::Pente(g) => decide(g, AnyMove::Pente, level, started, &mut rng, |rng| {
-            pente::choose(g, &request, rng)
-        }),
-        AnyGame::TicTacToe(g) => decide(g, AnyMove::TicTacToe, level, started, &mut rng, |rng| {
-            tictactoe::choose(g, &request, rng)
-        }),
+        AnyGame::Checkers(g) => decide(
+            g,
+            AnyMove::Checkers,
+            level,
+            started,
+            limits.clock,
+            &mut rng,
+            |rng| checkers::choose(g, &request, rng),
+        ),
+        AnyGame::Pente(g) => decide(
+            g,
+            AnyMove::Pente,
+            level,
+            started,
+            limits.clock,
+            &mut rng,
+            |rng| pente::choose(g, &request, rng),
+        ),
+        AnyGame::TicTacToe(g) => decide(
+            g,
+            AnyMove::TicTacToe,
+            level,
+            started,
+            limits.clock,
+            &mut rng,
+            |rng| tictactoe::choose(g, &request, rng),
+        ),
     }
 }
 
@@ -166,6 +188,7 @@ fn decide<G: Game>(
     wrap: fn(G::Move) -> AnyMove,
     level: Level,
     started: Instant,
+    clock: clock::Clock,
     rng: &mut StdRng,
     search: impl FnOnce(&mut StdRng) -> Option<Found<G::Move>>,
 ) -> Option<Report> {
@@ -210,6 +233,6 @@ fn decide<G: Game>(
         depth: found.depth,
         nodes: found.nodes,
         pv,
-        elapsed: started.elapsed(),
+        elapsed: clock.now().saturating_duration_since(started),
     })
 }

@@ -10,6 +10,7 @@
 //! table, asking the threat search again at quiet leaves where a three stands.
 
 use super::classic::{Request, classic, expert};
+use super::clock::Deadline;
 use super::level::Level;
 use super::pente_beginner;
 use super::pente_patterns::{
@@ -292,7 +293,10 @@ fn threat_win(game: &Pente, request: &Request<'_>) -> Option<Found<Point>> {
             } else {
                 ROOT_FOURS
             };
-            let deadline = request.limits.time.map(|time| request.started + time / 4);
+            let deadline = request
+                .limits
+                .time
+                .map(|time| Deadline::new(request.started + time / 4, request.limits.clock));
             let mut threats = ThreatSearch::new(limits, deadline);
             let win = threats.find(game)?;
             (win.first, win.plies, threats.nodes())

@@ -14,11 +14,11 @@
 //! can only matter to a long line of fours built mostly from stones not yet played, which the
 //! small budgets here do not reach; the tests check the wins it claims against every legal reply.
 
+use super::clock::Deadline;
 use super::pente_patterns::{for_each_point, gain, near_stones, point_score};
 use super::pente_threats::{capture_points, win_in_one, window_points, winning_points};
 use crate::game::Game;
 use crate::games::pente::{Pente, Point};
-use std::time::Instant;
 
 /// A win found by threats: the first move and the plies to the win, the winning move included
 /// (1: it wins at once; 3: a four, any answer, the win).
@@ -46,7 +46,7 @@ const CAPTURE_RACE: u16 = 6;
 /// The state of one threat search.
 pub struct ThreatSearch {
     limits: ThreatLimits,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     nodes: u64,
     exhausted: bool,
 }
@@ -54,7 +54,7 @@ pub struct ThreatSearch {
 impl ThreatSearch {
     /// A search under `limits`, and stopping at `deadline` if one is given.
     #[must_use]
-    pub fn new(limits: ThreatLimits, deadline: Option<Instant>) -> ThreatSearch {
+    pub fn new(limits: ThreatLimits, deadline: Option<Deadline>) -> ThreatSearch {
         ThreatSearch {
             limits,
             deadline,
@@ -81,10 +81,7 @@ impl ThreatSearch {
     fn out_of_budget(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes > self.limits.nodes
-            || (self.nodes.is_multiple_of(32)
-                && self
-                    .deadline
-                    .is_some_and(|deadline| Instant::now() >= deadline))
+            || (self.nodes.is_multiple_of(32) && self.deadline.is_some_and(Deadline::has_passed))
         {
             self.exhausted = true;
         }

@@ -5,7 +5,7 @@
 //! position. Win and loss scores are stored relative to the node, not the root, so an entry stays
 //! right wherever in the tree the position comes back.
 
-use super::search::MATE_BOUND;
+use super::score::MATE_BOUND;
 
 /// What a stored score means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +109,7 @@ impl<M: Copy> Table<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::search::MATE;
+    use crate::ai::score::MATE;
 
     #[test]
     fn mate_scores_are_stored_relative_to_the_node() {

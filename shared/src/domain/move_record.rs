@@ -9,7 +9,9 @@ pub const MAX_MOVE_TEXT: usize = 64;
 /// One move as played: its standard text and what it did on the board (for animation).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
+    /// The side that played it.
     pub side: Side,
+    /// The move in the game's standard notation.
     pub text: String,
     /// Squares the piece visited, in order (a placement: the one point).
     #[serde(deserialize_with = "crate::grown_list::deserialize")]

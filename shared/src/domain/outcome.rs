@@ -7,10 +7,15 @@ use std::fmt;
 /// Why a game ended: by the rules, or by the judge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EndReason {
+    /// A win by the rules.
     Win(WinReason),
+    /// A draw by the rules.
     Draw(DrawReason),
+    /// The loser resigned.
     Resignation,
+    /// Both players agreed to a draw.
     DrawAgreed,
+    /// The loser's clock ran out.
     TimeForfeit,
     /// A player left or stayed away longer than the grace period.
     Abandoned,
@@ -37,6 +42,7 @@ impl fmt::Display for EndReason {
 pub struct GameResult {
     /// `None` for a draw (or an aborted game).
     pub winner: Option<Side>,
+    /// How it ended.
     pub reason: EndReason,
 }
 
@@ -45,6 +51,8 @@ pub struct GameResult {
 pub enum GameStatus {
     /// Waiting for a seat to be filled.
     Open,
+    /// Being played.
     Playing,
+    /// Over, with its result.
     Over(GameResult),
 }

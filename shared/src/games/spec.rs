@@ -122,12 +122,26 @@ const NAMES: [Names; 4] = [
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
     #[error("{kind} has no {} variant; {kind} is played as {}", variant.code(), GameSpec::names_of(*kind))]
-    NotAVariant { kind: GameKind, variant: Variant },
+    /// The variant belongs to another game.
+    NotAVariant {
+        /// The game named.
+        kind: GameKind,
+        /// The variant it does not have.
+        variant: Variant,
+    },
     #[error("expected a game: {names}, got {0:?}", names = GameSpec::names())]
+    /// A name that is no game of ours.
     UnknownName(String),
     #[error("expected Rule: {} for {kind}, got {rule:?}", GameSpec::rules_of(*kind))]
-    UnknownRule { kind: GameKind, rule: String },
+    /// A rule name the game does not have.
+    UnknownRule {
+        /// The game named.
+        kind: GameKind,
+        /// The rule as given.
+        rule: String,
+    },
     #[error("expected a variant: standard or free, got {0:?}")]
+    /// A variant name that is none of ours.
     UnknownVariant(String),
 }
 
@@ -137,7 +151,9 @@ pub enum StartError {
     /// Not a position text of the game.
     #[error("not a {kind} position: {error}")]
     Position {
+        /// The game whose position it was to be.
         kind: GameKind,
+        /// Why the text is not one.
         error: PositionError,
     },
     /// Several lines, read as a checkers board file, and not a valid one.

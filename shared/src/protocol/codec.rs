@@ -1,7 +1,7 @@
 //! The one place that knows the bytes: length-delimited frames (a 4-byte big-endian length, then
 //! the payload) whose payloads are bincode 2 (through serde). Swapping the encoding means changing
 //! this file and nothing else. Plain code over byte buffers, no runtime: the tokio-util adaptors
-//! are in [`super::tokio_codec`], behind the `codec` feature.
+//! are in the crate's `tokio_codec.rs`, behind the `codec` feature.
 //!
 //! Limits, and why: a client's messages are small (the longest is a start position of at most
 //! 2 KiB, or a 300-character chat line), so the server accepts frames of at most
@@ -27,10 +27,18 @@ pub const MAX_SERVER_FRAME: usize = 256 * 1024;
 #[derive(Debug, thiserror::Error)]
 pub enum FrameError {
     #[error("connection error: {0}")]
+    /// The connection failed.
     Io(#[from] std::io::Error),
     #[error("frame of {length} bytes is longer than the limit of {limit} bytes")]
-    TooLong { length: usize, limit: usize },
+    /// The length prefix announces more than the direction's limit.
+    TooLong {
+        /// The length announced.
+        length: usize,
+        /// The limit of the direction read or written.
+        limit: usize,
+    },
     #[error("undecodable message: {0}")]
+    /// The payload does not decode to a message.
     Malformed(String),
 }
 
@@ -89,7 +97,7 @@ pub const PREFIX_LEN: usize = 4;
 ///
 /// The framing itself is plain code over a [`BytesMut`] buffer ([`FrameCodec::decode_frame`],
 /// [`FrameCodec::decode_last`], [`FrameCodec::encode_frame`]), so this crate needs no async
-/// runtime; with the `codec` feature, [`super::tokio_codec`] makes it a tokio-util
+/// runtime; with the `codec` feature, the crate's `tokio_codec.rs` makes it a tokio-util
 /// `Decoder`/`Encoder` for `Framed` streams.
 #[derive(Debug)]
 pub struct FrameCodec<In, Out> {

@@ -5,13 +5,13 @@
 //! client can never smuggle in a move the rules did not generate.
 
 use crate::ai::Level;
-use crate::any_game::GameKind;
 pub use crate::domain::{
     ClockState, EndReason, GameId, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord, PlayerId,
     TimeControl,
 };
 use crate::domain::{HistoryEntry, LeaderboardEntry};
 use crate::game::Side;
+use crate::game_kind::GameKind;
 use crate::games::spec::GameSpec;
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
@@ -57,6 +57,7 @@ pub const MAX_LISTED_GAMES: usize = 200;
 /// Which seat the creator of a game takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatChoice {
+    /// A particular side.
     Side(Side),
     /// The server tosses a coin.
     Random,
@@ -79,8 +80,11 @@ pub enum Opponent {
 pub struct GameOptions {
     /// The game and its rule variant.
     pub spec: GameSpec,
+    /// Which side the creator takes.
     pub seat: SeatChoice,
+    /// Who sits in the other seat.
     pub opponent: Opponent,
+    /// The game's clock.
     pub time_control: TimeControl,
     /// Start from this position (checkers FEN or board file text, the Pente or noughts-and-crosses
     /// position text) instead of the standard start.
@@ -99,19 +103,27 @@ pub enum ClientMessage {
     /// A `guest` plays unrated under a name nobody registered, with no key; `resume` carries a
     /// guest's token from an earlier session to take its seats back.
     Hello {
+        /// The protocol version the client speaks.
         protocol_version: u32,
+        /// The name to play under.
         name: String,
+        /// A person's Ed25519 public key; `None` for a guest.
         public_key: Option<[u8; 32]>,
+        /// A protocol-2 name secret, presented once to bind the key to its older name.
         legacy_secret: Option<String>,
+        /// A guest's resume token from an earlier session.
         resume: Option<String>,
+        /// Whether this is a guest (unrated, no key).
         guest: bool,
     },
     /// Keep-alive; the server answers `Pong` with the same nonce.
     Ping {
+        /// Echoed back in the `Pong`.
         nonce: u64,
     },
     /// Answer to the server's `Ping`.
     Pong {
+        /// The nonce of the server's `Ping`.
         nonce: u64,
     },
     /// Ask for the lobby's list of games.
@@ -120,77 +132,103 @@ pub enum ClientMessage {
     CreateGame(GameOptions),
     /// Take the open seat of a game.
     Join {
+        /// The game to join.
         game: GameId,
     },
     /// Seat a built-in bot in the open seat of a game.
     AttachBot {
+        /// The game whose open seat the bot takes.
         game: GameId,
+        /// The bot's strength.
         level: Level,
     },
     /// Watch a game as a spectator.
     Watch {
+        /// The game to watch.
         game: GameId,
     },
     /// Stop playing (resigns a game in progress) or watching a game.
     Leave {
+        /// The game to leave.
         game: GameId,
     },
     /// Propose a move, in the game's notation.
     Move {
+        /// The game to move in.
         game: GameId,
+        /// The move in the game's notation.
         text: String,
     },
+    /// Resign a game.
     Resign {
+        /// The game resigned.
         game: GameId,
     },
+    /// Offer a draw.
     OfferDraw {
+        /// The game the draw is offered in.
         game: GameId,
     },
     /// Answer a draw offer.
     AnswerDraw {
+        /// The game whose draw offer is answered.
         game: GameId,
+        /// Whether the draw is accepted.
         accept: bool,
     },
     /// Ask to take back the last own move (and the opponent's reply since).
     RequestTakeback {
+        /// The game whose last move is to be taken back.
         game: GameId,
     },
     /// Answer a takeback request.
     AnswerTakeback {
+        /// The game whose takeback request is answered.
         game: GameId,
+        /// Whether the takeback is granted.
         accept: bool,
     },
     /// Offer (or accept) a rematch of a finished game, colours swapped.
     Rematch {
+        /// The finished game to play again.
         game: GameId,
     },
+    /// Say something to the game's players and spectators.
     Chat {
+        /// The game the line is said in.
         game: GameId,
+        /// The line said.
         text: String,
     },
     /// Ask for finished games from the server's history, newest first (at most
     /// `MAX_HISTORY_ENTRIES`), optionally only one player's or one game's.
     History {
+        /// Only games this player played; `None` for everyone's.
         player: Option<String>,
+        /// Only games of this kind; `None` for every game.
         kind: Option<GameKind>,
     },
     /// Ask for the rating leaderboard, of one game or of all.
     Leaderboard {
+        /// Only ratings of this game; `None` for every game's.
         kind: Option<GameKind>,
     },
     /// Ask for the record of a stored game (finished or in progress), for export or replay.
     Export {
+        /// The game whose record is asked for.
         game: GameId,
     },
     /// The answer to `Challenge`: the Ed25519 signature (64 bytes) of the proof message
     /// (`kingme_shared::identity::proof_message`) by the key the hello named, bound to this
     /// connection's TLS certificate as the client saw it.
     Prove {
+        /// The signature, 64 bytes.
         signature: Vec<u8>,
     },
     /// Watch the lobby (`on: true`): the server answers with the `GameList` and pushes a new one
     /// whenever games open, fill, move or end (at most one every 250 ms), until `on: false`.
     WatchLobby {
+        /// Whether to watch the lobby (`true`) or stop (`false`).
         on: bool,
     },
 }
@@ -229,15 +267,21 @@ impl ClientMessage {
 /// A seat's occupant, as others see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatHolder {
+    /// Nobody yet.
     Empty,
     /// A person; `grace_left_ms` is set while the person is away: the milliseconds left to come
     /// back before the game is lost by abandonment, as of when the message was sent.
     Human {
+        /// The person's name.
         name: String,
+        /// Whether the person is connected now.
         connected: bool,
+        /// Milliseconds left to come back while away, `None` while connected.
         grace_left_ms: Option<u64>,
     },
+    /// A bot.
     Bot {
+        /// The bot's strength.
         level: Level,
     },
 }
@@ -245,25 +289,36 @@ pub enum SeatHolder {
 /// A line of the lobby's game list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
+    /// The game's id.
     pub id: GameId,
+    /// The game and its rules.
     pub spec: GameSpec,
+    /// Who sits on each side, first side first.
     pub seats: [SeatHolder; 2],
+    /// The game's clock.
     pub time_control: TimeControl,
+    /// Moves played so far.
     pub moves: u32,
+    /// Waiting, playing or over.
     pub status: GameStatus,
+    /// How many are watching.
     pub spectators: u32,
 }
 
 /// The whole state of a game, sent on joining, watching, reconnecting and after a takeback.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
+    /// The game's id.
     pub id: GameId,
     /// The game and the rules it is played under.
     pub spec: GameSpec,
+    /// Who sits on each side, first side first.
     pub seats: [SeatHolder; 2],
     /// The receiver's own seat, `None` for a spectator.
     pub your_side: Option<Side>,
+    /// The game's clock.
     pub time_control: TimeControl,
+    /// Whether the result changes ratings.
     pub rated: bool,
     /// The start position's text in the game's own notation.
     pub start_position: String,
@@ -272,8 +327,11 @@ pub struct GameState {
     pub moves: Vec<MoveRecord>,
     /// The current position's text.
     pub position: String,
+    /// Whose move it is.
     pub side_to_move: Side,
+    /// Both clocks now.
     pub clocks: ClockState,
+    /// Playing or over, with the result.
     pub status: GameStatus,
 }
 
@@ -324,27 +382,39 @@ pub enum ServerMessage {
     /// token that resumes a guest's seats after a disconnect, and the unfinished games the
     /// player is seated in (a `State` of each follows, and `YourTurn` where it is its move).
     Welcome {
+        /// The protocol version the server speaks.
         protocol_version: u32,
+        /// The player's id on this server.
         player: PlayerId,
+        /// The secret token that takes a guest's seats back after a disconnect.
         resume_token: String,
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// The unfinished games the player is seated in.
         games: Vec<GameId>,
     },
     /// Something went wrong; `fatal` errors are followed by the server closing the connection.
     Error {
+        /// What kind of error, for the client to react to.
         kind: ErrorKind,
+        /// What went wrong, for people.
         message: String,
+        /// Whether the server closes the connection after this.
         fatal: bool,
     },
+    /// Keep-alive from the server; the client answers `Pong` with the same nonce.
     Ping {
+        /// Echoed back in the `Pong`.
         nonce: u64,
     },
+    /// The answer to the client's `Ping`.
     Pong {
+        /// The nonce of the client's `Ping`.
         nonce: u64,
     },
     /// The lobby: open seats, games in progress, recently finished games.
     GameList {
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// Every game the lobby lists.
         games: Vec<GameSummary>,
     },
     /// The full state of a game the receiver plays in or watches.
@@ -352,115 +422,164 @@ pub enum ServerMessage {
     /// It is the receiver's turn in a game; the legal moves come in the game's notation, in a
     /// fixed order a simple client can number.
     YourTurn {
+        /// The game it is the receiver's turn in.
         game: GameId,
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// Every legal move, in the game's notation.
         legal_moves: Vec<String>,
+        /// Both clocks now.
         clocks: ClockState,
     },
     /// A move was played (sent to both players and every spectator).
     MovePlayed {
+        /// The game moved in.
         game: GameId,
         /// The number of moves played so far, this one included.
         ply: u32,
+        /// The move and who played it.
         record: MoveRecord,
+        /// The position after it, as text.
         position: String,
+        /// Whose move it is now.
         side_to_move: Side,
+        /// Both clocks after the move.
         clocks: ClockState,
     },
     /// The receiver's proposed move was refused; nothing changed. `kind` says why for a
     /// program, `reason` for a person.
     MoveRejected {
+        /// The game the move was for.
         game: GameId,
+        /// The move as sent.
         text: String,
+        /// Why, for the client to react to.
         kind: ErrorKind,
+        /// Why, for people.
         reason: String,
     },
     /// A seat was filled, emptied, or its holder disconnected or came back.
     SeatChanged {
+        /// The game whose seat changed.
         game: GameId,
+        /// The seat that changed.
         side: Side,
+        /// Who sits there now.
         holder: SeatHolder,
     },
     /// The game ended. `clocks` are the clocks as the server stopped them (the flagged side
     /// at zero), so players and spectators all show the same values.
     GameOver {
+        /// The game that ended.
         game: GameId,
+        /// Who won and how.
         result: GameResult,
+        /// Both clocks at the end.
         clocks: ClockState,
     },
+    /// A draw was offered.
     DrawOffered {
+        /// The game the draw is offered in.
         game: GameId,
+        /// The side that offers it.
         by: Side,
     },
+    /// A draw offer was declined.
     DrawDeclined {
+        /// The game the offer was in.
         game: GameId,
+        /// The side that declined it.
         by: Side,
     },
+    /// A takeback was asked for.
     TakebackRequested {
+        /// The game the takeback is asked in.
         game: GameId,
+        /// The side that asks.
         by: Side,
     },
+    /// A takeback request was declined.
     TakebackDeclined {
+        /// The game the request was in.
         game: GameId,
+        /// The side that declined it.
         by: Side,
     },
     /// A rematch was offered; the other player accepts with `Rematch` too.
     RematchOffered {
+        /// The finished game to play again.
         game: GameId,
+        /// The side that offers the rematch.
         by: Side,
     },
     /// A chat line in a game.
     Chat {
+        /// The game the line was said in.
         game: GameId,
+        /// Who said it.
         from: String,
+        /// The line said.
         text: String,
     },
     /// The server is going down; the connection closes after this.
     ShuttingDown {
+        /// What the operator said, for people.
         message: String,
     },
     /// A takeback was done: `plies` moves were taken back at the request of `by`. A `State` with
     /// the restored position and clocks follows.
     TookBack {
+        /// The game moves were taken back in.
         game: GameId,
+        /// The side that asked for the takeback.
         by: Side,
+        /// How many plies were taken back.
         plies: u32,
     },
     /// Both players asked for a rematch of `game`; the new game is `rematch` (colours swapped).
     /// Players receive its `State` next; spectators may `Watch` it.
     RematchStarted {
+        /// The finished game.
         game: GameId,
+        /// The new game, with the sides swapped.
         rematch: GameId,
     },
     /// The receiver is no longer in the game (after its `Leave`, or the game was closed).
     Left {
+        /// The game left.
         game: GameId,
     },
     /// The answer to `History`.
     History {
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// The finished games asked for, newest first.
         games: Vec<HistoryEntry>,
     },
     /// The answer to `Leaderboard`.
     Leaderboard {
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// The ratings asked for, best first.
         entries: Vec<LeaderboardEntry>,
     },
     /// The answer to `Export`: the game as a record (moves in standard notation).
     Record {
+        /// The game exported.
         game: GameId,
+        /// Its record.
         record: GameRecord,
     },
     /// The answer to a person's `Hello`: sign the proof message for this server id, nonce and
     /// the hello's name with the key the hello named, and answer `Prove`.
     Challenge {
+        /// This server's id, part of what is signed.
         server_id: String,
+        /// A fresh random nonce, part of what is signed.
         nonce: [u8; 32],
     },
     /// Version 5, after `Welcome` from a node of a cluster: the addresses (`HOST:PORT`) of the
     /// live nodes, this one first; a client whose node goes away may connect to any other.
     Nodes {
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// Every live node's address, this one first.
         addresses: Vec<String>,
     },
 }

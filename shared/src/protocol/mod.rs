@@ -1,13 +1,12 @@
 //! The wire protocol between clients and the judge: message types in [`message`], every byte of
-//! their encoding in [`codec`] (and, with the `codec` feature, its tokio-util adaptors in
-//! `tokio_codec`), the WebSocket door's JSON in [`json`]. `PROTOCOL.md` at the repository root
+//! their encoding in [`codec`] (its tokio-util adaptors, with the `codec` feature, are outside the
+//! protocol in the crate's `tokio_codec.rs`: the protocol needs no runtime), the WebSocket door's
+//! JSON in [`json`]. `PROTOCOL.md` at the repository root
 //! documents it for people writing other clients.
 
 pub mod codec;
 pub mod json;
 pub mod message;
-#[cfg(feature = "codec")]
-pub mod tokio_codec;
 
 pub use crate::domain::{
     HistoryEntry, LeaderboardEntry, MAX_HISTORY_ENTRIES, MAX_LEADERBOARD_ENTRIES,

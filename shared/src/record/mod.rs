@@ -45,15 +45,20 @@ pub struct GameRecord {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     #[error("the start position is not valid: {0}")]
+    /// The start position is refused, as said.
     StartPosition(String),
     /// `ply` counts from 1.
     #[error("move {ply} ({text:?}) cannot be played: {problem}")]
     Move {
+        /// The move's number, from 1.
         ply: usize,
+        /// The move's text.
         text: String,
+        /// Why the rules refuse it.
         problem: String,
     },
     #[error("a record holds at most {MAX_RECORD_MOVES} moves, this one has {0}")]
+    /// More moves than a record may hold.
     TooLong(usize),
 }
 

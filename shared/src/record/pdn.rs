@@ -12,7 +12,7 @@
 //! variations (`(...)`, skipped), NAGs (`$1`) and move marks (`!`, `?`) are understood, every move
 //! is replayed through the rules, and anything else is an error naming the line.
 
-use crate::any_game::GameKind;
+use crate::game_kind::GameKind;
 use crate::record::text::is_move_number;
 use crate::record::{
     GameRecord, MAX_RECORD_MOVES, RecordError, RecordResult, end_reason_code, parse_end_reason_code,
@@ -32,10 +32,18 @@ const ENGLISH_CHECKERS_GAME_TYPE: &str = "21";
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PdnError {
     #[error("PDN line {line}: {problem}")]
-    Syntax { line: usize, problem: String },
+    /// The text is not PDN.
+    Syntax {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong there.
+        problem: String,
+    },
     #[error("PDN game does not replay: {0}")]
+    /// The game's moves do not replay.
     Replay(#[from] RecordError),
     #[error("only checkers games are written as PDN, this is {0}")]
+    /// The game is not checkers.
     NotCheckers(GameKind),
 }
 

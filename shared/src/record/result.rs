@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub struct RecordResult {
     /// `None` for a draw or an aborted game.
     pub winner: Option<Side>,
+    /// How it ended, `None` when the record does not say.
     pub reason: Option<EndReason>,
 }
 

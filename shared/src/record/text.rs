@@ -39,7 +39,9 @@ const MAX_HEADER_LINE: usize = 4096;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("text record line {line}: {problem}")]
 pub struct TextRecordError {
+    /// The line, from 1.
     pub line: usize,
+    /// What is wrong there.
     pub problem: String,
 }
 

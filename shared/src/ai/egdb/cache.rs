@@ -10,8 +10,11 @@
 //! system offers them, so that reading a byte of a 64 MB cache at random does not also miss the
 //! TLB), never a buffer allocated a block.
 
-use super::format::BLOCK;
 use memmap2::{Advice, MmapMut};
+
+/// Bytes of data in a block of the file format, and so in a slot here (16,384 positions): small
+/// enough to decode for one probe (a few microseconds), large enough to compress well.
+pub const BLOCK: usize = 4 * 1024;
 
 /// No block: the tag of an empty slot.
 const EMPTY: u32 = u32::MAX;

@@ -21,6 +21,8 @@
 //! against the index (a file cannot declare more than 1 GiB of data); a damaged or truncated
 //! file is refused with the reason, never used.
 
+pub use super::cache::BLOCK;
+
 use super::cache::BlockCache;
 use super::index::{Counts, SliceMap, for_each_position, index_in, normalise};
 use super::solve::{Tables, pack, packed_code};
@@ -38,9 +40,6 @@ const FORMAT: u8 = 5;
 /// The zstd level: the data is written once and read many times, and levels above this one
 /// shrink the six-piece file by 2% for twice the time.
 const LEVEL: i32 = 16;
-/// Bytes of data a block (16,384 positions): small enough to decode for one probe (a few
-/// microseconds), large enough to compress well.
-pub const BLOCK: usize = 4 * 1024;
 /// The largest data a file may declare: above the six-piece set (679 MB), far below a bomb.
 const MAX_DATA: u64 = 1 << 30;
 const HEADER: usize = 24;
@@ -62,23 +61,43 @@ pub enum EgdbError {
         "not a kingme endgame database (it does not start with KMEGDB); build one with kingme \
          egdb build"
     )]
+    /// The file does not start with the database's magic bytes.
     NotADatabase,
     #[error(
         "the endgame database is in format {found}, this kingme reads format {FORMAT}; build it \
          again with kingme egdb build --pieces {pieces}"
     )]
-    OtherFormat { found: u8, pieces: u32 },
+    /// A database of another format version.
+    OtherFormat {
+        /// The file's format version.
+        found: u8,
+        /// The most pieces its positions have (to say how to build it again).
+        pieces: u32,
+    },
     #[error(
         "the endgame database is truncated: {got} bytes where its table needs {expected}; build \
          it again with kingme egdb build"
     )]
-    Truncated { expected: u64, got: u64 },
+    /// The file is shorter than its table says.
+    Truncated {
+        /// Bytes the table needs.
+        expected: u64,
+        /// Bytes the file has.
+        got: u64,
+    },
     #[error(
         "the endgame database is damaged: its checksum is {found:08x}, its contents give \
          {computed:08x}; build it again with kingme egdb build"
     )]
-    Checksum { found: u32, computed: u32 },
+    /// The stored checksum does not match the contents.
+    Checksum {
+        /// The checksum stored in the file.
+        found: u32,
+        /// The checksum of the contents.
+        computed: u32,
+    },
     #[error("the endgame database is damaged: {0}; build it again with kingme egdb build")]
+    /// The table of slices is inconsistent, as said.
     BadTable(String),
 }
 

@@ -46,9 +46,13 @@ pub fn choose(n: u32, k: u32) -> u64 {
 /// The piece counts that name a slice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Counts {
+    /// Black's uncrowned pieces.
     pub black_men: u8,
+    /// Black's kings.
     pub black_kings: u8,
+    /// White's uncrowned pieces.
     pub white_men: u8,
+    /// White's kings.
     pub white_kings: u8,
 }
 

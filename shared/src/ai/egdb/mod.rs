@@ -22,8 +22,11 @@ pub use storage::Storage;
 /// The value of a position for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Verdict {
+    /// The side to move wins with best play.
     Win,
+    /// The side to move loses with best play.
     Loss,
+    /// Neither side can force a win.
     Draw,
 }
 

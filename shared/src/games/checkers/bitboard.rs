@@ -53,9 +53,13 @@ pub const fn up_right(squares: u32) -> u32 {
 /// be found from their targets without looping over pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
+    /// Toward the bottom of the board and the left.
     DownLeft,
+    /// Toward the bottom of the board and the right.
     DownRight,
+    /// Toward the top of the board and the left.
     UpLeft,
+    /// Toward the top of the board and the right.
     UpRight,
 }
 

@@ -37,7 +37,9 @@ const SQUARE_CHARACTERS: &str =
 /// A position read from a board file, with the AI time limit if the file gives one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardFile {
+    /// The position, with the side to move.
     pub position: Position,
+    /// The AI's time limit per move, if the file gives one.
     pub time_limit: Option<Duration>,
 }
 
@@ -49,6 +51,7 @@ pub struct BoardFileError {
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
+    /// What is wrong there.
     pub problem: String,
 }
 

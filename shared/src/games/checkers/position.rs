@@ -17,7 +17,9 @@ pub const MAX_PIECES: u32 = 12;
 /// What stands on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
+    /// Whose piece it is.
     pub side: Side,
+    /// Whether it is crowned.
     pub king: bool,
 }
 

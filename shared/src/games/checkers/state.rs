@@ -20,11 +20,11 @@ use super::notation::{full_move_text, legal_move_list, move_text, parse_move};
 use super::perft::perft;
 use super::position::{Position, side_name};
 use super::square::Square;
-use crate::any_game::GameKind;
 use crate::board_view::{BoardLayout, BoardPiece, PieceKind, Surface, checkered};
 use crate::game::{
     DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason,
 };
+use crate::game_kind::GameKind;
 
 /// Plies without a capture or a man's move after which the game is drawn (40 moves each).
 pub const FORTY_MOVE_PLIES: usize = 80;

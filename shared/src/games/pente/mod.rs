@@ -2,10 +2,11 @@
 //! flanking, five in a row or five captured pairs win.
 //!
 //! `point` is the coordinates and their text, `board` the line bitboards, `rules` the variant
-//! switches and opening restrictions, `position` the game state with make/unmake, and
-//! `position_text` the setup text form.
+//! switches and opening restrictions, `position` the game state with make/unmake,
+//! `position_text` the setup text form, and `game` the [`crate::Game`] implementation over both.
 
 mod board;
+mod game;
 mod point;
 mod position;
 mod position_text;

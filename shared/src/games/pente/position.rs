@@ -1,18 +1,14 @@
-//! The Pente game state and its [`Game`] implementation: placing, capturing, winning, and the
-//! cheap make/unmake pair the AI searches with.
+//! The Pente game state: placing, capturing, winning, and the cheap make/unmake pair the AI
+//! searches with. Its [`Game`] implementation is `game.rs`, above this and the text form.
 //!
 //! The state is the board, the side to move, the stones each side has captured, the rules
 //! variant, and the outcome, which is decided when a move is made (a five or a tenth captured
 //! stone ends the game at once) rather than recomputed on every question.
 
 use super::board::{Board, CaptureRays};
-use super::point::{Point, SIZE, parse_point};
+use super::point::Point;
 use super::rules::{Opening, PenteRules};
-use crate::any_game::GameKind;
-use crate::board_view::{BoardLayout, BoardPiece, PieceKind, Surface, Tally};
-use crate::game::{
-    DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason,
-};
+use crate::game::{DrawReason, MoveError, Outcome, Side, WinReason};
 
 /// Stones a side must capture to win: five pairs.
 pub const CAPTURES_TO_WIN: u16 = 10;
@@ -139,7 +135,7 @@ impl Pente {
     }
 
     /// Why `point` cannot be played now, or `Ok` if it can.
-    fn check_legal(&self, point: Point) -> Result<(), MoveError> {
+    pub(super) fn check_legal(&self, point: Point) -> Result<(), MoveError> {
         if self.outcome.is_some() {
             return Err(MoveError::GameOver);
         }
@@ -228,175 +224,10 @@ impl Pente {
     }
 }
 
-impl Game for Pente {
-    type Move = Point;
-    const KIND: GameKind = GameKind::Pente;
-
-    fn layout() -> BoardLayout {
-        BoardLayout {
-            rows: SIZE,
-            columns: SIZE,
-            surface: Surface::Intersections,
-            column_labels: &[
-                "A", "B", "C", "D", "E", "F", "G", "H", "J", "K", "L", "M", "N", "O", "P", "Q",
-                "R", "S", "T",
-            ],
-            row_labels: &[
-                "19", "18", "17", "16", "15", "14", "13", "12", "11", "10", "9", "8", "7", "6",
-                "5", "4", "3", "2", "1",
-            ],
-            bottom_side: None,
-        }
-    }
-
-    fn square_at(row: u8, column: u8) -> Option<u16> {
-        let from_bottom = (SIZE - 1).checked_sub(row)?;
-        Point::new(from_bottom, column).map(|point| point.index() as u16)
-    }
-
-    fn cell_of(square: u16) -> Option<(u8, u8)> {
-        let point = Point::from_index(usize::from(square))?;
-        Some((SIZE - 1 - point.row(), point.column()))
-    }
-
-    fn square_name(square: u16) -> String {
-        Point::from_index(usize::from(square)).map_or_else(|| square.to_string(), |p| p.to_string())
-    }
-
-    fn piece_on(&self, square: u16) -> Option<BoardPiece> {
-        let point = Point::from_index(usize::from(square))?;
-        self.board.stone_at(point).map(|side| BoardPiece {
-            side,
-            kind: PieceKind::Stone,
-        })
-    }
-
-    fn tallies(&self) -> Vec<Tally> {
-        vec![Tally {
-            label: "captured pairs",
-            counts: [self.captured[0] / 2, self.captured[1] / 2],
-            goal: Some(CAPTURES_TO_WIN / 2),
-        }]
-    }
-
-    fn setup_pieces() -> &'static [BoardPiece] {
-        &[
-            BoardPiece {
-                side: Side::First,
-                kind: PieceKind::Stone,
-            },
-            BoardPiece {
-                side: Side::Second,
-                kind: PieceKind::Stone,
-            },
-        ]
-    }
-
-    fn from_pieces(
-        pieces: &[(u16, BoardPiece)],
-        side_to_move: Side,
-    ) -> Result<Self, PositionError> {
-        let mut stones: [Vec<String>; 2] = [Vec::new(), Vec::new()];
-        for &(square, piece) in pieces {
-            let point = Point::from_index(usize::from(square))
-                .ok_or_else(|| PositionError::new(format!("point {square} is off the board")))?;
-            stones[piece.side.index()].push(point.to_string());
-        }
-        let turn = match side_to_move {
-            Side::First => 1,
-            Side::Second => 2,
-        };
-        Self::from_position_text(&format!(
-            "{turn}:{}:{}:0,0",
-            stones[0].join(","),
-            stones[1].join(",")
-        ))
-    }
-
-    fn start() -> Self {
-        Pente::default()
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side_to_move
-    }
-
-    fn generate_moves(&self, out: &mut Vec<Point>) {
-        out.clear();
-        if self.outcome.is_some() {
-            return;
-        }
-        let opening = self.opening();
-        if opening == Opening::FirstStone {
-            if self.board.is_empty(Point::CENTRE) {
-                out.push(Point::CENTRE);
-            }
-            return;
-        }
-        for row in 0..SIZE {
-            let mut empty = self.board.empty_in_row(row);
-            while empty != 0 {
-                let column = empty.trailing_zeros() as u8;
-                empty &= empty - 1;
-                if let Some(point) = Point::new(row, column).filter(|&p| opening.allows(p)) {
-                    out.push(point);
-                }
-            }
-        }
-    }
-
-    fn play(&mut self, mv: &Point) -> Result<(), MoveError> {
-        self.check_legal(*mv)?;
-        self.play_unchecked(*mv);
-        Ok(())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Point, MoveError> {
-        let point = parse_point(text)?;
-        self.check_legal(point)?;
-        Ok(point)
-    }
-
-    fn move_text(&self, mv: &Point) -> String {
-        mv.to_string()
-    }
-
-    fn move_effect(&self, mv: &Point) -> MoveEffect {
-        let removed = self
-            .board
-            .capture_rays(self.side_to_move, *mv)
-            .captured_points(*mv)
-            .map(|p| p.index() as u16)
-            .collect();
-        MoveEffect {
-            path: vec![mv.index() as u16],
-            removed,
-        }
-    }
-
-    fn from_position_text(text: &str) -> Result<Self, PositionError> {
-        Pente::from_position_text_with_rules(text, PenteRules::default())
-    }
-
-    fn position_text(&self) -> String {
-        super::position_text::write(self)
-    }
-
-    fn side_name(side: Side) -> &'static str {
-        match side {
-            Side::First => "first player",
-            Side::Second => "second player",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use proptest::prelude::*;
     use rand::SeedableRng;
     use rand::rngs::StdRng;

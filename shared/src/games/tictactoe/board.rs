@@ -19,6 +19,7 @@ pub const FULL: u16 = 0b111_111_111;
 /// The stones of both sides; index 0 is X (the first side), 1 is O.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Board {
+    /// Each side's marks as a bit per square, X first.
     pub stones: [u16; 2],
 }
 

@@ -2,11 +2,11 @@
 
 use super::board::{Board, FULL};
 use super::notation::{parse_square, square_text};
-use crate::any_game::GameKind;
 use crate::board_view::{BoardLayout, BoardPiece, PieceKind, Surface};
 use crate::game::{
     DrawReason, Game, MoveEffect, MoveError, Outcome, PositionError, Side, WinReason,
 };
+use crate::game_kind::GameKind;
 
 /// A square, 0-based: bit index into the masks (square number minus one).
 pub type Square = u8;

@@ -13,53 +13,24 @@
 //! across servers. Before a rating is read for an update, [`Store::lock_ratings`] takes
 //! transaction-scoped advisory locks on both ratings (in one order everywhere), so two servers
 //! finishing games of the same person one after the other both count.
+//!
+//! Files: [`connection`] (the URL, opening the connection and opening it again when it broke,
+//! prepared statements, closing off the reactor); this file, the SQL of every [`Store`] request.
+
+mod connection;
+
+pub use connection::{URL_SCHEMES, is_postgres_url, redacted};
 
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
-use super::postgres_error::{database, describe};
-use super::postgres_schema;
+use super::postgres_error::database;
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::record::end_reason_code;
 use kingme_shared::{GameKind, Side};
-use postgres::types::ToSql;
-use postgres::{Client, NoTls, Row, Statement};
+use postgres::{Client, Row, Statement};
 use std::collections::HashMap;
-use std::time::Duration;
-
-/// How long opening a connection may take when the URL does not say (`connect_timeout`).
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The `--db` values that name a PostgreSQL database.
-pub const URL_SCHEMES: [&str; 2] = ["postgres://", "postgresql://"];
-
-/// Whether a `--db` value names a PostgreSQL database rather than an SQLite file.
-#[must_use]
-pub fn is_postgres_url(db: &str) -> bool {
-    URL_SCHEMES.iter().any(|scheme| db.starts_with(scheme))
-}
-
-/// A PostgreSQL URL fit to be shown and logged: the password replaced by `***`.
-#[must_use]
-pub fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(name, _)| name);
-            let hidden = if user.len() < authority.len() - host.len() - 1 {
-                format!("{user}:***")
-            } else {
-                user.to_owned()
-            };
-            format!("{scheme}://{hidden}@{host}{tail}")
-        }
-        None => url.to_owned(),
-    }
-}
 
 /// A store in a PostgreSQL database.
 pub struct PgStore {
@@ -116,119 +87,6 @@ fn game_row(row: &Row) -> Result<GameRow, StoreError> {
 }
 
 impl PgStore {
-    /// Connects to the database at `url` (`postgres://USER:PASSWORD@HOST:PORT/DATABASE`) and
-    /// migrates it to the current schema. Must not be called on the async reactor.
-    pub fn connect(url: &str, now_ms: i64) -> Result<PgStore, StoreError> {
-        let mut config: postgres::Config = url.parse().map_err(|err| {
-            StoreError::Database(format!(
-                "{} is not a PostgreSQL URL ({err}); write postgres://USER:PASSWORD@HOST:PORT/DB",
-                redacted(url)
-            ))
-        })?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
-        }
-        if config.get_application_name().is_none() {
-            config.application_name("kingme-server");
-        }
-        let mut client = Self::open(&config, url)?;
-        postgres_schema::migrate(&mut client, now_ms)?;
-        Ok(PgStore {
-            client: Some(client),
-            config,
-            shown: redacted(url),
-            statements: HashMap::new(),
-            statement_failed: false,
-        })
-    }
-
-    fn open(config: &postgres::Config, url: &str) -> Result<Client, StoreError> {
-        config.connect(NoTls).map_err(|err| {
-            StoreError::Database(format!(
-                "cannot connect to PostgreSQL at {}: {}; is it running, and does the database \
-                 exist?",
-                redacted(url),
-                describe(&err)
-            ))
-        })
-    }
-
-    /// The schema version of the open database.
-    pub fn schema_version(&mut self) -> Result<i64, StoreError> {
-        postgres_schema::version(self.client()?)
-    }
-
-    fn client(&mut self) -> Result<&mut Client, StoreError> {
-        self.client
-            .as_mut()
-            .ok_or_else(|| StoreError::Database("the PostgreSQL connection is closed".into()))
-    }
-
-    /// The connection, opened again if it broke (only between batches).
-    fn reconnect_if_closed(&mut self) -> Result<(), StoreError> {
-        if self
-            .client
-            .as_ref()
-            .is_some_and(|client| !client.is_closed())
-        {
-            return Ok(());
-        }
-        self.statements.clear();
-        let client = self.config.connect(NoTls).map_err(|err| {
-            StoreError::Database(format!(
-                "the connection to PostgreSQL at {} broke and cannot be opened again: {}",
-                self.shown,
-                describe(&err)
-            ))
-        })?;
-        tracing::info!("connected to PostgreSQL again");
-        if let Some(old) = self.client.replace(client) {
-            close_off_reactor(old);
-        }
-        Ok(())
-    }
-
-    fn statement(&mut self, sql: &str) -> Result<Statement, StoreError> {
-        if let Some(statement) = self.statements.get(sql) {
-            return Ok(statement.clone());
-        }
-        let prepared = self.client()?.prepare(sql);
-        let statement = self.checked(prepared)?;
-        self.statements.insert(sql.to_owned(), statement.clone());
-        Ok(statement)
-    }
-
-    /// A statement's outcome, noting a failure: PostgreSQL then refuses every statement until
-    /// the request's savepoint is rolled back.
-    fn checked<T>(&mut self, outcome: Result<T, postgres::Error>) -> Result<T, StoreError> {
-        outcome.map_err(|err| {
-            self.statement_failed = true;
-            database(err)
-        })
-    }
-
-    fn query(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>, StoreError> {
-        let statement = self.statement(sql)?;
-        let rows = self.client()?.query(&statement, params);
-        self.checked(rows)
-    }
-
-    fn query_opt(
-        &mut self,
-        sql: &str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Option<Row>, StoreError> {
-        let statement = self.statement(sql)?;
-        let row = self.client()?.query_opt(&statement, params);
-        self.checked(row)
-    }
-
-    fn execute(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
-        let statement = self.statement(sql)?;
-        let changed = self.client()?.execute(&statement, params);
-        self.checked(changed)
-    }
-
     fn moves(&mut self, id: i64) -> Result<Vec<StoredMove>, StoreError> {
         let rows = self.query(
             "SELECT ply, text, first_clock_ms, second_clock_ms, played_at_ms FROM moves \
@@ -266,25 +124,6 @@ impl PgStore {
             });
         }
         Ok(games)
-    }
-}
-
-/// Closes a connection on a thread of its own: the blocking client runs a small runtime of its
-/// own to close, which must not happen on a tokio worker thread.
-fn close_off_reactor(client: Client) {
-    let closing = std::thread::Builder::new()
-        .name("kingme-pg-close".into())
-        .spawn(move || drop(client));
-    if let Err(err) = closing {
-        tracing::warn!(%err, "could not close a PostgreSQL connection cleanly");
-    }
-}
-
-impl Drop for PgStore {
-    fn drop(&mut self) {
-        if let Some(client) = self.client.take() {
-            close_off_reactor(client);
-        }
     }
 }
 

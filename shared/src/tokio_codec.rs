@@ -1,8 +1,8 @@
 //! The codec as tokio-util sees it (with the `codec` feature): [`FrameCodec`] as a `Decoder` and
 //! `Encoder`, so the server and the clients read and write messages through `Framed` streams.
-//! Only adaptors: every byte is decided by [`super::codec`], which needs no runtime.
+//! Only adaptors: every byte is decided by [`crate::protocol::codec`], which needs no runtime.
 
-use super::codec::{FrameCodec, FrameError};
+use crate::protocol::codec::{FrameCodec, FrameError};
 use bytes::BytesMut;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -6,17 +6,20 @@
 //! hints, whether a node must be searched further even at depth zero) and gets every search here.
 //! Move lists live in per-ply buffers owned by the [`Searcher`], so once they have grown the inner
 //! loop allocates nothing.
+//!
+//! Files: [`game`] (what a game implements to be searched); this file, the searcher. The scores
+//! it gives are [`crate::ai::score`]'s.
 
+mod game;
+
+pub use super::score::{MATE, MATE_BOUND};
+pub use game::{HISTORY_SIZE, SearchGame};
+
+use super::clock::Deadline;
+use super::score::mate_at;
 use super::tt::{Bound, Table};
 use super::{Limits, StopFlag};
 use std::time::{Duration, Instant};
-
-/// The score of a won game at the root; a win found `ply` plies deep scores `MATE - ply`, so
-/// quicker wins and slower losses are preferred.
-pub const MATE: i32 = 10_000;
-
-/// Scores beyond this are wins or losses, not evaluations.
-pub const MATE_BOUND: i32 = MATE - 1_000;
 
 /// The deepest a search goes, extensions included.
 pub const MAX_PLY: usize = 96;
@@ -28,61 +31,6 @@ const INFINITY: i32 = MATE + 1;
 /// within about a millisecond even where nodes are slow (a Pente node ranks its candidates in
 /// some 15 microseconds), many enough that reading the clock costs nothing.
 const CHECK_EVERY: u64 = 64;
-
-/// What the search needs of a game. Scores are from the side to move's point of view.
-pub trait SearchGame {
-    /// A move: small and `Copy`.
-    type Move: Copy + PartialEq + std::fmt::Debug;
-    /// What [`SearchGame::make`] returns so that [`SearchGame::unmake`] can restore the position.
-    type Undo: Copy;
-
-    /// Fills `out` (cleared first) with the moves to search here. Levels that search fewer
-    /// candidates than the legal moves (Pente) still only offer legal ones.
-    fn generate(&mut self, out: &mut Vec<Self::Move>);
-    /// Plays a generated move.
-    fn make(&mut self, mv: Self::Move) -> Self::Undo;
-    /// Takes back the last move made.
-    fn unmake(&mut self, mv: Self::Move, undo: Self::Undo);
-    /// The score if the game is over here (a loss is `-MATE`, a draw 0), before the ply
-    /// adjustment; `None` while it goes on. No legal move is scored by the search itself.
-    fn terminal(&self) -> Option<i32>;
-    /// The static evaluation, within `-MATE_BOUND..MATE_BOUND`.
-    fn evaluate(&self) -> i32;
-    /// A hash of everything that decides the score (pieces, side to move).
-    fn key(&self) -> u64;
-    /// The exact value of the position when something outside the search knows it (an endgame
-    /// database): searched no further. Not a mate score, so within `-MATE_BOUND..MATE_BOUND`.
-    /// Not asked where [`SearchGame::extend`] holds and the search extends.
-    /// `depth` is the depth left (zero or less at the horizon), for a game whose probes cost
-    /// too much to make at every leaf.
-    fn probe(&self, depth: i32) -> Option<i32> {
-        let _ = depth;
-        None
-    }
-    /// Whether a node at depth zero must still be searched (a capture pending in checkers), so
-    /// the search never stops in the middle of an exchange.
-    fn extend(&self) -> bool {
-        false
-    }
-    /// Appends to `moves` the legal moves that [`SearchGame::generate`] left out, for a node
-    /// where every generated move loses: a forced loss is only believed once they lose too.
-    /// Games that generate every move add nothing.
-    fn widen(&mut self, _moves: &mut Vec<Self::Move>) {}
-    /// The evaluation's natural unit (a man in checkers), which the warm levels' temperature is
-    /// counted in.
-    fn temperature_unit(&self) -> i32 {
-        100
-    }
-    /// A static ordering hint: higher is searched first (captures, threats).
-    fn order_hint(&self, _mv: &Self::Move) -> i32 {
-        0
-    }
-    /// An index below [`HISTORY_SIZE`] for the history heuristic (for example from and to).
-    fn history_index(&self, mv: &Self::Move) -> usize;
-}
-
-/// Slots of the history table; [`SearchGame::history_index`] stays below this.
-pub const HISTORY_SIZE: usize = 1024;
 
 /// How a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +82,7 @@ pub struct Searcher<M> {
     lines: Vec<Vec<M>>,
     nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    deadline: Option<Deadline>,
     stop: StopFlag,
     stopped: bool,
 }
@@ -153,7 +101,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.map(|time| started + time),
+            deadline: limits
+                .time
+                .map(|time| Deadline::new(started + time, limits.clock)),
             stop: limits.stop.clone(),
             stopped: limits.stop.is_stopped(),
         }
@@ -174,9 +124,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     fn check_limits(&mut self) {
         if self.nodes >= self.node_limit
             || self.stop.is_stopped()
-            || self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+            || self.deadline.is_some_and(Deadline::has_passed)
         {
             self.stopped = true;
         }
@@ -591,18 +539,6 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             game.unmake(mv, undo);
         }
         line
-    }
-}
-
-/// A terminal score seen `ply` plies from the root: wins sooner and losses later score higher.
-fn mate_at(score: i32, ply: usize) -> i32 {
-    let ply = ply as i32;
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
     }
 }
 
