@@ -19,7 +19,9 @@ use std::fmt;
 /// A colour of pieces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Colour {
+    /// Black, which moves first, down the board.
     Black,
+    /// White, up the board.
     White,
 }
 
@@ -51,8 +53,11 @@ impl Colour {
 /// What stands on a square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cell {
+    /// No piece.
     Empty,
+    /// An uncrowned man of that colour.
     Man(Colour),
+    /// A king of that colour.
     King(Colour),
 }
 
@@ -68,7 +73,9 @@ impl Cell {
 /// A board: the 64 cells (light ones always empty) and the colour to move.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Board {
+    /// The cells by row (0 is Black's back row) and column.
     pub cells: [[Cell; 8]; 8],
+    /// The colour to move.
     pub to_move: Colour,
 }
 

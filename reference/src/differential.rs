@@ -138,9 +138,11 @@ pub struct PenteReport {
     pub capturing_moves: u64,
     /// Among those, moves that win.
     pub winning_moves: u64,
-    /// Playouts that ended with five in a row, with five captured pairs, or a full board.
+    /// Playouts that ended with five in a row.
     pub fives: u64,
+    /// Playouts that ended with five captured pairs.
     pub capture_wins: u64,
+    /// Playouts that ended with a full board.
     pub full_boards: u64,
     /// Playouts started.
     pub playouts: u64,

@@ -36,11 +36,17 @@ const DIRECTIONS: [(i32, i32); 8] = [
 /// the first player has placed (for the opening rules) and the result once there is one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
+    /// The stone on each point by row and column, if any.
     pub stones: [[Option<Side>; 19]; 19],
+    /// The side to place the next stone.
     pub to_move: Side,
+    /// The stones each side has captured, by side index.
     pub captured: [u16; 2],
+    /// How many stones the first player has placed (the tournament rule reads it).
     pub first_player_stones: u32,
+    /// Whether the tournament opening rule applies.
     pub tournament: bool,
+    /// The result once the game has ended.
     pub outcome: Option<Outcome>,
 }
 

@@ -20,15 +20,19 @@ pub type WebSocket = WebSocketStream<ServerStream>;
 /// One connection to the server, through either door.
 #[derive(Debug)]
 pub enum Link {
+    /// The TCP door's binary frames, and the channel binding a proof signs.
     Tcp(Box<Framed<ServerStream, ClientCodec>>, ChannelBinding),
+    /// The web door's JSON text frames, and the channel binding a proof signs.
     WebSocket(Box<WebSocket>, ChannelBinding),
 }
 
 /// Whether a test connects over TLS (the servers' default) or to a `--plaintext` server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Wire {
+    /// TLS, the certificate trusted as the client trusts it.
     #[default]
     Tls,
+    /// No TLS, to a server started with `--plaintext`.
     Plaintext,
 }
 
