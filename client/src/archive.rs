@@ -164,7 +164,7 @@ pub fn import_text(contents: &str) -> anyhow::Result<GameRecord> {
 
 /// Formats a Unix time in milliseconds as a UTC date.
 fn day(unix_ms: i64) -> String {
-    kingme_server::storage::records::utc_date(unix_ms)
+    kingme_shared::record::utc_date(unix_ms)
 }
 
 pub async fn history(global: &GlobalArgs, args: &HistoryArgs) -> anyhow::Result<()> {

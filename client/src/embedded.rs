@@ -4,13 +4,13 @@
 //! the connection closes. Its games, history and ratings live in `kingme-local.db` in the
 //! user's data directory, apart from any standalone server's database. Its bots consult the
 //! largest checkers endgame database in the data directory, if one was built. With `--http` it
-//! opens the HTTP door too (the web page and the WebSocket) and tells its URL. Both doors speak
+//! opens the HTTP door too (the web page and the WebSocket) and tells its URL, in a build with
+//! the `web` feature (the HTTP door's axum is left out otherwise). Both doors speak
 //! TLS with a self-signed certificate kept beside the database; the client trusts exactly
 //! that certificate.
 
 use crate::net::Security;
-use kingme_server::storage::location::{EMBEDDED_DB_FILE, default_db_path};
-use kingme_server::{Config, Database, ServerHandle};
+use kingme_server::embed::{Config, Database, EMBEDDED_DB_FILE, ServerHandle, default_db_path};
 use std::net::SocketAddr;
 
 /// A server running inside this process.
@@ -41,7 +41,14 @@ impl EmbeddedServer {
         };
         let handle = match http {
             None => ServerHandle::start("127.0.0.1:0", config).await,
+            #[cfg(feature = "web")]
             Some(http) => ServerHandle::start_with_http("127.0.0.1:0", http, config).await,
+            #[cfg(not(feature = "web"))]
+            Some(_) => anyhow::bail!(
+                "this kingme was built without the web door: build it with \
+                 `cargo build --release --bin kingme --features web`, or serve the page with \
+                 `kingme-server --http HOST:PORT`"
+            ),
         }
         .map_err(|err| anyhow::anyhow!("cannot start the local server: {err}"))?;
         Ok(EmbeddedServer { handle })

@@ -2,8 +2,8 @@
 //! `egdb` folder of kingme's data directory, written by `kingme egdb build` and read by the
 //! engine tools, `kingme bot` and the embedded server's bots ([`open_local`]).
 
-use kingme_server::game::endgame::EndgameFileError;
 use kingme_shared::ai::egdb::Egdb;
+use kingme_shared::ai::egdb::EndgameFileError;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -42,7 +42,7 @@ pub fn local() -> Option<PathBuf> {
 /// the database or why it cannot be used.
 pub async fn open_local() -> Option<Result<Arc<Egdb>, EndgameFileError>> {
     let path = local()?;
-    tokio::task::spawn_blocking(move || kingme_server::game::endgame::open(&path))
+    tokio::task::spawn_blocking(move || kingme_shared::ai::egdb::open(&path))
         .await
         .ok()
 }

@@ -11,7 +11,7 @@
 //! Its own `main` is not a test target's, so `cfg(test)` does not hold here: it says `expect`
 //! where the other test files may say `unwrap`.
 
-use kingme_server::{Config, Database, ServerHandle};
+use kingme_server::host::{Config, Database, ServerHandle};
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameStatus, ServerMessage};
 use kingme_testkit::bot::{BotProcess, finished_well};

@@ -7,9 +7,9 @@
 
 use bytes::BytesMut;
 use criterion::{Criterion, criterion_group, criterion_main};
-use kingme_server::game::judge::Judge;
-use kingme_server::options;
-use kingme_server::storage::{Durability, NewGame, Participant, SqliteStore, Store, StoredMove};
+use kingme_server::test_support::{
+    Durability, Judge, NewGame, Participant, SqliteStore, Store, StoredMove, validate_options,
+};
 use kingme_shared::protocol::{
     ClientCodec, ClientMessage, ClockState, GameId, GameOptions, MoveRecord, Opponent, SeatChoice,
     ServerCodec, ServerMessage, TimeControl,
@@ -36,7 +36,7 @@ fn tictactoe_options() -> GameOptions {
 }
 
 fn judging(c: &mut Criterion) {
-    let setup = options::validate(&tictactoe_options()).expect("valid options");
+    let setup = validate_options(&tictactoe_options()).expect("valid options");
     // X wins on the diagonal after five moves.
     let moves = [
         (Side::First, "1"),

@@ -54,6 +54,7 @@ pub struct Config {
 /// Where the server's certificate comes from, and the proxy's, if one ends TLS in front of it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TlsSettings {
+    /// Where the server's own certificate comes from.
     pub source: TlsSource,
     /// The certificate a reverse proxy that ends TLS presents to clients (`--proxy-cert`): a
     /// person's proof is then checked against it, since that is the certificate the person saw.
@@ -68,7 +69,12 @@ pub enum TlsSource {
     #[default]
     SelfSigned,
     /// The host's PEM files (`--tls-cert`, `--tls-key`), read again on SIGHUP.
-    Files { cert: PathBuf, key: PathBuf },
+    Files {
+        /// The certificate chain, PEM.
+        cert: PathBuf,
+        /// Its private key, PEM.
+        key: PathBuf,
+    },
     /// No TLS (`--plaintext`): moves, chat and sign-ins cross the network in the clear.
     Plaintext,
 }
@@ -109,7 +115,7 @@ impl Database {
     pub fn from_arg(arg: &str) -> Database {
         if arg == crate::storage::location::IN_MEMORY {
             Database::InMemory
-        } else if crate::storage::postgres::is_postgres_url(arg) {
+        } else if crate::storage::database_url::is_postgres_url(arg) {
             Database::Postgres(arg.to_owned())
         } else {
             Database::File(PathBuf::from(arg))
@@ -133,7 +139,7 @@ impl std::fmt::Display for Database {
         match self {
             Database::InMemory => f.write_str(crate::storage::location::IN_MEMORY),
             Database::File(path) => write!(f, "{}", path.display()),
-            Database::Postgres(url) => f.write_str(&crate::storage::postgres::redacted(url)),
+            Database::Postgres(url) => f.write_str(&crate::storage::database_url::redacted(url)),
         }
     }
 }

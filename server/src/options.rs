@@ -17,24 +17,37 @@ pub struct GameSetup {
     pub spec: GameSpec,
     /// The position the game starts from.
     pub start: AnyGame,
+    /// The clock.
     pub time_control: TimeControl,
+    /// Whether the result changes the players' ratings.
     pub rated: bool,
 }
 
 /// Why options were refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OptionsError {
+    /// The start position's text is longer than any position.
     #[error("the start position is {length} bytes long; at most {MAX_POSITION_TEXT} are accepted")]
-    PositionTooLong { length: usize },
+    PositionTooLong {
+        /// Its length in bytes.
+        length: usize,
+    },
+    /// The start position's text is not a position of the game.
     #[error("the start position is {0}")]
     Position(StartError),
+    /// No side can move in the start position.
     #[error("the game is already over in the start position; give one where a side can move")]
     AlreadyOver,
+    /// A time of the clock is outside what a game may have.
     #[error("{what} of {secs} s is out of range: use {min} to {max} seconds")]
     TimeOutOfRange {
+        /// Which time (the initial time, the increment, the time per move).
         what: &'static str,
+        /// What was asked.
         secs: u32,
+        /// The least allowed.
         min: u32,
+        /// The most allowed.
         max: u32,
     },
 }

@@ -4,17 +4,21 @@
 //! connection and close it. The HTTP door (`--http`: the WebSocket and the web page), when
 //! opened, shares the connection permits and the shutdown order.
 
+#[cfg(feature = "cluster")]
 use crate::cluster::{Cluster, ClusterError, relay};
 use crate::config::{Config, Database};
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
 use crate::net::tls::{ServerTls, TlsError};
+#[cfg(feature = "web")]
 use crate::net::web::{WebDoor, serve_http};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
 use crate::players::Sessions;
+#[cfg(feature = "postgres")]
+use crate::storage::PgStore;
 use crate::storage::records::unix_ms;
-use crate::storage::{PgStore, SqliteStore, Storage, StoreError};
+use crate::storage::{SqliteStore, Storage, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -26,6 +30,27 @@ use tokio::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+/// Why a server did not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The cluster's Redis cannot be reached or refuses the node.
+    #[cfg(feature = "cluster")]
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    /// A cluster was asked of a build without one.
+    #[error(
+        "this kingme-server was built without cluster support: build it with its default \
+         features (or `--features cluster`) to use --cluster"
+    )]
+    NoCluster,
+    /// The HTTP door was asked of a build without one.
+    #[error(
+        "this build has no web door: build it with the `web` feature (kingme-server has it by \
+         default) to use --http"
+    )]
+    NoWebDoor,
+}
+
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
 /// and hands it to a storage worker.
 pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
@@ -33,7 +58,14 @@ pub async fn open_storage(config: &Config) -> Result<Storage, StoreError> {
     let new_database = config.new_database;
     let durability = config.durability;
     tokio::task::spawn_blocking(move || match database {
+        #[cfg(feature = "postgres")]
         Database::Postgres(url) => PgStore::connect(&url, unix_ms()).map(Storage::start),
+        #[cfg(not(feature = "postgres"))]
+        Database::Postgres(url) => Err(StoreError::Database(format!(
+            "{} is a PostgreSQL database, and this build has no PostgreSQL support: use an SQLite \
+             file, or build kingme-server with its default features",
+            crate::storage::database_url::redacted(&url)
+        ))),
         Database::InMemory | Database::File(_) => {
             let mut store = SqliteStore::open_sealed(&database.path(), unix_ms(), new_database)?;
             store.set_durability(durability)?;
@@ -78,7 +110,7 @@ pub async fn run_with_storage(
         Err(err) => return tracing::error!(%err, "cannot set up TLS; not serving"),
     };
     if let Err(err) = run_doors(listener, None, shutdown, config, storage, tls).await {
-        tracing::error!(%err, "cannot join the cluster; not serving");
+        tracing::error!(%err, "not serving");
     }
 }
 
@@ -87,7 +119,8 @@ pub async fn run_with_storage(
 /// cluster serves nothing and says why.
 ///
 /// # Errors
-/// The cluster's Redis cannot be reached or refuses the node.
+/// The cluster's Redis cannot be reached or refuses the node, or this build lacks what the
+/// configuration asks for (a cluster, the HTTP door).
 pub async fn run_doors(
     listener: TcpListener,
     http: Option<TcpListener>,
@@ -95,7 +128,15 @@ pub async fn run_doors(
     config: Config,
     storage: Storage,
     tls: Arc<ServerTls>,
-) -> Result<(), ClusterError> {
+) -> Result<(), ServeError> {
+    #[cfg(not(feature = "cluster"))]
+    if config.cluster.is_some() {
+        return Err(ServeError::NoCluster);
+    }
+    #[cfg(not(feature = "web"))]
+    if http.is_some() {
+        return Err(ServeError::NoWebDoor);
+    }
     let server_id = match storage.server_id().await {
         Ok(id) => id,
         Err(err) => {
@@ -107,6 +148,7 @@ pub async fn run_doors(
     let games = CancellationToken::new();
     let tasks = TaskTracker::new();
     // A cluster node joins before anything else: its tables take leases from the start.
+    #[cfg(feature = "cluster")]
     let cluster = match &config.cluster {
         None => None,
         Some(settings) => {
@@ -115,6 +157,7 @@ pub async fn run_doors(
     };
     let registry = Arc::new(TableRegistry::default());
     let sessions = Arc::new(Sessions::default());
+    #[cfg(feature = "cluster")]
     let relay = cluster
         .as_ref()
         .map(|cluster| cluster.relay(&registry, &sessions, config.outbox_capacity, &games));
@@ -126,9 +169,18 @@ pub async fn run_doors(
         timing: TableTiming::of(&config),
         games,
         tasks,
+        #[cfg(feature = "cluster")]
         ownership: cluster.as_ref().map(Cluster::ownership),
+        #[cfg(feature = "cluster")]
         remote: cluster.as_ref().map(Cluster::fanout),
+        #[cfg(feature = "cluster")]
         handover: relay.as_ref().map(relay::handover),
+        #[cfg(not(feature = "cluster"))]
+        ownership: None,
+        #[cfg(not(feature = "cluster"))]
+        remote: None,
+        #[cfg(not(feature = "cluster"))]
+        handover: None,
     });
     let timers = TaskTracker::new();
     let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);
@@ -141,9 +193,11 @@ pub async fn run_doors(
         connections: CancellationToken::new(),
         timers,
         last_connection: AtomicU64::new(0),
+        #[cfg(feature = "cluster")]
         membership: cluster
             .as_ref()
             .map(|cluster| Arc::clone(&cluster.membership)),
+        #[cfg(feature = "cluster")]
         relay: relay.clone(),
         tls: Arc::clone(&tls),
     });
@@ -155,17 +209,24 @@ pub async fn run_doors(
         .registry
         .ids
         .supply(tables.storage.clone(), tables.games.clone(), &net.timers);
-    match cluster.as_ref().zip(relay.as_ref()) {
-        // Other nodes may be running the stored games: a node takes over only those whose
-        // lease lapsed, by the failover watcher.
+    // On a cluster node, other nodes may be running the stored games: a node takes over only
+    // those whose lease lapsed, by the failover watcher.
+    #[cfg(feature = "cluster")]
+    let lone = match cluster.as_ref().zip(relay.as_ref()) {
         Some((cluster, relay)) => {
             cluster.start(&tables, &net.sessions, relay, &tables.games, &net.timers);
+            false
         }
-        None => match resume::resume_games(&tables, &net.sessions).await {
+        None => true,
+    };
+    #[cfg(not(feature = "cluster"))]
+    let lone = true;
+    if lone {
+        match resume::resume_games(&tables, &net.sessions).await {
             Ok(0) => {}
             Ok(count) => tracing::info!(count, "resumed the games in progress"),
             Err(err) => tracing::error!(%err, "could not resume the games in progress"),
-        },
+        }
     }
     net.timers
         .spawn(watch_database(net.storage.clone(), net.connections.clone()));
@@ -173,6 +234,7 @@ pub async fn run_doors(
     let connections = TaskTracker::new();
     // The HTTP door stops accepting when the TCP door does.
     let accepting = CancellationToken::new();
+    #[cfg(feature = "web")]
     let web = http.map(|http| {
         let door = WebDoor {
             context: Arc::clone(&net),
@@ -181,6 +243,8 @@ pub async fn run_doors(
         };
         tokio::spawn(serve_http(http, door, accepting.clone()))
     });
+    #[cfg(not(feature = "web"))]
+    let web: Option<JoinHandle<()>> = None;
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "kingme server listening");
     }
@@ -263,7 +327,7 @@ pub struct ServerHandle {
     http_addr: Option<SocketAddr>,
     tls: Arc<ServerTls>,
     stop: CancellationToken,
-    task: JoinHandle<Result<(), ClusterError>>,
+    task: JoinHandle<Result<(), ServeError>>,
 }
 
 impl ServerHandle {
@@ -287,6 +351,7 @@ impl ServerHandle {
 
     /// Opens the database `config` names and starts a server on `addr` with the HTTP door (the
     /// WebSocket and the web page) on `http` (port 0 for any free port).
+    #[cfg(feature = "web")]
     pub async fn start_with_http(
         addr: impl ToSocketAddrs,
         http: impl ToSocketAddrs,
@@ -352,7 +417,7 @@ impl ServerHandle {
         self.stop.cancel();
         match self.task.await {
             Ok(Ok(())) => {}
-            Ok(Err(err)) => tracing::error!(%err, "cannot join the cluster; not served"),
+            Ok(Err(err)) => tracing::error!(%err, "not served"),
             Err(err) => tracing::error!(%err, "the server task failed"),
         }
     }

@@ -23,7 +23,7 @@
 // `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
 #![cfg(test)]
 
-use kingme_server::storage::{PgStore, Store};
+use kingme_server::test_support::{PgStore, Store};
 use kingme_shared::Side;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;

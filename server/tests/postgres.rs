@@ -13,9 +13,9 @@
 // `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
 #![cfg(test)]
 
-use kingme_server::storage::conformance::{self, TestDatabase};
-use kingme_server::storage::schema::CURRENT_VERSION;
-use kingme_server::storage::{PgStore, Storage, Store, StoreError};
+use kingme_server::test_support::CURRENT_VERSION;
+use kingme_server::test_support::conformance::{self, TestDatabase};
+use kingme_server::test_support::{PgStore, Storage, Store, StoreError};
 use kingme_testkit::server_process::start_server_process;
 use kingme_testkit::temp_postgres::TempPostgres;
 use kingme_testkit::{Client, first_legal, scenario, tictactoe_options};
@@ -205,7 +205,7 @@ async fn two_servers_on_one_database_share_ids_identities_and_history() {
 /// out), migrated by this server's store, and resumed by this server's binary.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_made_by_version_4_is_migrated_and_resumes_its_games() {
-    use kingme_server::storage::Participant;
+    use kingme_server::test_support::Participant;
     use kingme_shared::ai::Level;
     use kingme_shared::domain::{GameId, TimeControl};
     use kingme_shared::identity::SigningKey;

@@ -1,7 +1,7 @@
-//! The real server started in the test's own process (`kingme_server::ServerHandle`) on a free
+//! The real server started in the test's own process (`kingme_server::host::ServerHandle`) on a free
 //! port of 127.0.0.1, with the configuration the tests use.
 
-use kingme_server::{Config, ServerHandle};
+use kingme_server::host::{Config, ServerHandle};
 use std::time::Duration;
 
 /// The configuration the tests use: the defaults, with bots that answer at once.

@@ -101,7 +101,9 @@ pub enum Reaction {
     /// It refused requests, with errors of these kinds and `MoveRejected` for proposed moves,
     /// and kept the connection.
     Refused {
+        /// The kinds of the errors it sent.
         errors: Vec<ErrorKind>,
+        /// How many `MoveRejected` it sent.
         moves_rejected: usize,
     },
     /// It kept the connection and said nothing the attack could read (the attacker left).
@@ -129,6 +131,7 @@ impl fmt::Display for Reaction {
 /// server's handshake and idle timeouts for the silent attacks to see the close.
 #[derive(Debug, Clone, Copy)]
 pub struct Patience {
+    /// How long an attack waits for the server to answer or close.
     pub reaction: Duration,
     /// How long a slow reader holds its connection.
     pub slow_reader_hold: Duration,
@@ -354,8 +357,11 @@ async fn slow_reader(
 /// How an ordinary game went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrdinaryGame {
+    /// The game played.
     pub kind: GameKind,
+    /// Its id.
     pub id: GameId,
+    /// How many moves were played.
     pub moves: usize,
     /// `None` if it ended normally: by the rules, with the result the moves replayed give.
     pub disturbed: Option<String>,

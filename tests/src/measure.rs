@@ -9,7 +9,9 @@ use std::time::Duration;
 /// The CPU time a process has used, kernel and user apart.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CpuTime {
+    /// Time in user mode.
     pub user: Duration,
+    /// Time in the kernel.
     pub system: Duration,
 }
 

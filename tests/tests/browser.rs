@@ -29,7 +29,7 @@ use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerA
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use kingme_server::{Config, Database, ServerHandle};
+use kingme_server::host::{Config, Database, ServerHandle};
 use kingme_shared::domain::{ClockState, GameId};
 use kingme_shared::protocol::{
     ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,

@@ -17,7 +17,7 @@
 
 use kingme_client::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig, Security};
-use kingme_server::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
+use kingme_server::host::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, GameStatus, Opponent, SeatChoice, ServerMessage,
@@ -97,16 +97,16 @@ fn run_node() {
     };
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     runtime.block_on(async {
-        let storage = kingme_server::open_storage(&config)
+        let storage = kingme_server::host::open_storage(&config)
             .await
             .expect("the node opens its database");
-        let tls = kingme_server::open_tls(&config)
+        let tls = kingme_server::host::open_tls(&config)
             .await
             .expect("the node reads its certificate");
         let listener = tokio::net::TcpListener::bind(flag("--listen"))
             .await
             .expect("the node listens");
-        kingme_server::run_doors(
+        kingme_server::host::run_doors(
             listener,
             None,
             std::future::pending::<()>(),

@@ -21,8 +21,9 @@
 use ed25519_dalek::pkcs8::EncodePrivateKey;
 use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
 use futures::{SinkExt, StreamExt};
-use kingme_server::net::tls::{self, ServerTls};
-use kingme_server::{Database, ServerHandle, TlsSettings};
+use kingme_server::host::ServerTls;
+use kingme_server::host::{Database, ServerHandle, TlsSettings};
+use kingme_server::test_support::accept_tls;
 use kingme_shared::GameKind;
 use kingme_shared::identity::{ChannelBinding, SigningKey};
 use kingme_shared::protocol::{ErrorKind, ServerMessage};
@@ -204,7 +205,7 @@ impl Relay {
             while let Ok((stream, _)) = listener.accept().await {
                 let certified = std::sync::Arc::clone(&certified);
                 tokio::spawn(async move {
-                    let stream = tls::accept(&certified, stream).await.unwrap();
+                    let stream = accept_tls(&certified, stream).await.unwrap();
                     let bot = tokio_tungstenite::accept_async(stream).await.unwrap();
                     let Link::WebSocket(upstream, _) = Link::websocket(server, Wire::Tls).await
                     else {

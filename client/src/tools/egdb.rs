@@ -157,7 +157,7 @@ fn build(pieces: u32, path: &Path, show_progress: bool) -> anyhow::Result<()> {
 /// Reads and checks a database file; a damaged, truncated or foreign file is refused with the
 /// reason (the server's reader, which its bots use too).
 pub fn open(path: &Path) -> anyhow::Result<Arc<Egdb>> {
-    Ok(kingme_server::game::endgame::open(path)?)
+    Ok(kingme_shared::ai::egdb::open(path)?)
 }
 
 /// The database to use: `file` if given, else the largest in `dir` (or the data directory's

@@ -3,7 +3,7 @@
 //! server's message limit. A server killed and started again under bots: `bot_restart.rs`.
 
 use crate::KINGME;
-use kingme_server::Config;
+use kingme_server::host::Config;
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{

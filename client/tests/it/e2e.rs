@@ -5,7 +5,7 @@
 
 use crate::KINGME;
 use crate::fixtures::{feed_and_wait, output_text as text};
-use kingme_server::ServerHandle;
+use kingme_server::host::ServerHandle;
 use kingme_testkit::{start_server, test_config};
 use std::process::{Output, Stdio};
 use tokio::io::AsyncWriteExt;

@@ -7,7 +7,7 @@
 
 use crate::KINGME;
 use crate::fixtures::{feed_and_wait, output_text as text};
-use kingme_server::{Config, Database, ServerHandle};
+use kingme_server::host::{Config, Database, ServerHandle};
 use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;

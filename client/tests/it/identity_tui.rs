@@ -7,7 +7,7 @@ use kingme_client::app::{App, Screen};
 use kingme_client::event::Event;
 use kingme_client::identity::KeyStore;
 use kingme_client::net::{Net, NetConfig, Security};
-use kingme_server::{Config, ServerHandle};
+use kingme_server::host::{Config, ServerHandle};
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, Opponent, SeatChoice, TimeControl,
 };

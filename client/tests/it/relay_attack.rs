@@ -8,8 +8,8 @@
 
 use crate::fixtures::run_kingme;
 use kingme_client::net::dial::{DialError, Security, dial};
-use kingme_server::net::tls::ServerTls;
-use kingme_server::{Config, Database, ServerHandle, TlsSettings, TlsSource};
+use kingme_server::host::ServerTls;
+use kingme_server::host::{Config, Database, ServerHandle, TlsSettings, TlsSource};
 use std::net::SocketAddr;
 use std::path::Path;
 use tokio::net::TcpListener;
@@ -113,7 +113,7 @@ async fn the_embedded_servers_own_certificate_is_the_only_one_its_client_trusts(
 async fn behind_a_proxy_that_ends_tls_the_server_checks_proofs_against_the_proxys_certificate() {
     // The proxy's certificate, in a PEM file the server is given with --proxy-cert.
     let files = tempfile::tempdir().unwrap();
-    let (certificate, key) = kingme_server::net::tls::self_signed_pem().unwrap();
+    let (certificate, key) = kingme_server::host::self_signed_pem().unwrap();
     let (cert_file, key_file) = (
         files.path().join("proxy.crt"),
         files.path().join("proxy.key"),

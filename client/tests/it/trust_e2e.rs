@@ -6,7 +6,7 @@
 //! `--plaintext` a person is not signed in without `--insecure`.
 
 use crate::fixtures::run_kingme;
-use kingme_server::{Config, ServerHandle, TlsSettings, TlsSource};
+use kingme_server::host::{Config, ServerHandle, TlsSettings, TlsSource};
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

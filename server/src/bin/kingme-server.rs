@@ -3,11 +3,11 @@
 
 use anyhow::Context;
 use clap::Parser;
-use kingme_server::net::tls::ServerTls;
-use kingme_server::storage::Durability;
-use kingme_server::storage::backup;
-use kingme_server::storage::location::{SERVER_DB_FILE, default_db_path};
-use kingme_server::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
+use kingme_server::host::Durability;
+use kingme_server::host::ServerTls;
+use kingme_server::host::backup;
+use kingme_server::host::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
+use kingme_server::host::{SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -216,7 +216,7 @@ impl Args {
             cluster: self.cluster_settings()?,
             tls: self.tls(),
             endgame_database: match &self.egdb {
-                Some(path) => Some(kingme_server::game::endgame::open(path)?),
+                Some(path) => Some(kingme_shared::ai::egdb::open(path)?),
                 None => None,
             },
             ..defaults
@@ -296,7 +296,7 @@ async fn main() -> anyhow::Result<()> {
     let config = args.config()?;
     // The database first: a server that cannot keep its games should say so before anyone
     // connects.
-    let storage = kingme_server::open_storage(&config)
+    let storage = kingme_server::host::open_storage(&config)
         .await
         .with_context(|| format!("cannot open the database {}", config.database))?;
     tracing::info!(
@@ -304,7 +304,7 @@ async fn main() -> anyhow::Result<()> {
         durability = config.durability.promise(),
         "database open"
     );
-    let tls = kingme_server::open_tls(&config)
+    let tls = kingme_server::host::open_tls(&config)
         .await
         .context("cannot set up TLS (or pass --plaintext to run without it)")?;
     match tls.current() {
@@ -338,7 +338,7 @@ async fn main() -> anyhow::Result<()> {
         None => None,
     };
     // A node that cannot join its cluster ends with an error status, not a clean exit.
-    kingme_server::run_doors(listener, http, shutdown_signal(), config, storage, tls)
+    kingme_server::host::run_doors(listener, http, shutdown_signal(), config, storage, tls)
         .await
         .context("cannot join the cluster")?;
     Ok(())

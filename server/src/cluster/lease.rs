@@ -209,7 +209,7 @@ impl Leases {
         Ok(Lease {
             fence: Fence { game, token },
             lost,
-            kept: kept.drop_guard(),
+            _kept: kept.drop_guard(),
         })
     }
 

@@ -38,12 +38,6 @@ impl Membership {
         }
     }
 
-    /// The live nodes' client addresses, this node's first.
-    #[must_use]
-    pub fn live_nodes(&self) -> Vec<String> {
-        self.live.borrow().clone()
-    }
-
     /// The live nodes, marked changed whenever a beat finds a node come or gone.
     #[must_use]
     pub fn watch_nodes(&self) -> watch::Receiver<Vec<String>> {

@@ -120,36 +120,43 @@ impl Judge {
         }
     }
 
+    /// Playing, or how the game ended.
     #[must_use]
     pub fn status(&self) -> GameStatus {
         self.status
     }
 
+    /// Whether the game goes on.
     #[must_use]
     pub fn is_playing(&self) -> bool {
         self.status == GameStatus::Playing
     }
 
+    /// The position now.
     #[must_use]
     pub fn game(&self) -> &AnyGame {
         &self.game
     }
 
+    /// The position the game started from.
     #[must_use]
     pub fn start(&self) -> &AnyGame {
         &self.start
     }
 
+    /// Every move played, in order.
     #[must_use]
     pub fn moves(&self) -> &[MoveRecord] {
         &self.moves
     }
 
+    /// Whose turn it is.
     #[must_use]
     pub fn side_to_move(&self) -> Side {
         self.game.side_to_move()
     }
 
+    /// Both clocks as they stand at `now`.
     #[must_use]
     pub fn clocks(&self, now: Instant) -> ClockState {
         self.clock.state(now)

@@ -12,7 +12,6 @@
 pub mod bot;
 pub mod clock;
 pub mod context;
-pub mod endgame;
 pub mod game_ids;
 pub mod handover;
 pub mod judge;

@@ -20,7 +20,7 @@ pub struct Lease {
     /// renewed in time) and at shutdown: the table stops without ending the game.
     pub lost: CancellationToken,
     /// Dropped with the table: its keeper stops renewing and gives the lease back.
-    pub kept: DropGuard,
+    pub _kept: DropGuard,
 }
 
 /// Hands out leases on new games (the cluster's; a lone server has none).

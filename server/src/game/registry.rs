@@ -153,18 +153,6 @@ impl TableRegistry {
             .count()
     }
 
-    /// How many tables are open.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.tables.lock().len()
-    }
-
-    /// Whether no table is open.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Replaces the games other nodes of a cluster run (the lobby lists them too).
     pub fn set_elsewhere(&self, games: Vec<GameSummary>) {
         let mut elsewhere = self.elsewhere.lock();

@@ -326,10 +326,13 @@ impl<F: Incoming> Connection<F> {
                 let table = match context.lobby.table(game) {
                     Ok(table) => table,
                     // On a cluster node, another node may run it.
+                    #[cfg(feature = "cluster")]
                     Err(refusal) => match &context.relay {
                         Some(relay) => return relay.forward(session, message).await,
                         None => return Err(refusal),
                     },
+                    #[cfg(not(feature = "cluster"))]
+                    Err(refusal) => return Err(refusal),
                 };
                 return table.request(Arc::clone(session), message).await;
             }
@@ -344,6 +347,7 @@ impl<F: Incoming> Connection<F> {
         let Some(absence) = session.detach(self.id) else {
             return;
         };
+        #[cfg(feature = "cluster")]
         if let Some(relay) = &self.context.relay {
             relay.departed(session);
         }

@@ -3,7 +3,9 @@
 //! and tracker of the server's lifetime. Nothing of the tables' own context.
 
 use super::tls::ServerTls;
+#[cfg(feature = "cluster")]
 use crate::cluster::membership::Membership;
+#[cfg(feature = "cluster")]
 use crate::cluster::relay::Relay;
 use crate::config::Config;
 use crate::lobby::Lobby;
@@ -58,8 +60,10 @@ pub struct ConnectionContext {
     /// The last connection id given, by either door (ids are unique across both).
     pub last_connection: AtomicU64,
     /// A cluster node's membership: the live nodes told to clients after `Welcome`.
+    #[cfg(feature = "cluster")]
     pub membership: Option<Arc<Membership>>,
     /// A cluster node's relay: requests for games other nodes run go there.
+    #[cfg(feature = "cluster")]
     pub relay: Option<Arc<Relay>>,
     /// The doors' TLS: the certificate a new connection is presented, and the binding its
     /// proofs sign.

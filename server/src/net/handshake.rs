@@ -117,6 +117,7 @@ impl<F: Incoming> Connection<F> {
             resume_token: token,
             games,
         });
+        #[cfg(feature = "cluster")]
         if let Some(membership) = &self.context.membership {
             let mut feed = membership.watch_nodes();
             self.outbox.send(ServerMessage::Nodes {
@@ -149,6 +150,7 @@ impl<F: Incoming> Connection<F> {
                 .await;
         }
         // On a cluster node, so do the games other nodes run for it.
+        #[cfg(feature = "cluster")]
         if let Some(relay) = &self.context.relay {
             relay.returned(&session);
         }
@@ -245,7 +247,11 @@ impl<F: Incoming> Connection<F> {
         name: String,
         token: &str,
     ) -> Result<Arc<Session>, CloseReason> {
-        if self.context.relay.is_none() {
+        #[cfg(feature = "cluster")]
+        let on_a_cluster = self.context.relay.is_some();
+        #[cfg(not(feature = "cluster"))]
+        let on_a_cluster = false;
+        if !on_a_cluster {
             return Err(self.fatal(Refusal::UnknownToken));
         }
         match self.context.storage.resume_token_owner(token).await {

@@ -13,7 +13,7 @@ pub mod handshake;
 pub mod rate_limit;
 pub mod tls;
 pub mod transport;
+#[cfg(feature = "web")]
 pub mod web;
 
-pub use close_reason::CloseReason;
 pub use context::{ConnectionContext, ConnectionLimits};

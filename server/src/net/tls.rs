@@ -40,24 +40,50 @@ pub const SERVER_SELF_SIGNED_FILE: &str = "kingme-server-tls.pem";
 /// Why the server's certificate could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
+    /// A certificate or key file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// A certificate or key file is larger than any such file.
     #[error("{path} is {size} bytes; a certificate or key file is at most {MAX_PEM_FILE}")]
-    TooLarge { path: PathBuf, size: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The certificate file holds no certificate.
     #[error("{path} holds no PEM certificate (BEGIN CERTIFICATE): {detail}")]
-    NoCertificate { path: PathBuf, detail: String },
+    NoCertificate {
+        /// The file.
+        path: PathBuf,
+        /// What the PEM reader said.
+        detail: String,
+    },
+    /// The key file holds no private key.
     #[error("{path} holds no PEM private key (BEGIN PRIVATE KEY, RSA or EC): {detail}")]
-    NoKey { path: PathBuf, detail: String },
+    NoKey {
+        /// The file.
+        path: PathBuf,
+        /// What the PEM reader said.
+        detail: String,
+    },
+    /// The key does not belong to the certificate, or rustls refuses them.
     #[error("the certificate and key cannot be used together: {0}")]
     Mismatch(String),
+    /// A self-signed certificate could not be made.
     #[error("cannot make a self-signed certificate: {0}")]
     Generate(String),
+    /// The self-signed certificate could not be written beside the database.
     #[error("cannot keep the self-signed certificate in {path}: {source}")]
     Keep {
+        /// The file it was to be kept in.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
 }

@@ -138,18 +138,6 @@ impl Sessions {
             shrink_when_sparse(&mut by_name);
         }
     }
-
-    /// How many sessions exist.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.by_token().len() + self.by_name().len()
-    }
-
-    /// Whether there are none.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 #[cfg(test)]

@@ -36,17 +36,26 @@ pub enum BackupError {
     InUse(PathBuf),
     /// The copy failed SQLite's integrity check.
     #[error("{path} is damaged ({problems}); nothing was replaced")]
-    Damaged { path: PathBuf, problems: String },
+    Damaged {
+        /// The copy.
+        path: PathBuf,
+        /// What the integrity check found.
+        problems: String,
+    },
     /// SQLite refused.
     #[error("{what}: {source}")]
     Sqlite {
+        /// What was being done.
         what: String,
+        /// What SQLite said.
         source: rusqlite::Error,
     },
     /// A file could not be written, renamed or synced.
     #[error("{what}: {source}")]
     Io {
+        /// What was being done.
         what: String,
+        /// What the system said.
         source: std::io::Error,
     },
 }

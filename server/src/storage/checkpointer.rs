@@ -34,7 +34,8 @@ pub struct Checkpoint {
 }
 
 enum Order {
-    /// Checkpoint now and answer (for tests and the shutdown).
+    /// Checkpoint now and answer (for tests).
+    #[cfg(test)]
     Now(SyncSender<Result<Checkpoint, StoreError>>),
     Stop,
 }
@@ -83,6 +84,7 @@ impl Checkpointer {
                 let mut failing = false;
                 loop {
                     let done = match inbox.recv_timeout(EVERY) {
+                        #[cfg(test)]
                         Ok(Order::Now(reply)) => {
                             let _ = reply.send(checkpoint(&connection));
                             continue;
@@ -111,6 +113,7 @@ impl Checkpointer {
     }
 
     /// Checkpoints now, on the thread, and says what it did.
+    #[cfg(test)]
     pub fn now(&self) -> Result<Checkpoint, StoreError> {
         let (reply, answer) = mpsc::sync_channel(1);
         let stopped = || StoreError::Database("the checkpointing thread has stopped".to_owned());

@@ -4,7 +4,7 @@
 
 use kingme_shared::ai::Level;
 use kingme_shared::domain::{GameId, GameResult, TimeControl};
-use kingme_shared::record::{GameRecord, RecordResult};
+use kingme_shared::record::{GameRecord, RecordResult, utc_date};
 use kingme_shared::{GameSpec, Side};
 
 /// Who holds a seat, as the store sees it.
@@ -66,13 +66,17 @@ impl Participant {
 /// A game as it is created.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewGame {
+    /// Its id, reserved from the database.
     pub id: GameId,
     /// The game and its rule variant.
     pub spec: GameSpec,
+    /// The clock.
     pub time_control: TimeControl,
+    /// Whether the result changes ratings.
     pub rated: bool,
     /// The setup position's text, `None` for the standard start.
     pub start_position: Option<String>,
+    /// Who sits in each seat, the first side's first.
     pub seats: [Participant; 2],
     /// Milliseconds since the Unix epoch.
     pub created_at_ms: i64,
@@ -132,23 +136,6 @@ pub fn unix_ms() -> i64 {
         .map_or(0, |since| {
             i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
         })
-}
-
-/// `YYYY.MM.DD` of a Unix time in milliseconds, in UTC (the PDN date form).
-#[must_use]
-pub fn utc_date(unix_ms: i64) -> String {
-    // Days to civil date, after Howard Hinnant's well-known algorithm.
-    let days = unix_ms.div_euclid(86_400_000);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// The stored code of a time control: `unlimited`, `fischer:300+5`, `per-move:10`.
@@ -249,13 +236,5 @@ mod tests {
             assert_eq!(parse_time_control_code(&code), Ok(time_control));
         }
         assert!(parse_time_control_code("fischer:3").is_err());
-    }
-
-    #[test]
-    fn dates_are_utc_days() {
-        assert_eq!(utc_date(0), "1970.01.01");
-        // 2024-02-29 12:00 UTC, a leap day.
-        assert_eq!(utc_date(1_709_208_000_000), "2024.02.29");
-        assert_eq!(utc_date(1_795_392_000_000), "2026.11.23");
     }
 }

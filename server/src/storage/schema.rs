@@ -154,10 +154,10 @@ mod copy_v4;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::storage::identity::Admission;
     use crate::storage::identity::admit;
-    use crate::storage::{
-        Admission, Claim, IdentityError, Participant, SqliteStore, Store, StoredIdentity,
-    };
+    use crate::storage::store::{Store, StoredIdentity};
+    use crate::storage::{Claim, IdentityError, Participant, SqliteStore};
     use kingme_shared::Side;
     use kingme_shared::ai::Level;
     use kingme_shared::domain::{EndReason, GameId, TimeControl};

@@ -29,8 +29,11 @@ pub enum StoreError {
     /// stored.
     #[error("game {game}: move {ply} arrived where move {expected} was due")]
     OutOfSequence {
+        /// The game.
         game: GameId,
+        /// The number the move arrived with.
         ply: u32,
+        /// The number due next.
         expected: u32,
     },
     /// The storage worker went away before answering.
@@ -39,7 +42,12 @@ pub enum StoreError {
     /// A write for a game by a node whose lease on it is no longer the latest: another node
     /// runs the game now (see [`super::fence`]), so nothing was written.
     #[error("game {game}: lease {token} was superseded by another node's; nothing written")]
-    Fenced { game: GameId, token: u64 },
+    Fenced {
+        /// The game.
+        game: GameId,
+        /// The superseded lease's fencing token.
+        token: u64,
+    },
 }
 
 /// A registered name: the public key it belongs to, or, for a name registered by a version-2

@@ -3,8 +3,8 @@
 //! the server opens it (`SqliteStore::open_sealed`), through the steps a host takes: a backup
 //! while games are played, the file replaced, the server stopped, the backup put back.
 
-use kingme_server::storage::conformance::{alice_and_bot, new_game, stored_move};
-use kingme_server::storage::{SqliteStore, Store, StoreError};
+use kingme_server::test_support::conformance::{alice_and_bot, new_game, stored_move};
+use kingme_server::test_support::{SqliteStore, Store, StoreError};
 use kingme_shared::GameKind;
 use kingme_shared::domain::GameId;
 use std::path::{Path, PathBuf};
@@ -127,7 +127,7 @@ fn a_damaged_database_is_refused_at_start_saying_what_to_do() {
 
 #[test]
 fn a_backup_taken_online_is_restored_safely_once_the_server_stops() {
-    use kingme_server::storage::backup::{self, BackupError};
+    use kingme_server::test_support::backup::{self, BackupError};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let saved = dir.path().join("backup.db");

@@ -1,16 +1,18 @@
 //! A finished or unfinished game as a record: who played which side, where it started, the moves
 //! in order, and how it ended. It is what the server stores, what `kingme export` writes (PDN for
-//! checkers in [`pdn`], the text record of [`text`] for every game) and
-//! what `kingme replay` steps through.
+//! checkers in [`pdn`], the text record of [`text`] for every game, its date in PDN's form in
+//! [`date`]) and what `kingme replay` steps through.
 //!
 //! A record is only text until it is replayed: [`GameRecord::replay`] plays every move through the
 //! rules, so a record read from a file or a database can never produce a position the rules did
 //! not.
 
+pub mod date;
 pub mod pdn;
 pub mod result;
 pub mod text;
 
+pub use date::{UNKNOWN_DATE, utc_date};
 pub use result::{RecordResult, end_reason_code, parse_end_reason_code};
 
 use crate::any_game::{AnyGame, GameKind};
@@ -69,7 +71,7 @@ impl GameRecord {
         GameRecord {
             spec: spec.into(),
             event: String::new(),
-            date: "????.??.??".to_owned(),
+            date: UNKNOWN_DATE.to_owned(),
             players: [String::new(), String::new()],
             start_position: None,
             moves: Vec::new(),

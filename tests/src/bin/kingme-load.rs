@@ -13,7 +13,7 @@
 use anyhow::{Context, bail};
 use clap::Parser;
 use futures::future::join_all;
-use kingme_server::{Config, ServerHandle, TlsSettings, TlsSource};
+use kingme_server::host::{Config, ServerHandle, TlsSettings, TlsSource};
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};

@@ -129,10 +129,15 @@ impl FrameSizes {
 /// (105 bytes) to the creator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HandshakeSizes {
+    /// The client's `Hello`.
     pub hello: usize,
+    /// The server's `Welcome`.
     pub welcome: usize,
+    /// The creator's `CreateGame`.
     pub create: usize,
+    /// The waiting game's `State` to its creator.
     pub created: usize,
+    /// The joiner's `Join`.
     pub join: usize,
     /// The start to the creator, who moves first.
     pub started_creator: usize,
@@ -157,30 +162,54 @@ impl Default for HandshakeSizes {
 /// What went wrong on a floor connection.
 #[derive(Debug, thiserror::Error)]
 pub enum FloorError {
+    /// The socket failed.
     #[error("connection error: {0}")]
     Io(#[from] std::io::Error),
+    /// A frame longer than the limit.
     #[error("a frame of {0} bytes is longer than the limit of {MAX_FRAME}")]
     TooLong(usize),
+    /// A frame shorter than its header.
     #[error("a frame of {0} bytes is shorter than the {HEADER} bytes of its header")]
     TooShort(usize),
+    /// A frame of a kind this relay does not have.
     #[error("a frame of unknown kind {0}")]
     UnknownKind(u8),
+    /// A frame of another kind than the one due.
     #[error("expected a {expected:?} frame, got {got:?}")]
-    Unexpected { expected: Kind, got: Kind },
+    Unexpected {
+        /// The kind due.
+        expected: Kind,
+        /// The kind read.
+        got: Kind,
+    },
+    /// A move's frame out of order.
     #[error("expected the {what} of move {expected}, got move {got}")]
     OutOfOrder {
+        /// Which frame of the move (the move, its echo).
         what: &'static str,
+        /// The move due.
         expected: u64,
+        /// The move read.
         got: u64,
     },
+    /// A frame size asked for outside what a frame may be.
     #[error("the {what} size {size} is outside {HEADER}..={MAX_FRAME} bytes")]
-    Size { what: &'static str, size: usize },
+    Size {
+        /// Which frame.
+        what: &'static str,
+        /// The size asked for.
+        size: usize,
+    },
+    /// The peer closed the connection.
     #[error("the other side closed the connection")]
     Closed,
+    /// A client sent frames before its match began.
     #[error("a client sent more before its match began")]
     Early,
+    /// Two clients claimed the same role in one match.
     #[error("two {0} for one match")]
     SameRole(&'static str),
+    /// Nothing arrived in time.
     #[error("nothing came within {0:?}: the relay is stuck")]
     Stuck(std::time::Duration),
 }
@@ -188,7 +217,9 @@ pub enum FloorError {
 /// One frame read: its kind and sequence number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frame {
+    /// What the frame is.
     pub kind: Kind,
+    /// The move it belongs to.
     pub seq: u64,
 }
 
@@ -238,6 +269,7 @@ pub struct FrameReader<R> {
 }
 
 impl<R: AsyncRead + Unpin> FrameReader<R> {
+    /// Reads frames from `reader`.
     pub fn new(reader: R) -> FrameReader<R> {
         FrameReader {
             reader,

@@ -18,6 +18,7 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 pub struct PlayOptions {
     /// What a player waits before sending its move (zero: at once).
     pub think: Duration,
+    /// The sizes of a move's frames.
     pub sizes: FrameSizes,
     /// Whether the relay echoes each move to its sender (it must be told the same).
     pub echo: bool,

@@ -16,6 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 /// What the relay writes for a move, and how a connection begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RelayOptions {
+    /// The sizes of a move's frames.
     pub sizes: FrameSizes,
     /// Echo each move to its sender (as kingme's protocol needs); off: the copy only.
     pub echo: bool,

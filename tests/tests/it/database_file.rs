@@ -4,7 +4,7 @@
 //! `--new-database`. Also: an open game its creator left is stored as aborted at once, not left
 //! for the next start.
 
-use kingme_server::{Config, Database, ServerHandle};
+use kingme_server::host::{Config, Database, ServerHandle};
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{Opponent, ServerMessage};
 use kingme_shared::{GameKind, Side};

@@ -160,8 +160,8 @@ async fn a_client_that_never_says_hello_or_stops_answering_pings_is_closed() {
 #[tokio::test]
 async fn shutdown_keeps_games_tells_every_client_and_the_next_start_resumes_them() {
     let dir = tempfile::tempdir().unwrap();
-    let config = || kingme_server::Config {
-        database: kingme_server::Database::File(dir.path().join("kingme.db")),
+    let config = || kingme_server::host::Config {
+        database: kingme_server::host::Database::File(dir.path().join("kingme.db")),
         ..test_config()
     };
     let server = start_server(config()).await;
@@ -202,7 +202,7 @@ async fn shutdown_keeps_games_tells_every_client_and_the_next_start_resumes_them
 
 #[tokio::test(start_paused = true)]
 async fn beyond_the_connection_limit_a_client_waits_until_a_place_is_free() {
-    let config = kingme_server::Config {
+    let config = kingme_server::host::Config {
         max_connections: 1,
         ..test_config()
     };
@@ -224,7 +224,7 @@ async fn beyond_the_connection_limit_a_client_waits_until_a_place_is_free() {
 
 #[tokio::test]
 async fn a_spectator_that_stops_reading_is_dropped_and_the_game_goes_on() {
-    let config = kingme_server::Config {
+    let config = kingme_server::host::Config {
         rate_burst: 1_000_000,
         rate_per_second: 1_000_000,
         ..test_config()

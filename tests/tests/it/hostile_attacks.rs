@@ -3,7 +3,7 @@
 //! refusals), every ordinary game ends by the rules with the moves the rules allow, and the
 //! server still greets a new client at the end. `kingme-hostile` does the same at length.
 
-use kingme_server::Config;
+use kingme_server::host::Config;
 use kingme_shared::GameKind;
 use kingme_shared::protocol::{ErrorKind, GameId};
 use kingme_testkit::{Client, start_server, test_config};

@@ -6,8 +6,8 @@
 //! is refused, with nothing of it announced first. A client arriving while the store fails is
 //! let in to list and watch games, and told plainly why it cannot play.
 
-use kingme_server::ServerHandle;
-use kingme_server::storage::{Faults, FaultyStore, SqliteStore, Storage};
+use kingme_server::host::ServerHandle;
+use kingme_server::test_support::{Faults, FaultyStore, SqliteStore, Storage};
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::Opponent;

@@ -21,7 +21,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 /// The web door's address of a server started by [`start_web_server`].
-fn web(server: &kingme_server::ServerHandle) -> SocketAddr {
+fn web(server: &kingme_server::host::ServerHandle) -> SocketAddr {
     server.http_addr().expect("the HTTP door is open")
 }
 
@@ -221,7 +221,7 @@ async fn bad_frames_close_only_their_own_connection_with_the_reason() {
 
 #[tokio::test]
 async fn a_flood_over_the_websocket_meets_the_same_rate_limit() {
-    let config = kingme_server::Config {
+    let config = kingme_server::host::Config {
         rate_burst: 10,
         rate_per_second: 1,
         ..test_config()

@@ -30,7 +30,7 @@ use super::table_handle::{COMMAND_QUEUE, TableCommand, TableHandle};
 use crate::options::GameSetup;
 use crate::players::Session;
 use crate::storage::{Storage, StoredGame};
-pub use creation::{Created, create};
+pub use creation::create;
 use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, ServerMessage};
 use kingme_shared::record::RecordError;
 use persistence::{Paused, Unsaved, Waiting};

@@ -179,7 +179,7 @@ impl Ownership for DatabaseLeases {
             Ok(Lease {
                 fence: Fence { game, token },
                 lost: CancellationToken::new(),
-                kept: CancellationToken::new().drop_guard(),
+                _kept: CancellationToken::new().drop_guard(),
             })
         }
         .boxed()

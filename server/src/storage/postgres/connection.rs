@@ -1,8 +1,9 @@
-//! A PostgreSQL store's connection: the `--db` URL (and its redacted form for logs), connecting
+//! A PostgreSQL store's connection: connecting
 //! and migrating, connecting again at the next batch when the connection broke, statements
 //! prepared once per connection, and closing the connection off the async reactor.
 
 use super::PgStore;
+use crate::storage::database_url::redacted;
 use crate::storage::postgres_error::{database, describe};
 use crate::storage::postgres_schema;
 use crate::storage::store::StoreError;
@@ -13,36 +14,6 @@ use std::time::Duration;
 
 /// How long opening a connection may take when the URL does not say (`connect_timeout`).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The `--db` values that name a PostgreSQL database.
-pub const URL_SCHEMES: [&str; 2] = ["postgres://", "postgresql://"];
-
-/// Whether a `--db` value names a PostgreSQL database rather than an SQLite file.
-#[must_use]
-pub fn is_postgres_url(db: &str) -> bool {
-    URL_SCHEMES.iter().any(|scheme| db.starts_with(scheme))
-}
-
-/// A PostgreSQL URL fit to be shown and logged: the password replaced by `***`.
-#[must_use]
-pub fn redacted(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(name, _)| name);
-            let hidden = if user.len() < authority.len() - host.len() - 1 {
-                format!("{user}:***")
-            } else {
-                user.to_owned()
-            };
-            format!("{scheme}://{hidden}@{host}{tail}")
-        }
-        None => url.to_owned(),
-    }
-}
 
 impl PgStore {
     /// Connects to the database at `url` (`postgres://USER:PASSWORD@HOST:PORT/DATABASE`) and
@@ -83,6 +54,7 @@ impl PgStore {
     }
 
     /// The schema version of the open database.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn schema_version(&mut self) -> Result<i64, StoreError> {
         postgres_schema::version(self.client()?)
     }

@@ -14,12 +14,10 @@
 //! transaction-scoped advisory locks on both ratings (in one order everywhere), so two servers
 //! finishing games of the same person one after the other both count.
 //!
-//! Files: [`connection`] (the URL, opening the connection and opening it again when it broke,
+//! Files: [`connection`] (opening the connection and opening it again when it broke,
 //! prepared statements, closing off the reactor); this file, the SQL of every [`Store`] request.
 
 mod connection;
-
-pub use connection::{URL_SCHEMES, is_postgres_url, redacted};
 
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::postgres_error::database;
@@ -549,21 +547,6 @@ impl Store for PgStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_url_is_shown_without_its_password() {
-        assert_eq!(
-            redacted("postgres://kingme:s3cr:et@db.example:5432/games?sslmode=disable"),
-            "postgres://kingme:***@db.example:5432/games?sslmode=disable"
-        );
-        assert_eq!(
-            redacted("postgresql://kingme@10.0.0.2/games"),
-            "postgresql://kingme@10.0.0.2/games"
-        );
-        assert_eq!(redacted("postgres://host/db"), "postgres://host/db");
-        assert!(is_postgres_url("postgresql://h/d") && is_postgres_url("postgres://h/d"));
-        assert!(!is_postgres_url("games.db") && !is_postgres_url(":memory:"));
-    }
 
     #[test]
     fn a_bad_url_is_refused_without_connecting() {

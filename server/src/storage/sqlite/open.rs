@@ -3,7 +3,9 @@
 //! for the server's start and the tests.
 
 use super::{STATEMENT_CACHE, SqliteStore, database};
-use crate::storage::checkpointer::{self, Checkpoint, Checkpointer};
+#[cfg(test)]
+use crate::storage::checkpointer::Checkpoint;
+use crate::storage::checkpointer::{self, Checkpointer};
 use crate::storage::durability::Durability;
 use crate::storage::file_identity::{self, FileIdentity};
 use crate::storage::integrity;
@@ -145,6 +147,7 @@ impl SqliteStore {
             .map_err(database)
     }
 
+    #[cfg(test)]
     /// SQLite's `synchronous` setting in force (1 = NORMAL, 2 = FULL).
     pub fn synchronous(&self) -> Result<i64, StoreError> {
         self.connection
@@ -158,11 +161,13 @@ impl SqliteStore {
         &self.connection
     }
 
+    #[cfg(test)]
     /// Checkpoints a file database's log now, on its checkpointing thread (`None` in memory).
     pub fn checkpoint_now(&self) -> Option<Result<Checkpoint, StoreError>> {
         self.checkpointer.as_ref().map(Checkpointer::now)
     }
 
+    #[cfg(test)]
     /// The writer's own automatic checkpoint, in pages of log.
     pub fn writer_autocheckpoint(&self) -> Result<i64, StoreError> {
         self.connection
@@ -170,11 +175,13 @@ impl SqliteStore {
             .map_err(database)
     }
 
+    #[cfg(test)]
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
         schema::version(&self.connection)
     }
 
+    #[cfg(test)]
     /// The journal mode in force (`wal` for a file database).
     pub fn journal_mode(&self) -> Result<String, StoreError> {
         self.connection

@@ -7,15 +7,17 @@
 //! The verdicts are game-theoretic: with best play and no draw by repetition or by the
 //! forty-move rule (a database win may take longer than forty moves without a capture or a man's
 //! move). Files: `index` (position to index and back), `solve` (the analysis), `format`,
-//! `storage` (the file's bytes, memory-mapped), `cache` (the decoded blocks probes keep).
+//! `storage` (the file's bytes, memory-mapped), `open` (a file mapped and checked), `cache` (the decoded blocks probes keep).
 
 mod cache;
 pub mod format;
 pub mod index;
+pub mod open;
 pub mod solve;
 pub mod storage;
 
 pub use format::{Egdb, EgdbError, encode};
+pub use open::{EndgameFileError, open};
 pub use solve::{Progress, Tables, solve};
 pub use storage::Storage;
 

@@ -1,9 +1,9 @@
-//! The checkers endgame database the server's bots consult: opened once (at start, by whoever
-//! configures the server), memory-mapped and checked whole (its checksum), then shared by every
-//! search, which decodes only the blocks it probes. A damaged, truncated or foreign file is
-//! refused with the reason, never used silently.
+//! Opening a database file, as the server's bots, `kingme bot` and the engine tools do: mapped
+//! and checked whole (its checksum) once, then shared by every search, which decodes only the
+//! blocks it probes. A damaged, truncated or foreign file is refused with the reason, never used
+//! silently.
 
-use kingme_shared::ai::egdb::{Egdb, EgdbError, Storage};
+use super::{Egdb, EgdbError, Storage};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -13,19 +13,37 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 /// Why an endgame database file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum EndgameFileError {
+    /// The file could not be opened, measured or mapped.
     #[error("cannot read the endgame database {path}: {reason}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         reason: std::io::Error,
     },
+    /// The file is larger than [`MAX_FILE_BYTES`].
     #[error("{path} is {size} bytes, larger than any kingme endgame database")]
-    TooLarge { path: PathBuf, size: u64 },
-    // Every reason ends with what to do (build the file again, with its piece count).
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The file is not a whole kingme database; every reason ends with what to do (build the
+    /// file again, with its piece count).
     #[error("{path}: {reason}")]
-    Damaged { path: PathBuf, reason: EgdbError },
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: EgdbError,
+    },
 }
 
-/// Maps and checks the database file at `path`.
+/// Maps and checks the database file at `path` (reading it whole: run it off an async reactor).
+///
+/// # Errors
+/// The file cannot be read, is too large, or is not a whole kingme database.
 pub fn open(path: &Path) -> Result<Arc<Egdb>, EndgameFileError> {
     let read = |reason| EndgameFileError::Read {
         path: path.to_path_buf(),
@@ -60,7 +78,7 @@ mod tests {
         assert!(matches!(err, EndgameFileError::Read { .. }), "{err}");
         assert!(err.to_string().contains("none.kmegdb"), "{err}");
         let good = dir.path().join("two.kmegdb");
-        let bytes = kingme_shared::ai::egdb::encode(&kingme_shared::ai::egdb::solve(2, |_| {}));
+        let bytes = crate::ai::egdb::encode(&crate::ai::egdb::solve(2, |_| {}));
         std::fs::write(&good, &bytes).expect("written");
         let db = open(&good).expect("a good file opens");
         assert!(db.is_mapped());
