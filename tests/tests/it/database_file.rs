@@ -2,7 +2,7 @@
 //! every move with an error saying so (nothing is announced into an unlinked file), and the next
 //! start refuses to begin afresh where the seal says a database was, unless the operator says
 //! `--new-database`. Also: an open game its creator left is stored as aborted at once, not left
-//! for the next start.
+//! for the next start. And the file keeps no secret: resume tokens only as their hashes.
 
 use kingme_server::host::{Config, Database, ServerHandle};
 use kingme_shared::ai::Level;
@@ -140,4 +140,52 @@ async fn an_open_game_its_creator_left_is_stored_as_aborted_at_once() {
         Some(kingme_shared::protocol::EndReason::Aborted)
     );
     server.shutdown().await;
+}
+
+/// The server keeps no secret: a guest's resume token is stored only as its SHA-256 hash, so
+/// the database file (and its log) holds the hash and never the token.
+#[tokio::test]
+async fn a_resume_token_is_stored_only_as_its_hash() {
+    use sha2::{Digest, Sha256};
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("games.db");
+    let config = Config {
+        database: Database::File(path),
+        ..test_config()
+    };
+    let server = start_server(config).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let token = ada.token.clone();
+    assert!(token.len() >= 16, "a token was given: {token:?}");
+    let game = ada
+        .create(options(
+            GameKind::TicTacToe,
+            Side::First,
+            Opponent::Bot(Level::Random),
+        ))
+        .await
+        .id;
+    ada.your_turn(game).await;
+    ada.send_move(game, "5").await;
+    assert_eq!(ada.move_played(game).await.0, 1);
+    server.shutdown().await;
+
+    let mut stored = Vec::new();
+    for entry in std::fs::read_dir(dir.path()).expect("the directory is read") {
+        let entry = entry.expect("an entry");
+        if entry.file_name().to_string_lossy().starts_with("games.db") {
+            stored.extend(std::fs::read(entry.path()).expect("a database file is read"));
+        }
+    }
+    let contains = |needle: &[u8]| stored.windows(needle.len()).any(|window| window == needle);
+    let hash = Sha256::digest(token.as_bytes());
+    let hash_hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
+    assert!(
+        contains(&hash) || contains(hash_hex.as_bytes()),
+        "the token's hash is stored (so the search below looks where tokens go)"
+    );
+    assert!(
+        !contains(token.as_bytes()),
+        "the resume token itself is in the database"
+    );
 }

@@ -4,7 +4,7 @@
 //! leads to a file and heading that exist, and the index of `docs/` lists every document there.
 //! They read files only; nothing is built or run.
 
-use kingme_tests::source_tree;
+use kingme_tests::source_tree::{self, workspace_root as root};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -21,14 +21,6 @@ const PLACEHOLDERS: &[(&str, &str)] = &[];
 
 /// The words by which an invariant says that no test keeps it.
 const UNCHECKED: &[&str] = &["unchecked", "nothing checks"];
-
-/// The workspace's root (this crate lives in `tests/`).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate sits in the workspace")
-        .to_path_buf()
-}
 
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))

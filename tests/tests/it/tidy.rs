@@ -2,40 +2,14 @@
 //! the source, so that they cannot rot silently. Each test names the ARCHITECTURE.md invariant
 //! it keeps. They read files only; nothing is built or run.
 
+use kingme_tests::source_tree::{files_ending, workspace_root as root};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The workspace's root (this crate lives in `tests/`).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate sits in the workspace")
-        .to_path_buf()
-}
-
-/// Every `.rs` file under `dir`, sorted.
+/// Every `.rs` file under `dir`, sorted (build output, fixtures and fuzz seeds left out).
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if path.is_dir() {
-                if name != "target" && name != "fixtures" && name != "seeds" {
-                    stack.push(path);
-                }
-            } else if path.extension().is_some_and(|ext| ext == "rs") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
+    files_ending(dir, ".rs", &["target", "fixtures", "seeds"])
 }
 
 fn read(path: &Path) -> String {
@@ -630,6 +604,121 @@ fn cluster_messages_are_encoded_in_one_place() {
     assert!(
         source.contains("pub fn encode<") && source.contains("pub fn decode<"),
         "cluster/wire.rs has the encode/decode pair"
+    );
+}
+
+/// Invariant: client messages are encoded only by `protocol/codec.rs` (bincode frames) and
+/// `protocol/json.rs` (the WebSocket's JSON). Outside them no source code names bincode, and
+/// serde_json serves only what is not a protocol message: the page's catalogue and binding, and
+/// the cluster's envelopes (`cluster/wire.rs`, checked on its own).
+#[test]
+fn client_messages_are_encoded_only_by_the_codecs() {
+    let root = root();
+    let codec = "shared/src/protocol/codec.rs";
+    let json = "shared/src/protocol/json.rs";
+    let other_json = [
+        "server/src/net/web/catalogue.rs",
+        "server/src/net/web/binding.rs",
+        "server/src/cluster/wire.rs",
+    ];
+    let mut wrong = Vec::new();
+    for crate_dir in [
+        "shared/src",
+        "server/src",
+        "client/src",
+        "testkit/src",
+        "tests/src",
+    ] {
+        for file in rust_files(&root.join(crate_dir)) {
+            let relative = file
+                .strip_prefix(&root)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            let code = code_of(&read(&file));
+            if code.contains("bincode::") && relative != codec {
+                wrong.push(format!("{relative} uses bincode"));
+            }
+            if code.contains("serde_json::")
+                && relative != json
+                && !other_json.contains(&relative.as_str())
+            {
+                wrong.push(format!("{relative} uses serde_json"));
+            }
+        }
+    }
+    for (file, crate_name) in [(codec, "bincode::"), (json, "serde_json::")] {
+        assert!(
+            code_of(&read(&root.join(file))).contains(crate_name),
+            "{file} encodes with {crate_name}"
+        );
+    }
+    assert!(wrong.is_empty(), "encoding outside the codecs: {wrong:#?}");
+}
+
+/// Invariant: only its table task changes a game, and nothing holds a lock around one: no
+/// `Mutex` or `RwLock` in the server wraps a `Judge` or a game's position (`AnyGame`), and the
+/// judge is owned by the table's own module.
+#[test]
+fn no_lock_is_held_around_a_game() {
+    let root = root();
+    let src = root.join("server/src");
+    let mut wrong = Vec::new();
+    let mut judges = Vec::new();
+    for file in rust_files(&src) {
+        let code: String = code_of(&read(&file)).split_whitespace().collect();
+        for lock in ["Mutex<", "RwLock<"] {
+            for game in ["Judge", "AnyGame"] {
+                let pattern = format!("{lock}{game}");
+                if code.contains(&pattern)
+                    || code.contains(&format!("{lock}Option<{game}"))
+                    || code.contains(&format!("{lock}Box<{game}"))
+                {
+                    wrong.push(format!("{}: {pattern}", file.display()));
+                }
+            }
+        }
+        if code.contains("judge:Judge") {
+            judges.push(
+                file.strip_prefix(&src)
+                    .unwrap_or(&file)
+                    .display()
+                    .to_string(),
+            );
+        }
+    }
+    assert!(wrong.is_empty(), "a lock around a game: {wrong:#?}");
+    assert!(
+        !judges.is_empty() && judges.iter().all(|file| file.starts_with("game/table")),
+        "a Judge is held only by the table: {judges:?}"
+    );
+}
+
+/// Invariant: the server reaches its database only through the `Store` seam: no file outside
+/// `server/src/storage/` names `rusqlite` or the `postgres` crate.
+#[test]
+fn the_database_is_reached_only_from_storage() {
+    let root = root();
+    let src = root.join("server/src");
+    let storage = src.join("storage");
+    let mut outside = Vec::new();
+    let mut inside = 0;
+    for file in rust_files(&src) {
+        let code = code_of(&read(&file));
+        let names_a_driver = code.contains("rusqlite") || code.contains("postgres::");
+        if file.starts_with(&storage) {
+            inside += usize::from(names_a_driver);
+        } else if names_a_driver {
+            outside.push(file.display().to_string());
+        }
+    }
+    assert!(
+        inside >= 2,
+        "the SQLite and PostgreSQL stores are found in storage/"
+    );
+    assert!(
+        outside.is_empty(),
+        "these files reach a database driver outside storage/ (go through `Store`): {outside:#?}"
     );
 }
 
