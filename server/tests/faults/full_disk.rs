@@ -1,8 +1,8 @@
 //! A full disk, for real: the server binary's SQLite database on a small tmpfs of its own, the
 //! rest of which a file fills while a person plays the server's bot. Then moves stop fitting:
 //! a move that cannot be stored is refused (or, the bot's, pauses the game) and is never
-//! announced; a new game that cannot be stored is refused with nothing of it announced; the
-//! server stays up and says the disk is full. Once the file is gone the game goes on by itself,
+//! announced; a new game that cannot be stored is refused with nothing of it announced; a
+//! newcomer is let in to watch; the server stays up and says the disk is full. Once the file is gone the game goes on by itself,
 //! and after a restart every announced move is in the database.
 //!
 //! Mounting needs root (`.ci/run` runs as root); elsewhere the test fails saying so. The mount
@@ -225,6 +225,19 @@ async fn a_full_disk_refuses_what_it_cannot_store_and_announces_none_of_it() {
     );
     let refused = creation_refused(&mut ada, game.id).await;
     assert!(refused.contains("full"), "{refused}");
+    // A newcomer, whose name cannot be stored, is let in to watch and told why.
+    let mut bea = Client::person(&addr, "bea", &SigningKey::from_bytes(&[6; 32])).await;
+    let notice = bea
+        .until(|message| match message {
+            ServerMessage::Error {
+                kind: ErrorKind::NotStored,
+                message,
+                ..
+            } => Some(message),
+            _ => None,
+        })
+        .await;
+    assert!(notice.contains("full"), "{notice}");
     assert!(
         server.try_wait().unwrap().is_none(),
         "the server ended on a full disk"
@@ -283,8 +296,7 @@ async fn a_full_disk_refuses_what_it_cannot_store_and_announces_none_of_it() {
     eprintln!(
         "fault suite, full disk: a {SIZE} tmpfs filled ({filled} bytes), {audited} announced \
          moves over {} games all stored ({plies} before the disk was full), the move and the new \
-         game refused: {refusal:?}; \
-         {refused:?}",
+         game refused, the newcomer let in to watch: {refusal:?}; {refused:?}; {notice:?}",
         announced.len()
     );
 }
