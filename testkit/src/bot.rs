@@ -87,6 +87,17 @@ impl BotProcess {
         .unwrap_or_else(|_| panic!("the bot said none of {words:?} in time"))
     }
 
+    /// Whether the process is still running (it has not ended, well or badly).
+    ///
+    /// # Panics
+    /// When its state cannot be read.
+    pub fn running(&mut self) -> bool {
+        self.child
+            .try_wait()
+            .expect("the bot's state can be read")
+            .is_none()
+    }
+
     /// Waits for the process to end; returns whether it succeeded, its standard output and
     /// what else it said.
     ///

@@ -28,3 +28,4 @@ mod storage_failure;
 mod test_targets;
 mod tidy;
 mod websocket;
+mod welcome_first;

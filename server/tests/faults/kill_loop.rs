@@ -1,118 +1,23 @@
-//! The fault suite's kill loop: the real `kingme-server` binary on a temporary SQLite file,
-//! stopped again and again in the middle of a game (SIGKILL, and every third round SIGTERM),
-//! with a person playing a bot and a spectator auditing. Every move either of them heard
-//! announced must be in the game the next start resumes, in order; a game that ends is checked
-//! against its export; at the end the suite says what it survived (kills, moves audited, games
-//! resumed, lost), the numbers `docs/faults.md` records.
-//!
-//! Behind the `fault-tests` feature (`cargo test -p kingme-server --features fault-tests --test
-//! faults`), which `.ci/run` runs: it takes tens of seconds, too long for `cargo test
-//! --workspace`. The Redis and PostgreSQL outages are in the cluster suite (`cluster.rs`), the
-//! replaced file and its restore in `restore.rs`, a full disk in `storage_failure.rs` (a store
-//! that fails on demand).
+//! The kill loop: the real `kingme-server` binary on a temporary SQLite file, stopped again and
+//! again in the middle of a game (SIGKILL, and every third round SIGTERM), with a person playing
+//! a bot and a spectator auditing. Every move either of them heard announced must be in the
+//! game the next start resumes, in order; a game that ends is checked against its export; at the
+//! end the test says what it survived (kills, moves audited, games resumed, lost), the numbers
+//! `docs/faults.md` records.
 
-// Test code throughout (`cfg(test)` holds in every test target): clippy's
-// `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
-#![cfg(test)]
-
+use super::SERVER;
+use super::audit::{Heard, exported, heard, legal_move, note, stop};
 use kingme_shared::GameKind;
 use kingme_shared::Side;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
-use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
+use kingme_shared::protocol::{ClientMessage, GameId};
 use kingme_testkit::server_process::start_server_process;
 use kingme_testkit::{Client, against_bot};
 use std::collections::BTreeMap;
-use tokio::process::Child;
-
-/// The server binary the test starts.
-const SERVER: &str = env!("CARGO_BIN_EXE_kingme-server");
 
 /// How many times the server is stopped.
 const ROUNDS: usize = 60;
-
-/// What a client heard of its game: a move announced (with the position after it and the side
-/// to move), or that the game ended.
-enum Heard {
-    Move {
-        ply: u32,
-        text: String,
-        position: String,
-        to_move: Side,
-    },
-    Over,
-}
-
-/// The next announcement of `game` to `client`.
-async fn heard(client: &mut Client, game: GameId) -> Heard {
-    client
-        .until(|message| match message {
-            ServerMessage::MovePlayed {
-                game: g,
-                ply,
-                record,
-                position,
-                side_to_move,
-                ..
-            } if g == game => Some(Heard::Move {
-                ply,
-                text: record.text,
-                position,
-                to_move: side_to_move,
-            }),
-            ServerMessage::GameOver { game: g, .. } if g == game => Some(Heard::Over),
-            _ => None,
-        })
-        .await
-}
-
-/// A legal move in `position` of a checkers game, chosen by `pick`; `None` when there is none
-/// (the game is over).
-fn legal_move(position: &str, pick: usize) -> Option<String> {
-    let spec: kingme_shared::GameSpec = GameKind::Checkers.into();
-    let legal = spec.start(Some(position)).unwrap().legal_move_texts();
-    (!legal.is_empty()).then(|| legal[pick % legal.len()].clone())
-}
-
-/// The stored record of `game`, through the archive.
-async fn exported(client: &mut Client, game: GameId) -> kingme_shared::record::GameRecord {
-    client.send(ClientMessage::Export { game }).await;
-    client
-        .until(|message| match message {
-            ServerMessage::Record { game: g, record } if g == game => Some(record),
-            _ => None,
-        })
-        .await
-}
-
-/// Notes move `ply` as announced, checking it follows what was announced before.
-fn note(announced: &mut Vec<String>, ply: u32, text: String) {
-    let at = usize::try_from(ply).unwrap() - 1;
-    assert!(at <= announced.len(), "ply {ply} after {announced:?}");
-    if at == announced.len() {
-        announced.push(text);
-    } else {
-        assert_eq!(
-            announced[at], text,
-            "ply {ply} announced twice, differently"
-        );
-    }
-}
-
-/// Stops the server: SIGTERM (a graceful shutdown) or SIGKILL (nothing saved but what was).
-async fn stop(server: &mut Child, graceful: bool) {
-    if graceful {
-        let pid = server.id().unwrap().to_string();
-        let status = std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    } else {
-        server.start_kill().unwrap();
-    }
-    server.wait().await.unwrap();
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopped_again_and_again_mid_game_no_announced_move_is_lost() {
