@@ -11,7 +11,7 @@
 //! plaintext. With the attach and the `Welcome` swapped in `server/src/net/handshake.rs`, a chat
 //! line came first in 8 runs of 8, at returns 10 to 163 of the 200.
 
-use kingme_server::{Config, TlsSettings, TlsSource};
+use kingme_server::host::{Config, TlsSettings, TlsSource};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
