@@ -90,7 +90,7 @@ pub fn run_in(
             match output {
                 None => Ok(pem),
                 Some(path) => {
-                    crate::private_file::write(path, pem.as_bytes())?;
+                    crate::local::private_file::write(path, pem.as_bytes())?;
                     Ok(format!(
                         "wrote {name}'s key to {}; on the other machine run: kingme identity import {}\n",
                         path.display(),

@@ -3,7 +3,7 @@
 //! name. Never a shared constant: with none of these, the TUI asks and remembers, and plain
 //! mode says to pass `--name`.
 
-use crate::private_file;
+use crate::local::private_file;
 use kingme_shared::protocol::MAX_NAME_CHARS;
 use std::path::{Path, PathBuf};
 
@@ -13,7 +13,7 @@ pub const NAME_FILE: &str = "name";
 /// Where the remembered name lives, `None` without a config directory.
 #[must_use]
 pub fn remembered_path() -> Option<PathBuf> {
-    crate::paths::config_dir().map(|dir| dir.join(NAME_FILE))
+    crate::local::paths::config_dir().map(|dir| dir.join(NAME_FILE))
 }
 
 /// A usable name from `text`: control characters dropped, spaces trimmed, cut to the

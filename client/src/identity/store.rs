@@ -4,7 +4,7 @@
 //! file that cannot be read is an error that says why, never replaced behind the person's back.
 
 use super::key_file::{KeyFileError, MAX_KEY_FILE, encode_key_file, parse_key_file};
-use crate::private_file::{self, PrivateFileError};
+use crate::local::private_file::{self, PrivateFileError};
 use ed25519_dalek::SigningKey;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -67,7 +67,7 @@ impl KeyStore {
     /// The key files in the config directory, `None` without one (no home directory).
     #[must_use]
     pub fn default_store() -> Option<KeyStore> {
-        crate::paths::config_dir().map(|dir| KeyStore::new(dir.join(IDENTITIES_DIR)))
+        crate::local::paths::config_dir().map(|dir| KeyStore::new(dir.join(IDENTITIES_DIR)))
     }
 
     /// The directory of the key files.

@@ -8,7 +8,7 @@
 //! What the handshake saw becomes the connection's [`ChannelBinding`], which a person's proof
 //! signs, so the proof is good on this connection only.
 
-use crate::known_servers::{self, KnownServers};
+use crate::local::known_servers::{self, KnownServers};
 use kingme_shared::identity::ChannelBinding;
 use kingme_shared::tls::{self, CertificateCheck, Verifier};
 use rustls::RootCertStore;

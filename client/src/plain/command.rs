@@ -1,9 +1,9 @@
 //! A line typed at plain mode's prompt, read into a [`Command`]: a move (by number or text),
 //! a game command (resign, draw), or a lobby command (list, join, watch). Everything that is not
 //! a command is taken as a move's text, checked against the position by
-//! [`crate::intent::resolve`] once the session knows the game.
+//! [`crate::game::intent::resolve`] once the session knows the game.
 
-use crate::intent::Intent;
+use crate::game::intent::Intent;
 use kingme_shared::protocol::{GameId, MAX_MOVE_TEXT};
 
 /// A line typed at the prompt.

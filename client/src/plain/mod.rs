@@ -18,8 +18,8 @@ pub use board_text::board_text;
 pub use command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
 pub use session::{Phase, Session, Step};
 
-use crate::event::Event;
 use crate::net::Net;
+use crate::net::event::Event;
 use kingme_shared::protocol::{GameId, GameOptions};
 use std::io::BufRead;
 use tokio::sync::mpsc;

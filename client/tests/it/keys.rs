@@ -3,9 +3,9 @@
 //! apply are not named.
 
 use crate::fixtures::{app_with, state};
-use kingme_client::app::App;
-use kingme_client::event::Event;
-use kingme_client::keys::{self, BINDINGS, Place};
+use kingme_client::net::event::Event;
+use kingme_client::tui::app::App;
+use kingme_client::tui::keys::{self, BINDINGS, Place};
 use kingme_shared::protocol::{
     EndReason, GameId, GameResult, GameStatus, GameSummary, SeatHolder, ServerMessage, TimeControl,
 };
