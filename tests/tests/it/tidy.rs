@@ -366,13 +366,7 @@ fn import_circle(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Option
 /// Imports the circle check looks past, each with its reason: (library, importing module,
 /// imported module, why). Each entry is a debt; the check fails when one no longer matches an
 /// import, so that it is removed with the circle.
-const KNOWN_CIRCLES: &[(&str, &str, &str, &str)] = &[(
-    "client/src",
-    "keys",
-    "app",
-    "the key table's predicates (keys/when.rs) and `place` read the App, which dispatches keys \
-     through the table: to be broken by the client's reorganisation (issue 30)",
-)];
+const KNOWN_CIRCLES: &[(&str, &str, &str, &str)] = &[];
 
 /// Invariant: no import circle between the files of shared, the server or the client (each
 /// library's modules, as the source says, whatever its folders), but the debts in

@@ -8,7 +8,7 @@ use crate::game::board_geometry::Cell;
 use crate::game::intent::Intent;
 use crate::game::words::result_sentence;
 use crate::tui::create_form::CreateForm;
-use crate::tui::keys::{self, Action, Place};
+use crate::tui::keys::{self, Action, Place, Situation};
 use crate::tui::setup_board::step;
 use crate::tui::text_field::TextField;
 use crate::tui::theme::Theme;
@@ -25,7 +25,7 @@ impl App {
             self.ask_quit(out);
             return;
         }
-        let place = keys::place(self);
+        let place = self.place();
         let action = keys::action(self, key.code);
         if self.anywhere_key(action, out) {
             return;

@@ -9,6 +9,7 @@
 mod board;
 mod dialogs;
 mod input;
+mod situation;
 
 use crate::game::table::Table;
 use crate::game::words::result_sentence;

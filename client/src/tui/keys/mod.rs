@@ -1,17 +1,18 @@
 //! The one key table: every key of the screens and dialogs, what it does, when it applies and
 //! how the footer names it ([`BINDINGS`]). Dispatch, footers and help all read it, so they
-//! cannot disagree: [`App`] asks [`place`] where keys go now and [`action`]
+//! cannot disagree: the app, seen through [`Situation`], says where keys go now and [`action`]
 //! what a key does there; the status line shows [`footer`] (only the keys that apply now);
 //! dialogs show [`dialog_keys`]; the help overlay lists [`help_rows`] and the player's
 //! guide (docs/player-guide.md) lists [`rows`] (a test checks both). Ctrl-C, which quits from
 //! anywhere, is read before the table.
 
 mod bindings;
+mod situation;
 pub mod when;
 
 pub use bindings::BINDINGS;
+pub use situation::Situation;
 
-use crate::tui::app::{App, Overlay, Screen};
 use ratatui::crossterm::event::KeyCode;
 
 /// Where a key works: a screen, or a dialog over it.
@@ -138,11 +139,11 @@ pub struct Binding {
     /// Whether a key code is this binding's.
     pub matches: fn(KeyCode) -> bool,
     /// Whether it applies in the app's present state.
-    pub applies: fn(&App) -> bool,
+    pub applies: fn(&dyn Situation) -> bool,
     /// The footer's short name, if the footer (or the dialog) shows this key.
     pub footer: Option<&'static str>,
     /// Whether the footer shows it now (by default: whenever it applies).
-    pub shown: Option<fn(&App) -> bool>,
+    pub shown: Option<fn(&dyn Situation) -> bool>,
 }
 
 /// A row that always applies and is not in the footer.
@@ -167,7 +168,7 @@ const fn bind(
 
 impl Binding {
     /// Applies only when `applies` holds.
-    const fn when(self, applies: fn(&App) -> bool) -> Binding {
+    const fn when(self, applies: fn(&dyn Situation) -> bool) -> Binding {
         Binding { applies, ..self }
     }
 
@@ -180,7 +181,7 @@ impl Binding {
     }
 
     /// Named in the footer as `name` only while `shown` holds.
-    const fn footer_when(self, name: &'static str, shown: fn(&App) -> bool) -> Binding {
+    const fn footer_when(self, name: &'static str, shown: fn(&dyn Situation) -> bool) -> Binding {
         Binding {
             footer: Some(name),
             shown: Some(shown),
@@ -196,8 +197,8 @@ impl Binding {
 
     /// Whether the footer names this key now.
     #[must_use]
-    pub fn is_shown(&self, app: &App) -> bool {
-        self.footer.is_some() && self.shown.unwrap_or(self.applies)(app)
+    pub fn is_shown(&self, now: &dyn Situation) -> bool {
+        self.footer.is_some() && self.shown.unwrap_or(self.applies)(now)
     }
 }
 
@@ -225,54 +226,27 @@ pub fn codes() -> Vec<KeyCode> {
     keys
 }
 
-/// Where keys go now: the dialog on top, else the line being typed, else the screen.
-#[must_use]
-pub fn place(app: &App) -> Place {
-    match &app.overlay {
-        Some(Overlay::Help | Overlay::Message) => return Place::Reading,
-        Some(Overlay::Themes { .. }) => return Place::Themes,
-        Some(Overlay::BotLevel { .. }) => return Place::BotLevel,
-        Some(Overlay::Confirm(_)) => return Place::Question,
-        Some(Overlay::Create(form)) if form.placing && form.board.is_some() => {
-            return Place::SetupBoard;
-        }
-        Some(Overlay::Create(_)) => return Place::Create,
-        None => {}
-    }
-    if app.chat_input.is_some() {
-        return Place::ChatLine;
-    }
-    match app.screen {
-        Screen::Lobby => Place::Lobby,
-        Screen::Game => match &app.table {
-            Some(table) if table.result().is_some() && !app.game_over_dismissed => Place::GameOver,
-            Some(table) if table.input.is_some() => Place::MoveLine,
-            _ => Place::Game,
-        },
-    }
-}
-
 /// What `key` does where keys go now, if it does something now. A key that works anywhere
 /// does not work while a move is typed.
 #[must_use]
-pub fn action(app: &App, key: KeyCode) -> Option<Action> {
-    let place = place(app);
-    let typing = app.table.as_ref().is_some_and(|t| t.input.is_some());
+pub fn action(now: &dyn Situation, key: KeyCode) -> Option<Action> {
+    let place = now.place();
+    let typing = now.table().is_some_and(|t| t.input.is_some());
     let anywhere = place.takes_anywhere_keys() && !typing;
     BINDINGS
         .iter()
         .filter(|b| b.place == place || (anywhere && b.place == Place::Anywhere))
-        .find(|b| (b.matches)(key) && (b.applies)(app))
+        .find(|b| (b.matches)(key) && (b.applies)(now))
         .map(|b| b.action)
 }
 
 /// The short names of a place's keys that apply now, in the table's order, each once.
 #[must_use]
-pub fn hints(place: Place, app: &App) -> Vec<&'static str> {
+pub fn hints(place: Place, now: &dyn Situation) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
     for binding in BINDINGS.iter().filter(|b| b.place == place) {
         if let Some(name) = binding.footer
-            && binding.is_shown(app)
+            && binding.is_shown(now)
             && !names.contains(&name)
         {
             names.push(name);
@@ -301,14 +275,10 @@ pub fn dialog_keys(place: Place) -> Vec<&'static str> {
 /// The footer: the keys of the screen shown that apply now, then those that work anywhere,
 /// as many as fit in `width` columns in that order; `? help` always ends it.
 #[must_use]
-pub fn footer(app: &App, width: u16) -> String {
+pub fn footer(now: &dyn Situation, width: u16) -> String {
     const HELP: &str = "? help";
-    let place = match app.screen {
-        Screen::Lobby => Place::Lobby,
-        Screen::Game => Place::Game,
-    };
-    let mut names = hints(place, app);
-    for name in hints(Place::Anywhere, app) {
+    let mut names = hints(now.screen(), now);
+    for name in hints(Place::Anywhere, now) {
         if name != HELP && !names.contains(&name) {
             names.push(name);
         }
