@@ -415,7 +415,7 @@ impl Bot {
             }
             Event::Server(message) => {
                 if let Some(table) =
-                    crate::tui::app::game_of(&message).and_then(|game| self.tables.get_mut(&game))
+                    crate::game::game_of(&message).and_then(|game| self.tables.get_mut(&game))
                 {
                     table.apply(&message, now);
                 }

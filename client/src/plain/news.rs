@@ -173,7 +173,7 @@ impl<W: Write> Session<W> {
         let Some(table) = self
             .table
             .as_mut()
-            .filter(|t| Some(t.id) == crate::tui::app::game_of(message))
+            .filter(|t| Some(t.id) == crate::game::game_of(message))
         else {
             return Self::go_on();
         };

@@ -11,6 +11,7 @@ mod dialogs;
 mod input;
 mod situation;
 
+use crate::game::game_of;
 use crate::game::table::Table;
 use crate::game::words::result_sentence;
 use crate::local::settings::Settings;
@@ -390,28 +391,5 @@ impl App {
                 table.game.side_name(table.game.side_to_move())
             )
         }
-    }
-}
-
-/// The game a server message is about, if it is about one.
-#[must_use]
-pub fn game_of(message: &ServerMessage) -> Option<GameId> {
-    match message {
-        ServerMessage::State(state) => Some(state.id),
-        ServerMessage::YourTurn { game, .. }
-        | ServerMessage::MovePlayed { game, .. }
-        | ServerMessage::MoveRejected { game, .. }
-        | ServerMessage::SeatChanged { game, .. }
-        | ServerMessage::GameOver { game, .. }
-        | ServerMessage::DrawOffered { game, .. }
-        | ServerMessage::DrawDeclined { game, .. }
-        | ServerMessage::TakebackRequested { game, .. }
-        | ServerMessage::TakebackDeclined { game, .. }
-        | ServerMessage::RematchOffered { game, .. }
-        | ServerMessage::Chat { game, .. }
-        | ServerMessage::TookBack { game, .. }
-        | ServerMessage::RematchStarted { game, .. }
-        | ServerMessage::Left { game } => Some(*game),
-        _ => None,
     }
 }
