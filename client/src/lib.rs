@@ -17,10 +17,6 @@
 //! - [`launch`]: the command line, which picks a mode, and the quiet end of a broken pipe.
 //!   [`fuzzing`]: the client's fuzz target bodies.
 
-// Not yet: the workspace warns on undocumented public items, and shared documents all of its;
-// the client's public items are being narrowed to the crate (issue 30) before theirs are written.
-#![allow(missing_docs)]
-
 pub mod archive;
 pub mod bot;
 pub mod fuzzing;

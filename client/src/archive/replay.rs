@@ -71,7 +71,7 @@ impl Replay {
 
     /// A line saying where the replay stands: the move just played, or the start.
     #[must_use]
-    pub fn caption(&self) -> String {
+    pub(crate) fn caption(&self) -> String {
         let total = self.record.moves.len();
         match self.at.checked_sub(1) {
             None => format!("start position (0 of {total} moves)"),
@@ -89,7 +89,7 @@ impl Replay {
 
     /// The squares of the move that led to the position shown.
     #[must_use]
-    pub fn last_move(&self) -> Vec<u16> {
+    pub(crate) fn last_move(&self) -> Vec<u16> {
         let Some(last) = self.at.checked_sub(1) else {
             return Vec::new();
         };

@@ -9,7 +9,7 @@
 //! took first sends it looking again; it plays every game it sits in; and it paces what it sends
 //! ([`pace`]) well inside the server's message limit.
 
-pub mod pace;
+pub(crate) mod pace;
 pub mod refusals;
 
 use crate::game::table::Table;
@@ -50,21 +50,21 @@ pub struct BotArgs {
     /// Take at least this many milliseconds over each move (search included), so that people
     /// can follow a game between bots; 0 moves as soon as the search ends.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=60_000))]
-    pub move_delay_ms: u64,
+    pub(crate) move_delay_ms: u64,
 }
 
 impl BotArgs {
     /// The level played in `kind`: the one asked for, or the one whose measured rating is
     /// nearest to `--vs`.
     #[must_use]
-    pub fn level_for(&self, kind: GameKind) -> Level {
+    pub(crate) fn level_for(&self, kind: GameKind) -> Level {
         self.vs
             .map_or(self.level, |rating| ladder::nearest_level(kind, rating))
     }
 
     /// The bot's default name: its level, or `vs` and its rating.
     #[must_use]
-    pub fn default_name(&self) -> String {
+    pub(crate) fn default_name(&self) -> String {
         let strength = match self.vs {
             Some(rating) => format!("vs{rating}"),
             None => self.level.to_string(),

@@ -5,13 +5,13 @@
 use std::time::{Duration, Instant};
 
 /// Messages a bot sends in a burst: half the server's default burst (PROTOCOL.md, "Limits").
-pub const BOT_BURST: u32 = 100;
+pub(crate) const BOT_BURST: u32 = 100;
 /// Messages a second a bot sends at most in the long run: half the server's default rate.
-pub const BOT_PER_SECOND: u32 = 50;
+pub(crate) const BOT_PER_SECOND: u32 = 50;
 
 /// Spaces outgoing messages: `burst` at once, then `per_second`.
 #[derive(Debug, Clone)]
-pub struct Pace {
+pub(crate) struct Pace {
     burst: f64,
     per_second: f64,
     tokens: f64,

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// The pause after the second refusal in a row.
-pub const FIRST_PAUSE: Duration = Duration::from_millis(250);
+pub(crate) const FIRST_PAUSE: Duration = Duration::from_millis(250);
 /// The longest pause between tries.
-pub const MOST_PAUSE: Duration = Duration::from_secs(8);
+pub(crate) const MOST_PAUSE: Duration = Duration::from_secs(8);
 
 /// One game's refusals in a row.
 #[derive(Debug)]
@@ -25,14 +25,14 @@ struct Streak {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refused {
     /// When to read the game again: `None` at once.
-    pub retry_at: Option<Instant>,
+    pub(crate) retry_at: Option<Instant>,
     /// The line to say, `None` when this reason was said already.
     pub say: Option<String>,
 }
 
 /// The refusals in a row of every game the bot plays.
 #[derive(Debug, Default)]
-pub struct Refusals {
+pub(crate) struct Refusals {
     games: HashMap<GameId, Streak>,
 }
 
@@ -82,7 +82,7 @@ impl Refusals {
     }
 
     /// The game is over or left.
-    pub fn forget(&mut self, game: GameId) {
+    pub(crate) fn forget(&mut self, game: GameId) {
         self.games.remove(&game);
     }
 

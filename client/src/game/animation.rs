@@ -7,7 +7,7 @@ use kingme_shared::AnyGame;
 use kingme_shared::board_view::BoardPiece;
 
 /// Ticks each frame stays on screen.
-pub const TICKS_PER_FRAME: u8 = 3;
+pub(crate) const TICKS_PER_FRAME: u8 = 3;
 
 /// A move being shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Animation {
 
     /// Whether every frame has been shown.
     #[must_use]
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.frame >= self.path.len().max(1)
     }
 

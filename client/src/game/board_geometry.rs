@@ -37,7 +37,7 @@ impl BoardGeometry {
     /// Whether a player of `side` sees the board flipped by default: their own pieces go to
     /// the bottom in games with home rows.
     #[must_use]
-    pub fn flipped_for(kind: GameKind, side: Option<kingme_shared::Side>) -> bool {
+    pub(crate) fn flipped_for(kind: GameKind, side: Option<kingme_shared::Side>) -> bool {
         match (AnyGame::layout(kind).bottom_side, side) {
             (Some(bottom), Some(side)) => bottom != side,
             _ => false,
@@ -60,7 +60,7 @@ impl BoardGeometry {
 
     /// The square drawn in a cell, `None` for light squares and cells off the board.
     #[must_use]
-    pub fn square_at(&self, cell: Cell) -> Option<u16> {
+    pub(crate) fn square_at(&self, cell: Cell) -> Option<u16> {
         let (row, column) = self.diagram_cell(cell)?;
         AnyGame::square_at(self.kind, row, column)
     }
@@ -77,7 +77,7 @@ impl BoardGeometry {
 
     /// Column labels left to right as displayed.
     #[must_use]
-    pub fn column_labels(&self) -> Vec<&'static str> {
+    pub(crate) fn column_labels(&self) -> Vec<&'static str> {
         let mut labels = self.layout.column_labels.to_vec();
         if self.flipped {
             labels.reverse();
@@ -87,7 +87,7 @@ impl BoardGeometry {
 
     /// Row labels top to bottom as displayed.
     #[must_use]
-    pub fn row_labels(&self) -> Vec<&'static str> {
+    pub(crate) fn row_labels(&self) -> Vec<&'static str> {
         let mut labels = self.layout.row_labels.to_vec();
         if self.flipped {
             labels.reverse();
@@ -126,7 +126,7 @@ impl BoardGeometry {
 }
 
 /// Columns taken by the row labels left of the board.
-pub const LABEL_WIDTH: u16 = 3;
+pub(crate) const LABEL_WIDTH: u16 = 3;
 
 /// Where the board's cells are on the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,8 +134,8 @@ pub struct BoardArea {
     /// The top left of cell (0, 0).
     pub x: u16,
     pub y: u16,
-    pub cell_width: u16,
-    pub cell_height: u16,
+    pub(crate) cell_width: u16,
+    pub(crate) cell_height: u16,
     pub rows: u8,
     pub columns: u8,
 }
@@ -154,7 +154,7 @@ impl BoardArea {
 
     /// The whole grid of cells, labels excluded.
     #[must_use]
-    pub fn grid(&self) -> Rect {
+    pub(crate) fn grid(&self) -> Rect {
         Rect {
             x: self.x,
             y: self.y,
@@ -165,7 +165,7 @@ impl BoardArea {
 
     /// The cell under a screen position (a mouse click), if it is on the board.
     #[must_use]
-    pub fn hit(&self, x: u16, y: u16) -> Option<Cell> {
+    pub(crate) fn hit(&self, x: u16, y: u16) -> Option<Cell> {
         let column = x.checked_sub(self.x)? / self.cell_width;
         let row = y.checked_sub(self.y)? / self.cell_height;
         (row < u16::from(self.rows) && column < u16::from(self.columns)).then_some(Cell {

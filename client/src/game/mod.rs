@@ -17,7 +17,7 @@ use kingme_shared::protocol::{GameId, ServerMessage};
 
 /// The game a server message is about, if it is about one.
 #[must_use]
-pub fn game_of(message: &ServerMessage) -> Option<GameId> {
+pub(crate) fn game_of(message: &ServerMessage) -> Option<GameId> {
     match message {
         ServerMessage::State(state) => Some(state.id),
         ServerMessage::YourTurn { game, .. }

@@ -7,14 +7,14 @@
 use kingme_shared::{AnyGame, GameKind};
 
 /// Suggestions shown for a board too big to list.
-pub const SUGGESTIONS: usize = 6;
+pub(crate) const SUGGESTIONS: usize = 6;
 
 /// Boards with more points than this are not listed move by move.
 const LISTED_POINTS: usize = 100;
 
 /// The legal moves as shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MoveList {
+pub(crate) enum MoveList {
     /// Moves numbered from 1: a typed number picks one.
     Numbered(Vec<String>),
     /// Moves that are square numbers themselves: a typed number is the square.

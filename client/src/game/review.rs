@@ -12,7 +12,7 @@ pub struct Review {
     pub at: usize,
     pub game: AnyGame,
     /// The squares of the move that led to it (empty at the start).
-    pub last_move: Vec<u16>,
+    pub(crate) last_move: Vec<u16>,
 }
 
 impl Review {
@@ -36,7 +36,7 @@ impl Review {
 
     /// Where the review stands, for the status line.
     #[must_use]
-    pub fn caption(&self, moves: &[MoveRecord]) -> String {
+    pub(crate) fn caption(&self, moves: &[MoveRecord]) -> String {
         let total = moves.len();
         let place = match self.at.checked_sub(1) {
             None => format!("the start (0 of {total} moves)"),

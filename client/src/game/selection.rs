@@ -76,7 +76,7 @@ impl Selection {
 
     /// Where the held piece may be put down next.
     #[must_use]
-    pub fn destinations(&self, moves: &[Candidate]) -> Vec<u16> {
+    pub(crate) fn destinations(&self, moves: &[Candidate]) -> Vec<u16> {
         let path = self.path();
         if path.is_empty() {
             return Vec::new();

@@ -33,7 +33,7 @@ pub struct Table {
     pub spec: GameSpec,
     pub seats: [SeatHolder; 2],
     /// When `seats` arrived, so an absent player's grace period counts down between messages.
-    pub seats_at: Instant,
+    pub(crate) seats_at: Instant,
     /// The player's own side; `None` when watching.
     pub your_side: Option<Side>,
     pub time_control: TimeControl,
@@ -53,9 +53,9 @@ pub struct Table {
     pub animation: Option<Animation>,
     pub draw_offer: Option<Side>,
     pub takeback_request: Option<Side>,
-    pub rematch_offer: Option<Side>,
+    pub(crate) rematch_offer: Option<Side>,
     /// A move sent and not yet answered.
-    pub pending_move: Option<String>,
+    pub(crate) pending_move: Option<String>,
 }
 
 impl Table {
@@ -135,7 +135,7 @@ impl Table {
 
     /// The last move played.
     #[must_use]
-    pub fn last_move(&self) -> Option<&MoveRecord> {
+    pub(crate) fn last_move(&self) -> Option<&MoveRecord> {
         self.moves.last()
     }
 
@@ -308,13 +308,13 @@ impl Table {
 
     /// The texts of the legal moves as the board offers them.
     #[must_use]
-    pub fn legal_texts(&self) -> Vec<String> {
+    pub(crate) fn legal_texts(&self) -> Vec<String> {
         self.candidates.iter().map(|c| c.text.clone()).collect()
     }
 
     /// Steps the review back (`-1`) or forward (`1`) a move; forward past the last move
     /// returns to the live game. Returns a line for the status bar.
-    pub fn review_step(&mut self, delta: isize) -> Result<String, String> {
+    pub(crate) fn review_step(&mut self, delta: isize) -> Result<String, String> {
         let total = self.moves.len();
         let at = self.review.as_ref().map_or(total, |r| r.at);
         let target = at.saturating_add_signed(delta);
@@ -340,7 +340,7 @@ impl Table {
 }
 
 /// Reads a position text of the server into a game.
-pub fn read_position(spec: GameSpec, text: &str) -> Result<AnyGame, String> {
+pub(crate) fn read_position(spec: GameSpec, text: &str) -> Result<AnyGame, String> {
     spec.start(Some(text))
         .map_err(|err| format!("the server sent a position this client cannot read: {err}"))
 }
@@ -388,7 +388,7 @@ impl Table {
 
 /// A time control in words: `5+3`, `10 s a move` or `no clock`.
 #[must_use]
-pub fn time_control_text(control: TimeControl) -> String {
+pub(crate) fn time_control_text(control: TimeControl) -> String {
     match control {
         TimeControl::Unlimited => "no clock".to_owned(),
         TimeControl::Incremental {

@@ -8,7 +8,7 @@ use kingme_shared::{AnyGame, DrawReason, GameKind, WinReason};
 
 /// A finished game's result as a sentence naming the winner and why (no final full stop).
 #[must_use]
-pub fn result_sentence(kind: GameKind, result: GameResult) -> String {
+pub(crate) fn result_sentence(kind: GameKind, result: GameResult) -> String {
     let name = |side| AnyGame::kind_side_name(kind, side);
     let Some(winner) = result.winner else {
         return match result.reason {
@@ -59,7 +59,7 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 /// A game's length from its plies (one side's move each), with the moves as a player counts
 /// them (a move is both sides' turns): `101 plies (51 moves)`.
 #[must_use]
-pub fn game_length(plies: usize) -> String {
+pub(crate) fn game_length(plies: usize) -> String {
     format!(
         "{} ({})",
         count(plies, "ply", "plies"),
@@ -71,7 +71,7 @@ pub fn game_length(plies: usize) -> String {
 /// opponent by strength: `advanced (1060)`; the bare name where the ladder has not placed the
 /// level.
 #[must_use]
-pub fn bot_level(kind: GameKind, level: Level) -> String {
+pub(crate) fn bot_level(kind: GameKind, level: Level) -> String {
     match ladder::measured_rating(kind, level) {
         Some(rating) => format!("{level} ({rating})"),
         None => level.to_string(),

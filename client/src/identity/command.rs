@@ -46,7 +46,7 @@ pub fn run(args: &IdentityArgs, name: Option<&str>) -> anyhow::Result<String> {
 }
 
 /// Runs the command on the key files of `store`.
-pub fn run_in(
+pub(crate) fn run_in(
     store: &KeyStore,
     args: &IdentityArgs,
     name: Option<&str>,

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 /// The largest key file read, in bytes. An Ed25519 key in PKCS#8 PEM is 119 bytes; the margin
 /// allows comments and other line endings, and anything bigger is not a key file.
-pub const MAX_KEY_FILE: usize = 4096;
+pub(crate) const MAX_KEY_FILE: usize = 4096;
 
 const BEGIN_PRIVATE: &str = "-----BEGIN PRIVATE KEY-----";
 const END_PRIVATE: &str = "-----END PRIVATE KEY-----";
@@ -39,7 +39,7 @@ pub enum KeyFileError {
 }
 
 /// Reads a key file's bytes.
-pub fn parse_key_file(bytes: &[u8]) -> Result<SigningKey, KeyFileError> {
+pub(crate) fn parse_key_file(bytes: &[u8]) -> Result<SigningKey, KeyFileError> {
     if bytes.len() > MAX_KEY_FILE {
         return Err(KeyFileError::TooLarge { size: bytes.len() });
     }
@@ -65,7 +65,7 @@ pub fn parse_key_file(bytes: &[u8]) -> Result<SigningKey, KeyFileError> {
 }
 
 /// Writes a key as a key file's text (PKCS#8 PEM, Unix line endings).
-pub fn encode_key_file(key: &SigningKey) -> Result<String, KeyFileError> {
+pub(crate) fn encode_key_file(key: &SigningKey) -> Result<String, KeyFileError> {
     key.to_pkcs8_pem(LineEnding::LF)
         .map(|pem| pem.to_string())
         .map_err(|err| KeyFileError::Damaged {

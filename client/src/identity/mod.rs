@@ -8,5 +8,4 @@ pub mod key_file;
 pub mod name;
 pub mod store;
 
-pub use key_file::{KeyFileError, MAX_KEY_FILE, parse_key_file};
-pub use store::{IdentityError, KeyStore, fingerprint};
+pub use store::{KeyStore, fingerprint};

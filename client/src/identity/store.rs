@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The folder of key files inside the config directory.
-pub const IDENTITIES_DIR: &str = "identities";
+pub(crate) const IDENTITIES_DIR: &str = "identities";
 /// The key files' extension.
-pub const KEY_EXTENSION: &str = "pem";
+pub(crate) const KEY_EXTENSION: &str = "pem";
 
 /// Why an identity could not be read, made or moved.
 #[derive(Debug, Error)]
@@ -66,7 +66,7 @@ impl KeyStore {
 
     /// The key files in the config directory, `None` without one (no home directory).
     #[must_use]
-    pub fn default_store() -> Option<KeyStore> {
+    pub(crate) fn default_store() -> Option<KeyStore> {
         crate::local::paths::config_dir().map(|dir| KeyStore::new(dir.join(IDENTITIES_DIR)))
     }
 
@@ -89,7 +89,7 @@ impl KeyStore {
     }
 
     /// `name`'s key, made and saved first if this machine has none. The flag says it was made.
-    pub fn load_or_create(
+    pub(crate) fn load_or_create(
         &self,
         name: &str,
         generate: impl FnOnce() -> SigningKey,
@@ -215,7 +215,7 @@ fn read_key(path: &Path, private: bool) -> Result<Option<SigningKey>, IdentityEr
 /// A name spelled for a file name: ASCII letters, digits, `-` and `_` kept, every other byte
 /// as `%XX` (so `Ada Lovelace` is `Ada%20Lovelace`, and no name can climb out of the folder).
 #[must_use]
-pub fn file_stem_of(name: &str) -> String {
+pub(crate) fn file_stem_of(name: &str) -> String {
     let mut stem = String::with_capacity(name.len());
     for byte in name.bytes() {
         if byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_' {
@@ -230,7 +230,7 @@ pub fn file_stem_of(name: &str) -> String {
 /// The name a file stem spells, `None` if it is not a spelling [`file_stem_of`] makes... or a
 /// plain file name someone chose (`ann` from `ann.pem`), which reads as itself.
 #[must_use]
-pub fn name_of_file_stem(stem: &str) -> Option<String> {
+pub(crate) fn name_of_file_stem(stem: &str) -> Option<String> {
     let mut bytes = Vec::with_capacity(stem.len());
     let mut rest = stem.as_bytes();
     while let Some((&first, tail)) = rest.split_first() {

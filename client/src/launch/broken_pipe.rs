@@ -31,7 +31,7 @@ pub fn quiet_panics() {
 
 /// Whether a panic message is the one `print!` gives when standard output's reader is gone.
 #[must_use]
-pub fn is_closed_stdout_panic(message: &str) -> bool {
+pub(crate) fn is_closed_stdout_panic(message: &str) -> bool {
     message
         .strip_prefix("failed printing to stdout: ")
         .is_some_and(|cause| cause.to_ascii_lowercase().contains("broken pipe"))

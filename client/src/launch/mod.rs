@@ -91,10 +91,10 @@ pub struct PlayArgs {
     pub position: Option<String>,
     /// Start from the position in this file (a checkers board file or a position text).
     #[arg(long, value_name = "FILE")]
-    pub position_file: Option<String>,
+    pub(crate) position_file: Option<String>,
     /// The old spelling of `--game pente-free`, still read: the game's free rule where it has one.
     #[arg(long, hide = true)]
-    pub free_pente: bool,
+    pub(crate) free_pente: bool,
 }
 
 /// `kingme watch`: watch a game.
@@ -156,7 +156,7 @@ fn parse_seat(text: &str) -> Result<SeatChoice, String> {
 }
 
 /// Reads a time control: `5+3` (minutes and increment seconds), `90s+2`, `10s` a move, `none`.
-pub fn parse_time(text: &str) -> Result<TimeControl, String> {
+pub(crate) fn parse_time(text: &str) -> Result<TimeControl, String> {
     let trimmed = text.trim().to_ascii_lowercase();
     let bad = |problem: &str| {
         format!(

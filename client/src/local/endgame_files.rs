@@ -40,7 +40,7 @@ pub fn local() -> Option<PathBuf> {
 /// Maps and checks the largest database in the default folder, off the async reactor (the
 /// checksum reads the whole file): `None` when none was built, else
 /// the database or why it cannot be used.
-pub async fn open_local() -> Option<Result<Arc<Egdb>, EndgameFileError>> {
+pub(crate) async fn open_local() -> Option<Result<Arc<Egdb>, EndgameFileError>> {
     let path = local()?;
     tokio::task::spawn_blocking(move || kingme_server::game::endgame::open(&path))
         .await

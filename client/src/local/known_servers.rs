@@ -15,17 +15,17 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The file's name in the config directory.
-pub const FILE_NAME: &str = "known_servers";
+pub(crate) const FILE_NAME: &str = "known_servers";
 /// The largest file read.
-pub const MAX_FILE: u64 = 256 * 1024;
+pub(crate) const MAX_FILE: u64 = 256 * 1024;
 /// The most servers the file may list.
-pub const MAX_SERVERS: usize = 4096;
+pub(crate) const MAX_SERVERS: usize = 4096;
 /// The longest `HOST:PORT` accepted (a DNS name is at most 253 bytes).
-pub const MAX_ADDRESS: usize = 262;
+pub(crate) const MAX_ADDRESS: usize = 262;
 
 /// Why the file could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum KnownServersError {
+pub(crate) enum KnownServersError {
     #[error(transparent)]
     File(#[from] PrivateFileError),
     #[error("{path}: line {line}: {reason}; fix or delete that line")]
@@ -40,7 +40,7 @@ pub enum KnownServersError {
 
 /// What is wrong with one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LineError {
+pub(crate) enum LineError {
     #[error("expected HOST:PORT and a fingerprint separated by a space")]
     Shape,
     #[error("the address {0:?} is not HOST:PORT")]
@@ -53,7 +53,7 @@ pub enum LineError {
 
 /// The pinned servers: address to certificate binding.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KnownServers {
+pub(crate) struct KnownServers {
     pins: BTreeMap<String, ChannelBinding>,
 }
 
@@ -129,7 +129,7 @@ impl KnownServers {
 
     /// The file's text: a header, then one line a server.
     #[must_use]
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut text = String::from(
             "# kingme's known servers: HOST:PORT and the SHA-256 fingerprint of its TLS\n\
              # certificate, pinned on first use. `kingme trust HOST:PORT` replaces a line.\n",
@@ -152,14 +152,14 @@ impl KnownServers {
 
 /// The default place of the file, `None` without a config directory.
 #[must_use]
-pub fn default_path() -> Option<PathBuf> {
+pub(crate) fn default_path() -> Option<PathBuf> {
     crate::local::paths::config_dir().map(|dir| dir.join(FILE_NAME))
 }
 
 /// `HOST:PORT` with the host in lower case (names are case-insensitive), or `None` when it is
 /// not an address TLS could check.
 #[must_use]
-pub fn normal_address(address: &str) -> Option<String> {
+pub(crate) fn normal_address(address: &str) -> Option<String> {
     if address.len() > MAX_ADDRESS || kingme_shared::tls::server_name(address).is_err() {
         return None;
     }

@@ -6,7 +6,7 @@
 pub mod endgame_files;
 pub mod known_servers;
 pub mod paths;
-pub mod private_file;
+pub(crate) mod private_file;
 pub mod resume_tokens;
 pub mod secrets;
 pub mod settings;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 /// The environment variable that overrides the config directory.
-pub const CONFIG_DIR_VARIABLE: &str = "KINGME_CONFIG_DIR";
+pub(crate) const CONFIG_DIR_VARIABLE: &str = "KINGME_CONFIG_DIR";
 
 /// The environment variable that overrides the data directory (the server's too).
 pub use kingme_server::storage::location::DATA_DIR_VARIABLE;
@@ -19,7 +19,7 @@ fn from_variable(variable: &str) -> Option<PathBuf> {
 
 /// The config directory, `None` without a home directory.
 #[must_use]
-pub fn config_dir() -> Option<PathBuf> {
+pub(crate) fn config_dir() -> Option<PathBuf> {
     from_variable(CONFIG_DIR_VARIABLE).or_else(|| {
         directories::ProjectDirs::from("", "", "kingme").map(|dirs| dirs.config_dir().to_owned())
     })
@@ -27,7 +27,7 @@ pub fn config_dir() -> Option<PathBuf> {
 
 /// The data directory, `None` without a home directory.
 #[must_use]
-pub fn data_dir() -> Option<PathBuf> {
+pub(crate) fn data_dir() -> Option<PathBuf> {
     from_variable(DATA_DIR_VARIABLE).or_else(|| {
         directories::ProjectDirs::from("", "", "kingme").map(|dirs| dirs.data_dir().to_owned())
     })

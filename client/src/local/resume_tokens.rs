@@ -8,9 +8,9 @@ use crate::local::private_file;
 use std::path::{Path, PathBuf};
 
 /// The folder of the tokens in the data directory.
-pub const RESUME_DIR: &str = "resume";
+pub(crate) const RESUME_DIR: &str = "resume";
 /// The longest token file read, in bytes.
-pub const MAX_TOKEN_FILE: u64 = 1024;
+pub(crate) const MAX_TOKEN_FILE: u64 = 1024;
 
 /// The tokens in one directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +27,7 @@ impl ResumeTokens {
 
     /// The tokens in the data directory, `None` without one.
     #[must_use]
-    pub fn default_store() -> Option<ResumeTokens> {
+    pub(crate) fn default_store() -> Option<ResumeTokens> {
         crate::local::paths::data_dir().map(|dir| ResumeTokens::new(dir.join(RESUME_DIR)))
     }
 
@@ -48,7 +48,7 @@ impl ResumeTokens {
     }
 
     /// Forgets the guest `name`'s token.
-    pub fn forget(&self, name: &str) {
+    pub(crate) fn forget(&self, name: &str) {
         let _ = std::fs::remove_file(self.path(name));
     }
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The longest secrets file read, in bytes.
-pub const MAX_SECRETS_FILE: u64 = 256 * 1024;
+pub(crate) const MAX_SECRETS_FILE: u64 = 256 * 1024;
 
 /// The secrets this client holds, by server address and name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,7 +23,7 @@ pub struct SecretBook {
 
 /// Where the secrets file lives by default, `None` without a home directory.
 #[must_use]
-pub fn default_path() -> Option<PathBuf> {
+pub(crate) fn default_path() -> Option<PathBuf> {
     crate::local::paths::config_dir().map(|dir| dir.join("secrets"))
 }
 
@@ -62,7 +62,7 @@ impl SecretBook {
 
     /// The text of the file.
     #[must_use]
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut text =
             String::from("# kingme name secrets, one SERVER NAME SECRET a line; keep private.\n");
         for ((server, name), secret) in &self.secrets {

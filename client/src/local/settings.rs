@@ -18,7 +18,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The largest settings file read, in bytes.
-pub const MAX_SETTINGS_FILE: u64 = 64 * 1024;
+pub(crate) const MAX_SETTINGS_FILE: u64 = 64 * 1024;
 
 /// Everything kept.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub struct GameSettings {
 
 /// Where the settings file lives by default, `None` without a home directory.
 #[must_use]
-pub fn default_path() -> Option<PathBuf> {
+pub(crate) fn default_path() -> Option<PathBuf> {
     crate::local::paths::config_dir().map(|dir| dir.join("settings.toml"))
 }
 

@@ -42,7 +42,7 @@ pub enum Security {
 impl Security {
     /// TLS with the default `known_servers` file.
     #[must_use]
-    pub fn default_tls() -> Security {
+    pub(crate) fn default_tls() -> Security {
         Security::Tls {
             known_servers: known_servers::default_path(),
         }
@@ -71,7 +71,7 @@ pub enum DialError {
 }
 
 /// How long connecting and the TLS handshake may take.
-pub const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Connects to `address` as `security` says.
 ///
@@ -123,7 +123,7 @@ pub async fn dial(address: &str, security: &Security) -> Result<Dialed, DialErro
 ///
 /// # Errors
 /// The server cannot be reached or does not speak TLS.
-pub async fn certificate_of(address: &str) -> Result<ChannelBinding, DialError> {
+pub(crate) async fn certificate_of(address: &str) -> Result<ChannelBinding, DialError> {
     let stream = connect(address).await?;
     let trust = Arc::new(Verifier::new(ServerTrust::new(address, None, None, true)));
     let (_stream, binding) = handshake(address, stream, trust).await?;

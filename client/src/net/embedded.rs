@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 
 /// A server running inside this process.
 #[derive(Debug)]
-pub struct EmbeddedServer {
+pub(crate) struct EmbeddedServer {
     handle: ServerHandle,
 }
 
@@ -66,7 +66,7 @@ impl EmbeddedServer {
 
     /// The web page's address, when the HTTP door is open.
     #[must_use]
-    pub fn web_url(&self) -> Option<String> {
+    pub(crate) fn web_url(&self) -> Option<String> {
         self.handle
             .http_addr()
             .map(|addr| format!("https://{addr}/"))

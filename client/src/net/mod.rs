@@ -28,8 +28,8 @@ mod reseat;
 pub mod trust;
 
 pub use dial::{DialError, Security, ServerStream};
-pub use nodes::NodeList;
-pub use reseat::{RESEAT_FOR, Seats};
+pub(crate) use nodes::NodeList;
+pub use reseat::Seats;
 
 use hello::{Handshake, handshake};
 
@@ -96,7 +96,7 @@ impl NetConfig {
 
 /// Why a person is not signed in over plaintext without `--insecure`.
 #[must_use]
-pub fn plaintext_refusal(address: &str, name: &str) -> String {
+pub(crate) fn plaintext_refusal(address: &str, name: &str) -> String {
     format!(
         "the connection to {address} is not encrypted (--plaintext), so signing in as {name} \
          would let that server, or anyone on the way, act as {name} at other servers that run \
@@ -107,7 +107,7 @@ pub fn plaintext_refusal(address: &str, name: &str) -> String {
 
 /// The warning of a person who signs in over plaintext anyway (`--insecure`).
 #[must_use]
-pub fn insecure_warning(address: &str, name: &str) -> String {
+pub(crate) fn insecure_warning(address: &str, name: &str) -> String {
     format!(
         "warning: signing in as {name} without encryption (--insecure): {address}, or anyone \
          on the way, can read and change your games and act as {name} at other servers that \
@@ -515,7 +515,7 @@ async fn load_key(config: &NetConfig) -> Result<Option<SigningKey>, String> {
 /// A new key; a broken random source falls back to a key from the thread generator, which the
 /// operating system seeds.
 #[must_use]
-pub fn session_key() -> SigningKey {
+pub(crate) fn session_key() -> SigningKey {
     identity::generate_key().unwrap_or_else(|_| SigningKey::from_bytes(&rand::random()))
 }
 

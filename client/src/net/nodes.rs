@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// The addresses to try, and which one the client is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeList {
+pub(crate) struct NodeList {
     /// Never empty; the address the client was given stays in it.
     addresses: Vec<String>,
     /// The address the client was given (kept when a `Nodes` list leaves it out).
@@ -37,7 +37,8 @@ impl NodeList {
         &self.addresses[self.current]
     }
 
-    /// All the addresses known, the current one first.
+    /// All the addresses known, the current one first (what the tests look at).
+    #[cfg(test)]
     #[must_use]
     pub fn addresses(&self) -> &[String] {
         &self.addresses
@@ -47,7 +48,7 @@ impl NodeList {
     /// (it is the one the client is on), then the others as listed, without repeats or empty
     /// entries, and the given address last if the list left it out. Returns whether a node
     /// known before is gone from it (it died or stopped: its games move to other nodes).
-    pub fn learn(&mut self, listed: &[String]) -> bool {
+    pub(crate) fn learn(&mut self, listed: &[String]) -> bool {
         let on = self.current().to_owned();
         let mut addresses = vec![on];
         for address in listed.iter().chain(std::iter::once(&self.given)) {
@@ -71,7 +72,7 @@ impl NodeList {
     /// The node for reconnection attempt `attempt` (0 first) after losing the current one:
     /// the next node round the list, the lost one last in each round.
     #[must_use]
-    pub fn for_attempt(&self, attempt: u32) -> usize {
+    pub(crate) fn for_attempt(&self, attempt: u32) -> usize {
         let count = self.addresses.len();
         let step = usize::try_from(attempt).unwrap_or(usize::MAX) % count;
         (self.current + 1 + step) % count
@@ -84,7 +85,7 @@ impl NodeList {
     }
 
     /// The client is on node `index` now.
-    pub fn connected_to(&mut self, index: usize) {
+    pub(crate) fn connected_to(&mut self, index: usize) {
         self.current = index % self.addresses.len();
     }
 

@@ -28,13 +28,13 @@ pub enum Command {
 }
 
 /// The commands, for `help` and for errors.
-pub const COMMANDS: &str =
+pub(crate) const COMMANDS: &str =
     "a move's number, a move's text (like 11-15, K10 or 5), resign, draw, quit, help";
 /// What quitting in the middle of a game says.
-pub const QUIT_MID_GAME: &str = "quitting; the game waits for you: run kingme again within the \
+pub(crate) const QUIT_MID_GAME: &str = "quitting; the game waits for you: run kingme again within the \
                                  grace period to go on (resign gives it up)";
 /// The lobby's commands.
-pub const LOBBY_COMMANDS: &str = "list, join ID, watch ID, quit, help";
+pub(crate) const LOBBY_COMMANDS: &str = "list, join ID, watch ID, quit, help";
 
 /// Reads one input line. Everything that is not a command is taken as a move's text, checked
 /// against the position later.

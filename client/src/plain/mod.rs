@@ -15,7 +15,7 @@ mod news;
 pub mod session;
 
 pub use board_text::board_text;
-pub use command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
+pub use command::{Command, parse_line};
 pub use session::{Phase, Session, Step};
 
 use crate::net::Net;

@@ -137,7 +137,7 @@ impl CreateForm {
     /// The dialog as the person left it last time (a setup is not kept: a new game starts
     /// from the standard position unless chosen again).
     #[must_use]
-    pub fn from_settings(last: &GameSettings) -> CreateForm {
+    pub(crate) fn from_settings(last: &GameSettings) -> CreateForm {
         CreateForm {
             kind: last.kind,
             seat: last.seat,
@@ -162,7 +162,7 @@ impl CreateForm {
     }
 
     /// Moves to the next or previous row (skipping the text row when it is not used).
-    pub fn move_field(&mut self, delta: i32) {
+    pub(crate) fn move_field(&mut self, delta: i32) {
         loop {
             self.field = cycle(&Field::ALL, self.field, delta);
             if self.field != Field::Text || self.uses_text() {
@@ -173,7 +173,7 @@ impl CreateForm {
 
     /// Whether the text row is in use.
     #[must_use]
-    pub fn uses_text(&self) -> bool {
+    pub(crate) fn uses_text(&self) -> bool {
         matches!(self.setup, SetupSource::Typed | SetupSource::BoardFile)
     }
 
@@ -213,7 +213,7 @@ impl CreateForm {
 
     /// An editing key on the text row (characters, Backspace, Left/Right, Home/End, Ctrl-U,
     /// Ctrl-W...); returns whether it was one.
-    pub fn edit(&mut self, key: KeyEvent) -> bool {
+    pub(crate) fn edit(&mut self, key: KeyEvent) -> bool {
         if self.field != Field::Text {
             return false;
         }
@@ -237,7 +237,7 @@ impl CreateForm {
     }
 
     /// Opens the placing board (kept if it already holds pieces of this game).
-    pub fn open_board(&mut self) {
+    pub(crate) fn open_board(&mut self) {
         if self.board.as_ref().is_none_or(|b| b.kind != self.kind) {
             self.board = Some(SetupBoard::new(self.kind));
         }
@@ -288,14 +288,14 @@ impl CreateForm {
 
 /// Checks a position text and returns it in the game's canonical form; for checkers a board
 /// file's text is accepted too.
-pub fn check_position(spec: GameSpec, text: &str) -> Result<String, String> {
+pub(crate) fn check_position(spec: GameSpec, text: &str) -> Result<String, String> {
     spec.start(Some(text))
         .map(|game| game.position_text())
         .map_err(|err| err.to_string())
 }
 
 /// Reads a position from a file: a board file or a position text.
-pub fn read_board_file(spec: GameSpec, path: &str) -> Result<String, String> {
+pub(crate) fn read_board_file(spec: GameSpec, path: &str) -> Result<String, String> {
     let limit = kingme_shared::games::spec::MAX_START_TEXT as u64;
     let size = std::fs::metadata(path)
         .map_err(|err| format!("cannot read {path}: {err}"))?

@@ -8,9 +8,9 @@
 pub mod app;
 pub mod create_form;
 pub mod keys;
-pub mod name_prompt;
+pub(crate) mod name_prompt;
 pub mod setup_board;
 pub mod terminal;
-pub mod text_field;
+pub(crate) mod text_field;
 pub mod theme;
 pub mod ui;

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 /// The question's state: the name typed so far and what to tell the person.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct NamePrompt {
+pub(crate) struct NamePrompt {
     pub typed: String,
     pub problem: Option<String>,
 }

@@ -35,7 +35,7 @@ impl SetupBoard {
     }
 
     /// Moves the cursor by rows and columns, staying on the board.
-    pub fn move_cursor(&mut self, rows: i8, columns: i8) {
+    pub(crate) fn move_cursor(&mut self, rows: i8, columns: i8) {
         let layout = AnyGame::layout(self.kind);
         self.cursor = step(self.cursor, rows, columns, layout.rows, layout.columns);
     }

@@ -37,7 +37,7 @@ impl TextField {
 
     /// The field holding `text`, the cursor at its end.
     #[must_use]
-    pub fn with_value(mut self, text: &str) -> TextField {
+    pub(crate) fn with_value(mut self, text: &str) -> TextField {
         let text: String = match self.max_chars {
             0 => text.to_owned(),
             max => text.chars().take(max).collect(),

@@ -9,24 +9,24 @@ use ratatui::style::{Color, Modifier, Style};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
     pub name: &'static str,
-    pub light_square: Color,
-    pub dark_square: Color,
+    pub(crate) light_square: Color,
+    pub(crate) dark_square: Color,
     /// The background of intersection boards (Pente) and plain square boards.
     pub board: Color,
     /// Grid lines of intersection boards.
-    pub grid: Color,
-    pub first_piece: Color,
-    pub second_piece: Color,
+    pub(crate) grid: Color,
+    pub(crate) first_piece: Color,
+    pub(crate) second_piece: Color,
     /// The square under the keyboard cursor.
     pub cursor: Color,
     /// The picked-up piece and the path it has taken.
     pub selected: Color,
     /// Where the picked-up piece may go.
-    pub destination: Color,
+    pub(crate) destination: Color,
     /// The squares of the last move.
-    pub last_move: Color,
+    pub(crate) last_move: Color,
     pub text: Color,
-    pub accent: Color,
+    pub(crate) accent: Color,
     /// When set, highlights are drawn with text modifiers instead of colour.
     pub monochrome: bool,
 }
@@ -118,7 +118,7 @@ impl Theme {
 
     /// The style of a highlight: a background colour, or for monochrome a text modifier.
     #[must_use]
-    pub fn highlight(&self, colour: Color, modifier: Modifier) -> Style {
+    pub(crate) fn highlight(&self, colour: Color, modifier: Modifier) -> Style {
         if self.monochrome {
             Style::default().add_modifier(modifier)
         } else {
@@ -128,7 +128,7 @@ impl Theme {
 
     /// The style of the title and other accents.
     #[must_use]
-    pub fn accent_style(&self) -> Style {
+    pub(crate) fn accent_style(&self) -> Style {
         Style::default()
             .fg(self.accent)
             .add_modifier(Modifier::BOLD)

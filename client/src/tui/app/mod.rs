@@ -95,7 +95,7 @@ pub struct App {
     pub name: String,
     pub screen: Screen,
     pub games: Vec<GameSummary>,
-    pub lobby_selected: usize,
+    pub(crate) lobby_selected: usize,
     pub table: Option<Table>,
     pub overlay: Option<Overlay>,
     pub theme: Theme,
@@ -105,9 +105,9 @@ pub struct App {
     /// Whether the status line reports a problem.
     pub status_is_error: bool,
     /// A chat line being typed.
-    pub chat_input: Option<TextField>,
+    pub(crate) chat_input: Option<TextField>,
     /// Whether the game-over dialog was closed.
-    pub game_over_dismissed: bool,
+    pub(crate) game_over_dismissed: bool,
     /// The terminal size, for mouse hit-testing.
     pub size: (u16, u16),
     /// The time the screen shows (clocks count down from the last update to this).
@@ -122,7 +122,7 @@ pub struct App {
     pub settings: Settings,
     pub settings_changed: bool,
     /// Why the settings file could not be read, told once connected.
-    pub settings_problem: Option<String>,
+    pub(crate) settings_problem: Option<String>,
     /// The unfinished games the player is seated in, as the server's welcome listed them; the
     /// client goes back to the most recent, and the lobby marks them.
     pub in_progress: Vec<GameId>,

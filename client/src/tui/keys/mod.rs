@@ -61,7 +61,7 @@ impl Place {
     /// Whether the help overlay lists this place's keys; the other places are small dialogs
     /// and lines that show their keys themselves ([`dialog_keys`]).
     #[must_use]
-    pub fn in_help(self) -> bool {
+    pub(crate) fn in_help(self) -> bool {
         matches!(
             self,
             Place::Anywhere | Place::Lobby | Place::Game | Place::Create | Place::SetupBoard
@@ -242,7 +242,7 @@ pub fn action(now: &dyn Situation, key: KeyCode) -> Option<Action> {
 
 /// The short names of a place's keys that apply now, in the table's order, each once.
 #[must_use]
-pub fn hints(place: Place, now: &dyn Situation) -> Vec<&'static str> {
+pub(crate) fn hints(place: Place, now: &dyn Situation) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
     for binding in BINDINGS.iter().filter(|b| b.place == place) {
         if let Some(name) = binding.footer
@@ -258,7 +258,7 @@ pub fn hints(place: Place, now: &dyn Situation) -> Vec<&'static str> {
 /// The short names of all a dialog's keys (or a typed line's), in the table's order, each
 /// once: the line a dialog shows under its content. Its keys apply whenever it is open.
 #[must_use]
-pub fn dialog_keys(place: Place) -> Vec<&'static str> {
+pub(crate) fn dialog_keys(place: Place) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
     for name in BINDINGS
         .iter()

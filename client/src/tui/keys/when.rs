@@ -16,39 +16,39 @@ pub fn never(_: KeyCode) -> bool {
     false
 }
 
-pub fn has_game(now: &dyn Situation) -> bool {
+pub(crate) fn has_game(now: &dyn Situation) -> bool {
     now.table().is_some()
 }
 
-pub fn has_games(now: &dyn Situation) -> bool {
+pub(crate) fn has_games(now: &dyn Situation) -> bool {
     !now.games().is_empty()
 }
 
-pub fn selected_has_open_seat(now: &dyn Situation) -> bool {
+pub(crate) fn selected_has_open_seat(now: &dyn Situation) -> bool {
     now.selected_game().is_some_and(|game| {
         matches!(game.status, GameStatus::Open)
             && game.seats.iter().any(|s| matches!(s, SeatHolder::Empty))
     })
 }
 
-pub fn is_playing_player(now: &dyn Situation) -> bool {
+pub(crate) fn is_playing_player(now: &dyn Situation) -> bool {
     now.table()
         .is_some_and(|t| t.your_side.is_some() && matches!(t.status, GameStatus::Playing))
 }
 
-pub fn can_take_back(now: &dyn Situation) -> bool {
+pub(crate) fn can_take_back(now: &dyn Situation) -> bool {
     is_playing_player(now) && now.table().is_some_and(|t| !t.moves.is_empty())
 }
 
-pub fn has_moves(now: &dyn Situation) -> bool {
+pub(crate) fn has_moves(now: &dyn Situation) -> bool {
     now.table().is_some_and(|t| !t.moves.is_empty())
 }
 
-pub fn is_reviewing(now: &dyn Situation) -> bool {
+pub(crate) fn is_reviewing(now: &dyn Situation) -> bool {
     now.table().is_some_and(|t| t.review.is_some())
 }
 
-pub fn can_start_review(now: &dyn Situation) -> bool {
+pub(crate) fn can_start_review(now: &dyn Situation) -> bool {
     has_moves(now) && !is_reviewing(now)
 }
 
@@ -59,11 +59,11 @@ pub fn is_my_turn(now: &dyn Situation) -> bool {
         && !is_reviewing(now)
 }
 
-pub fn holds_piece(now: &dyn Situation) -> bool {
+pub(crate) fn holds_piece(now: &dyn Situation) -> bool {
     now.table().is_some_and(|t| !t.selection.path().is_empty())
 }
 
-pub fn has_question(now: &dyn Situation) -> bool {
+pub(crate) fn has_question(now: &dyn Situation) -> bool {
     now.table().is_some_and(|t| {
         let mine = t.your_side;
         t.your_side.is_some()
@@ -72,13 +72,13 @@ pub fn has_question(now: &dyn Situation) -> bool {
     })
 }
 
-pub fn is_over_player(now: &dyn Situation) -> bool {
+pub(crate) fn is_over_player(now: &dyn Situation) -> bool {
     now.table()
         .is_some_and(|t| t.your_side.is_some() && t.result().is_some())
 }
 
 /// The line being typed (a move or a chat line) is empty.
-pub fn line_is_empty(now: &dyn Situation) -> bool {
+pub(crate) fn line_is_empty(now: &dyn Situation) -> bool {
     match (now.chat_line(), now.table().and_then(|t| t.input.as_ref())) {
         (Some(line), _) | (None, Some(line)) => line.is_empty(),
         (None, None) => true,

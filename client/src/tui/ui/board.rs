@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 /// Why a square is highlighted, strongest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Highlight {
+pub(crate) enum Highlight {
     /// The held piece and the squares it has landed on.
     Selected,
     /// Where the held piece may go next.
@@ -26,7 +26,7 @@ pub struct BoardPicture<'a> {
     pub geometry: BoardGeometry,
     /// What stands on a square.
     pub piece: &'a dyn Fn(u16) -> Option<BoardPiece>,
-    pub highlights: HashMap<u16, Highlight>,
+    pub(crate) highlights: HashMap<u16, Highlight>,
     pub cursor: Option<Cell>,
     /// Whether every square shows its number, pieces or not (the `#` key); otherwise only
     /// empty squares do.
@@ -36,7 +36,7 @@ pub struct BoardPicture<'a> {
 /// The glyph of a piece: the first side's filled, the second's hollow, so the sides differ
 /// without colour.
 #[must_use]
-pub fn glyph(piece: BoardPiece) -> &'static str {
+pub(crate) fn glyph(piece: BoardPiece) -> &'static str {
     match (piece.kind, piece.side) {
         (PieceKind::Man | PieceKind::Stone, Side::First) => "●",
         (PieceKind::Man | PieceKind::Stone, Side::Second) => "○",
@@ -49,7 +49,7 @@ pub fn glyph(piece: BoardPiece) -> &'static str {
 
 /// Draws a position with only its last move marked (no cursor, nothing held): the replay
 /// viewer and the review of a game in progress.
-pub fn draw_position(
+pub(crate) fn draw_position(
     buf: &mut Buffer,
     area: BoardArea,
     game: &AnyGame,

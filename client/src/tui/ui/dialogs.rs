@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 /// A rectangle of at most `width` x `height` centred in `area`.
 #[must_use]
-pub fn centred(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centred(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     Rect {
@@ -82,7 +82,7 @@ pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
 }
 
 /// The theme dialog, each theme with a sample of its colours.
-pub fn themes(frame: &mut Frame<'_>, selected: usize, current: &Theme) {
+pub(crate) fn themes(frame: &mut Frame<'_>, selected: usize, current: &Theme) {
     let area = centred(frame.area(), 44, Theme::ALL.len() as u16 + 4);
     let inner = boxed(frame, area, "Colour theme", current);
     let mut lines = Vec::new();
@@ -114,7 +114,7 @@ pub fn themes(frame: &mut Frame<'_>, selected: usize, current: &Theme) {
 
 /// A yes/no question.
 /// As tall as the wrapped question needs, so its keys always show under it.
-pub fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
+pub(crate) fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
     const WIDTH: u16 = 50;
     let lines = vec![
         Line::from(what.question()),
@@ -308,7 +308,7 @@ pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
 }
 
 /// The bot level dialog of the lobby's `a`.
-pub fn bot_level(
+pub(crate) fn bot_level(
     frame: &mut Frame<'_>,
     game: GameId,
     kind: Option<kingme_shared::GameKind>,

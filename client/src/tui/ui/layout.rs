@@ -6,9 +6,9 @@ use crate::game::board_geometry::{BoardArea, BoardGeometry, LABEL_WIDTH};
 use ratatui::layout::Rect;
 
 /// Width of the side panel.
-pub const PANEL_WIDTH: u16 = 34;
+pub(crate) const PANEL_WIDTH: u16 = 34;
 /// Lines of the status bar at the bottom.
-pub const STATUS_HEIGHT: u16 = 2;
+pub(crate) const STATUS_HEIGHT: u16 = 2;
 
 /// The game screen's parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub struct GameLayout {
     /// `None` when the terminal is too small for the board.
     pub board: Option<BoardArea>,
     /// The rectangle the board is drawn in, labels included.
-    pub board_frame: Rect,
+    pub(crate) board_frame: Rect,
     pub panel: Rect,
     pub status: Rect,
 }
@@ -77,7 +77,7 @@ impl GameLayout {
     /// The smallest terminal (width, height) that shows a game's board (alone, without the
     /// panel).
     #[must_use]
-    pub fn minimum(geometry: &BoardGeometry) -> (u16, u16) {
+    pub(crate) fn minimum(geometry: &BoardGeometry) -> (u16, u16) {
         let (rows, columns) = (
             u16::from(geometry.layout.rows),
             u16::from(geometry.layout.columns),

@@ -2,7 +2,7 @@
 //! dialogs live in the submodules, the layout shared with mouse handling in [`layout`].
 
 pub mod board;
-pub mod dialogs;
+pub(crate) mod dialogs;
 pub mod game;
 pub mod help;
 pub mod layout;
@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 /// The smallest terminal the lobby is drawn in.
-pub const MIN_LOBBY: (u16, u16) = (40, 10);
+pub(crate) const MIN_LOBBY: (u16, u16) = (40, 10);
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
@@ -186,7 +186,7 @@ fn status_bar(frame: &mut Frame<'_>, area: Rect, app: &App) {
 /// `text` broken into at most `room` lines of `width` columns (at spaces where it can), and
 /// whether some was left out (the last line then ends in "… s: read all").
 #[must_use]
-pub fn fit_lines(text: &str, width: u16, room: u16) -> (Vec<String>, bool) {
+pub(crate) fn fit_lines(text: &str, width: u16, room: u16) -> (Vec<String>, bool) {
     const MORE: &str = "… s: read all";
     let width = usize::from(width.max(1));
     let mut lines = wrap(text, width);
@@ -204,7 +204,7 @@ pub fn fit_lines(text: &str, width: u16, room: u16) -> (Vec<String>, bool) {
 
 /// `text` broken into lines of at most `width` characters, at spaces where it can.
 #[must_use]
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     textwrap::wrap(text, width.max(1))
         .into_iter()
         .map(std::borrow::Cow::into_owned)
