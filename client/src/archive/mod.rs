@@ -169,6 +169,7 @@ fn day(unix_ms: i64) -> String {
     kingme_server::storage::records::utc_date(unix_ms)
 }
 
+/// `kingme history`: prints the finished games the server lists, newest first.
 pub async fn history(global: &GlobalArgs, args: &HistoryArgs) -> anyhow::Result<()> {
     let request = ClientMessage::History {
         player: args.player.clone(),
@@ -202,6 +203,7 @@ pub async fn history(global: &GlobalArgs, args: &HistoryArgs) -> anyhow::Result<
     Ok(())
 }
 
+/// `kingme leaderboard`: prints the server's rating leaderboard.
 pub async fn leaderboard(global: &GlobalArgs, args: &LeaderboardArgs) -> anyhow::Result<()> {
     let request = ClientMessage::Leaderboard { kind: args.game };
     let entries = ask(global, request, |message| match message {
@@ -238,6 +240,7 @@ pub async fn leaderboard(global: &GlobalArgs, args: &LeaderboardArgs) -> anyhow:
     Ok(())
 }
 
+/// `kingme export`: writes a stored game as PDN or the kingme text record.
 pub async fn export(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()> {
     let record = fetch(global, args.game).await?;
     let text = export_text(&record)?;
@@ -249,11 +252,13 @@ pub async fn export(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()
     Ok(())
 }
 
+/// `kingme replay`: fetches a stored game and steps through it.
 pub async fn replay(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<()> {
     let record = fetch(global, args.game).await?;
     replay::show(Replay::new(record)?)
 }
 
+/// `kingme import`: reads a PDN or kingme text record file and steps through it.
 pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     let path = &args.file;
     let size = std::fs::metadata(path)

@@ -20,15 +20,20 @@ use std::io::{IsTerminal, Write};
 /// A step the viewer can take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    /// One position forward.
     Forward,
+    /// One position back.
     Back,
+    /// To the start position.
     Start,
+    /// To the final position.
     End,
 }
 
 /// A recorded game and the position being shown.
 #[derive(Debug, Clone)]
 pub struct Replay {
+    /// The game being stepped through.
     pub record: GameRecord,
     positions: Vec<AnyGame>,
     /// How many moves have been played in the position shown.

@@ -10,14 +10,18 @@ use ratatui::layout::Rect;
 /// A cell of the board as displayed: row 0 at the top of the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cell {
+    /// The row on the screen, from the top.
     pub row: u8,
+    /// The column on the screen, from the left.
     pub column: u8,
 }
 
 /// A game's board as shown: its layout and whether it is turned round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardGeometry {
+    /// The game whose board this is.
     pub kind: GameKind,
+    /// The board's shape and how its squares are numbered.
     pub layout: BoardLayout,
     /// Turned by half a turn from the standard diagram.
     pub flipped: bool,
@@ -133,10 +137,13 @@ pub(crate) const LABEL_WIDTH: u16 = 3;
 pub struct BoardArea {
     /// The top left of cell (0, 0).
     pub x: u16,
+    /// The top of cell (0, 0).
     pub y: u16,
     pub(crate) cell_width: u16,
     pub(crate) cell_height: u16,
+    /// How many rows of cells.
     pub rows: u8,
+    /// How many columns of cells.
     pub columns: u8,
 }
 

@@ -16,11 +16,13 @@ pub enum Intent {
     /// Play a move: a number from the list of legal moves, or a move's text (typed, or chosen
     /// on the board).
     Move(String),
+    /// Resign the game.
     Resign,
     /// Offer a draw, or accept the one the opponent offered.
     Draw,
     /// Accept or decline the opponent's draw offer or takeback request.
     Answer {
+        /// Whether the answer is yes.
         accept: bool,
     },
     /// Ask to take back the last move.
@@ -36,19 +38,25 @@ pub enum Intent {
 /// A resolved intent: the message to send, and a line telling the person what was done.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
+    /// The message for the server.
     pub message: ClientMessage,
+    /// What to tell the person alongside, if anything.
     pub note: Option<String>,
 }
 
 /// Why an intent cannot be sent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
+    /// Only watching: a spectator has no say in the game.
     #[error("you are watching this game")]
     Watching,
+    /// Not the person's turn; says whose it is.
     #[error("{0:?} not sent: it is not your turn")]
     NotYourTurn(String),
+    /// No offer or request is waiting for an answer.
     #[error("there is no draw offer or takeback request to answer")]
     NothingToAnswer,
+    /// The chat line is empty.
     #[error("say something first: the line is empty")]
     EmptyChat,
     /// The move is not one of the legal moves (the reason says which and what to do).

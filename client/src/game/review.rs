@@ -10,6 +10,7 @@ use kingme_shared::protocol::MoveRecord;
 pub struct Review {
     /// How many moves have been played in the position shown.
     pub at: usize,
+    /// The game at the position being looked at.
     pub game: AnyGame,
     /// The squares of the move that led to it (empty at the start).
     pub(crate) last_move: Vec<u16>,

@@ -12,8 +12,11 @@ use kingme_shared::{AnyGame, MoveError, Side};
 /// A legal move as the selection sees it: its text (sent to the server) and its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
+    /// The move's text, as the server takes it.
     pub text: String,
+    /// The squares the piece passes, from where it stands.
     pub path: Vec<u16>,
+    /// The squares whose pieces the move captures.
     pub removed: Vec<u16>,
 }
 
@@ -42,26 +45,42 @@ impl Candidate {
 /// What the player holds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Selection {
+    /// Nothing held.
     #[default]
     Idle,
     /// A piece picked up and the squares it has been put down on so far (the first is where it
     /// stood).
-    Holding { path: Vec<u16> },
+    Holding {
+        /// The squares so far, the first where the piece stood.
+        path: Vec<u16>,
+    },
 }
 
 /// What a choice of square did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Choice {
     /// A piece was picked up.
-    PickedUp { square: u16 },
+    PickedUp {
+        /// The square it stands on.
+        square: u16,
+    },
     /// A multi-jump goes on: the piece landed and must jump again.
-    Continued { square: u16 },
+    Continued {
+        /// The square it landed on.
+        square: u16,
+    },
     /// The move is complete: send this text.
-    Play { text: String },
+    Play {
+        /// The move's text, as the server takes it.
+        text: String,
+    },
     /// The piece was put back where it stood.
     PutBack,
     /// Nothing happened, for this reason.
-    Refused { reason: String },
+    Refused {
+        /// Why, in words for the person.
+        reason: String,
+    },
 }
 
 impl Selection {

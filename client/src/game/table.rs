@@ -22,8 +22,11 @@ const CHAT_LINES: usize = 100;
 /// One game as this client sees it.
 #[derive(Debug, Clone)]
 pub struct Table {
+    /// The game's id on the server.
     pub id: GameId,
+    /// Which game is played.
     pub kind: GameKind,
+    /// The position, rebuilt from the server's position text.
     pub game: AnyGame,
     /// The position the game started from (for reviewing).
     pub start: AnyGame,
@@ -31,27 +34,39 @@ pub struct Table {
     pub review: Option<Review>,
     /// The game and the rules it is played under.
     pub spec: GameSpec,
+    /// Who sits on each side.
     pub seats: [SeatHolder; 2],
     /// When `seats` arrived, so an absent player's grace period counts down between messages.
     pub(crate) seats_at: Instant,
     /// The player's own side; `None` when watching.
     pub your_side: Option<Side>,
+    /// The time control.
     pub time_control: TimeControl,
+    /// The moves played so far.
     pub moves: Vec<MoveRecord>,
+    /// The clocks as the server last told them.
     pub clocks: ClockState,
     /// When `clocks` arrived, so the running clock can tick down between messages.
     pub clocks_at: Instant,
+    /// Whether the game is open, playing or over.
     pub status: GameStatus,
+    /// The chat: (who, what) in the order said.
     pub chat: Vec<(String, String)>,
     /// The legal moves when it is the player's turn, else empty.
     pub candidates: Vec<Candidate>,
+    /// The piece held, if any.
     pub selection: Selection,
+    /// The cell the keyboard cursor is on.
     pub cursor: Cell,
+    /// Whether the board is drawn upside down (the second side at the bottom).
     pub flipped: bool,
     /// A move being typed (a number or a move's text), `None` when not typing.
     pub input: Option<crate::tui::text_field::TextField>,
+    /// The move sliding across the board, while it does.
     pub animation: Option<Animation>,
+    /// The side offering a draw, if one is.
     pub draw_offer: Option<Side>,
+    /// The side asking to take a move back, if one is.
     pub takeback_request: Option<Side>,
     pub(crate) rematch_offer: Option<Side>,
     /// A move sent and not yet answered.

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 /// `kingme identity`: the key pairs that are this machine's identities.
 #[derive(Debug, Clone, clap::Args)]
 pub struct IdentityArgs {
+    /// What to do with the identity.
     #[command(subcommand)]
     pub command: IdentityCommand,
 }

@@ -18,24 +18,37 @@ const END_PRIVATE: &str = "-----END PRIVATE KEY-----";
 /// Why a key file could not be read; each says what is wrong and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum KeyFileError {
+    /// The file is empty.
     #[error("the key file is empty; move it away and a new key is made (or import a copy)")]
     Empty,
+    /// The file is too large to be a key file.
     #[error(
         "the key file is {size} bytes, more than a key file can be ({MAX_KEY_FILE}); it is not a kingme key"
     )]
-    TooLarge { size: usize },
+    TooLarge {
+        /// Its size in bytes.
+        size: usize,
+    },
+    /// The file is not text.
     #[error("the key file is not text; it is damaged or not a key file")]
     NotText,
+    /// The file holds a public key only.
     #[error(
         "the key file holds a public key only; the private key (-----BEGIN PRIVATE KEY-----) is needed"
     )]
     PublicKeyOnly,
+    /// The file has no private key's first line.
     #[error("the key file has no {BEGIN_PRIVATE} line; it is damaged or not a key file")]
     NoPrivateKey,
+    /// The file stops before the private key's last line.
     #[error("the key file is cut short (no {END_PRIVATE} line); copy it again whole")]
     Truncated,
+    /// The key inside is damaged.
     #[error("the key file is damaged ({reason}); copy it again from where it came from")]
-    Damaged { reason: String },
+    Damaged {
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// Reads a key file's bytes.

@@ -17,27 +17,48 @@ pub(crate) const KEY_EXTENSION: &str = "pem";
 /// Why an identity could not be read, made or moved.
 #[derive(Debug, Error)]
 pub enum IdentityError {
+    /// The key file could not be read or written.
     #[error(transparent)]
     File(#[from] PrivateFileError),
+    /// A key file is not a key.
     #[error("{}: {source}", path.display())]
-    KeyFile { path: PathBuf, source: KeyFileError },
+    KeyFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: KeyFileError,
+    },
+    /// No key for the name here.
     #[error("there is no key for the name {name:?} on this machine ({})", path.display())]
-    Missing { name: String, path: PathBuf },
+    Missing {
+        /// The name.
+        name: String,
+        /// Where its key would be.
+        path: PathBuf,
+    },
+    /// A different key for the name is already here.
     #[error(
         "a different key for {name:?} is already here ({}, fingerprint {fingerprint}); \
          move that file away first if you mean to replace it",
         path.display()
     )]
     Exists {
+        /// The name.
         name: String,
+        /// The file that holds it.
         path: PathBuf,
+        /// Its key's fingerprint.
         fingerprint: String,
     },
+    /// A file name that tells no name.
     #[error("cannot tell the name from the file name {0:?}: pass it with --name")]
     NoName(String),
+    /// The key directory could not be listed.
     #[error("cannot list {}: {source}", path.display())]
     List {
+        /// The directory.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 }
@@ -51,7 +72,9 @@ pub struct KeyStore {
 /// One identity found on this machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
+    /// The name.
     pub name: String,
+    /// Its key file.
     pub path: PathBuf,
     /// The fingerprint, or why the file cannot be read.
     pub fingerprint: Result<String, String>,

@@ -107,6 +107,7 @@ pub struct WatchArgs {
 /// Whom `--vs` asks for: an opponent by name, or a bot by rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VsChoice {
+    /// An opponent named on the command line: a person or a bot level.
     Named(Opponent),
     /// The bot level whose measured rating in the game is nearest.
     Rating(i32),
@@ -243,9 +244,13 @@ impl PlayArgs {
 /// What the user asked for.
 #[derive(Debug, Clone)]
 pub enum Action {
+    /// The lobby (`kingme` alone).
     Lobby,
+    /// `kingme play`: create a game and play it.
     Play(Box<PlayArgs>),
+    /// `kingme watch`: watch a game.
     Watch(WatchArgs),
+    /// `kingme bot`: play as a bot over the network.
     Bot(crate::bot::BotArgs),
 }
 

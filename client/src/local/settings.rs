@@ -37,10 +37,13 @@ pub struct Settings {
 /// The create dialog's choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSettings {
+    /// Which game.
     pub kind: GameKind,
+    /// Which side the person takes.
     pub seat: SeatChoice,
     /// `None` for an open seat.
     pub opponent: Option<Level>,
+    /// The time control.
     pub time_control: TimeControl,
 }
 

@@ -31,12 +31,18 @@ pub type ServerStream = Either<TlsStream<TcpStream>, TcpStream>;
 pub enum Security {
     /// TLS; the certificate trusted by a system CA, or pinned on first use in this
     /// `known_servers` file (`None`: pins kept for this run only).
-    Tls { known_servers: Option<PathBuf> },
+    Tls {
+        /// The `known_servers` file pins are kept in, if any.
+        known_servers: Option<PathBuf>,
+    },
     /// TLS to a server whose certificate the client already has (the embedded server's).
     Pinned(ChannelBinding),
     /// No TLS (`--plaintext`). A person signs in only with `sign_in` (`--insecure`): an
     /// unencrypted proof binds nothing, so whoever carries it could replay it.
-    Plaintext { sign_in: bool },
+    Plaintext {
+        /// Whether a person signs in anyway (`--insecure`).
+        sign_in: bool,
+    },
 }
 
 impl Security {
@@ -53,8 +59,11 @@ impl Security {
 /// certificate (trusted on first use).
 #[derive(Debug)]
 pub struct Dialed {
+    /// The connection.
     pub stream: ServerStream,
+    /// What binds a signature to this connection's certificate.
     pub binding: ChannelBinding,
+    /// Something the person should know (a certificate pinned on first use, no encryption).
     pub notice: Option<String>,
 }
 

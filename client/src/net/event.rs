@@ -25,25 +25,44 @@ pub enum Event {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkEvent {
     /// Connected and welcomed (again, after a reconnect).
-    Connected { resumed: bool },
+    Connected {
+        /// Whether it was a reconnection.
+        resumed: bool,
+    },
     /// The connection to `node` dropped (or an attempt to reconnect there failed); the client
     /// tries again at `next` (the same node, or another of the cluster) in the background.
     Lost {
+        /// The node that dropped.
         node: String,
+        /// Why.
         reason: String,
+        /// The node tried next.
         next: String,
+        /// The seconds until the next try.
         retry_in_secs: u64,
     },
     /// Reconnected, but these games in progress were not given back yet (their node is gone
     /// and another is taking them over): the client asks for them until they come back.
-    Reseating { games: Vec<GameId> },
+    Reseating {
+        /// The games not given back yet.
+        games: Vec<GameId>,
+    },
     /// These games did not come back within the grace period on any node.
-    Unseated { games: Vec<GameId> },
+    Unseated {
+        /// The games lost.
+        games: Vec<GameId>,
+    },
     /// The server refused us for good or is gone; no more retries.
-    Closed { reason: String },
+    Closed {
+        /// Why, in words for the person.
+        reason: String,
+    },
     /// Something the person should know about the connection: a server's certificate
     /// trusted on first use, or a sign-in without encryption.
-    Notice { text: String },
+    Notice {
+        /// What to tell the person.
+        text: String,
+    },
 }
 
 impl LinkEvent {

@@ -60,6 +60,7 @@ const OUTGOING_QUEUE: usize = 64;
 pub struct NetConfig {
     /// `host:port`.
     pub address: String,
+    /// The name the client plays under.
     pub name: String,
     /// The first pause before reconnecting; it doubles with each failed attempt.
     pub retry: Duration,

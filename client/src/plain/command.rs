@@ -15,9 +15,13 @@ pub enum Command {
     Number(usize),
     /// A move's text.
     Move(String),
+    /// `resign`: resign the game.
     Resign,
+    /// `draw`: offer a draw.
     Draw,
+    /// `quit`: leave plain mode.
     Quit,
+    /// `help`: list the commands.
     Help,
     /// Lobby: show the games.
     List,

@@ -29,7 +29,10 @@ pub enum Phase {
     YourMove,
     /// Plain mode is done; `ok` says whether it ended well (a refused game or a lost server
     /// does not).
-    Ended { ok: bool },
+    Ended {
+        /// Whether it ended well.
+        ok: bool,
+    },
 }
 
 /// The plain mode's state. It writes to `out`; [`super::run`] connects it to standard input

@@ -37,6 +37,7 @@ pub const TIME_CONTROLS: [TimeControl; 7] = [
 /// Where the game starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SetupSource {
+    /// The game's standard start position.
     Standard,
     /// A position text (a FEN for checkers) typed into the text field.
     Typed,
@@ -69,12 +70,19 @@ impl SetupSource {
 /// The dialog's rows, top to bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
+    /// The game.
     Game,
+    /// The colour the person plays.
     Colour,
+    /// The opponent.
     Opponent,
+    /// The time control.
     Time,
+    /// Where the game starts.
     Setup,
+    /// The position text or file name being typed.
     Text,
+    /// The Create button.
     Create,
 }
 
@@ -94,12 +102,17 @@ impl Field {
 /// The dialog's state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreateForm {
+    /// The row with the cursor.
     pub field: Field,
+    /// The game chosen.
     pub kind: GameKind,
+    /// The colour chosen.
     pub seat: SeatChoice,
     /// `None` for an open seat.
     pub opponent: Option<Level>,
+    /// The time control chosen (an index into the list).
     pub time: usize,
+    /// Where the game starts.
     pub setup: SetupSource,
     /// The FEN or the board file path.
     pub text: TextField,
@@ -107,6 +120,7 @@ pub struct CreateForm {
     pub board: Option<SetupBoard>,
     /// Whether the placing board is open (it takes the keys).
     pub placing: bool,
+    /// Why the form cannot be sent as it is, if it cannot.
     pub error: Option<String>,
 }
 

@@ -10,9 +10,13 @@ use std::collections::BTreeMap;
 /// Pieces placed so far.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetupBoard {
+    /// The game.
     pub kind: GameKind,
+    /// The pieces placed so far, by square.
     pub pieces: BTreeMap<u16, BoardPiece>,
+    /// The cell the cursor is on.
     pub cursor: Cell,
+    /// The side to move first.
     pub side_to_move: Side,
 }
 

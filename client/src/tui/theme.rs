@@ -8,6 +8,7 @@ use ratatui::style::{Color, Modifier, Style};
 /// One colour scheme.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
+    /// The theme's name, as the dialog lists it.
     pub name: &'static str,
     pub(crate) light_square: Color,
     pub(crate) dark_square: Color,
@@ -25,6 +26,7 @@ pub struct Theme {
     pub(crate) destination: Color,
     /// The squares of the last move.
     pub(crate) last_move: Color,
+    /// The colour of text.
     pub text: Color,
     pub(crate) accent: Color,
     /// When set, highlights are drawn with text modifiers instead of colour.

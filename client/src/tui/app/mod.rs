@@ -26,24 +26,33 @@ use std::time::Instant;
 /// Which screen is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
+    /// The list of games.
     Lobby,
+    /// The game on screen.
     Game,
 }
 
 /// A dialog over the screen; it takes the keys while open.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
+    /// The help.
     Help,
+    /// The colour themes to choose from.
     Themes {
+        /// The theme under the cursor.
         selected: usize,
     },
+    /// The create dialog.
     Create(Box<CreateForm>),
+    /// A yes/no question.
     Confirm(Confirm),
     /// The whole status message (`s`), for one too long for the status line.
     Message,
     /// The level of a bot to seat in a game's open seat (`a` in the lobby).
     BotLevel {
+        /// The game with the open seat.
         game: GameId,
+        /// The level under the cursor.
         selected: usize,
     },
 }
@@ -83,22 +92,39 @@ impl Confirm {
 /// The connection as the user sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Link {
+    /// Dialling, before the first welcome.
     Connecting,
+    /// Connected and welcomed.
     Online,
-    Lost { reason: String },
-    Closed { reason: String },
+    /// The connection dropped; the client tries again.
+    Lost {
+        /// Why.
+        reason: String,
+    },
+    /// The connection is over for good.
+    Closed {
+        /// Why.
+        reason: String,
+    },
 }
 
 /// The whole client state.
 #[derive(Debug)]
 pub struct App {
+    /// The name the person plays under.
     pub name: String,
+    /// The screen shown.
     pub screen: Screen,
+    /// The lobby's games.
     pub games: Vec<GameSummary>,
     pub(crate) lobby_selected: usize,
+    /// The game on screen, if any.
     pub table: Option<Table>,
+    /// The dialog on top, if any.
     pub overlay: Option<Overlay>,
+    /// The colour theme.
     pub theme: Theme,
+    /// The connection as the person sees it.
     pub link: Link,
     /// The status line: the last thing worth telling the user.
     pub status: String,
@@ -112,6 +138,7 @@ pub struct App {
     pub size: (u16, u16),
     /// The time the screen shows (clocks count down from the last update to this).
     pub now: Instant,
+    /// Whether the client is to quit.
     pub quit: bool,
     /// Sent once, when first connected (`kingme play` creates its game, `kingme watch` asks
     /// to watch).
@@ -120,6 +147,7 @@ pub struct App {
     pub square_numbers: bool,
     /// The choices kept between runs; `settings_changed` asks the loop to write them.
     pub settings: Settings,
+    /// Whether the settings changed since they were last written.
     pub settings_changed: bool,
     /// Why the settings file could not be read, told once connected.
     pub(crate) settings_problem: Option<String>,

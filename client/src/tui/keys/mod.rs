@@ -20,9 +20,13 @@ use ratatui::crossterm::event::KeyCode;
 pub enum Place {
     /// On both screens (and over the game-over dialog).
     Anywhere,
+    /// The lobby.
     Lobby,
+    /// The game screen.
     Game,
+    /// The create dialog.
     Create,
+    /// Placing pieces on the create dialog's Setup board.
     SetupBoard,
     /// Typing a move's number or text.
     MoveLine,
@@ -30,7 +34,9 @@ pub enum Place {
     ChatLine,
     /// The game-over dialog.
     GameOver,
+    /// The colour theme dialog.
     Themes,
+    /// The bot level dialog.
     BotLevel,
     /// A yes/no question.
     Question,
@@ -77,50 +83,87 @@ impl Place {
 /// What a key does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Show the help.
     Help,
+    /// Choose a colour theme.
     Themes,
+    /// Quit (asking first during a game).
     Quit,
+    /// Show the whole status message.
     WholeMessage,
     /// The previous entry of a list (the lobby's games, themes, bot levels).
     SelectUp,
     /// The next entry of a list.
     SelectDown,
+    /// Join the selected game's open seat, or watch it.
     JoinOrWatch,
+    /// Watch the selected game.
     Watch,
+    /// Seat a bot in the selected game's open seat.
     AttachBot,
+    /// Open the create dialog.
     Create,
+    /// Ask for the lobby's list again.
     Refresh,
+    /// Go back to the game in progress.
     BackToGame,
+    /// Move the board cursor up.
     CursorUp,
+    /// Move the board cursor down.
     CursorDown,
+    /// Move the board cursor left.
     CursorLeft,
+    /// Move the board cursor right.
     CursorRight,
     /// Pick up the piece at the cursor, or put it down.
     Choose,
     /// The mouse (listed for help; the mouse has its own path).
     Click,
+    /// Put the held piece back.
     LetGo,
+    /// Start typing a move.
     TypeMove,
+    /// Start typing a move with this character.
     TypeText,
+    /// Turn the board round.
     Flip,
+    /// Show or hide every square's number.
     Numbers,
+    /// Look one move back.
     ReviewBack,
+    /// Look one move forward.
     ReviewForward,
+    /// Back to the live position.
     ReviewLive,
+    /// Resign (asking first).
     Resign,
+    /// Offer a draw.
     Draw,
+    /// Answer a draw offer or a takeback request.
     Answer,
+    /// Ask to take a move back.
     Takeback,
+    /// Offer a rematch.
     Rematch,
+    /// Start typing a chat line.
     Chat,
+    /// Go to the lobby.
     Lobby,
+    /// Leave the game (asking first).
     Leave,
+    /// The dialog's previous row.
     PreviousRow,
+    /// The dialog's next row.
     NextRow,
+    /// The row's previous value.
     PreviousValue,
+    /// The row's next value.
     NextValue,
+    /// Change the piece on the setup square.
     NextPiece,
+    /// Switch the side to move.
     SwitchSide,
+    /// Empty the setup board.
     ClearBoard,
     /// Enter in a dialog or a line: do what it is for (create, apply, play, send, yes).
     Submit,
@@ -131,10 +174,13 @@ pub enum Action {
 /// One row of the key table.
 #[derive(Clone, Copy)]
 pub struct Binding {
+    /// Where the key works.
     pub place: Place,
     /// The keys as shown in help and the player's guide.
     pub keys: &'static str,
+    /// What it does, as help and the player's guide say.
     pub what: &'static str,
+    /// What it does, for dispatch.
     pub action: Action,
     /// Whether a key code is this binding's.
     pub matches: fn(KeyCode) -> bool,

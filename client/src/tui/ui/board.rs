@@ -23,10 +23,12 @@ pub(crate) enum Highlight {
 
 /// Everything drawn on the board.
 pub struct BoardPicture<'a> {
+    /// Where squares are drawn.
     pub geometry: BoardGeometry,
     /// What stands on a square.
     pub piece: &'a dyn Fn(u16) -> Option<BoardPiece>,
     pub(crate) highlights: HashMap<u16, Highlight>,
+    /// The cell the cursor is on, if it is shown.
     pub cursor: Option<Cell>,
     /// Whether every square shows its number, pieces or not (the `#` key); otherwise only
     /// empty squares do.

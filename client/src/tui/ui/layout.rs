@@ -17,7 +17,9 @@ pub struct GameLayout {
     pub board: Option<BoardArea>,
     /// The rectangle the board is drawn in, labels included.
     pub(crate) board_frame: Rect,
+    /// The side panel.
     pub panel: Rect,
+    /// The status line and footer.
     pub status: Rect,
 }
 
