@@ -397,6 +397,38 @@ fn files_import_no_circle() {
     assert!(circles.is_empty(), "import circles: {circles:#?}");
 }
 
+/// Invariant: one module style: a folder's module is its `mod.rs`, never a `name.rs` beside the
+/// folder `name/`.
+#[test]
+fn a_folder_module_is_its_mod_rs() {
+    let root = root();
+    let mut beside = Vec::new();
+    for src in [
+        "shared/src",
+        "server/src",
+        "client/src",
+        "testkit/src",
+        "tests/src",
+    ] {
+        let files = rust_files(&root.join(src));
+        assert!(files.len() > 3, "{src}: the files are found");
+        for file in files {
+            if file.with_extension("").is_dir() {
+                beside.push(
+                    file.strip_prefix(&root)
+                        .unwrap_or(&file)
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(
+        beside.is_empty(),
+        "files beside their folder (move each into the folder as mod.rs): {beside:#?}"
+    );
+}
+
 #[test]
 fn the_circle_finder_finds_a_circle() {
     let path = |name: &str| vec![name.to_owned()];
