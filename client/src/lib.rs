@@ -17,6 +17,9 @@
 //! - [`launch`]: the command line, which picks a mode, and the quiet end of a broken pipe.
 //!   [`fuzzing`]: the client's fuzz target bodies.
 
+// What no other crate can reach is `pub(crate)`, so `pub` marks the library's real surface.
+#![warn(unreachable_pub)]
+
 pub mod archive;
 pub mod bot;
 pub mod fuzzing;

@@ -10,7 +10,7 @@
 //! ([`pace`]) well inside the server's message limit.
 
 pub(crate) mod pace;
-pub mod refusals;
+pub(crate) mod refusals;
 
 use crate::game::table::Table;
 use crate::game::words::result_sentence;

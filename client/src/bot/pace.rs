@@ -21,7 +21,7 @@ pub(crate) struct Pace {
 impl Pace {
     /// A full bucket at `now`.
     #[must_use]
-    pub fn new(burst: u32, per_second: u32, now: Instant) -> Pace {
+    pub(crate) fn new(burst: u32, per_second: u32, now: Instant) -> Pace {
         let burst = f64::from(burst.max(1));
         Pace {
             burst,
@@ -33,7 +33,7 @@ impl Pace {
 
     /// Takes a token for one message to be sent at `now`; returns how long to wait before
     /// sending it (zero when the bucket had a token).
-    pub fn take(&mut self, now: Instant) -> Duration {
+    pub(crate) fn take(&mut self, now: Instant) -> Duration {
         let elapsed = now.saturating_duration_since(self.updated);
         self.updated = now;
         self.tokens = (self.tokens + elapsed.as_secs_f64() * self.per_second).min(self.burst);

@@ -23,7 +23,7 @@ struct Streak {
 
 /// What to do after a refusal.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused {
+pub(crate) struct Refused {
     /// When to read the game again: `None` at once.
     pub(crate) retry_at: Option<Instant>,
     /// The line to say, `None` when this reason was said already.
@@ -44,7 +44,7 @@ fn pause(count: u32) -> Duration {
 
 impl Refusals {
     /// A move in `game` was refused for `reason` at `now`.
-    pub fn refused(&mut self, game: GameId, reason: &str, now: Instant) -> Refused {
+    pub(crate) fn refused(&mut self, game: GameId, reason: &str, now: Instant) -> Refused {
         let streak = self.games.entry(game).or_insert_with(|| Streak {
             count: 0,
             reason: String::new(),
@@ -71,7 +71,7 @@ impl Refusals {
     }
 
     /// A move of the bot's in `game` was played: the streak is over. Says so when it was long.
-    pub fn accepted(&mut self, game: GameId) -> Option<String> {
+    pub(crate) fn accepted(&mut self, game: GameId) -> Option<String> {
         let streak = self.games.remove(&game)?;
         (streak.count > 1).then(|| {
             format!(
@@ -87,7 +87,7 @@ impl Refusals {
     }
 
     /// The games whose pause is over at `now` (each handed out once).
-    pub fn due(&mut self, now: Instant) -> Vec<GameId> {
+    pub(crate) fn due(&mut self, now: Instant) -> Vec<GameId> {
         let mut due = Vec::new();
         for (game, streak) in &mut self.games {
             if streak.retry_at.is_some_and(|at| at <= now) {
@@ -101,7 +101,7 @@ impl Refusals {
 
     /// When the next pause is over, if a game waits.
     #[must_use]
-    pub fn next(&self) -> Option<Instant> {
+    pub(crate) fn next(&self) -> Option<Instant> {
         self.games
             .values()
             .filter_map(|streak| streak.retry_at)

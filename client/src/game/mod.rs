@@ -4,14 +4,14 @@
 //! ([`board_geometry`]), the legal moves' list ([`move_list`]), looking back ([`review`]) and
 //! results in [`words`]; and [`game_of`], which game a server message is about.
 
-pub mod animation;
+pub(crate) mod animation;
 pub mod board_geometry;
 pub mod intent;
-pub mod move_list;
-pub mod review;
-pub mod selection;
+pub(crate) mod move_list;
+pub(crate) mod review;
+pub(crate) mod selection;
 pub mod table;
-pub mod words;
+pub(crate) mod words;
 
 use kingme_shared::protocol::{GameId, ServerMessage};
 

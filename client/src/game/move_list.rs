@@ -26,7 +26,7 @@ pub(crate) enum MoveList {
 impl MoveList {
     /// The list for `game`, whose legal moves are `legal` (in the server's order).
     #[must_use]
-    pub fn new(game: &AnyGame, legal: &[String]) -> MoveList {
+    pub(crate) fn new(game: &AnyGame, legal: &[String]) -> MoveList {
         let kind = game.kind();
         let layout = AnyGame::layout(kind);
         if usize::from(layout.rows) * usize::from(layout.columns) > LISTED_POINTS {
@@ -45,7 +45,7 @@ impl MoveList {
 
     /// The heading above the list.
     #[must_use]
-    pub fn heading(&self) -> &'static str {
+    pub(crate) fn heading(&self) -> &'static str {
         match self {
             MoveList::Numbered(_) => "Legal moves (number or text):",
             MoveList::Squares(_) => "Free squares (type one):",
@@ -55,7 +55,7 @@ impl MoveList {
 
     /// The items shown, each a short text.
     #[must_use]
-    pub fn items(&self) -> Vec<String> {
+    pub(crate) fn items(&self) -> Vec<String> {
         match self {
             MoveList::Numbered(moves) => moves
                 .iter()
@@ -76,7 +76,7 @@ impl MoveList {
 
     /// The list on one line, as plain mode prints it.
     #[must_use]
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         match self {
             MoveList::Numbered(_) => format!("legal moves: {}", self.items().join("  ")),
             MoveList::Squares(_) => format!("free squares: {}", self.items().join(" ")),
@@ -92,7 +92,7 @@ impl MoveList {
 
     /// The move a typed text stands for: a number from a numbered list, else the move's own
     /// text checked against the position. Returns the move's standard text.
-    pub fn choose(&self, game: &AnyGame, text: &str) -> Result<String, String> {
+    pub(crate) fn choose(&self, game: &AnyGame, text: &str) -> Result<String, String> {
         let text = text.trim();
         if let MoveList::Numbered(moves) = self
             && !text.is_empty()

@@ -4,8 +4,8 @@
 //! signs the server's challenge with it.
 
 pub mod command;
-pub mod key_file;
-pub mod name;
-pub mod store;
+pub(crate) mod key_file;
+pub(crate) mod name;
+pub(crate) mod store;
 
 pub use store::{KeyStore, fingerprint};

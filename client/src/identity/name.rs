@@ -19,7 +19,7 @@ pub(crate) fn remembered_path() -> Option<PathBuf> {
 /// A usable name from `text`: control characters dropped, spaces trimmed, cut to the
 /// protocol's limit; `None` if nothing is left.
 #[must_use]
-pub fn clean(text: &str) -> Option<String> {
+pub(crate) fn clean(text: &str) -> Option<String> {
     let name: String = text
         .chars()
         .filter(|c| !c.is_control())
@@ -46,7 +46,7 @@ pub(crate) fn remembered(path: &Path) -> Option<String> {
 }
 
 /// Remembers `name` for the next start.
-pub fn remember(path: &Path, name: &str) -> Result<(), private_file::PrivateFileError> {
+pub(crate) fn remember(path: &Path, name: &str) -> Result<(), private_file::PrivateFileError> {
     private_file::write(path, format!("{name}\n").as_bytes())
 }
 

@@ -62,7 +62,7 @@ impl KnownServers {
     ///
     /// # Errors
     /// The file cannot be read, is too large, or a line is malformed (named with its number).
-    pub fn load(path: &Path) -> Result<KnownServers, KnownServersError> {
+    pub(crate) fn load(path: &Path) -> Result<KnownServers, KnownServersError> {
         let Some(bytes) = private_file::read(path, MAX_FILE, false)? else {
             return Ok(KnownServers::default());
         };
@@ -84,7 +84,7 @@ impl KnownServers {
     ///
     /// # Errors
     /// The first malformed line, or too many servers.
-    pub fn parse(text: &str) -> Result<KnownServers, (usize, Option<LineError>)> {
+    pub(crate) fn parse(text: &str) -> Result<KnownServers, (usize, Option<LineError>)> {
         let mut pins = BTreeMap::new();
         for (index, line) in text.lines().enumerate() {
             let number = index + 1;
@@ -115,13 +115,13 @@ impl KnownServers {
 
     /// The certificate pinned for `address`, if any.
     #[must_use]
-    pub fn pin(&self, address: &str) -> Option<ChannelBinding> {
+    pub(crate) fn pin(&self, address: &str) -> Option<ChannelBinding> {
         self.pins.get(&normal_address(address)?).copied()
     }
 
     /// Pins `binding` for `address`, replacing what was pinned. An address that is not
     /// `HOST:PORT` is not pinned (it could not have been connected to).
-    pub fn insert(&mut self, address: &str, binding: ChannelBinding) {
+    pub(crate) fn insert(&mut self, address: &str, binding: ChannelBinding) {
         if let Some(address) = normal_address(address) {
             self.pins.insert(address, binding);
         }
@@ -145,7 +145,7 @@ impl KnownServers {
     ///
     /// # Errors
     /// The file cannot be written.
-    pub fn save(&self, path: &Path) -> Result<(), KnownServersError> {
+    pub(crate) fn save(&self, path: &Path) -> Result<(), KnownServersError> {
         Ok(private_file::write(path, self.to_text().as_bytes())?)
     }
 }

@@ -4,9 +4,9 @@
 //! checkers endgame databases. (Identities, the key files and names, are [`crate::identity`].)
 
 pub mod endgame_files;
-pub mod known_servers;
-pub mod paths;
+pub(crate) mod known_servers;
+pub(crate) mod paths;
 pub(crate) mod private_file;
-pub mod resume_tokens;
+pub(crate) mod resume_tokens;
 pub mod secrets;
 pub mod settings;

@@ -31,7 +31,11 @@ pub enum PrivateFileError {
 
 /// Reads the file at `path`, `None` if there is none. Files over `limit` bytes are refused
 /// (without reading them); with `private`, so are files others may read or write (Unix).
-pub fn read(path: &Path, limit: u64, private: bool) -> Result<Option<Vec<u8>>, PrivateFileError> {
+pub(crate) fn read(
+    path: &Path,
+    limit: u64,
+    private: bool,
+) -> Result<Option<Vec<u8>>, PrivateFileError> {
     let read_error = |source| PrivateFileError::Read {
         path: path.to_owned(),
         source,
@@ -77,7 +81,7 @@ fn check_private(_path: &Path, _meta: &fs::Metadata) -> Result<(), PrivateFileEr
 
 /// Writes `bytes` to `path` atomically, readable only by the owner on Unix; creates the
 /// directory (owner-only too) if needed.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<(), PrivateFileError> {
+pub(crate) fn write(path: &Path, bytes: &[u8]) -> Result<(), PrivateFileError> {
     let write_error = |source| PrivateFileError::Write {
         path: path.to_owned(),
         source,

@@ -22,7 +22,7 @@ pub(crate) struct EmbeddedServer {
 impl EmbeddedServer {
     /// Starts the server on 127.0.0.1 with a port the system picks, and the HTTP door on `http`
     /// when given.
-    pub async fn start(http: Option<&str>) -> anyhow::Result<EmbeddedServer> {
+    pub(crate) async fn start(http: Option<&str>) -> anyhow::Result<EmbeddedServer> {
         let database = default_db_path(EMBEDDED_DB_FILE).map_or(Database::InMemory, Database::File);
         // The largest checkers endgame database in the data directory (`kingme egdb build` puts
         // them there), for the local bots; a damaged one is said in the log and left out.
@@ -49,14 +49,14 @@ impl EmbeddedServer {
 
     /// Where it listens.
     #[must_use]
-    pub fn address(&self) -> SocketAddr {
+    pub(crate) fn address(&self) -> SocketAddr {
         self.handle.addr()
     }
 
     /// How this process's client connects to it: TLS, trusting the certificate the server
     /// made itself (no first-use notice, no pin written).
     #[must_use]
-    pub fn security(&self) -> Security {
+    pub(crate) fn security(&self) -> Security {
         match self.handle.tls().current() {
             Some(certified) => Security::Pinned(certified.binding),
             // The embedded server always has TLS; a plaintext one would be this process's own.
@@ -73,7 +73,7 @@ impl EmbeddedServer {
     }
 
     /// Stops it and waits until it has finished.
-    pub async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.handle.shutdown().await;
     }
 }

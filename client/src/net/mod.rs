@@ -20,7 +20,7 @@
 //! for until their new owner runs them ([`reseat`]).
 
 pub mod dial;
-pub mod embedded;
+pub(crate) mod embedded;
 pub mod event;
 mod hello;
 mod nodes;

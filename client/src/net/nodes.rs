@@ -23,7 +23,7 @@ const MAX_NODES: usize = 16;
 impl NodeList {
     /// Only the given address, until a server names others.
     #[must_use]
-    pub fn new(given: String) -> NodeList {
+    pub(crate) fn new(given: String) -> NodeList {
         NodeList {
             addresses: vec![given.clone()],
             given,
@@ -33,14 +33,14 @@ impl NodeList {
 
     /// The node the client is (or was last) connected to.
     #[must_use]
-    pub fn current(&self) -> &str {
+    pub(crate) fn current(&self) -> &str {
         &self.addresses[self.current]
     }
 
     /// All the addresses known, the current one first (what the tests look at).
     #[cfg(test)]
     #[must_use]
-    pub fn addresses(&self) -> &[String] {
+    pub(crate) fn addresses(&self) -> &[String] {
         &self.addresses
     }
 
@@ -80,7 +80,7 @@ impl NodeList {
 
     /// The address at `index` (from [`NodeList::for_attempt`]).
     #[must_use]
-    pub fn address(&self, index: usize) -> &str {
+    pub(crate) fn address(&self, index: usize) -> &str {
         &self.addresses[index % self.addresses.len()]
     }
 
@@ -92,7 +92,7 @@ impl NodeList {
     /// The pause before attempt `attempt`: `first`, doubled after each whole round of the
     /// nodes, at most `longest`.
     #[must_use]
-    pub fn pause(&self, attempt: u32, first: Duration, longest: Duration) -> Duration {
+    pub(crate) fn pause(&self, attempt: u32, first: Duration, longest: Duration) -> Duration {
         let rounds = attempt / u32::try_from(self.addresses.len()).unwrap_or(u32::MAX);
         (first * (1 << rounds.min(3))).min(longest)
     }

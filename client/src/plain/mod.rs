@@ -9,10 +9,10 @@
 //! [`command`] reads a line, [`session`] is the state machine (no I/O of its own), and
 //! [`board_text()`] draws the board; [`run`] joins them to standard input and output.
 
-pub mod board_text;
-pub mod command;
+pub(crate) mod board_text;
+pub(crate) mod command;
 mod news;
-pub mod session;
+pub(crate) mod session;
 
 pub use board_text::board_text;
 pub use command::{Command, parse_line};

@@ -19,7 +19,7 @@ pub(crate) struct NamePrompt {
 
 /// What a key did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// Still typing.
     Typing,
     /// A usable name was given.
@@ -30,7 +30,7 @@ pub enum Answer {
 
 impl NamePrompt {
     /// Handles one key.
-    pub fn key(&mut self, code: KeyCode, modifiers: KeyModifiers) -> Answer {
+    pub(crate) fn key(&mut self, code: KeyCode, modifiers: KeyModifiers) -> Answer {
         match code {
             KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => Answer::Cancelled,
             KeyCode::Esc => Answer::Cancelled,
@@ -59,7 +59,7 @@ impl NamePrompt {
     }
 
     /// Draws the question in the middle of the screen.
-    pub fn draw(&self, frame: &mut Frame<'_>) {
+    pub(crate) fn draw(&self, frame: &mut Frame<'_>) {
         let area: Rect = centred(frame.area(), 64, 9);
         frame.render_widget(Clear, area);
         let block = Block::default()
@@ -85,7 +85,7 @@ impl NamePrompt {
 }
 
 /// Asks on the terminal (entering and leaving full-screen mode); `None` if the person gave up.
-pub fn ask() -> anyhow::Result<Option<String>> {
+pub(crate) fn ask() -> anyhow::Result<Option<String>> {
     let mut terminal = ratatui::try_init()?;
     let mut prompt = NamePrompt::default();
     let answer = loop {

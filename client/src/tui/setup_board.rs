@@ -83,7 +83,7 @@ impl SetupBoard {
 
 /// A cell moved by rows and columns, clamped to a board of `rows` x `columns`.
 #[must_use]
-pub fn step(cell: Cell, rows: i8, columns: i8, max_rows: u8, max_columns: u8) -> Cell {
+pub(crate) fn step(cell: Cell, rows: i8, columns: i8, max_rows: u8, max_columns: u8) -> Cell {
     let clamp = |value: u8, delta: i8, max: u8| -> u8 {
         let moved = i16::from(value) + i16::from(delta);
         moved.clamp(0, i16::from(max) - 1) as u8

@@ -30,7 +30,7 @@ impl Drop for Restore {
 }
 
 /// Runs the full-screen client until the user quits.
-pub async fn run(
+pub(crate) async fn run(
     net: Net,
     mut events: mpsc::Receiver<Event>,
     name: &str,

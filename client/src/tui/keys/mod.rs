@@ -8,7 +8,7 @@
 
 mod bindings;
 mod situation;
-pub mod when;
+pub(crate) mod when;
 
 pub use bindings::BINDINGS;
 pub use situation::Situation;

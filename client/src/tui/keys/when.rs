@@ -7,12 +7,12 @@ use kingme_shared::protocol::{GameStatus, SeatHolder};
 use ratatui::crossterm::event::KeyCode;
 
 /// Always.
-pub fn always(_: &dyn Situation) -> bool {
+pub(crate) fn always(_: &dyn Situation) -> bool {
     true
 }
 
 /// A key matching no key code: a row listed for help only (the mouse).
-pub fn never(_: KeyCode) -> bool {
+pub(crate) fn never(_: KeyCode) -> bool {
     false
 }
 
@@ -53,7 +53,7 @@ pub(crate) fn can_start_review(now: &dyn Situation) -> bool {
 }
 
 /// The player's turn, on the live position (not while reviewing).
-pub fn is_my_turn(now: &dyn Situation) -> bool {
+pub(crate) fn is_my_turn(now: &dyn Situation) -> bool {
     now.table()
         .is_some_and(crate::game::table::Table::is_my_turn)
         && !is_reviewing(now)

@@ -22,7 +22,7 @@ pub(crate) enum Highlight {
 }
 
 /// Everything drawn on the board.
-pub struct BoardPicture<'a> {
+pub(crate) struct BoardPicture<'a> {
     /// Where squares are drawn.
     pub geometry: BoardGeometry,
     /// What stands on a square.
@@ -74,7 +74,7 @@ pub(crate) fn draw_position(
 }
 
 /// Draws the picture into `buf` at `area`.
-pub fn draw(buf: &mut Buffer, area: BoardArea, picture: &BoardPicture<'_>, theme: &Theme) {
+pub(crate) fn draw(buf: &mut Buffer, area: BoardArea, picture: &BoardPicture<'_>, theme: &Theme) {
     let geometry = &picture.geometry;
     let label_style = Style::default().fg(theme.text).add_modifier(Modifier::DIM);
     for (column, label) in geometry.column_labels().iter().enumerate() {

@@ -45,7 +45,7 @@ fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, theme: &Theme) -> Rect 
 /// The help overlay: every key.
 /// The keys of the screen shown (and those that work anywhere), so the list fits a standard
 /// terminal; the other screen's help lists the rest.
-pub fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
+pub(crate) fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
     let wanted = |place: &str| match place {
         "anywhere" => true,
         "game" => in_game,
@@ -129,7 +129,7 @@ pub(crate) fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
 }
 
 /// The game-over dialog: the winner and the reason.
-pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
+pub(crate) fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
     let Some(result) = table.result() else {
         return;
     };
@@ -151,7 +151,7 @@ pub fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
 }
 
 /// The create dialog, or its setup board while placing pieces.
-pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
+pub(crate) fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
     if form.placing
         && let Some(setup) = &form.board
     {
@@ -293,7 +293,7 @@ pub fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
 }
 
 /// The whole status message, wrapped (the status line shows only what fits).
-pub fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
+pub(crate) fn message(frame: &mut Frame<'_>, text: &str, theme: &Theme) {
     let width = 70.min(frame.area().width);
     let lines = vec![
         Line::from(text.to_owned()),

@@ -11,7 +11,7 @@ use ratatui::layout::Rect;
 use std::collections::HashMap;
 
 /// Draws `table` in `area`; returns false when the area is too small for the board.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool {
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) -> bool {
     let geometry = table.geometry();
     let layout = GameLayout::new(area, &geometry);
     let Some(board_area) = layout.board else {

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 use std::time::Duration;
 
 /// Draws the lobby in `area`.
-pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let title = format!(" kingme — lobby · {} ", app.name);
     let block = Block::default()
         .borders(Borders::ALL)

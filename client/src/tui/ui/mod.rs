@@ -1,12 +1,12 @@
 //! Drawing: turns the [`App`] state into a frame. Nothing here changes state; the screens and
 //! dialogs live in the submodules, the layout shared with mouse handling in [`layout`].
 
-pub mod board;
+pub(crate) mod board;
 pub(crate) mod dialogs;
-pub mod game;
+pub(crate) mod game;
 pub mod help;
 pub mod layout;
-pub mod lobby;
+pub(crate) mod lobby;
 pub mod panel;
 
 use crate::tui::app::{App, Link, Overlay, Screen};
