@@ -5,7 +5,7 @@
 
 pub mod endgame_files;
 pub(crate) mod known_servers;
-pub(crate) mod paths;
+pub mod paths;
 pub(crate) mod private_file;
 pub(crate) mod resume_tokens;
 pub mod secrets;

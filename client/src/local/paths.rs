@@ -9,7 +9,7 @@ use std::path::PathBuf;
 pub(crate) const CONFIG_DIR_VARIABLE: &str = "KINGME_CONFIG_DIR";
 
 /// The environment variable that overrides the data directory (the server's too).
-pub(crate) use kingme_server::storage::location::DATA_DIR_VARIABLE;
+pub use kingme_server::storage::location::DATA_DIR_VARIABLE;
 
 fn from_variable(variable: &str) -> Option<PathBuf> {
     std::env::var_os(variable)
