@@ -4,7 +4,7 @@
 //! regression test (`tests/tests/it/fuzz_regressions.rs`) look a target name up in both lists.
 
 use crate::identity::key_file::{encode_key_file, parse_key_file};
-use crate::known_servers::KnownServers;
+use crate::local::known_servers::KnownServers;
 
 /// Every client fuzz target, by the name of its file in `tests/fuzz/fuzz_targets/`.
 pub const TARGETS: [(&str, kingme_shared::fuzzing::Target); 2] =

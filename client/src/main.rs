@@ -4,8 +4,9 @@
 mod tools;
 
 use clap::{Parser, Subcommand};
+use kingme_client::archive;
+use kingme_client::launch::broken_pipe;
 use kingme_client::launch::{self, Action, GlobalArgs};
-use kingme_client::{archive, broken_pipe};
 use std::process::ExitCode;
 
 /// kingme: play checkers, Pente and noughts and crosses in the terminal.
@@ -26,7 +27,7 @@ enum Command {
     /// Watch a game.
     Watch(launch::WatchArgs),
     /// Play as a bot over the network (needs --server): join or open games, print each result.
-    Bot(kingme_client::bot_client::BotArgs),
+    Bot(kingme_client::bot::BotArgs),
     /// Count the move sequences of a given length (perft) and print nodes, time and speed.
     Perft(tools::perft::PerftArgs),
     /// Search one position and print the best move, score, depth, nodes, speed and line.
@@ -53,7 +54,7 @@ enum Command {
     Identity(kingme_client::identity::command::IdentityArgs),
     /// Accept the certificate a server shows now (after its host renewed it), replacing the
     /// one pinned for it on first use.
-    Trust(kingme_client::trust::TrustArgs),
+    Trust(kingme_client::net::trust::TrustArgs),
 }
 
 /// Runs one of the commands on stored games on a small runtime.
@@ -99,7 +100,7 @@ fn run() -> anyhow::Result<ExitCode> {
         }
         Some(Command::Trust(args)) => {
             return on_runtime(async move {
-                print!("{}", kingme_client::trust::run(&args).await?);
+                print!("{}", kingme_client::net::trust::run(&args).await?);
                 Ok(())
             });
         }

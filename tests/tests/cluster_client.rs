@@ -15,7 +15,7 @@
 //! Its own `main` is not a test target's, so `cfg(test)` does not hold here: it says `expect`
 //! where the other test files may say `unwrap`.
 
-use kingme_client::event::{Event, LinkEvent};
+use kingme_client::net::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig, Security};
 use kingme_server::host::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
 use kingme_shared::ai::Level;

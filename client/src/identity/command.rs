@@ -8,6 +8,7 @@ use std::path::PathBuf;
 /// `kingme identity`: the key pairs that are this machine's identities.
 #[derive(Debug, Clone, clap::Args)]
 pub struct IdentityArgs {
+    /// What to do with the identity.
     #[command(subcommand)]
     pub command: IdentityCommand,
 }
@@ -46,7 +47,7 @@ pub fn run(args: &IdentityArgs, name: Option<&str>) -> anyhow::Result<String> {
 }
 
 /// Runs the command on the key files of `store`.
-pub fn run_in(
+pub(crate) fn run_in(
     store: &KeyStore,
     args: &IdentityArgs,
     name: Option<&str>,
@@ -90,7 +91,7 @@ pub fn run_in(
             match output {
                 None => Ok(pem),
                 Some(path) => {
-                    crate::private_file::write(path, pem.as_bytes())?;
+                    crate::local::private_file::write(path, pem.as_bytes())?;
                     Ok(format!(
                         "wrote {name}'s key to {}; on the other machine run: kingme identity import {}\n",
                         path.display(),

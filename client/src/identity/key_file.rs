@@ -10,7 +10,7 @@ use thiserror::Error;
 
 /// The largest key file read, in bytes. An Ed25519 key in PKCS#8 PEM is 119 bytes; the margin
 /// allows comments and other line endings, and anything bigger is not a key file.
-pub const MAX_KEY_FILE: usize = 4096;
+pub(crate) const MAX_KEY_FILE: usize = 4096;
 
 const BEGIN_PRIVATE: &str = "-----BEGIN PRIVATE KEY-----";
 const END_PRIVATE: &str = "-----END PRIVATE KEY-----";
@@ -18,28 +18,41 @@ const END_PRIVATE: &str = "-----END PRIVATE KEY-----";
 /// Why a key file could not be read; each says what is wrong and what to do.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum KeyFileError {
+    /// The file is empty.
     #[error("the key file is empty; move it away and a new key is made (or import a copy)")]
     Empty,
+    /// The file is too large to be a key file.
     #[error(
         "the key file is {size} bytes, more than a key file can be ({MAX_KEY_FILE}); it is not a kingme key"
     )]
-    TooLarge { size: usize },
+    TooLarge {
+        /// Its size in bytes.
+        size: usize,
+    },
+    /// The file is not text.
     #[error("the key file is not text; it is damaged or not a key file")]
     NotText,
+    /// The file holds a public key only.
     #[error(
         "the key file holds a public key only; the private key (-----BEGIN PRIVATE KEY-----) is needed"
     )]
     PublicKeyOnly,
+    /// The file has no private key's first line.
     #[error("the key file has no {BEGIN_PRIVATE} line; it is damaged or not a key file")]
     NoPrivateKey,
+    /// The file stops before the private key's last line.
     #[error("the key file is cut short (no {END_PRIVATE} line); copy it again whole")]
     Truncated,
+    /// The key inside is damaged.
     #[error("the key file is damaged ({reason}); copy it again from where it came from")]
-    Damaged { reason: String },
+    Damaged {
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// Reads a key file's bytes.
-pub fn parse_key_file(bytes: &[u8]) -> Result<SigningKey, KeyFileError> {
+pub(crate) fn parse_key_file(bytes: &[u8]) -> Result<SigningKey, KeyFileError> {
     if bytes.len() > MAX_KEY_FILE {
         return Err(KeyFileError::TooLarge { size: bytes.len() });
     }
@@ -65,7 +78,7 @@ pub fn parse_key_file(bytes: &[u8]) -> Result<SigningKey, KeyFileError> {
 }
 
 /// Writes a key as a key file's text (PKCS#8 PEM, Unix line endings).
-pub fn encode_key_file(key: &SigningKey) -> Result<String, KeyFileError> {
+pub(crate) fn encode_key_file(key: &SigningKey) -> Result<String, KeyFileError> {
     key.to_pkcs8_pem(LineEnding::LF)
         .map(|pem| pem.to_string())
         .map_err(|err| KeyFileError::Damaged {

@@ -4,9 +4,8 @@
 //! signs the server's challenge with it.
 
 pub mod command;
-pub mod key_file;
-pub mod name;
-pub mod store;
+pub(crate) mod key_file;
+pub(crate) mod name;
+pub(crate) mod store;
 
-pub use key_file::{KeyFileError, MAX_KEY_FILE, parse_key_file};
-pub use store::{IdentityError, KeyStore, fingerprint};
+pub use store::{KeyStore, fingerprint};

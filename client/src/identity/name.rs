@@ -3,23 +3,23 @@
 //! name. Never a shared constant: with none of these, the TUI asks and remembers, and plain
 //! mode says to pass `--name`.
 
-use crate::private_file;
+use crate::local::private_file;
 use kingme_shared::protocol::MAX_NAME_CHARS;
 use std::path::{Path, PathBuf};
 
 /// The file of the remembered name in the config directory.
-pub const NAME_FILE: &str = "name";
+pub(crate) const NAME_FILE: &str = "name";
 
 /// Where the remembered name lives, `None` without a config directory.
 #[must_use]
-pub fn remembered_path() -> Option<PathBuf> {
-    crate::paths::config_dir().map(|dir| dir.join(NAME_FILE))
+pub(crate) fn remembered_path() -> Option<PathBuf> {
+    crate::local::paths::config_dir().map(|dir| dir.join(NAME_FILE))
 }
 
 /// A usable name from `text`: control characters dropped, spaces trimmed, cut to the
 /// protocol's limit; `None` if nothing is left.
 #[must_use]
-pub fn clean(text: &str) -> Option<String> {
+pub(crate) fn clean(text: &str) -> Option<String> {
     let name: String = text
         .chars()
         .filter(|c| !c.is_control())
@@ -34,7 +34,7 @@ pub fn clean(text: &str) -> Option<String> {
 
 /// The remembered name in the file at `path`, if there is a usable one.
 #[must_use]
-pub fn remembered(path: &Path) -> Option<String> {
+pub(crate) fn remembered(path: &Path) -> Option<String> {
     match private_file::read(path, 1024, false) {
         Ok(Some(bytes)) => clean(&String::from_utf8_lossy(&bytes)),
         Ok(None) => None,
@@ -46,14 +46,14 @@ pub fn remembered(path: &Path) -> Option<String> {
 }
 
 /// Remembers `name` for the next start.
-pub fn remember(path: &Path, name: &str) -> Result<(), private_file::PrivateFileError> {
+pub(crate) fn remember(path: &Path, name: &str) -> Result<(), private_file::PrivateFileError> {
     private_file::write(path, format!("{name}\n").as_bytes())
 }
 
 /// The name from the environment and the system: `user`, then `logname`, then `account`
 /// (each as the caller read it), the first usable.
 #[must_use]
-pub fn from_system(
+pub(crate) fn from_system(
     user: Option<String>,
     logname: Option<String>,
     account: impl FnOnce() -> Option<String>,
@@ -66,7 +66,7 @@ pub fn from_system(
 
 /// The default name: the remembered one, else `$USER`, `$LOGNAME`, the account name.
 #[must_use]
-pub fn default_name() -> Option<String> {
+pub(crate) fn default_name() -> Option<String> {
     remembered_path()
         .as_deref()
         .and_then(remembered)
@@ -80,7 +80,7 @@ pub fn default_name() -> Option<String> {
 }
 
 /// What plain mode and the other commands say when there is no name.
-pub const NO_NAME: &str = "kingme cannot tell your name: $USER and $LOGNAME are unset and the \
+pub(crate) const NO_NAME: &str = "kingme cannot tell your name: $USER and $LOGNAME are unset and the \
                            system has no account name for you; pass one with --name NAME";
 
 #[cfg(test)]

@@ -4,40 +4,61 @@
 //! file that cannot be read is an error that says why, never replaced behind the person's back.
 
 use super::key_file::{KeyFileError, MAX_KEY_FILE, encode_key_file, parse_key_file};
-use crate::private_file::{self, PrivateFileError};
+use crate::local::private_file::{self, PrivateFileError};
 use ed25519_dalek::SigningKey;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The folder of key files inside the config directory.
-pub const IDENTITIES_DIR: &str = "identities";
+pub(crate) const IDENTITIES_DIR: &str = "identities";
 /// The key files' extension.
-pub const KEY_EXTENSION: &str = "pem";
+pub(crate) const KEY_EXTENSION: &str = "pem";
 
 /// Why an identity could not be read, made or moved.
 #[derive(Debug, Error)]
 pub enum IdentityError {
+    /// The key file could not be read or written.
     #[error(transparent)]
     File(#[from] PrivateFileError),
+    /// A key file is not a key.
     #[error("{}: {source}", path.display())]
-    KeyFile { path: PathBuf, source: KeyFileError },
+    KeyFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: KeyFileError,
+    },
+    /// No key for the name here.
     #[error("there is no key for the name {name:?} on this machine ({})", path.display())]
-    Missing { name: String, path: PathBuf },
+    Missing {
+        /// The name.
+        name: String,
+        /// Where its key would be.
+        path: PathBuf,
+    },
+    /// A different key for the name is already here.
     #[error(
         "a different key for {name:?} is already here ({}, fingerprint {fingerprint}); \
          move that file away first if you mean to replace it",
         path.display()
     )]
     Exists {
+        /// The name.
         name: String,
+        /// The file that holds it.
         path: PathBuf,
+        /// Its key's fingerprint.
         fingerprint: String,
     },
+    /// A file name that tells no name.
     #[error("cannot tell the name from the file name {0:?}: pass it with --name")]
     NoName(String),
+    /// The key directory could not be listed.
     #[error("cannot list {}: {source}", path.display())]
     List {
+        /// The directory.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 }
@@ -51,7 +72,9 @@ pub struct KeyStore {
 /// One identity found on this machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
+    /// The name.
     pub name: String,
+    /// Its key file.
     pub path: PathBuf,
     /// The fingerprint, or why the file cannot be read.
     pub fingerprint: Result<String, String>,
@@ -66,8 +89,8 @@ impl KeyStore {
 
     /// The key files in the config directory, `None` without one (no home directory).
     #[must_use]
-    pub fn default_store() -> Option<KeyStore> {
-        crate::paths::config_dir().map(|dir| KeyStore::new(dir.join(IDENTITIES_DIR)))
+    pub(crate) fn default_store() -> Option<KeyStore> {
+        crate::local::paths::config_dir().map(|dir| KeyStore::new(dir.join(IDENTITIES_DIR)))
     }
 
     /// The directory of the key files.
@@ -89,7 +112,7 @@ impl KeyStore {
     }
 
     /// `name`'s key, made and saved first if this machine has none. The flag says it was made.
-    pub fn load_or_create(
+    pub(crate) fn load_or_create(
         &self,
         name: &str,
         generate: impl FnOnce() -> SigningKey,
@@ -215,7 +238,7 @@ fn read_key(path: &Path, private: bool) -> Result<Option<SigningKey>, IdentityEr
 /// A name spelled for a file name: ASCII letters, digits, `-` and `_` kept, every other byte
 /// as `%XX` (so `Ada Lovelace` is `Ada%20Lovelace`, and no name can climb out of the folder).
 #[must_use]
-pub fn file_stem_of(name: &str) -> String {
+pub(crate) fn file_stem_of(name: &str) -> String {
     let mut stem = String::with_capacity(name.len());
     for byte in name.bytes() {
         if byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_' {
@@ -230,7 +253,7 @@ pub fn file_stem_of(name: &str) -> String {
 /// The name a file stem spells, `None` if it is not a spelling [`file_stem_of`] makes... or a
 /// plain file name someone chose (`ann` from `ann.pem`), which reads as itself.
 #[must_use]
-pub fn name_of_file_stem(stem: &str) -> Option<String> {
+pub(crate) fn name_of_file_stem(stem: &str) -> Option<String> {
     let mut bytes = Vec::with_capacity(stem.len());
     let mut rest = stem.as_bytes();
     while let Some((&first, tail)) = rest.split_first() {

@@ -8,7 +8,7 @@
 //! What the handshake saw becomes the connection's [`ChannelBinding`], which a person's proof
 //! signs, so the proof is good on this connection only.
 
-use crate::known_servers::{self, KnownServers};
+use crate::local::known_servers::{self, KnownServers};
 use kingme_shared::identity::ChannelBinding;
 use kingme_shared::tls::{self, CertificateCheck, Verifier};
 use rustls::RootCertStore;
@@ -31,18 +31,24 @@ pub type ServerStream = Either<TlsStream<TcpStream>, TcpStream>;
 pub enum Security {
     /// TLS; the certificate trusted by a system CA, or pinned on first use in this
     /// `known_servers` file (`None`: pins kept for this run only).
-    Tls { known_servers: Option<PathBuf> },
+    Tls {
+        /// The `known_servers` file pins are kept in, if any.
+        known_servers: Option<PathBuf>,
+    },
     /// TLS to a server whose certificate the client already has (the embedded server's).
     Pinned(ChannelBinding),
     /// No TLS (`--plaintext`). A person signs in only with `sign_in` (`--insecure`): an
     /// unencrypted proof binds nothing, so whoever carries it could replay it.
-    Plaintext { sign_in: bool },
+    Plaintext {
+        /// Whether a person signs in anyway (`--insecure`).
+        sign_in: bool,
+    },
 }
 
 impl Security {
     /// TLS with the default `known_servers` file.
     #[must_use]
-    pub fn default_tls() -> Security {
+    pub(crate) fn default_tls() -> Security {
         Security::Tls {
             known_servers: known_servers::default_path(),
         }
@@ -53,8 +59,11 @@ impl Security {
 /// certificate (trusted on first use).
 #[derive(Debug)]
 pub struct Dialed {
+    /// The connection.
     pub stream: ServerStream,
+    /// What binds a signature to this connection's certificate.
     pub binding: ChannelBinding,
+    /// Something the person should know (a certificate pinned on first use, no encryption).
     pub notice: Option<String>,
 }
 
@@ -71,7 +80,7 @@ pub enum DialError {
 }
 
 /// How long connecting and the TLS handshake may take.
-pub const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const DIAL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Connects to `address` as `security` says.
 ///
@@ -123,7 +132,7 @@ pub async fn dial(address: &str, security: &Security) -> Result<Dialed, DialErro
 ///
 /// # Errors
 /// The server cannot be reached or does not speak TLS.
-pub async fn certificate_of(address: &str) -> Result<ChannelBinding, DialError> {
+pub(crate) async fn certificate_of(address: &str) -> Result<ChannelBinding, DialError> {
     let stream = connect(address).await?;
     let trust = Arc::new(Verifier::new(ServerTrust::new(address, None, None, true)));
     let (_stream, binding) = handshake(address, stream, trust).await?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// The addresses to try, and which one the client is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NodeList {
+pub(crate) struct NodeList {
     /// Never empty; the address the client was given stays in it.
     addresses: Vec<String>,
     /// The address the client was given (kept when a `Nodes` list leaves it out).
@@ -23,7 +23,7 @@ const MAX_NODES: usize = 16;
 impl NodeList {
     /// Only the given address, until a server names others.
     #[must_use]
-    pub fn new(given: String) -> NodeList {
+    pub(crate) fn new(given: String) -> NodeList {
         NodeList {
             addresses: vec![given.clone()],
             given,
@@ -33,13 +33,14 @@ impl NodeList {
 
     /// The node the client is (or was last) connected to.
     #[must_use]
-    pub fn current(&self) -> &str {
+    pub(crate) fn current(&self) -> &str {
         &self.addresses[self.current]
     }
 
-    /// All the addresses known, the current one first.
+    /// All the addresses known, the current one first (what the tests look at).
+    #[cfg(test)]
     #[must_use]
-    pub fn addresses(&self) -> &[String] {
+    pub(crate) fn addresses(&self) -> &[String] {
         &self.addresses
     }
 
@@ -47,7 +48,7 @@ impl NodeList {
     /// (it is the one the client is on), then the others as listed, without repeats or empty
     /// entries, and the given address last if the list left it out. Returns whether a node
     /// known before is gone from it (it died or stopped: its games move to other nodes).
-    pub fn learn(&mut self, listed: &[String]) -> bool {
+    pub(crate) fn learn(&mut self, listed: &[String]) -> bool {
         let on = self.current().to_owned();
         let mut addresses = vec![on];
         for address in listed.iter().chain(std::iter::once(&self.given)) {
@@ -71,7 +72,7 @@ impl NodeList {
     /// The node for reconnection attempt `attempt` (0 first) after losing the current one:
     /// the next node round the list, the lost one last in each round.
     #[must_use]
-    pub fn for_attempt(&self, attempt: u32) -> usize {
+    pub(crate) fn for_attempt(&self, attempt: u32) -> usize {
         let count = self.addresses.len();
         let step = usize::try_from(attempt).unwrap_or(usize::MAX) % count;
         (self.current + 1 + step) % count
@@ -79,19 +80,19 @@ impl NodeList {
 
     /// The address at `index` (from [`NodeList::for_attempt`]).
     #[must_use]
-    pub fn address(&self, index: usize) -> &str {
+    pub(crate) fn address(&self, index: usize) -> &str {
         &self.addresses[index % self.addresses.len()]
     }
 
     /// The client is on node `index` now.
-    pub fn connected_to(&mut self, index: usize) {
+    pub(crate) fn connected_to(&mut self, index: usize) {
         self.current = index % self.addresses.len();
     }
 
     /// The pause before attempt `attempt`: `first`, doubled after each whole round of the
     /// nodes, at most `longest`.
     #[must_use]
-    pub fn pause(&self, attempt: u32, first: Duration, longest: Duration) -> Duration {
+    pub(crate) fn pause(&self, attempt: u32, first: Duration, longest: Duration) -> Duration {
         let rounds = attempt / u32::try_from(self.addresses.len()).unwrap_or(u32::MAX);
         (first * (1 << rounds.min(3))).min(longest)
     }

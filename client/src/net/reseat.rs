@@ -16,7 +16,7 @@ use tokio::time::Instant;
 
 /// How long the client keeps asking for a missing game: the server's default grace period
 /// for an absent player, after which the game is lost anyway.
-pub const RESEAT_FOR: Duration = Duration::from_secs(60);
+pub(crate) const RESEAT_FOR: Duration = Duration::from_secs(60);
 /// The first pause between asks; it doubles up to [`LONGEST_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_millis(500);
 const LONGEST_PAUSE: Duration = Duration::from_secs(4);
@@ -99,13 +99,13 @@ impl Seats {
     /// A node of the cluster went away while this connection stays: the games it ran move to
     /// other nodes, which do not know this player is here. Every seated game is asked for
     /// again (a game that did not move is simply sent again), as after a reconnect.
-    pub fn recheck(&mut self, now: Instant) {
+    pub(crate) fn recheck(&mut self, now: Instant) {
         self.welcomed(&[], now);
     }
 
     /// When the next ask is due, if any game is missing.
     #[must_use]
-    pub fn next_ask(&self) -> Option<Instant> {
+    pub(crate) fn next_ask(&self) -> Option<Instant> {
         self.next
     }
 

@@ -1,6 +1,6 @@
 //! The board as plain text, for plain mode and `kingme replay --plain`.
 
-use crate::board_geometry::{BoardGeometry, Cell};
+use crate::game::board_geometry::{BoardGeometry, Cell};
 use kingme_shared::board_view::Surface;
 use kingme_shared::{AnyGame, Side};
 

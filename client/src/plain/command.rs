@@ -1,9 +1,9 @@
 //! A line typed at plain mode's prompt, read into a [`Command`]: a move (by number or text),
 //! a game command (resign, draw), or a lobby command (list, join, watch). Everything that is not
 //! a command is taken as a move's text, checked against the position by
-//! [`crate::intent::resolve`] once the session knows the game.
+//! [`crate::game::intent::resolve`] once the session knows the game.
 
-use crate::intent::Intent;
+use crate::game::intent::Intent;
 use kingme_shared::protocol::{GameId, MAX_MOVE_TEXT};
 
 /// A line typed at the prompt.
@@ -15,9 +15,13 @@ pub enum Command {
     Number(usize),
     /// A move's text.
     Move(String),
+    /// `resign`: resign the game.
     Resign,
+    /// `draw`: offer a draw.
     Draw,
+    /// `quit`: leave plain mode.
     Quit,
+    /// `help`: list the commands.
     Help,
     /// Lobby: show the games.
     List,
@@ -28,13 +32,13 @@ pub enum Command {
 }
 
 /// The commands, for `help` and for errors.
-pub const COMMANDS: &str =
+pub(crate) const COMMANDS: &str =
     "a move's number, a move's text (like 11-15, K10 or 5), resign, draw, quit, help";
 /// What quitting in the middle of a game says.
-pub const QUIT_MID_GAME: &str = "quitting; the game waits for you: run kingme again within the \
+pub(crate) const QUIT_MID_GAME: &str = "quitting; the game waits for you: run kingme again within the \
                                  grace period to go on (resign gives it up)";
 /// The lobby's commands.
-pub const LOBBY_COMMANDS: &str = "list, join ID, watch ID, quit, help";
+pub(crate) const LOBBY_COMMANDS: &str = "list, join ID, watch ID, quit, help";
 
 /// Reads one input line. Everything that is not a command is taken as a move's text, checked
 /// against the position later.

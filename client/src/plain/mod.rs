@@ -9,17 +9,17 @@
 //! [`command`] reads a line, [`session`] is the state machine (no I/O of its own), and
 //! [`board_text()`] draws the board; [`run`] joins them to standard input and output.
 
-pub mod board_text;
-pub mod command;
+pub(crate) mod board_text;
+pub(crate) mod command;
 mod news;
-pub mod session;
+pub(crate) mod session;
 
 pub use board_text::board_text;
-pub use command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
+pub use command::{Command, parse_line};
 pub use session::{Phase, Session, Step};
 
-use crate::event::Event;
 use crate::net::Net;
+use crate::net::event::Event;
 use kingme_shared::protocol::{GameId, GameOptions};
 use std::io::BufRead;
 use tokio::sync::mpsc;

@@ -3,9 +3,9 @@
 
 use super::Start;
 use super::session::{Phase, Session, Step};
-use crate::move_list::MoveList;
-use crate::table::{Table, seat_text, time_control_text};
-use crate::words::result_sentence;
+use crate::game::move_list::MoveList;
+use crate::game::table::{Table, seat_text, time_control_text};
+use crate::game::words::result_sentence;
 use kingme_shared::Side;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, GameState, GameStatus, GameSummary, ServerMessage,
@@ -126,7 +126,7 @@ impl<W: Write> Session<W> {
                 seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
                 seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
                 time_control_text(game.time_control),
-                crate::words::count(game.moves as usize, "ply", "plies")
+                crate::game::words::count(game.moves as usize, "ply", "plies")
             ));
         }
         if self.table.is_none() {
@@ -173,7 +173,7 @@ impl<W: Write> Session<W> {
         let Some(table) = self
             .table
             .as_mut()
-            .filter(|t| Some(t.id) == crate::app::game_of(message))
+            .filter(|t| Some(t.id) == crate::game::game_of(message))
         else {
             return Self::go_on();
         };

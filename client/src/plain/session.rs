@@ -7,9 +7,9 @@
 use super::Start;
 use super::board_text::board_text;
 use super::command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
-use crate::event::{Event, LinkEvent};
-use crate::intent::{Intent, resolve};
-use crate::table::Table;
+use crate::game::intent::{Intent, resolve};
+use crate::game::table::Table;
+use crate::net::event::{Event, LinkEvent};
 use kingme_shared::Side;
 use kingme_shared::protocol::{ClientMessage, GameId, GameStatus};
 use std::io::Write;
@@ -29,7 +29,10 @@ pub enum Phase {
     YourMove,
     /// Plain mode is done; `ok` says whether it ended well (a refused game or a lost server
     /// does not).
-    Ended { ok: bool },
+    Ended {
+        /// Whether it ended well.
+        ok: bool,
+    },
 }
 
 /// The plain mode's state. It writes to `out`; [`super::run`] connects it to standard input

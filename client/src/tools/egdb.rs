@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use kingme_client::endgame_files::{MAX_BUILD_PIECES, file_name, find};
+pub use kingme_client::local::endgame_files::{MAX_BUILD_PIECES, file_name, find};
 
 /// Arguments of `kingme egdb`.
 #[derive(Debug, clap::Args)]
@@ -100,7 +100,7 @@ fn info(path: &Path, db: &Egdb) -> String {
 pub fn folder(dir: Option<&Path>) -> anyhow::Result<PathBuf> {
     match dir {
         Some(dir) => Ok(dir.to_path_buf()),
-        None => kingme_client::endgame_files::default_folder().context(
+        None => kingme_client::local::endgame_files::default_folder().context(
             "there is no data directory (no home directory is set): give a folder with --dir",
         ),
     }

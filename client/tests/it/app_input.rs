@@ -3,9 +3,9 @@
 //! with confirmation.
 
 use crate::fixtures::{app_with, moves_sent, state};
-use kingme_client::app::{App, Confirm, Overlay, Screen};
-use kingme_client::event::Event;
-use kingme_client::ui::layout::GameLayout;
+use kingme_client::net::event::Event;
+use kingme_client::tui::app::{App, Confirm, Overlay, Screen};
+use kingme_client::tui::ui::layout::GameLayout;
 use kingme_shared::protocol::{ClientMessage, ServerMessage};
 use kingme_shared::{GameKind, Side};
 use ratatui::crossterm::event::{
@@ -70,7 +70,8 @@ fn keyboard_picks_up_and_puts_down() {
     // Black sits at the bottom: square 11 is drawn in the lower half.
     let cell = app.table.as_ref().unwrap().geometry().cell_of(11).unwrap();
     assert!(cell.row >= 4, "{cell:?}");
-    app.table.as_mut().unwrap().cursor = kingme_client::board_geometry::Cell { row: 0, column: 0 };
+    app.table.as_mut().unwrap().cursor =
+        kingme_client::game::board_geometry::Cell { row: 0, column: 0 };
     for _ in 0..cell.row {
         key(&mut app, KeyCode::Char('j'));
     }
@@ -264,9 +265,9 @@ fn draw_offers_are_answered_with_keys() {
     let sent = key(&mut app, KeyCode::Char('n'));
     assert!(sent.is_empty());
     assert!(
-        !kingme_client::keys::footer(&app, 200).contains("answer"),
+        !kingme_client::tui::keys::footer(&app, 200).contains("answer"),
         "{}",
-        kingme_client::keys::footer(&app, 200)
+        kingme_client::tui::keys::footer(&app, 200)
     );
 }
 
@@ -341,7 +342,7 @@ fn an_impossible_setup_is_explained_in_the_dialog() {
 
 #[test]
 fn the_lobby_is_watched_while_shown_and_only_then() {
-    use kingme_client::event::LinkEvent;
+    use kingme_client::net::event::LinkEvent;
     let watch = |sent: &[ClientMessage]| -> Vec<bool> {
         sent.iter()
             .filter_map(|m| match m {
@@ -457,7 +458,7 @@ fn the_lobby_selection_follows_the_game_not_the_row() {
 
 #[test]
 fn the_footer_offers_only_the_keys_that_apply() {
-    use kingme_client::keys::footer;
+    use kingme_client::tui::keys::footer;
     let mut app = checkers_as_black();
     let playing = footer(&app, 200);
     for wanted in ["r resign", "d draw", "f flip", "? help"] {
@@ -506,7 +507,7 @@ fn the_footer_offers_only_the_keys_that_apply() {
 
 #[test]
 fn text_fields_take_the_usual_editing_keys() {
-    use kingme_client::create_form::Field;
+    use kingme_client::tui::create_form::Field;
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
     for _ in 0..4 {
@@ -553,7 +554,7 @@ fn text_fields_take_the_usual_editing_keys() {
 
 #[test]
 fn choices_are_kept_in_the_settings_for_the_next_run() {
-    use kingme_client::create_form::Field;
+    use kingme_client::tui::create_form::Field;
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     // Theme: the fifth, Monochrome.
     key(&mut app, KeyCode::Char('t'));
@@ -593,7 +594,8 @@ fn choices_are_kept_in_the_settings_for_the_next_run() {
         panic!("the dialog");
     };
     assert_eq!(form.kind, GameKind::Pente);
-    let Some(kingme_client::settings::GameSettings { opponent, .. }) = app.settings.last_game
+    let Some(kingme_client::local::settings::GameSettings { opponent, .. }) =
+        app.settings.last_game
     else {
         panic!("kept");
     };
@@ -633,7 +635,7 @@ fn the_clocks_after_the_end_are_the_servers() {
 fn back_in_the_lobby_the_list_is_asked_for_at_once() {
     let mut app = checkers_as_black();
     let sent = key(&mut app, KeyCode::Char('b'));
-    assert_eq!(app.screen, kingme_client::app::Screen::Lobby);
+    assert_eq!(app.screen, kingme_client::tui::app::Screen::Lobby);
     assert!(
         sent.iter().any(|m| matches!(m, ClientMessage::ListGames)),
         "{sent:?}"

@@ -1,6 +1,6 @@
 //! `kingme ... | head`: the real binary whose standard output is closed ends quietly with success,
 //! with no panic message and no error: `println!` panics on a closed pipe and `writeln!(stdout)?`
-//! returns an error, unless `main` says otherwise (`kingme_client::broken_pipe`).
+//! returns an error, unless `main` says otherwise (`kingme_client::launch::broken_pipe`).
 
 use crate::KINGME;
 use std::io::Read;

@@ -1,8 +1,8 @@
 //! Fixtures shared by the client's tests: server messages as the server would send them, an
 //! app that has received them, and running the real `kingme` binary with input.
 
-use kingme_client::app::App;
-use kingme_client::event::{Event, LinkEvent};
+use kingme_client::net::event::{Event, LinkEvent};
+use kingme_client::tui::app::App;
 use kingme_shared::protocol::{
     ClientMessage, ClockState, GameId, GameState, GameStatus, MoveRecord, SeatHolder,
     ServerMessage, TimeControl,

@@ -3,10 +3,10 @@
 //! game at once (drawn on ratatui's `TestBackend`); a spectator sees the absence counted down,
 //! then `ann is back`.
 
-use kingme_client::app::{App, Screen};
-use kingme_client::event::Event;
 use kingme_client::identity::KeyStore;
+use kingme_client::net::event::Event;
 use kingme_client::net::{Net, NetConfig, Security};
+use kingme_client::tui::app::{App, Screen};
 use kingme_server::host::{Config, ServerHandle};
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, Opponent, SeatChoice, TimeControl,
@@ -63,7 +63,7 @@ impl Client {
     fn screen(&self) -> String {
         let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
         terminal
-            .draw(|frame| kingme_client::ui::draw(frame, &self.app))
+            .draw(|frame| kingme_client::tui::ui::draw(frame, &self.app))
             .unwrap();
         let buffer = terminal.backend().buffer();
         let width = usize::from(buffer.area.width);

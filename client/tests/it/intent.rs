@@ -3,8 +3,8 @@
 //! that offers a draw or accepts the one offered.
 
 use crate::fixtures::state;
-use kingme_client::intent::{Intent, Refused, Request, resolve};
-use kingme_client::table::Table;
+use kingme_client::game::intent::{Intent, Refused, Request, resolve};
+use kingme_client::game::table::Table;
 use kingme_shared::protocol::{ClientMessage, GameId};
 use kingme_shared::{GameKind, Side};
 use std::time::Instant;

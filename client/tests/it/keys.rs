@@ -3,9 +3,9 @@
 //! apply are not named.
 
 use crate::fixtures::{app_with, state};
-use kingme_client::app::App;
-use kingme_client::event::Event;
-use kingme_client::keys::{self, BINDINGS, Place};
+use kingme_client::net::event::Event;
+use kingme_client::tui::app::App;
+use kingme_client::tui::keys::{self, BINDINGS, Place, Situation};
 use kingme_shared::protocol::{
     EndReason, GameId, GameResult, GameStatus, GameSummary, SeatHolder, ServerMessage, TimeControl,
 };
@@ -89,7 +89,7 @@ fn situations() -> Vec<(&'static str, App)> {
 #[test]
 fn every_key_the_footer_names_applies_and_does_its_action() {
     for (situation, app) in situations() {
-        let place = keys::place(&app);
+        let place = app.place();
         assert!(matches!(place, Place::Lobby | Place::Game), "{situation}");
         let footer = keys::footer(&app, 1000);
         for binding in BINDINGS

@@ -5,7 +5,7 @@
 //! (The end-to-end tests against the real server are in `tests/`.)
 
 use futures::{SinkExt, StreamExt};
-use kingme_client::event::{Event, LinkEvent};
+use kingme_client::net::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig, Security};
 use kingme_shared::identity::{self, ChannelBinding, ProofScope};
 use kingme_shared::protocol::{
@@ -93,7 +93,8 @@ async fn a_dropped_connection_signs_in_again_with_the_same_key() {
     let net = Net::spawn(config, events_tx, shutdown.clone());
 
     // A protocol-2 secret this client holds for the name goes along, to bind the key to it.
-    kingme_client::secrets::SecretBook::remember(&secrets, &address, "ada", "0123abcd").unwrap();
+    kingme_client::local::secrets::SecretBook::remember(&secrets, &address, "ada", "0123abcd")
+        .unwrap();
     let mut first = accept(&listener).await;
     let hello = challenge(&mut first).await;
     assert!(

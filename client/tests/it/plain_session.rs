@@ -3,7 +3,7 @@
 //! again, and the end of the game ending the session.
 
 use crate::fixtures::state;
-use kingme_client::event::{Event, LinkEvent};
+use kingme_client::net::event::{Event, LinkEvent};
 use kingme_client::plain::{Session, Start};
 use kingme_shared::protocol::{
     ClientMessage, ClockState, EndReason, GameId, GameOptions, GameResult, MoveRecord, Opponent,

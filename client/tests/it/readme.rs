@@ -11,7 +11,7 @@ fn document(path: &str) -> String {
 #[test]
 fn every_key_is_in_the_player_guide() {
     let guide = document("docs/player-guide.md");
-    for (place, keys, what) in kingme_client::keys::rows() {
+    for (place, keys, what) in kingme_client::tui::keys::rows() {
         let row = format!("| {place} | `{keys}` | {what} |");
         assert!(
             guide.contains(&row),

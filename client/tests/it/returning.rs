@@ -4,9 +4,9 @@
 //! quitting mid-game resigns nothing.
 
 use crate::fixtures::state;
-use kingme_client::app::{App, Confirm, Overlay, Screen};
-use kingme_client::event::{Event, LinkEvent};
+use kingme_client::net::event::{Event, LinkEvent};
 use kingme_client::plain::{Session, Start};
+use kingme_client::tui::app::{App, Confirm, Overlay, Screen};
 use kingme_shared::protocol::{
     ClientMessage, GameId, GameOptions, GameState, Opponent, PROTOCOL_VERSION, PlayerId,
     SeatChoice, ServerMessage, TimeControl,
@@ -125,7 +125,7 @@ fn the_status_says_it_whole(event: &LinkEvent, said: &str) {
         let draw = |app: &App| {
             let mut terminal = Terminal::new(TestBackend::new(width, 24)).unwrap();
             terminal
-                .draw(|frame| kingme_client::ui::draw(frame, app))
+                .draw(|frame| kingme_client::tui::ui::draw(frame, app))
                 .unwrap();
             let buffer = terminal.backend().buffer().clone();
             buffer

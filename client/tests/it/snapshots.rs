@@ -4,8 +4,8 @@
 //! `KINGME_UPDATE_SNAPSHOTS=1` to write new pictures after an intended change (and read them).
 
 use crate::fixtures::{app_with, state};
-use kingme_client::app::App;
-use kingme_client::event::Event;
+use kingme_client::net::event::Event;
+use kingme_client::tui::app::App;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     EndReason, ErrorKind, GameId, GameResult, GameStatus, GameSummary, SeatHolder, ServerMessage,
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 fn render(app: &App) -> String {
     let mut terminal = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
     terminal
-        .draw(|frame| kingme_client::ui::draw(frame, app))
+        .draw(|frame| kingme_client::tui::ui::draw(frame, app))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let mut text = String::new();
@@ -142,9 +142,9 @@ fn a_picked_up_piece_shows_its_destinations() {
 #[test]
 fn lobby_lists_games() {
     let mut app = App::new("ada", (100, 14), std::time::Instant::now());
-    app.update(Event::Link(kingme_client::event::LinkEvent::Connected {
-        resumed: false,
-    }));
+    app.update(Event::Link(
+        kingme_client::net::event::LinkEvent::Connected { resumed: false },
+    ));
     let human = |name: &str| SeatHolder::Human {
         name: name.to_owned(),
         connected: true,
@@ -267,7 +267,7 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
     key(&mut app, KeyCode::Char('b'));
     key(&mut app, KeyCode::Char('?'));
     let in_lobby = render(&app);
-    for (place, keys, what) in kingme_client::ui::help::help_rows() {
+    for (place, keys, what) in kingme_client::tui::ui::help::help_rows() {
         let picture = if place == "game" { &in_game } else { &in_lobby };
         assert!(picture.contains(keys), "{keys} missing:\n{picture}");
         assert!(picture.contains(what), "{what} missing:\n{picture}");
@@ -327,7 +327,7 @@ fn history_starting_with_the_second_side_is_numbered_from_dots() {
         ),
         (80, 30),
     );
-    let lines = kingme_client::ui::panel::history_lines(app.table.as_ref().unwrap());
+    let lines = kingme_client::tui::ui::panel::history_lines(app.table.as_ref().unwrap());
     assert_eq!(lines, vec!["  1. ...       22-18", "  2. 9-14      "]);
 }
 
@@ -443,7 +443,7 @@ fn a_board_file_error_shows_whole_in_the_dialog() {
     // The focus stayed on the file row: Backspace edits the path.
     let before = path.display().to_string();
     key(&mut app, KeyCode::Backspace);
-    let Some(kingme_client::app::Overlay::Create(form)) = &app.overlay else {
+    let Some(kingme_client::tui::app::Overlay::Create(form)) = &app.overlay else {
         panic!("the dialog closed");
     };
     assert_eq!(form.text.value(), &before[..before.len() - 1]);
@@ -479,7 +479,7 @@ fn pente_history_marks_captures() {
         ),
         (80, 24),
     );
-    let lines = kingme_client::ui::panel::history_lines(app.table.as_ref().unwrap());
+    let lines = kingme_client::tui::ui::panel::history_lines(app.table.as_ref().unwrap());
     assert_eq!(
         lines.last().map(|l| l.trim()),
         Some("3. N10x2"),
@@ -546,7 +546,7 @@ fn checkers_at_60x20_shows_the_board_alone() {
 
 #[test]
 fn every_question_shows_its_whole_text_and_its_keys() {
-    use kingme_client::app::{Confirm, Overlay};
+    use kingme_client::tui::app::{Confirm, Overlay};
     let mut app = app_with(
         state(GameKind::Checkers, None, &[], Some(Side::First)),
         (80, 24),

@@ -342,13 +342,7 @@ fn import_circle(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Option
 /// Imports the circle check looks past, each with its reason: (library, importing module,
 /// imported module, why). Each entry is a debt; the check fails when one no longer matches an
 /// import, so that it is removed with the circle.
-const KNOWN_CIRCLES: &[(&str, &str, &str, &str)] = &[(
-    "client/src",
-    "keys",
-    "app",
-    "the key table's predicates (keys/when.rs) and `place` read the App, which dispatches keys \
-     through the table: to be broken by the client's reorganisation (issue 30)",
-)];
+const KNOWN_CIRCLES: &[(&str, &str, &str, &str)] = &[];
 
 /// Invariant: no import circle between the files of shared, the server or the client (each
 /// library's modules, as the source says, whatever its folders), but the debts in
@@ -377,6 +371,38 @@ fn files_import_no_circle() {
         }
     }
     assert!(circles.is_empty(), "import circles: {circles:#?}");
+}
+
+/// Invariant: one module style: a folder's module is its `mod.rs`, never a `name.rs` beside the
+/// folder `name/`.
+#[test]
+fn a_folder_module_is_its_mod_rs() {
+    let root = root();
+    let mut beside = Vec::new();
+    for src in [
+        "shared/src",
+        "server/src",
+        "client/src",
+        "testkit/src",
+        "tests/src",
+    ] {
+        let files = rust_files(&root.join(src));
+        assert!(files.len() > 3, "{src}: the files are found");
+        for file in files {
+            if file.with_extension("").is_dir() {
+                beside.push(
+                    file.strip_prefix(&root)
+                        .unwrap_or(&file)
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(
+        beside.is_empty(),
+        "files beside their folder (move each into the folder as mod.rs): {beside:#?}"
+    );
 }
 
 #[test]
@@ -489,23 +515,26 @@ const MAY_NAME_A_GAME: &[(&str, &str)] = &[
         "notation: record formats (PDN is checkers' own)",
     ),
     ("shared/src/fuzzing/", "fuzz bodies: one per text format"),
-    ("client/src/ui/", "drawing"),
-    ("client/src/board_geometry.rs", "drawing: squares to cells"),
-    ("client/src/animation.rs", "drawing: a move sliding"),
-    ("client/src/setup_board.rs", "drawing: the setup board"),
+    ("client/src/tui/ui/", "drawing"),
     (
-        "client/src/selection.rs",
+        "client/src/game/board_geometry.rs",
+        "drawing: squares to cells",
+    ),
+    ("client/src/game/animation.rs", "drawing: a move sliding"),
+    ("client/src/tui/setup_board.rs", "drawing: the setup board"),
+    (
+        "client/src/game/selection.rs",
         "drawing: picking pieces up and putting them down",
     ),
     ("client/src/plain/board_text.rs", "drawing: the plain board"),
-    ("client/src/move_list.rs", "notation: the move lists"),
-    ("client/src/words.rs", "notation: results in words"),
+    ("client/src/game/move_list.rs", "notation: the move lists"),
+    ("client/src/game/words.rs", "notation: results in words"),
     (
         "client/src/tools/",
         "engine tools (perft, endgame databases, ballots are checkers')",
     ),
     (
-        "client/src/archive.rs",
+        "client/src/archive/mod.rs",
         "notation: which record format a game is exported in",
     ),
     (

@@ -397,7 +397,7 @@ async fn the_pages_clocks_are_the_terminal_clients() {
         .skip(1)
         .filter_map(|option| option.split('"').next())
         .collect();
-    let expected: Vec<String> = kingme_client::create_form::TIME_CONTROLS
+    let expected: Vec<String> = kingme_client::tui::create_form::TIME_CONTROLS
         .iter()
         .map(|time| match time {
             TimeControl::Unlimited => "none".to_owned(),

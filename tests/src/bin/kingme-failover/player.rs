@@ -3,7 +3,7 @@
 //! [`Role`] says whom it opens games against.
 
 use super::{Shared, ledger};
-use kingme_client::event::{Event, LinkEvent};
+use kingme_client::net::event::{Event, LinkEvent};
 use kingme_client::net::{Net, NetConfig, Security};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;

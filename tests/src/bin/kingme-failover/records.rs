@@ -2,7 +2,7 @@
 //! and every stored move straight from PostgreSQL, to find the acknowledged moves that were lost.
 
 use anyhow::Context;
-use kingme_client::event::Event;
+use kingme_client::net::event::Event;
 use kingme_client::net::{Net, NetConfig, Security};
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
 use std::collections::HashMap;

@@ -1,0 +1,161 @@
+//! The colour themes, chosen in the theme dialog like the classic programs' colour dialog: each
+//! names the colours of the board, the pieces and the highlights. Pieces are always told apart
+//! by their glyph too (filled for the first side, hollow for the second), so the monochrome
+//! theme and colour-blind players lose nothing.
+
+use ratatui::style::{Color, Modifier, Style};
+
+/// One colour scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theme {
+    /// The theme's name, as the dialog lists it.
+    pub name: &'static str,
+    pub(crate) light_square: Color,
+    pub(crate) dark_square: Color,
+    /// The background of intersection boards (Pente) and plain square boards.
+    pub board: Color,
+    /// Grid lines of intersection boards.
+    pub(crate) grid: Color,
+    pub(crate) first_piece: Color,
+    pub(crate) second_piece: Color,
+    /// The square under the keyboard cursor.
+    pub cursor: Color,
+    /// The picked-up piece and the path it has taken.
+    pub selected: Color,
+    /// Where the picked-up piece may go.
+    pub(crate) destination: Color,
+    /// The squares of the last move.
+    pub(crate) last_move: Color,
+    /// The colour of text.
+    pub text: Color,
+    pub(crate) accent: Color,
+    /// When set, highlights are drawn with text modifiers instead of colour.
+    pub monochrome: bool,
+}
+
+impl Theme {
+    /// Every theme, in the order the dialog lists them; the first is the default.
+    pub const ALL: [Theme; 5] = [
+        Theme {
+            name: "Classic",
+            light_square: Color::Rgb(230, 206, 160),
+            dark_square: Color::Rgb(120, 70, 40),
+            board: Color::Rgb(214, 170, 100),
+            grid: Color::Rgb(90, 60, 30),
+            first_piece: Color::Rgb(200, 30, 30),
+            second_piece: Color::Rgb(250, 250, 240),
+            cursor: Color::Rgb(60, 120, 220),
+            selected: Color::Rgb(230, 200, 40),
+            destination: Color::Rgb(60, 170, 80),
+            last_move: Color::Rgb(160, 110, 160),
+            text: Color::Reset,
+            accent: Color::Yellow,
+            monochrome: false,
+        },
+        Theme {
+            name: "Ocean",
+            light_square: Color::Rgb(200, 220, 235),
+            dark_square: Color::Rgb(40, 80, 130),
+            board: Color::Rgb(150, 190, 215),
+            grid: Color::Rgb(30, 50, 90),
+            first_piece: Color::Rgb(20, 20, 30),
+            second_piece: Color::Rgb(255, 255, 255),
+            cursor: Color::Rgb(240, 140, 40),
+            selected: Color::Rgb(240, 220, 60),
+            destination: Color::Rgb(80, 200, 120),
+            last_move: Color::Rgb(200, 120, 200),
+            text: Color::Reset,
+            accent: Color::Cyan,
+            monochrome: false,
+        },
+        Theme {
+            name: "Basic 16 colours",
+            light_square: Color::White,
+            dark_square: Color::Green,
+            board: Color::Yellow,
+            grid: Color::Black,
+            first_piece: Color::Red,
+            second_piece: Color::White,
+            cursor: Color::Blue,
+            selected: Color::Yellow,
+            destination: Color::Cyan,
+            last_move: Color::Magenta,
+            text: Color::Reset,
+            accent: Color::Yellow,
+            monochrome: false,
+        },
+        Theme {
+            name: "High contrast",
+            light_square: Color::White,
+            dark_square: Color::Black,
+            board: Color::Black,
+            grid: Color::White,
+            first_piece: Color::LightRed,
+            second_piece: Color::LightCyan,
+            cursor: Color::LightBlue,
+            selected: Color::LightYellow,
+            destination: Color::LightGreen,
+            last_move: Color::LightMagenta,
+            text: Color::White,
+            accent: Color::LightYellow,
+            monochrome: false,
+        },
+        Theme {
+            name: "Monochrome",
+            light_square: Color::Reset,
+            dark_square: Color::Reset,
+            board: Color::Reset,
+            grid: Color::Reset,
+            first_piece: Color::Reset,
+            second_piece: Color::Reset,
+            cursor: Color::Reset,
+            selected: Color::Reset,
+            destination: Color::Reset,
+            last_move: Color::Reset,
+            text: Color::Reset,
+            accent: Color::Reset,
+            monochrome: true,
+        },
+    ];
+
+    /// The style of a highlight: a background colour, or for monochrome a text modifier.
+    #[must_use]
+    pub(crate) fn highlight(&self, colour: Color, modifier: Modifier) -> Style {
+        if self.monochrome {
+            Style::default().add_modifier(modifier)
+        } else {
+            Style::default().bg(colour)
+        }
+    }
+
+    /// The style of the title and other accents.
+    #[must_use]
+    pub(crate) fn accent_style(&self) -> Style {
+        Style::default()
+            .fg(self.accent)
+            .add_modifier(Modifier::BOLD)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn themes_have_distinct_names_and_one_is_monochrome() {
+        let mut names: Vec<&str> = Theme::ALL.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Theme::ALL.len());
+        assert!(Theme::ALL.iter().any(|t| t.monochrome));
+        assert!(Theme::ALL.iter().any(|t| t.name == "High contrast"));
+        let mono = Theme::ALL
+            .iter()
+            .find(|t| t.monochrome)
+            .expect("monochrome");
+        assert_eq!(
+            mono.highlight(Color::Red, Modifier::REVERSED),
+            Style::default().add_modifier(Modifier::REVERSED)
+        );
+    }
+}

@@ -1,4 +1,0 @@
-//! The help overlay's rows come from the one key table, [`crate::keys::BINDINGS`]; the key
-//! table of docs/player-guide.md is checked against the same rows.
-
-pub use crate::keys::help_rows;
