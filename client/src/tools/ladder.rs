@@ -422,7 +422,7 @@ mod tests {
             wrong.is_empty(),
             "the measured tables in shared/src/ai/ladder.rs are not the fit of the results files \
              in shared/data/ladder (`kingme ladder --game GAME --games 0 --results FILE` \
-             prints a file's fit): mend the tables and the README's:\n{}",
+             prints a file's fit): mend the tables and docs/measurements/ladder.md:\n{}",
             wrong.join("\n")
         );
     }
