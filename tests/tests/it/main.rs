@@ -23,6 +23,7 @@ mod hostile;
 mod hostile_attacks;
 mod identity;
 mod lobby;
+mod play_build;
 mod requests;
 mod storage_failure;
 mod test_targets;
