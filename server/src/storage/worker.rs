@@ -252,6 +252,16 @@ impl Storage {
         self.run(|store| store.verify()).await
     }
 
+    /// Asks the database something cheap (the server's id), after checking it is still the one
+    /// opened: whether it answers now (the health check `/readyz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.run(|store| {
+            store.verify()?;
+            store.server_id().map(drop)
+        })
+        .await
+    }
+
     /// Stores a new game.
     pub async fn create_game(&self, game: NewGame) -> Result<(), StoreError> {
         self.run(move |store| store.create_game(&game)).await

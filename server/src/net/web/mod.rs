@@ -1,7 +1,7 @@
 //! The second door: HTTP on its own port (`--http`), serving the WebSocket endpoint `/ws` (the
 //! same connections as the TCP door, in JSON: [`socket`]), the web page ([`page`]), what the
-//! page is told about the games ([`catalogue`]) and the channel binding its proofs sign
-//! ([`binding`]). Built on
+//! page is told about the games ([`catalogue`]), the channel binding its proofs sign
+//! ([`binding`]), and the health checks `/healthz` and `/readyz` ([`health`]). Built on
 //! axum: the tokio project's own HTTP framework over hyper, with WebSocket support
 //! (tokio-tungstenite) behind its `ws` feature, so one well-kept stack does the HTTP, the upgrade
 //! and the WebSocket frames on the runtime the server already uses.
@@ -12,6 +12,7 @@
 
 pub mod binding;
 pub mod catalogue;
+pub mod health;
 pub mod listener;
 pub mod page;
 pub mod socket;
@@ -61,6 +62,7 @@ pub async fn serve_http(listener: TcpListener, door: WebDoor, stop: Cancellation
         .route("/ws", get(upgrade))
         .merge(binding::routes())
         .merge(catalogue::routes())
+        .merge(health::routes())
         .merge(page::routes())
         .with_state(door);
     let served = axum::serve(
