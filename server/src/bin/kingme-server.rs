@@ -390,6 +390,11 @@ async fn main() -> anyhow::Result<()> {
         return command.run(&args.database()?);
     }
     let config = args.config()?;
+    // Recorded only where they can be read, from before the games resumed at start.
+    #[cfg(feature = "metrics")]
+    if args.http.is_some() {
+        kingme_server::host::install_metrics()?;
+    }
     // The database first: a server that cannot keep its games should say so before anyone
     // connects.
     let storage = kingme_server::host::open_storage(&config)

@@ -110,6 +110,7 @@ fn answer_all(batch: Vec<Box<dyn Request>>, committed: &Result<(), StoreError>) 
 
 /// Runs one batch in one transaction and answers its requests.
 fn serve_batch(store: &mut dyn Store, mut batch: Vec<Box<dyn Request>>) {
+    let began = std::time::Instant::now();
     if let Err(err) = store.begin_batch() {
         answer_all(batch, &Err(err));
         return;
@@ -131,6 +132,7 @@ fn serve_batch(store: &mut dyn Store, mut batch: Vec<Box<dyn Request>>) {
     if committed.is_err() {
         store.rollback_batch();
     }
+    crate::telemetry::batch_committed(began);
     answer_all(batch, &committed);
 }
 
