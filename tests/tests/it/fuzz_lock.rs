@@ -1,19 +1,14 @@
 //! The fuzz crate (`tests/fuzz/`, its own workspace) has its own `Cargo.lock`, which nothing in
 //! `cargo test --workspace` builds: this checks that it is not stale. Every dependency of
 //! `kingme-shared`, `kingme-server` and `kingme-client` is in it, at the version the main lock
-//! has where the main lock has one. Refresh it with `cp Cargo.lock tests/fuzz/ && cd tests/fuzz
+//! has where the main lock has one (optional ones only when the fuzz crate may enable them: the
+//! server's features are left out by the client it fuzzes, so its optional ones are not). Refresh it with `cp Cargo.lock tests/fuzz/ && cd tests/fuzz
 //! && cargo update -w --offline` (docs/design/hardening.md, "Fuzzing").
 
+use kingme_tests::source_tree::workspace_root as root;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the tests crate sits in the workspace")
-        .to_path_buf()
-}
+use std::path::PathBuf;
 
 /// The packages of a `Cargo.lock`: each name with its versions.
 fn locked(text: &str) -> BTreeMap<String, BTreeSet<String>> {
@@ -39,7 +34,8 @@ fn quoted(line: &str, key: &str) -> Option<String> {
     Some(value.strip_prefix('"')?.strip_suffix('"')?.to_string())
 }
 
-/// The names in a manifest's `[dependencies]` and `[target.….dependencies]` sections.
+/// The names in a manifest's `[dependencies]` and `[target.….dependencies]` sections, but the
+/// optional ones (`optional = true`), which a feature brings in.
 fn dependencies(manifest: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut inside = false;
@@ -49,7 +45,7 @@ fn dependencies(manifest: &str) -> Vec<String> {
                 || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
             continue;
         }
-        if !inside || line.is_empty() || line.starts_with('#') {
+        if !inside || line.is_empty() || line.starts_with('#') || line.contains("optional = true") {
             continue;
         }
         let end = line.find(['.', ' ', '=']).unwrap_or(line.len());
@@ -103,7 +99,8 @@ fn the_lock_and_manifest_readers_read_what_cargo_writes() {
     assert_eq!(packages["rand"].len(), 2);
     assert!(packages["zstd"].contains("0.13.5"));
     let manifest = "[package]\nname = \"x\"\n\n[dependencies]\nanyhow.workspace = true\n\
-                    zstd = { version = \"0.13\" }\n# a comment\ntoml = \"1.2\"\n\n\
+                    zstd = { version = \"0.13\" }\n# a comment\ntoml = \"1.2\"\n\
+                    redis = { workspace = true, optional = true }\n\n\
                     [dev-dependencies]\nproptest = \"1\"\n\n\
                     [target.'cfg(unix)'.dependencies]\ntikv-jemallocator = \"0.6\"\n";
     assert_eq!(
