@@ -7,7 +7,9 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use kingme_server::host::Durability;
 use kingme_server::host::ServerTls;
 use kingme_server::host::backup;
-use kingme_server::host::{ClusterSettings, Config, ConfigFile, Database, TlsSettings, TlsSource};
+use kingme_server::host::{
+    ClusterSettings, Config, ConfigFile, Database, LogFormat, TlsSettings, TlsSource,
+};
 use kingme_server::host::{SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -65,6 +67,10 @@ struct Args {
     /// configuration file, passwords masked, and exit.
     #[arg(long)]
     print_config: bool,
+    /// How the log (standard output) is written: `text`, a line an event, or `json`, a JSON
+    /// object an event for log collectors.
+    #[arg(long, default_value_t = LogFormat::Text, value_name = "text|json")]
+    log_format: LogFormat,
     /// Address to listen on; use 0.0.0.0:7878 to host for other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: String,
@@ -193,7 +199,7 @@ impl Args {
         lay_file_under_flags!(self, file, given,
             plain: [listen, grace_secs, max_connections, handshake_timeout_secs,
                 idle_timeout_secs, max_games_per_player, rate_burst, rate_per_second,
-                bot_think_ms, new_database, fsync, lease_ms, plaintext],
+                bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format],
             optional: [http, bot_searches, db, egdb, cluster, advertise, tls_cert, tls_key,
                 proxy_cert]);
     }
@@ -238,6 +244,7 @@ impl Args {
             tls_key: self.tls_key.clone(),
             plaintext: Some(self.plaintext),
             proxy_cert: self.proxy_cert.clone(),
+            log_format: Some(self.log_format),
         }
         .masked())
     }
@@ -372,16 +379,19 @@ async fn shutdown_signal() {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        // Colour only for a person at a terminal: a log file or pipe gets plain text.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
-        .init();
-    tune_allocator();
     let args = Args::parse_with_file()?;
+    let log = tracing_subscriber::fmt().with_env_filter(
+        tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+    );
+    match args.log_format {
+        // Colour only for a person at a terminal: a log file or pipe gets plain text.
+        LogFormat::Text => log
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .init(),
+        LogFormat::Json => log.json().init(),
+    }
+    tune_allocator();
     if args.print_config {
         print!("{}", args.effective()?.to_toml());
         return Ok(());

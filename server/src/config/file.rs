@@ -61,6 +61,40 @@ pub struct ConfigFile {
     pub plaintext: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proxy_cert: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_format: Option<LogFormat>,
+}
+
+/// How the log is written (`--log-format`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LogFormat {
+    /// A line of text an event, for people.
+    #[default]
+    Text,
+    /// A JSON object an event, for log collectors.
+    Json,
+}
+
+impl std::fmt::Display for LogFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LogFormat::Text => "text",
+            LogFormat::Json => "json",
+        })
+    }
+}
+
+impl std::str::FromStr for LogFormat {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<LogFormat, String> {
+        match text {
+            "text" => Ok(LogFormat::Text),
+            "json" => Ok(LogFormat::Json),
+            _ => Err(format!("{text:?} is not a log format: use text or json")),
+        }
+    }
 }
 
 /// Why a configuration file was refused.
