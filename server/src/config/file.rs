@@ -85,14 +85,19 @@ impl std::fmt::Display for LogFormat {
     }
 }
 
-impl std::str::FromStr for LogFormat {
-    type Err = String;
+/// A `--log-format` that is none.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a log format: use text or json")]
+pub struct UnknownLogFormat(pub String);
 
-    fn from_str(text: &str) -> Result<LogFormat, String> {
+impl std::str::FromStr for LogFormat {
+    type Err = UnknownLogFormat;
+
+    fn from_str(text: &str) -> Result<LogFormat, UnknownLogFormat> {
         match text {
             "text" => Ok(LogFormat::Text),
             "json" => Ok(LogFormat::Json),
-            _ => Err(format!("{text:?} is not a log format: use text or json")),
+            _ => Err(UnknownLogFormat(text.to_owned())),
         }
     }
 }
