@@ -9,12 +9,12 @@
 //! - `test_support` (feature `test-support`): the storage layer and the judge, reached directly
 //!   by other crates' tests and the benchmark.
 //!
-//! Features: `postgres`, `cluster` and `web` (the HTTP door on axum) are on by default; the
-//! client leaves them out.
+//! Features: `postgres`, `cluster`, `web` (the HTTP door on axum) and `metrics` (its
+//! `/metrics`) are on by default; the client leaves them out.
 //!
 //! Its layers, each importing only those below it (`kingme-tests: tidy::server_layers_import_only_downwards`
 //! checks):
-//! 1. `storage` (the database: games, moves, identities, ratings);
+//! 1. `storage` (the database: games, moves, identities, ratings) and `telemetry` (the metrics);
 //! 2. `config` (what an operator tunes, the database's location among it);
 //! 3. `options` (a game's checked setup) and `refusal` (why a request was refused);
 //! 4. `players` (a player across connections, and how it is reached);
@@ -43,6 +43,7 @@ mod players;
 mod refusal;
 mod server;
 mod storage;
+mod telemetry;
 
 pub mod embed;
 pub mod host;

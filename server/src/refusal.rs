@@ -275,6 +275,7 @@ impl Refusal {
     /// The error message that tells the client; `fatal` ones precede closing the connection.
     #[must_use]
     pub fn to_message(&self, fatal: bool) -> ServerMessage {
+        crate::telemetry::refused(format!("{:?}", self.kind()));
         ServerMessage::Error {
             kind: self.kind(),
             message: self.to_string(),
@@ -286,6 +287,7 @@ impl Refusal {
     /// and the reason.
     #[must_use]
     pub fn move_rejected(&self, game: GameId, text: &str) -> ServerMessage {
+        crate::telemetry::refused(format!("{:?}", self.kind()));
         ServerMessage::MoveRejected {
             game,
             text: kingme_shared::protocol::quoted_move(text),

@@ -2,11 +2,14 @@
 //! the judge until Ctrl-C or SIGTERM.
 
 use anyhow::Context;
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use kingme_server::host::Durability;
 use kingme_server::host::ServerTls;
 use kingme_server::host::backup;
-use kingme_server::host::{ClusterSettings, Config, Database, TlsSettings, TlsSource};
+use kingme_server::host::{
+    ClusterSettings, Config, ConfigFile, Database, LogFormat, TlsSettings, TlsSource,
+};
 use kingme_server::host::{SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,9 +56,21 @@ fn tune_allocator() {
 fn tune_allocator() {}
 
 /// The kingme game server: hosts checkers, Pente and noughts-and-crosses games over TCP.
-#[derive(Debug, Parser)]
+#[derive(Debug, clap::Parser)]
 #[command(name = "kingme-server", version, about)]
 struct Args {
+    /// Read the settings from this TOML file: one key for every flag, named as the flag
+    /// (`grace-secs = 60`); the flags given here override it. Example: contrib/kingme.toml.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Print the effective settings (the file's, the flags' and the defaults) as a
+    /// configuration file, passwords masked, and exit.
+    #[arg(long)]
+    print_config: bool,
+    /// How the log (standard output) is written: `text`, a line an event, or `json`, a JSON
+    /// object an event for log collectors.
+    #[arg(long, default_value_t = LogFormat::Text, value_name = "text|json")]
+    log_format: LogFormat,
     /// Address to listen on; use 0.0.0.0:7878 to host for other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
     listen: String,
@@ -149,7 +164,91 @@ struct Args {
     command: Option<Command>,
 }
 
+/// Lays the configuration file's keys under the flags: a key counts where its flag was not
+/// given on the command line. `$plain` fields hold a value (a default, a flag), `$optional`
+/// fields an `Option`.
+macro_rules! lay_file_under_flags {
+    ($args:expr, $file:expr, $given:expr, plain: [$($plain:ident),*], optional: [$($optional:ident),*]) => {
+        $(if let Some(value) = $file.$plain && !$given(stringify!($plain)) {
+            $args.$plain = value;
+        })*
+        $(if let Some(value) = $file.$optional && !$given(stringify!($optional)) {
+            $args.$optional = Some(value);
+        })*
+    };
+}
+
 impl Args {
+    /// The command line, with the configuration file of `--config` under it.
+    fn parse_with_file() -> anyhow::Result<Args> {
+        let matches = Args::command().get_matches();
+        let mut args = Args::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+        if let Some(path) = args.config.clone() {
+            let file = ConfigFile::read(&path)
+                .with_context(|| format!("cannot use the configuration file {}", path.display()))?;
+            args.lay_under(file, &matches);
+            args.check_pairs()
+                .with_context(|| format!("in the configuration file {}", path.display()))?;
+        }
+        Ok(args)
+    }
+
+    /// Takes each of `file`'s keys whose flag the command line (`matches`) did not give.
+    fn lay_under(&mut self, file: ConfigFile, matches: &ArgMatches) {
+        let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        lay_file_under_flags!(self, file, given,
+            plain: [listen, grace_secs, max_connections, handshake_timeout_secs,
+                idle_timeout_secs, max_games_per_player, rate_burst, rate_per_second,
+                bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format],
+            optional: [http, bot_searches, db, egdb, cluster, advertise, tls_cert, tls_key,
+                proxy_cert]);
+    }
+
+    /// The flags that go in pairs or exclude each other, as clap checks them on the command
+    /// line, checked again once the file is laid under it.
+    fn check_pairs(&self) -> anyhow::Result<()> {
+        if self.cluster.is_some() != self.advertise.is_some() {
+            anyhow::bail!("cluster and advertise go together: give both or neither");
+        }
+        if self.tls_cert.is_some() != self.tls_key.is_some() {
+            anyhow::bail!("tls-cert and tls-key go together: give both or neither");
+        }
+        if self.plaintext && self.tls_cert.is_some() {
+            anyhow::bail!("plaintext turns TLS off: give it or tls-cert, not both");
+        }
+        Ok(())
+    }
+
+    /// The effective settings as a configuration file, passwords masked.
+    fn effective(&self) -> anyhow::Result<ConfigFile> {
+        Ok(ConfigFile {
+            listen: Some(self.listen.clone()),
+            http: self.http.clone(),
+            grace_secs: Some(self.grace_secs),
+            max_connections: Some(self.max_connections),
+            handshake_timeout_secs: Some(self.handshake_timeout_secs),
+            idle_timeout_secs: Some(self.idle_timeout_secs),
+            max_games_per_player: Some(self.max_games_per_player),
+            rate_burst: Some(self.rate_burst),
+            rate_per_second: Some(self.rate_per_second),
+            bot_think_ms: Some(self.bot_think_ms),
+            bot_searches: Some(self.bot_searches.unwrap_or(Config::default().bot_searches)),
+            db: Some(self.database()?.path().display().to_string()),
+            new_database: Some(self.new_database),
+            fsync: Some(self.fsync),
+            egdb: self.egdb.clone(),
+            cluster: self.cluster.clone(),
+            advertise: self.advertise.clone(),
+            lease_ms: Some(self.lease_ms),
+            tls_cert: self.tls_cert.clone(),
+            tls_key: self.tls_key.clone(),
+            plaintext: Some(self.plaintext),
+            proxy_cert: self.proxy_cert.clone(),
+            log_format: Some(self.log_format),
+        }
+        .masked())
+    }
+
     fn database(&self) -> anyhow::Result<Database> {
         match &self.db {
             Some(arg) => Ok(Database::from_arg(arg)),
@@ -280,20 +379,32 @@ async fn shutdown_signal() {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+    let args = Args::parse_with_file()?;
+    let log = tracing_subscriber::fmt().with_env_filter(
+        tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+    );
+    match args.log_format {
         // Colour only for a person at a terminal: a log file or pipe gets plain text.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
-        .init();
+        LogFormat::Text => log
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+            .init(),
+        LogFormat::Json => log.json().init(),
+    }
     tune_allocator();
-    let args = Args::parse();
+    if args.print_config {
+        print!("{}", args.effective()?.to_toml());
+        return Ok(());
+    }
     if let Some(command) = &args.command {
         return command.run(&args.database()?);
     }
     let config = args.config()?;
+    // Recorded only where they can be read, from before the games resumed at start.
+    #[cfg(feature = "metrics")]
+    if args.http.is_some() {
+        kingme_server::host::install_metrics()?;
+    }
     // The database first: a server that cannot keep its games should say so before anyone
     // connects.
     let storage = kingme_server::host::open_storage(&config)

@@ -7,7 +7,7 @@
 use super::keys;
 use super::link::Link;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -22,6 +22,9 @@ pub struct Membership {
     /// The live nodes' addresses, this node's first; connections watch it to tell their
     /// clients when it changes.
     live: watch::Sender<Vec<String>>,
+    /// When a heartbeat last reached Redis: the node holds its place while that is within the
+    /// heartbeat's life.
+    last_beat: parking_lot::Mutex<Option<Instant>>,
 }
 
 impl Membership {
@@ -35,6 +38,7 @@ impl Membership {
             link,
             ttl,
             live,
+            last_beat: parking_lot::Mutex::new(None),
         }
     }
 
@@ -42,6 +46,15 @@ impl Membership {
     #[must_use]
     pub fn watch_nodes(&self) -> watch::Receiver<Vec<String>> {
         self.live.subscribe()
+    }
+
+    /// Whether this node holds its place in the cluster: its last heartbeat reached Redis less
+    /// than a heartbeat's life ago (older, its key has lapsed and other nodes count it gone).
+    #[must_use]
+    pub fn joined(&self) -> bool {
+        self.last_beat
+            .lock()
+            .is_some_and(|beat| beat.elapsed() < self.ttl)
     }
 
     /// Renews the heartbeat and reads the live nodes; an error when Redis does not answer.
@@ -62,6 +75,7 @@ impl Membership {
             .query_async(&mut redis)
             .await;
         self.link.noted(beat)?;
+        *self.last_beat.lock() = Some(Instant::now());
         let ids: Vec<String> = self.link.noted(
             redis::cmd("SMEMBERS")
                 .arg(keys::NODES)

@@ -22,6 +22,7 @@ use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
 use crate::storage::HistoryQuery;
+use crate::telemetry::{ConnectionGauge, Door};
 use futures::StreamExt;
 use kingme_shared::identity::ChannelBinding;
 use kingme_shared::protocol::{
@@ -45,6 +46,7 @@ const BUFFER_START: usize = 512;
 /// Serves one accepted TCP connection (binary frames) until it closes: over TLS, after its
 /// handshake (within the hello's time limit), unless the server runs `--plaintext`.
 pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<ConnectionContext>) {
+    let _counted = ConnectionGauge::open(Door::Tcp);
     // Moves are small and latency matters more than packet count.
     let _ = stream.set_nodelay(true);
     let Some(certified) = context.tls.current() else {

@@ -110,6 +110,7 @@ fn answer_all(batch: Vec<Box<dyn Request>>, committed: &Result<(), StoreError>) 
 
 /// Runs one batch in one transaction and answers its requests.
 fn serve_batch(store: &mut dyn Store, mut batch: Vec<Box<dyn Request>>) {
+    let began = std::time::Instant::now();
     if let Err(err) = store.begin_batch() {
         answer_all(batch, &Err(err));
         return;
@@ -131,6 +132,7 @@ fn serve_batch(store: &mut dyn Store, mut batch: Vec<Box<dyn Request>>) {
     if committed.is_err() {
         store.rollback_batch();
     }
+    crate::telemetry::batch_committed(began);
     answer_all(batch, &committed);
 }
 
@@ -250,6 +252,16 @@ impl Storage {
     /// Checks that the database is still the one opened (see [`Store::verify`]).
     pub async fn verify(&self) -> Result<(), StoreError> {
         self.run(|store| store.verify()).await
+    }
+
+    /// Asks the database something cheap (the server's id), after checking it is still the one
+    /// opened: whether it answers now (the health check `/readyz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.run(|store| {
+            store.verify()?;
+            store.server_id().map(drop)
+        })
+        .await
     }
 
     /// Stores a new game.

@@ -19,6 +19,7 @@ mod floor_tool;
 mod fuzz_lock;
 mod fuzz_regressions;
 mod games;
+mod health;
 mod hostile;
 mod hostile_attacks;
 mod identity;

@@ -97,7 +97,7 @@ fn only_the_memory_map_uses_unsafe_code() {
 
 /// The server's layers, lowest first: a module may import its own layer and those below.
 const SERVER_LAYERS: &[&[&str]] = &[
-    &["storage"],
+    &["storage", "telemetry"],
     &["config"],
     &["options", "refusal"],
     &["players"],

@@ -12,12 +12,12 @@ use kingme_shared::protocol::json::decode_server_text;
 use kingme_shared::protocol::{
     ClientMessage, ErrorKind, GameId, GameStatus, MAX_CLIENT_TEXT, ServerMessage, TimeControl,
 };
+use kingme_testkit::http::get;
 use kingme_testkit::link::{Wire, dial};
 use kingme_testkit::{
     Client, against_bot, open_game, play_first_moves, start_web_server, test_config,
 };
 use std::net::SocketAddr;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 /// The web door's address of a server started by [`start_web_server`].
@@ -332,17 +332,6 @@ async fn a_tcp_player_and_a_websocket_player_agree_on_moves_chat_and_clocks() {
         .count();
     assert_eq!(chats, 2);
     server.shutdown().await;
-}
-
-/// An HTTP/1.1 GET of `path` over HTTPS; the status line, the headers and the body.
-async fn get(addr: SocketAddr, path: &str) -> (String, String) {
-    let mut stream = dial(addr, Wire::Tls).await.stream;
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    (head.to_owned(), body.to_owned())
 }
 
 /// The page cannot see its connection's certificate, so it asks the server for the binding its

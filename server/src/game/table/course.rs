@@ -7,6 +7,7 @@ use super::persistence::Unsaved;
 use crate::game::bot::{self, MoveRequest};
 use crate::game::seat::Seat;
 use crate::refusal::Refusal;
+use crate::telemetry;
 use kingme_shared::Side;
 use kingme_shared::protocol::{EndReason, GameResult, GameStatus, ServerMessage, TimeControl};
 use tokio::time::Instant;
@@ -59,6 +60,7 @@ impl Table {
     /// Plays a move for `side`: judged, stored, then announced; why not otherwise (a move
     /// that was legal but could not be stored is undone and refused as not stored).
     pub(super) async fn play(&mut self, side: Side, text: &str) -> Result<(), Refusal> {
+        let received = std::time::Instant::now();
         let played = match self.judge.play(side, text, Instant::now()) {
             Ok(played) => played,
             Err(Refusal::Flagged) => {
@@ -85,6 +87,7 @@ impl Table {
             side_to_move: game.side_to_move(),
             clocks,
         });
+        telemetry::move_relayed(self.setup.spec.kind().name(), received);
         match played.result {
             Some(result) => self.announce_end(result),
             None => {

@@ -30,6 +30,7 @@ use super::table_handle::{COMMAND_QUEUE, TableCommand, TableHandle};
 use crate::options::GameSetup;
 use crate::players::Session;
 use crate::storage::{Storage, StoredGame};
+use crate::telemetry::GameGauge;
 pub use creation::create;
 use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, ServerMessage};
 use kingme_shared::record::RecordError;
@@ -121,6 +122,8 @@ struct Table {
     publish_due: Cell<bool>,
     /// Set while the game waits for the database.
     paused: Option<Paused>,
+    /// The game counted in `kingme_games` under its state (as of the last summary).
+    gauge: GameGauge,
 }
 
 impl Table {
@@ -138,6 +141,7 @@ impl Table {
         let (summary, summary_receiver) =
             watch::channel(view::game_summary(id, &setup, &judge, holders, 0));
         let handle = TableHandle::new(id, commands.clone(), summary_receiver);
+        let gauge = GameGauge::new(setup.spec.kind().name(), state_label(judge.status()));
         let table = Table {
             id,
             setup,
@@ -156,6 +160,7 @@ impl Table {
             mail: RefCell::new(Vec::new()),
             publish_due: Cell::new(false),
             paused: None,
+            gauge,
         };
         context.registry.insert(handle.clone());
         (table, handle, receiver)
@@ -243,5 +248,14 @@ impl Table {
             .registry
             .remove(self.id, self.summary.borrow().clone());
         tracing::debug!(game = %self.id, "table closed");
+    }
+}
+
+/// A game's state as the metric `kingme_games` labels it.
+fn state_label(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Open => "open",
+        GameStatus::Playing => "playing",
+        GameStatus::Over(_) => "over",
     }
 }

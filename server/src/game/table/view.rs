@@ -178,6 +178,7 @@ impl Table {
     }
 
     pub(super) fn publish_now(&self) {
+        self.gauge.set(super::state_label(self.judge.status()));
         self.summary.send_replace(game_summary(
             self.id,
             &self.setup,

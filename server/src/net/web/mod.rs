@@ -1,7 +1,8 @@
 //! The second door: HTTP on its own port (`--http`), serving the WebSocket endpoint `/ws` (the
 //! same connections as the TCP door, in JSON: [`socket`]), the web page ([`page`]), what the
-//! page is told about the games ([`catalogue`]) and the channel binding its proofs sign
-//! ([`binding`]). Built on
+//! page is told about the games ([`catalogue`]), the channel binding its proofs sign
+//! ([`binding`]), the health checks `/healthz` and `/readyz` ([`health`]) and, with the
+//! `metrics` feature, `/metrics`. Built on
 //! axum: the tokio project's own HTTP framework over hyper, with WebSocket support
 //! (tokio-tungstenite) behind its `ws` feature, so one well-kept stack does the HTTP, the upgrade
 //! and the WebSocket frames on the runtime the server already uses.
@@ -12,7 +13,10 @@
 
 pub mod binding;
 pub mod catalogue;
+pub mod health;
 pub mod listener;
+#[cfg(feature = "metrics")]
+pub mod metrics;
 pub mod page;
 pub mod socket;
 
@@ -57,12 +61,14 @@ pub async fn serve_http(listener: TcpListener, door: WebDoor, stop: Cancellation
         };
         tracing::info!(addr = %peer.address, scheme, "kingme web page and WebSocket listening");
     }
-    let app = Router::new()
+    let app: Router<WebDoor> = Router::new()
         .route("/ws", get(upgrade))
         .merge(binding::routes())
         .merge(catalogue::routes())
-        .merge(page::routes())
-        .with_state(door);
+        .merge(health::routes());
+    #[cfg(feature = "metrics")]
+    let app = app.merge(metrics::routes());
+    let app = app.merge(page::routes()).with_state(door);
     let served = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<WebPeer>(),

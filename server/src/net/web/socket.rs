@@ -30,6 +30,7 @@ pub const READ_BUFFER: usize = 2 * MAX_WEBSOCKET_MESSAGE;
 /// Serves one upgraded WebSocket until it closes, then reads what the client still sends for a
 /// moment so its close frame does not meet a reset.
 pub async fn serve_websocket(socket: WebSocket, peer: Peer, context: Arc<ConnectionContext>) {
+    let _counted = crate::telemetry::ConnectionGauge::open(crate::telemetry::Door::WebSocket);
     let id = context.next_connection_id();
     let stop = context.connections.clone();
     let (sink, stream) = socket.split();

@@ -1,6 +1,8 @@
 //! The server's tunable limits and timings in one struct, so the binary's flags, the tests and
 //! an embedding client all configure the same server the same way.
 
+pub mod file;
+
 use crate::storage::Durability;
 use kingme_shared::ai::egdb::Egdb;
 use std::path::PathBuf;
