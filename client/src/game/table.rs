@@ -80,7 +80,6 @@ impl Table {
         let game = read_position(spec, &state.position)?;
         let start = read_position(spec, &state.start_position)?;
         let flipped = BoardGeometry::flipped_for(spec.kind(), state.your_side);
-        let layout = AnyGame::layout(spec.kind());
         let mut table = Table {
             id: state.id,
             kind: spec.kind(),
@@ -99,10 +98,7 @@ impl Table {
             chat: Vec::new(),
             candidates: Vec::new(),
             selection: Selection::Idle,
-            cursor: Cell {
-                row: layout.rows / 2,
-                column: layout.columns / 2,
-            },
+            cursor: BoardGeometry::new(spec.kind(), flipped).middle_square(),
             flipped,
             input: None,
             animation: None,
@@ -139,6 +135,14 @@ impl Table {
             && self.your_side == Some(self.game.side_to_move())
     }
 
+    /// Whether this is "your game in progress": a game the person is seated in that is not
+    /// over. The one rule for `g`, the lobby's marker and coming back; a finished game is
+    /// never it.
+    #[must_use]
+    pub fn is_yours_in_progress(&self) -> bool {
+        self.your_side.is_some() && self.result().is_none()
+    }
+
     /// The result, once the game is over.
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {
@@ -154,15 +158,48 @@ impl Table {
         self.moves.last()
     }
 
-    /// Milliseconds left on a side's clock at `now`, counting down the running clock.
+    /// Milliseconds left on a side's clock at `now`, counting down the running clock. During
+    /// a side's first move its clock stands at its start: the time then running out is the
+    /// first-move deadline ([`Table::first_move_deadline`]), and the clock starts after it.
     #[must_use]
     pub fn clock_at(&self, side: Side, now: Instant) -> Option<u64> {
         let left = self.clocks.remaining_ms[side.index()]?;
+        if self.is_first_move(side) {
+            return Some(match self.time_control {
+                TimeControl::Incremental { initial_secs, .. } => u64::from(initial_secs) * 1000,
+                TimeControl::PerMove { secs } => u64::from(secs) * 1000,
+                TimeControl::Unlimited => left,
+            });
+        }
+        Some(self.running_down(side, left, now))
+    }
+
+    /// The side making its first move and the milliseconds it has left for it at `now`: the
+    /// server gives each side at least 30 seconds for its first move, not taken off its clock,
+    /// and a side that lets them run out loses on time.
+    #[must_use]
+    pub fn first_move_deadline(&self, now: Instant) -> Option<(Side, u64)> {
+        let side = self.clocks.running?;
+        let left = self.clocks.remaining_ms[side.index()]?;
+        self.is_first_move(side)
+            .then(|| (side, self.running_down(side, left, now)))
+    }
+
+    /// Whether `side` is making its first move of the game, on the clock.
+    fn is_first_move(&self, side: Side) -> bool {
+        matches!(self.status, GameStatus::Playing)
+            && self.clocks.running == Some(side)
+            && !matches!(self.time_control, TimeControl::Unlimited)
+            && !self.moves.iter().any(|m| m.side == side)
+    }
+
+    /// `left` milliseconds of `side`'s clock, counted down to `now` if it is running.
+    fn running_down(&self, side: Side, left: u64, now: Instant) -> u64 {
         if self.clocks.running == Some(side) && matches!(self.status, GameStatus::Playing) {
             let spent = now.saturating_duration_since(self.clocks_at).as_millis();
-            Some(left.saturating_sub(u64::try_from(spent).unwrap_or(u64::MAX)))
+            left.saturating_sub(u64::try_from(spent).unwrap_or(u64::MAX))
         } else {
-            Some(left)
+            left
         }
     }
 

@@ -204,12 +204,69 @@ fn typed_numbers_and_texts_play_and_bad_ones_are_explained() {
         (80, 24),
     );
     assert_eq!(moves_sent(&type_text(&mut app, "K10")), vec!["K10"]);
-    // Lower case move text needs ':' first, since lower case letters are commands.
+    // ':' starts a typed move with whatever comes next.
     let mut app = app_with(
         state(GameKind::TicTacToe, None, &[], Some(Side::First)),
         (80, 24),
     );
     assert_eq!(moves_sent(&type_text(&mut app, ":b2")), vec!["5"]);
+}
+
+#[test]
+fn lower_case_squares_are_moves_and_do_not_run_the_screen_keys() {
+    // Noughts and crosses: b then 2 is the square b2 (5), not the lobby's key then 2.
+    let mut app = app_with(
+        state(GameKind::TicTacToe, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    assert_eq!(moves_sent(&type_text(&mut app, "b2")), vec!["5"]);
+    assert_eq!(app.screen, Screen::Game);
+    // Pente: k10 is the point K10, and the cursor that k moved at once goes back.
+    let mut app = app_with(
+        state(GameKind::Pente, None, &[], Some(Side::First)),
+        (120, 40),
+    );
+    let cursor = app.table.as_ref().unwrap().cursor;
+    key(&mut app, KeyCode::Char('k'));
+    assert_ne!(
+        app.table.as_ref().unwrap().cursor,
+        cursor,
+        "k moves at once"
+    );
+    for c in "10".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    assert_eq!(app.table.as_ref().unwrap().cursor, cursor);
+    assert_eq!(moves_sent(&key(&mut app, KeyCode::Enter)), vec!["K10"]);
+}
+
+#[test]
+fn a_letter_that_may_begin_a_square_still_works_as_its_key() {
+    let tictactoe = || {
+        app_with(
+            state(GameKind::TicTacToe, None, &[], Some(Side::First)),
+            (80, 24),
+        )
+    };
+    // Followed by a key that is not a digit, b does its own job first.
+    let mut app = tictactoe();
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, Screen::Game, "b waits for the next key");
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.screen, Screen::Lobby);
+    // Alone, it acts after a short wait.
+    let mut app = tictactoe();
+    app.now = std::time::Instant::now()
+        .checked_sub(std::time::Duration::from_secs(1))
+        .unwrap();
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, Screen::Game);
+    app.update(Event::Tick);
+    assert_eq!(app.screen, Screen::Lobby);
+    // In checkers no letter begins a square: b goes to the lobby at once.
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, Screen::Lobby);
 }
 
 #[test]
@@ -285,6 +342,41 @@ fn the_create_dialog_sends_options() {
     };
     assert_eq!(options.spec.kind(), GameKind::Pente);
     assert_eq!(app.overlay, None);
+}
+
+#[test]
+fn enter_on_the_create_dialogs_defaults_creates_the_game() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("one Enter creates: {sent:?}");
+    };
+    assert_eq!(options.spec.kind(), GameKind::Checkers);
+    assert_eq!(app.overlay, None);
+    // From any row, after a change.
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Right);
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::CreateGame(_)]),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_board_cursor_starts_on_a_playable_square() {
+    for kind in GameKind::ALL {
+        for side in [Some(Side::First), Some(Side::Second), None] {
+            let app = app_with(state(kind, None, &[], side), (120, 40));
+            let table = app.table.as_ref().unwrap();
+            let geometry = table.geometry();
+            let on_a_square = (0..=400).any(|s| geometry.cell_of(s) == Some(table.cursor));
+            assert!(on_a_square, "{kind:?} {side:?}: {:?}", table.cursor);
+        }
+    }
 }
 
 #[test]

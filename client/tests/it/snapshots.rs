@@ -566,3 +566,53 @@ fn every_question_shows_its_whole_text_and_its_keys() {
         }
     }
 }
+
+#[test]
+fn before_the_first_move_the_deadline_is_shown_and_the_clock_stands() {
+    // Black has not moved: the server counts down the first-move allowance on Black's clock
+    // and gives the clock back when Black moves. The panel shows the clock standing at its
+    // start and the deadline as what it is.
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (120, 40),
+    );
+    app.now += std::time::Duration::from_secs(10);
+    let picture = render(&app);
+    let black = picture
+        .lines()
+        .find(|line| line.contains("▶ Black"))
+        .unwrap();
+    assert!(black.contains("5:00"), "{black}");
+    assert!(picture.contains("first move within 4:50"), "{picture}");
+    // Once Black has moved, its clock is a clock again.
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            None,
+            &["11-15", "23-19"],
+            Some(Side::First),
+        ),
+        (120, 40),
+    );
+    app.now += std::time::Duration::from_secs(10);
+    let picture = render(&app);
+    let black = picture
+        .lines()
+        .find(|line| line.contains("▶ Black"))
+        .unwrap();
+    assert!(black.contains("4:50"), "{black}");
+    assert!(!picture.contains("first move"), "{picture}");
+}
+
+#[test]
+fn the_lobby_shows_the_web_page_of_kingme_http() {
+    for (width, height) in [(120, 40), (80, 24)] {
+        let mut app = App::new("ada", (width, height), std::time::Instant::now());
+        app.web_url = Some("https://127.0.0.1:41234/".to_owned());
+        let picture = render(&app);
+        assert!(
+            picture.contains("web page: https://127.0.0.1:41234/"),
+            "{picture}"
+        );
+    }
+}

@@ -67,6 +67,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         )));
     }
     header.push(Line::styled(status_line(table), theme.accent_style()));
+    // The side to move's first move: its clock starts after it.
+    if let Some((_, left)) = table.first_move_deadline(app.now) {
+        header.push(Line::styled(
+            format!("  first move within {}", clock_text(left)),
+            theme.accent_style(),
+        ));
+    }
     let header = Paragraph::new(header).wrap(Wrap { trim: false });
     let header_lines = header.line_count(inner.width) as u16;
 
