@@ -298,7 +298,8 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
     let mode = action.mode();
     if mode.http.is_some() && global.server.is_some() {
         bail!(
-            "--http opens the web door of the server inside kingme; with --server, the remote              server's own --http serves the page"
+            "--http opens the web door of the server inside kingme; with --server, the remote \
+             server's own --http serves the page"
         );
     }
     let start = match &action {
