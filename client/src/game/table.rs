@@ -71,6 +71,9 @@ pub struct Table {
     pub(crate) rematch_offer: Option<Side>,
     /// A move sent and not yet answered.
     pub(crate) pending_move: Option<String>,
+    /// The person's draw offer or takeback request that a move ended unanswered, said with
+    /// the next turn.
+    pub(crate) lapsed: Option<String>,
 }
 
 impl Table {
@@ -106,6 +109,7 @@ impl Table {
             takeback_request: None,
             rematch_offer: None,
             pending_move: None,
+            lapsed: None,
         };
         table.refresh_candidates();
         Ok(table)
@@ -242,10 +246,17 @@ impl Table {
                 self.clocks = *clocks;
                 self.clocks_at = now;
                 self.pending_move = None;
+                // A move ends the offers made before it: the person whose offer or request
+                // it ends unanswered is told.
+                self.lapsed = self.lapsed_by(record.side);
                 self.draw_offer = None;
                 self.takeback_request = None;
                 self.refresh_candidates();
-                Some(format!("{} played {}", name(record.side), record.text))
+                let played = format!("{} played {}", name(record.side), record.text);
+                Some(match &self.lapsed {
+                    Some(note) => format!("{played}; {note}"),
+                    None => played,
+                })
             }
             ServerMessage::YourTurn { clocks, .. } => {
                 self.clocks = *clocks;
@@ -253,7 +264,10 @@ impl Table {
                 if self.candidates.is_empty() {
                     self.refresh_candidates();
                 }
-                Some("your move".to_owned())
+                Some(match self.lapsed.take() {
+                    Some(note) => format!("your move; {note}"),
+                    None => "your move".to_owned(),
+                })
             }
             ServerMessage::MoveRejected { text, reason, .. } => {
                 self.pending_move = None;
@@ -342,6 +356,27 @@ impl Table {
             }
             _ => None,
         }
+    }
+
+    /// What a move by `mover` does to the person's own pending draw offer or takeback
+    /// request: it ends it unanswered (the server forgets offers at every move).
+    fn lapsed_by(&self, mover: Side) -> Option<String> {
+        let me = self.your_side?;
+        let what = if self.draw_offer == Some(me) {
+            "draw offer"
+        } else if self.takeback_request == Some(me) {
+            "takeback request"
+        } else {
+            return None;
+        };
+        Some(if mover == me {
+            format!("your move ended your {what}")
+        } else {
+            format!(
+                "{} moved instead of answering your {what}: it lapsed",
+                AnyGame::kind_side_name(self.kind, mover)
+            )
+        })
     }
 
     /// Notes a request sent about this table: a move waits for the server's answer, and an

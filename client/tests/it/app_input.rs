@@ -733,3 +733,50 @@ fn back_in_the_lobby_the_list_is_asked_for_at_once() {
         "{sent:?}"
     );
 }
+
+#[test]
+fn an_offer_the_opponent_answers_by_moving_is_told_to_the_asker() {
+    // ada (White) offers a draw while Black thinks; Black moves instead of answering.
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    let sent = key(&mut app, KeyCode::Char('d'));
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::OfferDraw { .. }]),
+        "{sent:?}"
+    );
+    app.update(Event::Server(ServerMessage::DrawOffered {
+        game: kingme_shared::protocol::GameId(7),
+        by: Side::Second,
+    }));
+    let clocks = kingme_shared::protocol::ClockState {
+        remaining_ms: [Some(300_000), Some(300_000)],
+        running: Some(Side::Second),
+    };
+    app.update(Event::Server(ServerMessage::MovePlayed {
+        game: kingme_shared::protocol::GameId(7),
+        ply: 1,
+        record: kingme_shared::protocol::MoveRecord {
+            side: Side::First,
+            text: "11-15".to_owned(),
+            path: vec![11, 15],
+            removed: vec![],
+        },
+        position: "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15".to_owned(),
+        side_to_move: Side::Second,
+        clocks,
+    }));
+    app.update(Event::Server(ServerMessage::YourTurn {
+        game: kingme_shared::protocol::GameId(7),
+        legal_moves: vec!["22-18".to_owned()],
+        clocks,
+    }));
+    assert!(
+        app.status
+            .contains("Black moved instead of answering your draw offer"),
+        "{}",
+        app.status
+    );
+    assert_eq!(app.table.as_ref().unwrap().draw_offer, None);
+}
