@@ -115,6 +115,13 @@ pub struct PlayArgs {
     /// The old spelling of `--game pente-free`, still read: the game's free rule where it has one.
     #[arg(long, hide = true)]
     pub(crate) free_pente: bool,
+    /// Rate the game (the default, except for a guest): the result changes both sides'
+    /// ratings when both are registered people or bots.
+    #[arg(long, conflicts_with = "unrated")]
+    pub rated: bool,
+    /// Play the game unrated.
+    #[arg(long)]
+    pub unrated: bool,
     /// Plain mode and the web door.
     #[command(flatten)]
     pub mode: ModeArgs,
@@ -234,8 +241,9 @@ impl PlayArgs {
         }
     }
 
-    /// The game options these arguments ask for; a given position is checked here first.
-    pub fn options(&self) -> anyhow::Result<GameOptions> {
+    /// The game options these arguments ask for, for a guest or not (a guest's games are
+    /// unrated unless `--rated` says otherwise); a given position is checked here first.
+    pub fn options(&self, guest: bool) -> anyhow::Result<GameOptions> {
         let spec = self.spec();
         let start_position = match (&self.position, &self.position_file) {
             (Some(text), _) => Some(
@@ -262,7 +270,7 @@ impl PlayArgs {
             opponent: self.vs.opponent(spec.kind()),
             time_control: self.time,
             start_position,
-            rated: false,
+            rated: self.rated || !(self.unrated || guest),
         })
     }
 }
@@ -317,7 +325,7 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             return Ok(finished == args.games);
         }
         Action::Lobby(_) => Start::Lobby,
-        Action::Play(args) => Start::Create(Box::new(args.options()?)),
+        Action::Play(args) => Start::Create(Box::new(args.options(global.guest)?)),
         Action::Watch(args) => Start::Watch(GameId(args.game)),
     };
     let plain = mode.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
@@ -367,7 +375,7 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
         crate::plain::run(net, events, start, colour).await?
     } else {
         let web_url = embedded.as_ref().and_then(|server| server.web_url());
-        crate::tui::terminal::run(net, events, &name, start, web_url).await?;
+        crate::tui::terminal::run(net, events, &name, start, web_url, global.guest).await?;
         true
     };
     shutdown.cancel();
@@ -419,10 +427,26 @@ mod tests {
         );
         let options = play(&["--game", "pente-free", "--position", "1:K10:A1:0,0"])
             .expect("arguments")
-            .options()
+            .options(false)
             .expect("options");
         assert_eq!(options.spec.name(), "pente-free");
         assert_eq!(options.start_position.as_deref(), Some("1:K10:A1:0,0"));
+    }
+
+    #[test]
+    fn games_are_rated_unless_asked_otherwise_or_played_as_a_guest() {
+        let rated = |args: &[&str], guest| {
+            play(args)
+                .expect("arguments")
+                .options(guest)
+                .expect("options")
+                .rated
+        };
+        assert!(rated(&[], false));
+        assert!(!rated(&[], true));
+        assert!(!rated(&["--unrated"], false));
+        assert!(rated(&["--rated"], true));
+        assert!(play(&["--rated", "--unrated"]).is_err());
     }
 
     #[test]

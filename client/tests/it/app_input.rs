@@ -353,6 +353,7 @@ fn enter_on_the_create_dialogs_defaults_creates_the_game() {
         panic!("one Enter creates: {sent:?}");
     };
     assert_eq!(options.spec.kind(), GameKind::Checkers);
+    assert!(options.rated, "rated by default");
     assert_eq!(app.overlay, None);
     // From any row, after a change.
     key(&mut app, KeyCode::Char('c'));
@@ -384,7 +385,7 @@ fn pieces_placed_on_an_empty_board_become_the_start_position() {
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
     key(&mut app, KeyCode::Left); // noughts and crosses
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     for _ in 0..3 {
@@ -414,7 +415,7 @@ fn pieces_placed_on_an_empty_board_become_the_start_position() {
 fn an_impossible_setup_is_explained_in_the_dialog() {
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Right); // typed position
@@ -602,7 +603,7 @@ fn text_fields_take_the_usual_editing_keys() {
     use kingme_client::tui::create_form::Field;
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Right); // type a position
@@ -779,4 +780,27 @@ fn an_offer_the_opponent_answers_by_moving_is_told_to_the_asker() {
         app.status
     );
     assert_eq!(app.table.as_ref().unwrap().draw_offer, None);
+}
+
+#[test]
+fn the_create_dialog_has_a_rated_row_and_a_guest_plays_unrated() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right);
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?}");
+    };
+    assert!(!options.rated, "the rated row turned it off");
+    let mut guest = App::new("guest", (80, 24), std::time::Instant::now());
+    guest.guest = true;
+    key(&mut guest, KeyCode::Char('c'));
+    let sent = key(&mut guest, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?}");
+    };
+    assert!(!options.rated, "a guest has no rating");
 }

@@ -299,7 +299,7 @@ fn the_monochrome_theme_shades_dark_squares() {
 fn the_create_dialog_and_its_setup_board() {
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Left); // place pieces
@@ -425,7 +425,7 @@ fn a_board_file_error_shows_whole_in_the_dialog() {
     std::fs::write(&path, "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n").unwrap();
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Right);

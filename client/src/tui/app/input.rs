@@ -110,10 +110,12 @@ impl App {
                 self.lobby_selected += 1;
             }
             Some(Action::Create) => {
-                let form = match &self.settings.last_game {
+                let mut form = match &self.settings.last_game {
                     Some(last) => CreateForm::from_settings(last),
                     None => CreateForm::default(),
                 };
+                // Rated by default where both sides are identities: a guest has none.
+                form.rated = !self.guest;
                 self.overlay = Some(Overlay::Create(Box::new(form)));
             }
             Some(Action::Refresh) => {

@@ -156,6 +156,8 @@ pub struct App {
     /// those seen since, until they end. The client goes back to the most recent, and the
     /// lobby marks them.
     pub in_progress: Vec<GameId>,
+    /// Whether the person plays as a guest (no identity, never rated).
+    pub guest: bool,
     /// The web page of the server inside kingme (`kingme --http`), shown in the lobby.
     pub web_url: Option<String>,
     /// The game last asked for (joined, watched, gone back to): its state is shown even when
@@ -196,6 +198,7 @@ impl App {
             settings_changed: false,
             settings_problem: None,
             in_progress: Vec::new(),
+            guest: false,
             web_url: None,
             asked_for: None,
             drag_from: None,
