@@ -533,15 +533,21 @@ fn a_game_in_progress_is_reviewed_move_by_move() {
 }
 
 #[test]
-fn checkers_at_60x20_shows_the_board_alone() {
+fn checkers_at_60x20_shows_the_board_and_a_compact_panel() {
     let app = app_with(
-        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        state(GameKind::Checkers, None, &["11-15"], Some(Side::First)),
         (60, 20),
     );
     let picture = check("checkers_60x20", &app);
     assert!(!picture.contains("too small"), "{picture}");
     assert!(picture.contains('●') && picture.contains('○'), "{picture}");
-    assert!(picture.contains("your move"), "{picture}");
+    // What matters most: both clocks, whose move it is and the game's status.
+    assert!(
+        picture.contains("5:00") && picture.contains("4:47"),
+        "{picture}"
+    );
+    assert!(picture.contains("White to move"), "{picture}");
+    assert!(picture.contains("(you)"), "{picture}");
 }
 
 #[test]
