@@ -263,6 +263,19 @@ fn a_letter_that_may_begin_a_square_still_works_as_its_key() {
     assert_eq!(app.screen, Screen::Game);
     app.update(Event::Tick);
     assert_eq!(app.screen, Screen::Lobby);
+    // Ctrl-C drops a held letter: it does not answer the quit question.
+    let mut app = tictactoe();
+    app.now = std::time::Instant::now()
+        .checked_sub(std::time::Duration::from_secs(1))
+        .unwrap();
+    key(&mut app, KeyCode::Char('b'));
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    ))));
+    app.update(Event::Tick);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Confirm::Quit)));
+    assert_eq!(app.screen, Screen::Game);
     // In checkers no letter begins a square: b goes to the lobby at once.
     let mut app = checkers_as_black();
     key(&mut app, KeyCode::Char('b'));

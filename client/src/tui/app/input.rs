@@ -22,6 +22,8 @@ impl App {
     pub(super) fn key(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
         // Ctrl-C quits from anywhere, dialogs and typed lines included.
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            // A letter still held would answer the question that comes next: it is dropped.
+            self.held_letter = None;
             self.ask_quit(out);
             return;
         }
