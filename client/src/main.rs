@@ -6,7 +6,7 @@ mod tools;
 use clap::{Parser, Subcommand};
 use kingme_client::archive;
 use kingme_client::launch::broken_pipe;
-use kingme_client::launch::{self, Action, GlobalArgs};
+use kingme_client::launch::{self, Action, GlobalArgs, ModeArgs};
 use std::process::ExitCode;
 
 /// kingme: play checkers, Pente and noughts and crosses in the terminal.
@@ -15,6 +15,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(flatten)]
     global: GlobalArgs,
+    #[command(flatten)]
+    mode: ModeArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -79,6 +81,15 @@ fn main() -> ExitCode {
 /// Runs the command the command line names.
 fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
+    let showing_games = matches!(
+        cli.command,
+        None | Some(Command::Play(_) | Command::Watch(_))
+    );
+    if cli.mode.is_given() && !showing_games {
+        anyhow::bail!(
+            "--plain and --http are options of kingme (the lobby), kingme play and kingme watch"
+        );
+    }
     let action = match cli.command {
         Some(Command::Perft(args)) => return tools::perft::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Analyze(args)) => {
@@ -110,10 +121,16 @@ fn run() -> anyhow::Result<ExitCode> {
         }
         Some(Command::Export(args)) => return on_runtime(archive::export(&cli.global, &args)),
         Some(Command::Replay(args)) => return on_runtime(archive::replay(&cli.global, &args)),
-        Some(Command::Play(args)) => Action::Play(args),
-        Some(Command::Watch(args)) => Action::Watch(args),
+        Some(Command::Play(mut args)) => {
+            args.mode = args.mode.or(cli.mode);
+            Action::Play(args)
+        }
+        Some(Command::Watch(mut args)) => {
+            args.mode = args.mode.or(cli.mode);
+            Action::Watch(args)
+        }
         Some(Command::Bot(args)) => Action::Bot(args),
-        None => Action::Lobby,
+        None => Action::Lobby(cli.mode),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

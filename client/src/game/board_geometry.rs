@@ -69,6 +69,26 @@ impl BoardGeometry {
         AnyGame::square_at(self.kind, row, column)
     }
 
+    /// The cell of a square nearest the middle of the board, where the cursor starts (in
+    /// checkers the middle cell itself is a light square, where nothing can stand).
+    #[must_use]
+    pub(crate) fn middle_square(&self) -> Cell {
+        let middle = Cell {
+            row: self.layout.rows / 2,
+            column: self.layout.columns / 2,
+        };
+        let distance = |cell: &Cell| {
+            let rows = i16::from(cell.row) - i16::from(middle.row);
+            let columns = i16::from(cell.column) - i16::from(middle.column);
+            (rows.abs() + columns.abs(), rows.abs())
+        };
+        (0..self.layout.rows)
+            .flat_map(|row| (0..self.layout.columns).map(move |column| Cell { row, column }))
+            .filter(|cell| self.square_at(*cell).is_some())
+            .min_by_key(distance)
+            .unwrap_or(middle)
+    }
+
     /// The cell a square is drawn in.
     #[must_use]
     pub fn cell_of(&self, square: u16) -> Option<Cell> {

@@ -11,7 +11,7 @@ pub(crate) mod move_list;
 pub(crate) mod review;
 pub(crate) mod selection;
 pub mod table;
-pub(crate) mod words;
+pub mod words;
 
 use kingme_shared::protocol::{GameId, ServerMessage};
 

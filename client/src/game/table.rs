@@ -71,6 +71,9 @@ pub struct Table {
     pub(crate) rematch_offer: Option<Side>,
     /// A move sent and not yet answered.
     pub(crate) pending_move: Option<String>,
+    /// The person's draw offer or takeback request that a move ended unanswered, said with
+    /// the next turn.
+    pub(crate) lapsed: Option<String>,
 }
 
 impl Table {
@@ -80,7 +83,6 @@ impl Table {
         let game = read_position(spec, &state.position)?;
         let start = read_position(spec, &state.start_position)?;
         let flipped = BoardGeometry::flipped_for(spec.kind(), state.your_side);
-        let layout = AnyGame::layout(spec.kind());
         let mut table = Table {
             id: state.id,
             kind: spec.kind(),
@@ -99,10 +101,7 @@ impl Table {
             chat: Vec::new(),
             candidates: Vec::new(),
             selection: Selection::Idle,
-            cursor: Cell {
-                row: layout.rows / 2,
-                column: layout.columns / 2,
-            },
+            cursor: BoardGeometry::new(spec.kind(), flipped).middle_square(),
             flipped,
             input: None,
             animation: None,
@@ -110,6 +109,7 @@ impl Table {
             takeback_request: None,
             rematch_offer: None,
             pending_move: None,
+            lapsed: None,
         };
         table.refresh_candidates();
         Ok(table)
@@ -139,6 +139,14 @@ impl Table {
             && self.your_side == Some(self.game.side_to_move())
     }
 
+    /// Whether this is "your game in progress": a game the person is seated in that is not
+    /// over. The one rule for `g`, the lobby's marker and coming back; a finished game is
+    /// never it.
+    #[must_use]
+    pub fn is_yours_in_progress(&self) -> bool {
+        self.your_side.is_some() && self.result().is_none()
+    }
+
     /// The result, once the game is over.
     #[must_use]
     pub fn result(&self) -> Option<GameResult> {
@@ -154,15 +162,48 @@ impl Table {
         self.moves.last()
     }
 
-    /// Milliseconds left on a side's clock at `now`, counting down the running clock.
+    /// Milliseconds left on a side's clock at `now`, counting down the running clock. During
+    /// a side's first move its clock stands at its start: the time then running out is the
+    /// first-move deadline ([`Table::first_move_deadline`]), and the clock starts after it.
     #[must_use]
     pub fn clock_at(&self, side: Side, now: Instant) -> Option<u64> {
         let left = self.clocks.remaining_ms[side.index()]?;
+        if self.is_first_move(side) {
+            return Some(match self.time_control {
+                TimeControl::Incremental { initial_secs, .. } => u64::from(initial_secs) * 1000,
+                TimeControl::PerMove { secs } => u64::from(secs) * 1000,
+                TimeControl::Unlimited => left,
+            });
+        }
+        Some(self.running_down(side, left, now))
+    }
+
+    /// The side making its first move and the milliseconds it has left for it at `now`: the
+    /// server gives each side at least 30 seconds for its first move, not taken off its clock,
+    /// and a side that lets them run out loses on time.
+    #[must_use]
+    pub fn first_move_deadline(&self, now: Instant) -> Option<(Side, u64)> {
+        let side = self.clocks.running?;
+        let left = self.clocks.remaining_ms[side.index()]?;
+        self.is_first_move(side)
+            .then(|| (side, self.running_down(side, left, now)))
+    }
+
+    /// Whether `side` is making its first move of the game, on the clock.
+    fn is_first_move(&self, side: Side) -> bool {
+        matches!(self.status, GameStatus::Playing)
+            && self.clocks.running == Some(side)
+            && !matches!(self.time_control, TimeControl::Unlimited)
+            && !self.moves.iter().any(|m| m.side == side)
+    }
+
+    /// `left` milliseconds of `side`'s clock, counted down to `now` if it is running.
+    fn running_down(&self, side: Side, left: u64, now: Instant) -> u64 {
         if self.clocks.running == Some(side) && matches!(self.status, GameStatus::Playing) {
             let spent = now.saturating_duration_since(self.clocks_at).as_millis();
-            Some(left.saturating_sub(u64::try_from(spent).unwrap_or(u64::MAX)))
+            left.saturating_sub(u64::try_from(spent).unwrap_or(u64::MAX))
         } else {
-            Some(left)
+            left
         }
     }
 
@@ -205,10 +246,17 @@ impl Table {
                 self.clocks = *clocks;
                 self.clocks_at = now;
                 self.pending_move = None;
+                // A move ends the offers made before it: the person whose offer or request
+                // it ends unanswered is told.
+                self.lapsed = self.lapsed_by(record.side);
                 self.draw_offer = None;
                 self.takeback_request = None;
                 self.refresh_candidates();
-                Some(format!("{} played {}", name(record.side), record.text))
+                let played = format!("{} played {}", name(record.side), record.text);
+                Some(match &self.lapsed {
+                    Some(note) => format!("{played}; {note}"),
+                    None => played,
+                })
             }
             ServerMessage::YourTurn { clocks, .. } => {
                 self.clocks = *clocks;
@@ -216,7 +264,10 @@ impl Table {
                 if self.candidates.is_empty() {
                     self.refresh_candidates();
                 }
-                Some("your move".to_owned())
+                Some(match self.lapsed.take() {
+                    Some(note) => format!("your move; {note}"),
+                    None => "your move".to_owned(),
+                })
             }
             ServerMessage::MoveRejected { text, reason, .. } => {
                 self.pending_move = None;
@@ -305,6 +356,27 @@ impl Table {
             }
             _ => None,
         }
+    }
+
+    /// What a move by `mover` does to the person's own pending draw offer or takeback
+    /// request: it ends it unanswered (the server forgets offers at every move).
+    fn lapsed_by(&self, mover: Side) -> Option<String> {
+        let me = self.your_side?;
+        let what = if self.draw_offer == Some(me) {
+            "draw offer"
+        } else if self.takeback_request == Some(me) {
+            "takeback request"
+        } else {
+            return None;
+        };
+        Some(if mover == me {
+            format!("your move ended your {what}")
+        } else {
+            format!(
+                "{} moved instead of answering your {what}: it lapsed",
+                AnyGame::kind_side_name(self.kind, mover)
+            )
+        })
     }
 
     /// Notes a request sent about this table: a move waits for the server's answer, and an

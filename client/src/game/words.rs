@@ -52,7 +52,7 @@ fn capitalised(text: &str) -> String {
 
 /// A count with its noun in the right number: `1 piece`, `2 pieces`.
 #[must_use]
-pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

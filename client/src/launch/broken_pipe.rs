@@ -46,10 +46,27 @@ pub fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
         Ok(code) => code,
         Err(err) if is_closed_stdout_error(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("Error: {err:?}");
+            eprintln!("Error: {}", error_text(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error as the person reads it: the message, then each cause on a line of its own, except
+/// a cause the line before already says (many errors repeat their source in their message).
+#[must_use]
+pub(crate) fn error_text(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    let mut before = text.clone();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !before.contains(&cause) {
+            text.push_str("\n  because: ");
+            text.push_str(&cause);
+        }
+        before = cause;
+    }
+    text
 }
 
 /// Whether an error is a write to a closed pipe with nothing said around it.
@@ -90,6 +107,28 @@ mod tests {
         assert_eq!(
             exit_code(Err(anyhow::anyhow!("a real failure"))),
             ExitCode::FAILURE
+        );
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("the game does not replay: {0}")]
+        struct Replay(#[source] std::io::Error);
+        let io = || std::io::Error::other("move 1 cannot be played");
+        let err = Err::<(), _>(Replay(io()))
+            .context("game.pdn")
+            .expect_err("an error");
+        assert_eq!(
+            error_text(&err),
+            "game.pdn\n  because: the game does not replay: move 1 cannot be played"
+        );
+        let err = Err::<(), _>(io())
+            .context("cannot read game.pdn")
+            .expect_err("an error");
+        assert_eq!(
+            error_text(&err),
+            "cannot read game.pdn\n  because: move 1 cannot be played"
         );
     }
 }

@@ -30,10 +30,6 @@ pub struct GlobalArgs {
     /// Play as a guest: unrated, under a name nobody registered, and no key.
     #[arg(long, global = true)]
     pub guest: bool,
-    /// Plain line mode: the board as text, moves typed at a prompt (automatic when input or
-    /// output is not a terminal).
-    #[arg(long, global = true)]
-    pub plain: bool,
     /// Connect without TLS, to a server that runs `kingme-server --plaintext` (a trusted LAN).
     /// A person then signs in only with --insecure; guests play as usual.
     #[arg(long, global = true, requires = "server")]
@@ -42,15 +38,39 @@ pub struct GlobalArgs {
     /// as you at other servers that run without TLS, and read and change your games.
     #[arg(long, global = true, requires = "plaintext")]
     pub insecure: bool,
+}
+
+/// The options of the modes that show games to a person (the lobby, `play` and `watch`),
+/// given before the subcommand or after it; `kingme bot` and the tools have none of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct ModeArgs {
+    /// Plain line mode: the board as text, moves typed at a prompt (automatic when input or
+    /// output is not a terminal).
+    #[arg(long)]
+    pub plain: bool,
     /// Open the embedded server's web door on this address (HOST:PORT; port 0 picks one): the
-    /// web page and the WebSocket, so a friend's browser can play here. Its URL is printed.
-    #[arg(
-        long,
-        global = true,
-        value_name = "HOST:PORT",
-        conflicts_with = "server"
-    )]
+    /// web page and the WebSocket, so a friend's browser can play here. Its URL is printed
+    /// and shown in the lobby. Not with --server.
+    #[arg(long, value_name = "HOST:PORT")]
     pub http: Option<String>,
+}
+
+impl ModeArgs {
+    /// These options together with those given before the subcommand (`kingme --plain play`
+    /// and `kingme play --plain` mean the same).
+    #[must_use]
+    pub fn or(self, before: ModeArgs) -> ModeArgs {
+        ModeArgs {
+            plain: self.plain || before.plain,
+            http: self.http.or(before.http),
+        }
+    }
+
+    /// Whether any of them was given.
+    #[must_use]
+    pub fn is_given(&self) -> bool {
+        self.plain || self.http.is_some()
+    }
 }
 
 impl GlobalArgs {
@@ -95,6 +115,16 @@ pub struct PlayArgs {
     /// The old spelling of `--game pente-free`, still read: the game's free rule where it has one.
     #[arg(long, hide = true)]
     pub(crate) free_pente: bool,
+    /// Rate the game (the default, except for a guest): the result changes both sides'
+    /// ratings when both are registered people or bots.
+    #[arg(long, conflicts_with = "unrated")]
+    pub rated: bool,
+    /// Play the game unrated.
+    #[arg(long)]
+    pub unrated: bool,
+    /// Plain mode and the web door.
+    #[command(flatten)]
+    pub mode: ModeArgs,
 }
 
 /// `kingme watch`: watch a game.
@@ -102,6 +132,9 @@ pub struct PlayArgs {
 pub struct WatchArgs {
     /// The game's number, as the lobby lists it.
     pub game: u64,
+    /// Plain mode and the web door.
+    #[command(flatten)]
+    pub mode: ModeArgs,
 }
 
 /// Whom `--vs` asks for: an opponent by name, or a bot by rating.
@@ -208,8 +241,9 @@ impl PlayArgs {
         }
     }
 
-    /// The game options these arguments ask for; a given position is checked here first.
-    pub fn options(&self) -> anyhow::Result<GameOptions> {
+    /// The game options these arguments ask for, for a guest or not (a guest's games are
+    /// unrated unless `--rated` says otherwise); a given position is checked here first.
+    pub fn options(&self, guest: bool) -> anyhow::Result<GameOptions> {
         let spec = self.spec();
         let start_position = match (&self.position, &self.position_file) {
             (Some(text), _) => Some(
@@ -236,7 +270,7 @@ impl PlayArgs {
             opponent: self.vs.opponent(spec.kind()),
             time_control: self.time,
             start_position,
-            rated: false,
+            rated: self.rated || !(self.unrated || guest),
         })
     }
 }
@@ -245,7 +279,7 @@ impl PlayArgs {
 #[derive(Debug, Clone)]
 pub enum Action {
     /// The lobby (`kingme` alone).
-    Lobby,
+    Lobby(ModeArgs),
     /// `kingme play`: create a game and play it.
     Play(Box<PlayArgs>),
     /// `kingme watch`: watch a game.
@@ -254,8 +288,28 @@ pub enum Action {
     Bot(crate::bot::BotArgs),
 }
 
+impl Action {
+    /// The mode's options: plain mode and the web door (none for a bot).
+    #[must_use]
+    pub fn mode(&self) -> ModeArgs {
+        match self {
+            Action::Lobby(mode) => mode.clone(),
+            Action::Play(args) => args.mode.clone(),
+            Action::Watch(args) => args.mode.clone(),
+            Action::Bot(_) => ModeArgs::default(),
+        }
+    }
+}
+
 /// Runs the client. Returns whether it ended well (plain mode fails on a refused game).
 pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
+    let mode = action.mode();
+    if mode.http.is_some() && global.server.is_some() {
+        bail!(
+            "--http opens the web door of the server inside kingme; with --server, the remote \
+             server's own --http serves the page"
+        );
+    }
     let start = match &action {
         Action::Bot(args) => {
             let Some(address) = global.server.clone() else {
@@ -270,11 +324,11 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
             let finished = crate::bot::run(args.clone(), address, security, name, keep_key).await?;
             return Ok(finished == args.games);
         }
-        Action::Lobby => Start::Lobby,
-        Action::Play(args) => Start::Create(Box::new(args.options()?)),
+        Action::Lobby(_) => Start::Lobby,
+        Action::Play(args) => Start::Create(Box::new(args.options(global.guest)?)),
         Action::Watch(args) => Start::Watch(GameId(args.game)),
     };
-    let plain = global.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
+    let plain = mode.plain || !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal();
     let name = match global.name.clone().or_else(default_name) {
         Some(name) => name,
         None if plain => bail!(NO_NAME),
@@ -294,8 +348,7 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
     let (address, security, embedded) = match &global.server {
         Some(address) => (address.clone(), global.security(), None),
         None => {
-            let server =
-                crate::net::embedded::EmbeddedServer::start(global.http.as_deref()).await?;
+            let server = crate::net::embedded::EmbeddedServer::start(mode.http.as_deref()).await?;
             if let Some(url) = server.web_url() {
                 // Before the TUI takes the screen, and again after it gives it back.
                 eprintln!("kingme: the web page of this game server is at {url}");
@@ -321,7 +374,8 @@ pub async fn run(global: GlobalArgs, action: Action) -> anyhow::Result<bool> {
         let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
         crate::plain::run(net, events, start, colour).await?
     } else {
-        crate::tui::terminal::run(net, events, &name, start).await?;
+        let web_url = embedded.as_ref().and_then(|server| server.web_url());
+        crate::tui::terminal::run(net, events, &name, start, web_url, global.guest).await?;
         true
     };
     shutdown.cancel();
@@ -373,10 +427,26 @@ mod tests {
         );
         let options = play(&["--game", "pente-free", "--position", "1:K10:A1:0,0"])
             .expect("arguments")
-            .options()
+            .options(false)
             .expect("options");
         assert_eq!(options.spec.name(), "pente-free");
         assert_eq!(options.start_position.as_deref(), Some("1:K10:A1:0,0"));
+    }
+
+    #[test]
+    fn games_are_rated_unless_asked_otherwise_or_played_as_a_guest() {
+        let rated = |args: &[&str], guest| {
+            play(args)
+                .expect("arguments")
+                .options(guest)
+                .expect("options")
+                .rated
+        };
+        assert!(rated(&[], false));
+        assert!(!rated(&[], true));
+        assert!(!rated(&["--unrated"], false));
+        assert!(rated(&["--rated"], true));
+        assert!(play(&["--rated", "--unrated"]).is_err());
     }
 
     #[test]

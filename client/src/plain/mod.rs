@@ -6,6 +6,7 @@
 //!
 //! Input lines are read only while the prompt is up (on the player's turn, or in the lobby or
 //! while watching), so a script can write all its moves at once and each is taken in turn.
+//! [`stdin`] reads the lines (a line that is not UTF-8 text is refused, not the end),
 //! [`command`] reads a line, [`session`] is the state machine (no I/O of its own), and
 //! [`board_text()`] draws the board; [`run`] joins them to standard input and output.
 
@@ -13,15 +14,16 @@ pub(crate) mod board_text;
 pub(crate) mod command;
 mod news;
 pub(crate) mod session;
+pub(crate) mod stdin;
 
 pub use board_text::board_text;
 pub use command::{Command, parse_line};
 pub use session::{Phase, Session, Step};
+pub use stdin::Input;
 
 use crate::net::Net;
 use crate::net::event::Event;
 use kingme_shared::protocol::{GameId, GameOptions};
-use std::io::BufRead;
 use tokio::sync::mpsc;
 
 /// What to do once connected.
@@ -42,7 +44,7 @@ pub async fn run(
     start: Start,
     colour: bool,
 ) -> anyhow::Result<bool> {
-    let mut lines = stdin_lines();
+    let mut lines = stdin::lines(std::io::BufReader::new(std::io::stdin()));
     let mut stdin_open = true;
     let mut session = Session::new(start, colour, std::io::stdout());
     loop {
@@ -60,7 +62,8 @@ pub async fn run(
             }
             line = lines.recv(), if reading && stdin_open => {
                 let (send, done) = match line {
-                    Some(line) => session.line(&line),
+                    Some(Input::Line(line)) => session.line(&line),
+                    Some(bad) => session.bad_line(&bad),
                     None => {
                         stdin_open = false;
                         session.end_of_input()
@@ -83,19 +86,4 @@ pub async fn run(
     session.flush();
     net.close().await;
     Ok(session.is_ok())
-}
-
-/// Reads standard input line by line on a thread (reading a terminal blocks).
-fn stdin_lines() -> mpsc::Receiver<String> {
-    let (sender, receiver) = mpsc::channel(16);
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
-            if sender.blocking_send(line).is_err() {
-                break;
-            }
-        }
-    });
-    receiver
 }

@@ -77,6 +77,7 @@ impl<W: Write> Session<W> {
                 kind,
             } => {
                 self.say(&format!("error: {message}"));
+                self.refused = true;
                 if *kind == ErrorKind::NoSuchGame && self.table.is_none() {
                     self.say("type list to see the games, then join ID or watch ID");
                 }

@@ -7,6 +7,7 @@
 use super::Start;
 use super::board_text::board_text;
 use super::command::{COMMANDS, Command, LOBBY_COMMANDS, QUIT_MID_GAME, parse_line};
+use super::stdin::Input;
 use crate::game::intent::{Intent, resolve};
 use crate::game::table::Table;
 use crate::net::event::{Event, LinkEvent};
@@ -47,6 +48,10 @@ pub struct Session<W: Write> {
     /// The unfinished games the player is seated in, from the server's welcome.
     pub(super) in_progress: Vec<GameId>,
     out: W,
+    /// Whether standard input ended: nothing more will be typed.
+    input_ended: bool,
+    /// Whether the server refused something: the session then ends with failure.
+    pub(super) refused: bool,
     /// Whether a write to `out` failed (its reader went away, as with `kingme --plain | head`):
     /// plain mode then ends rather than play on unseen.
     output_lost: bool,
@@ -66,6 +71,8 @@ impl<W: Write> Session<W> {
             colour,
             in_progress: Vec::new(),
             out,
+            input_ended: false,
+            refused: false,
             output_lost: false,
         }
     }
@@ -196,8 +203,19 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Handles an event of the connection.
+    /// Handles an event of the connection. Once input has ended, the session ends as soon
+    /// as it would wait for a line (a spectator follows its game to the end first).
     pub fn event(&mut self, event: Event) -> Step {
+        let (mut send, done) = self.follow(event);
+        if done || !self.input_ended || !self.wants_input() || self.follows_a_live_game() {
+            return (send, done);
+        }
+        let (more, done) = self.end(!self.refused, Vec::new());
+        send.extend(more);
+        (send, done)
+    }
+
+    fn follow(&mut self, event: Event) -> Step {
         match event {
             Event::Link(LinkEvent::Connected { resumed: true }) => {
                 self.say("reconnected");
@@ -346,14 +364,33 @@ impl<W: Write> Session<W> {
         (vec![message], false)
     }
 
-    /// Standard input ended: a player leaves its game, a spectator watches on to the end.
+    /// A line that could not be read: says why, and asks again.
+    pub fn bad_line(&mut self, input: &Input) -> Step {
+        let why = match input {
+            Input::NotUtf8 => "that line is not UTF-8 text; type it again",
+            Input::TooLong => "that line is too long to be a move or a command; type it again",
+            Input::Line(_) => return Self::go_on(),
+        };
+        self.again(&format!("error: {why}"))
+    }
+
+    /// Standard input ended: a player leaves its game (which waits for its return), a
+    /// spectator watches on to the end of the game, and anyone else is done; the session
+    /// fails if the server refused something.
     pub fn end_of_input(&mut self) -> Step {
-        if self.is_watching() || matches!(self.start, Start::Watch(_)) {
+        self.input_ended = true;
+        if self.follows_a_live_game() {
+            self.say("end of input: watching on to the end of the game");
             return Self::go_on();
         }
         if self.table.as_ref().is_some_and(|t| t.result().is_none()) {
             self.say(&format!("end of input: {QUIT_MID_GAME}"));
         }
-        self.end(true, Vec::new())
+        self.end(!self.refused, Vec::new())
+    }
+
+    /// Whether a game still going on is watched.
+    fn follows_a_live_game(&self) -> bool {
+        self.is_watching() && self.table.as_ref().is_some_and(|t| t.result().is_none())
     }
 }

@@ -7,6 +7,8 @@
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use kingme_client::game::words::count;
+use kingme_shared::ai::egdb::index::Counts;
 use kingme_shared::ai::egdb::{Egdb, encode, solve};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -106,6 +108,29 @@ pub fn folder(dir: Option<&Path>) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The progress line of a build (with [`slice_text`] as its message): within 120 columns.
+const PROGRESS: &str =
+    "{elapsed_precise} [{bar:10}] {percent:>3}% of {human_len} positions, {eta} left: {msg}";
+
+/// The slice being solved, in words: `5 pieces: Black 2 men 1 king v White 1 man 1 king`.
+fn slice_text(pieces: impl std::fmt::Display, c: Counts) -> String {
+    let side = |men: u8, kings: u8| {
+        let mut parts = Vec::new();
+        if men > 0 || kings == 0 {
+            parts.push(count(usize::from(men), "man", "men"));
+        }
+        if kings > 0 {
+            parts.push(count(usize::from(kings), "king", "kings"));
+        }
+        parts.join(" ")
+    };
+    format!(
+        "{pieces} pieces: Black {} v White {}",
+        side(c.black_men, c.black_kings),
+        side(c.white_men, c.white_kings)
+    )
+}
+
 fn build(pieces: u32, path: &Path, show_progress: bool) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
@@ -118,20 +143,14 @@ fn build(pieces: u32, path: &Path, show_progress: bool) -> anyhow::Result<()> {
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {percent:>3}% of {human_len} positions, {eta} left: {msg}",
-        )
-        .context("the progress style")?
-        .progress_chars("=> "),
+        ProgressStyle::with_template(PROGRESS)
+            .context("the progress style")?
+            .progress_chars("=> "),
     );
     let tables = solve(pieces, |progress| {
         bar.set_length(progress.total);
         bar.set_position(progress.done);
-        let c = progress.counts;
-        bar.set_message(format!(
-            "{} pieces, Black {} men {} kings against White {} men {} kings",
-            progress.pieces, c.black_men, c.black_kings, c.white_men, c.white_kings
-        ));
+        bar.set_message(slice_text(progress.pieces, progress.counts));
     });
     bar.finish_and_clear();
     let bytes = encode(&tables);
@@ -174,6 +193,38 @@ mod tests {
     use super::*;
     use kingme_shared::ai::egdb::Verdict;
     use kingme_shared::games::checkers::parse_fen;
+
+    #[test]
+    fn the_progress_line_fits_120_columns_and_counts_in_words() {
+        let counts = |black_men, black_kings, white_men, white_kings| Counts {
+            black_men,
+            black_kings,
+            white_men,
+            white_kings,
+        };
+        assert_eq!(
+            slice_text(2, counts(1, 0, 0, 1)),
+            "2 pieces: Black 1 man v White 1 king"
+        );
+        assert_eq!(
+            slice_text(5, counts(2, 1, 1, 1)),
+            "5 pieces: Black 2 men 1 king v White 1 man 1 king"
+        );
+        // The widest line: every field at its widest.
+        for message in [
+            slice_text(6, counts(2, 1, 2, 1)),
+            slice_text(6, counts(1, 2, 1, 2)),
+        ] {
+            let line = PROGRESS
+                .replace("{elapsed_precise}", "99:59:59")
+                .replace("{bar:10}", &"=".repeat(10))
+                .replace("{percent:>3}", "100")
+                .replace("{human_len}", "99,999,999,999")
+                .replace("{eta}", "59m")
+                .replace("{msg}", &message);
+            assert!(line.chars().count() <= 120, "{} {line}", line.len());
+        }
+    }
 
     #[test]
     fn a_built_file_is_found_and_probed_and_a_damaged_one_refused() {

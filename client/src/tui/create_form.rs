@@ -78,6 +78,8 @@ pub enum Field {
     Opponent,
     /// The time control.
     Time,
+    /// Whether the game is rated.
+    Rated,
     /// Where the game starts.
     Setup,
     /// The position text or file name being typed.
@@ -88,11 +90,12 @@ pub enum Field {
 
 impl Field {
     /// Every row, in order.
-    pub const ALL: [Field; 7] = [
+    pub const ALL: [Field; 8] = [
         Field::Game,
         Field::Colour,
         Field::Opponent,
         Field::Time,
+        Field::Rated,
         Field::Setup,
         Field::Text,
         Field::Create,
@@ -112,6 +115,9 @@ pub struct CreateForm {
     pub opponent: Option<Level>,
     /// The time control chosen (an index into the list).
     pub time: usize,
+    /// Whether the result is to change ratings (it counts when both seats are registered
+    /// people or bots).
+    pub rated: bool,
     /// Where the game starts.
     pub setup: SetupSource,
     /// The FEN or the board file path.
@@ -132,6 +138,7 @@ impl Default for CreateForm {
             seat: SeatChoice::Side(Side::First),
             opponent: Some(Level::Intermediate),
             time: 0,
+            rated: true,
             setup: SetupSource::Standard,
             text: TextField::new(MAX_POSITION_TEXT),
             board: None,
@@ -220,6 +227,7 @@ impl CreateForm {
                 self.time =
                     (self.time as i32 + delta).rem_euclid(TIME_CONTROLS.len() as i32) as usize;
             }
+            Field::Rated => self.rated = !self.rated,
             Field::Setup => self.setup = cycle(&SetupSource::ALL, self.setup, delta),
             Field::Text | Field::Create => {}
         }
@@ -295,7 +303,7 @@ impl CreateForm {
             opponent: self.opponent.map_or(Opponent::OpenSeat, Opponent::Bot),
             time_control: TIME_CONTROLS[self.time % TIME_CONTROLS.len()],
             start_position,
-            rated: false,
+            rated: self.rated,
         })
     }
 }
@@ -342,7 +350,7 @@ mod tests {
         assert_eq!(form.kind, GameKind::Pente);
         form.change(-2);
         assert_eq!(form.kind, GameKind::TicTacToe);
-        for _ in 0..4 {
+        for _ in 0..5 {
             form.move_field(1);
         }
         assert_eq!(form.field, Field::Setup);

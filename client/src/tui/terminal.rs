@@ -35,6 +35,8 @@ pub(crate) async fn run(
     mut events: mpsc::Receiver<Event>,
     name: &str,
     start: Start,
+    web_url: Option<String>,
+    guest: bool,
 ) -> anyhow::Result<()> {
     let mut terminal = ratatui::try_init()?;
     let _restore = Restore;
@@ -56,6 +58,8 @@ pub(crate) async fn run(
     let settings_path = settings_path.filter(|_| problem.is_none());
     let mut app = App::new(name, (size.width, size.height), Instant::now()).with_settings(settings);
     app.settings_problem = problem;
+    app.web_url = web_url;
+    app.guest = guest;
     app.first_request = match start {
         Start::Lobby => None,
         Start::Create(options) => Some(ClientMessage::CreateGame(*options)),

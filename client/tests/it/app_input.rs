@@ -204,12 +204,82 @@ fn typed_numbers_and_texts_play_and_bad_ones_are_explained() {
         (80, 24),
     );
     assert_eq!(moves_sent(&type_text(&mut app, "K10")), vec!["K10"]);
-    // Lower case move text needs ':' first, since lower case letters are commands.
+    // ':' starts a typed move with whatever comes next.
     let mut app = app_with(
         state(GameKind::TicTacToe, None, &[], Some(Side::First)),
         (80, 24),
     );
     assert_eq!(moves_sent(&type_text(&mut app, ":b2")), vec!["5"]);
+}
+
+#[test]
+fn lower_case_squares_are_moves_and_do_not_run_the_screen_keys() {
+    // Noughts and crosses: b then 2 is the square b2 (5), not the lobby's key then 2.
+    let mut app = app_with(
+        state(GameKind::TicTacToe, None, &[], Some(Side::First)),
+        (80, 24),
+    );
+    assert_eq!(moves_sent(&type_text(&mut app, "b2")), vec!["5"]);
+    assert_eq!(app.screen, Screen::Game);
+    // Pente: k10 is the point K10, and the cursor that k moved at once goes back.
+    let mut app = app_with(
+        state(GameKind::Pente, None, &[], Some(Side::First)),
+        (120, 40),
+    );
+    let cursor = app.table.as_ref().unwrap().cursor;
+    key(&mut app, KeyCode::Char('k'));
+    assert_ne!(
+        app.table.as_ref().unwrap().cursor,
+        cursor,
+        "k moves at once"
+    );
+    for c in "10".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    assert_eq!(app.table.as_ref().unwrap().cursor, cursor);
+    assert_eq!(moves_sent(&key(&mut app, KeyCode::Enter)), vec!["K10"]);
+}
+
+#[test]
+fn a_letter_that_may_begin_a_square_still_works_as_its_key() {
+    let tictactoe = || {
+        app_with(
+            state(GameKind::TicTacToe, None, &[], Some(Side::First)),
+            (80, 24),
+        )
+    };
+    // Followed by a key that is not a digit, b does its own job first.
+    let mut app = tictactoe();
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, Screen::Game, "b waits for the next key");
+    key(&mut app, KeyCode::Char('x'));
+    assert_eq!(app.screen, Screen::Lobby);
+    // Alone, it acts after a short wait.
+    let mut app = tictactoe();
+    app.now = std::time::Instant::now()
+        .checked_sub(std::time::Duration::from_secs(1))
+        .unwrap();
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, Screen::Game);
+    app.update(Event::Tick);
+    assert_eq!(app.screen, Screen::Lobby);
+    // Ctrl-C drops a held letter: it does not answer the quit question.
+    let mut app = tictactoe();
+    app.now = std::time::Instant::now()
+        .checked_sub(std::time::Duration::from_secs(1))
+        .unwrap();
+    key(&mut app, KeyCode::Char('b'));
+    app.update(Event::Terminal(TerminalEvent::Key(KeyEvent::new(
+        KeyCode::Char('c'),
+        KeyModifiers::CONTROL,
+    ))));
+    app.update(Event::Tick);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Confirm::Quit)));
+    assert_eq!(app.screen, Screen::Game);
+    // In checkers no letter begins a square: b goes to the lobby at once.
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.screen, Screen::Lobby);
 }
 
 #[test]
@@ -288,11 +358,47 @@ fn the_create_dialog_sends_options() {
 }
 
 #[test]
+fn enter_on_the_create_dialogs_defaults_creates_the_game() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("one Enter creates: {sent:?}");
+    };
+    assert_eq!(options.spec.kind(), GameKind::Checkers);
+    assert!(options.rated, "rated by default");
+    assert_eq!(app.overlay, None);
+    // From any row, after a change.
+    key(&mut app, KeyCode::Char('c'));
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Right);
+    let sent = key(&mut app, KeyCode::Enter);
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::CreateGame(_)]),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn the_board_cursor_starts_on_a_playable_square() {
+    for kind in GameKind::ALL {
+        for side in [Some(Side::First), Some(Side::Second), None] {
+            let app = app_with(state(kind, None, &[], side), (120, 40));
+            let table = app.table.as_ref().unwrap();
+            let geometry = table.geometry();
+            let on_a_square = (0..=400).any(|s| geometry.cell_of(s) == Some(table.cursor));
+            assert!(on_a_square, "{kind:?} {side:?}: {:?}", table.cursor);
+        }
+    }
+}
+
+#[test]
 fn pieces_placed_on_an_empty_board_become_the_start_position() {
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
     key(&mut app, KeyCode::Left); // noughts and crosses
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     for _ in 0..3 {
@@ -322,7 +428,7 @@ fn pieces_placed_on_an_empty_board_become_the_start_position() {
 fn an_impossible_setup_is_explained_in_the_dialog() {
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Right); // typed position
@@ -510,7 +616,7 @@ fn text_fields_take_the_usual_editing_keys() {
     use kingme_client::tui::create_form::Field;
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Right); // type a position
@@ -640,4 +746,74 @@ fn back_in_the_lobby_the_list_is_asked_for_at_once() {
         sent.iter().any(|m| matches!(m, ClientMessage::ListGames)),
         "{sent:?}"
     );
+}
+
+#[test]
+fn an_offer_the_opponent_answers_by_moving_is_told_to_the_asker() {
+    // ada (White) offers a draw while Black thinks; Black moves instead of answering.
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::Second)),
+        (80, 30),
+    );
+    let sent = key(&mut app, KeyCode::Char('d'));
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::OfferDraw { .. }]),
+        "{sent:?}"
+    );
+    app.update(Event::Server(ServerMessage::DrawOffered {
+        game: kingme_shared::protocol::GameId(7),
+        by: Side::Second,
+    }));
+    let clocks = kingme_shared::protocol::ClockState {
+        remaining_ms: [Some(300_000), Some(300_000)],
+        running: Some(Side::Second),
+    };
+    app.update(Event::Server(ServerMessage::MovePlayed {
+        game: kingme_shared::protocol::GameId(7),
+        ply: 1,
+        record: kingme_shared::protocol::MoveRecord {
+            side: Side::First,
+            text: "11-15".to_owned(),
+            path: vec![11, 15],
+            removed: vec![],
+        },
+        position: "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15".to_owned(),
+        side_to_move: Side::Second,
+        clocks,
+    }));
+    app.update(Event::Server(ServerMessage::YourTurn {
+        game: kingme_shared::protocol::GameId(7),
+        legal_moves: vec!["22-18".to_owned()],
+        clocks,
+    }));
+    assert!(
+        app.status
+            .contains("Black moved instead of answering your draw offer"),
+        "{}",
+        app.status
+    );
+    assert_eq!(app.table.as_ref().unwrap().draw_offer, None);
+}
+
+#[test]
+fn the_create_dialog_has_a_rated_row_and_a_guest_plays_unrated() {
+    let mut app = App::new("ada", (80, 24), std::time::Instant::now());
+    key(&mut app, KeyCode::Char('c'));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Right);
+    let sent = key(&mut app, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?}");
+    };
+    assert!(!options.rated, "the rated row turned it off");
+    let mut guest = App::new("guest", (80, 24), std::time::Instant::now());
+    guest.guest = true;
+    key(&mut guest, KeyCode::Char('c'));
+    let sent = key(&mut guest, KeyCode::Enter);
+    let [ClientMessage::CreateGame(options)] = sent.as_slice() else {
+        panic!("{sent:?}");
+    };
+    assert!(!options.rated, "a guest has no rating");
 }

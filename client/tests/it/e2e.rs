@@ -17,7 +17,7 @@ async fn server() -> ServerHandle {
 
 /// Runs kingme with the words of `command_line` as arguments, writes `input` to its standard
 /// input and closes it, and waits.
-async fn kingme(command_line: &str, input: &str) -> Output {
+async fn kingme(command_line: &str, input: impl AsRef<[u8]>) -> Output {
     // The embedded server's database and the name secrets go to a directory of this run's own,
     // never the user's.
     let home = tempfile::tempdir().unwrap();
@@ -104,6 +104,56 @@ async fn plain_mode_plays_a_whole_game_of_noughts_and_crosses() {
     assert!(replay.status.success(), "{shown}");
     assert!(shown.contains("start position (0 of"), "{shown}");
     assert!(shown.contains("move 1 of"), "{shown}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_that_is_not_utf8_is_refused_and_the_next_one_read() {
+    let server = server().await;
+    let address = server.addr().to_string();
+    let mut script = b"\xff\xfe5\n".to_vec();
+    script.extend(noughts_and_crosses_script().bytes());
+    let output = kingme(
+        &format!(
+            "--plain --server {address} --name ada play --game tictactoe --vs random --color x"
+        ),
+        script,
+    )
+    .await;
+    let out = text(&output);
+    assert!(output.status.success(), "{out}");
+    assert!(out.contains("error: that line is not UTF-8 text"), "{out}");
+    assert!(finished(&out), "{out}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn end_of_input_ends_plain_mode_after_an_error_with_failure() {
+    let server = server().await;
+    let address = server.addr().to_string();
+    let ended = tokio::time::timeout(
+        kingme_testkit::patience::REPLY,
+        kingme(
+            &format!("--plain --server {address} --guest watch 9999"),
+            "",
+        ),
+    )
+    .await;
+    let output = ended.expect("kingme --plain watch 9999 </dev/null waits forever");
+    let out = text(&output);
+    assert!(
+        out.contains("there is no game 9999") || out.contains("9999"),
+        "{out}"
+    );
+    assert!(!output.status.success(), "{out}");
+    // Without an error, the end of input ends the lobby well.
+    let output = tokio::time::timeout(
+        kingme_testkit::patience::REPLY,
+        kingme(&format!("--plain --server {address} --guest"), ""),
+    )
+    .await
+    .expect("kingme --plain </dev/null waits forever");
+    assert!(output.status.success(), "{}", text(&output));
     server.shutdown().await;
 }
 
@@ -328,4 +378,45 @@ async fn two_people_meet_through_the_plain_lobby() {
         assert!(finished(out), "{out}");
     }
     server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_and_http_are_options_of_the_modes_where_they_work() {
+    let help = |command: &'static str| async move {
+        let output = kingme(command, "").await;
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let bot = help("bot --help").await;
+    assert!(bot.contains("--level"), "{bot}");
+    // (`--plaintext`, a way to connect, is another option.)
+    assert!(
+        !bot.contains("--plain ") && !bot.contains("--http "),
+        "{bot}"
+    );
+    for command in ["play --help", "watch --help", "--help"] {
+        let text = help(command).await;
+        assert!(
+            text.contains("--plain ") && text.contains("--http "),
+            "{command}: {text}"
+        );
+    }
+    let output = kingme("--plain bot --server 127.0.0.1:1", "").await;
+    let out = text(&output);
+    assert!(!output.status.success(), "{out}");
+    assert!(
+        out.contains("--plain and --http are options of kingme"),
+        "{out}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_that_is_no_record_is_refused_with_its_cause_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("passwd");
+    std::fs::write(&file, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    let output = kingme(&format!("import {}", file.display()), "").await;
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!output.status.success(), "{err}");
+    assert_eq!(err.matches("is not a square number").count(), 1, "{err}");
+    assert!(err.starts_with("Error: "), "{err}");
 }

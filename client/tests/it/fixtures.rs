@@ -118,10 +118,13 @@ pub fn stopped_clocks() -> ClockState {
 }
 
 /// Writes `input` to a spawned `kingme`'s standard input, closes it, and waits for it to end.
-pub async fn feed_and_wait(mut child: tokio::process::Child, input: &str) -> std::process::Output {
+pub async fn feed_and_wait(
+    mut child: tokio::process::Child,
+    input: impl AsRef<[u8]>,
+) -> std::process::Output {
     use tokio::io::AsyncWriteExt;
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).await.unwrap();
+    stdin.write_all(input.as_ref()).await.unwrap();
     drop(stdin);
     child.wait_with_output().await.unwrap()
 }

@@ -187,3 +187,108 @@ fn a_lost_node_and_the_next_one_are_named_whole_in_the_status_line() {
          127.0.0.1:7002 in 1 s",
     );
 }
+
+/// `b` to the lobby. On the player's turn in noughts and crosses `b` may begin a square
+/// (`b2`), so it acts after its short wait: the time is put back to let the next tick end it.
+fn to_lobby(app: &mut App) {
+    app.now = Instant::now()
+        .checked_sub(std::time::Duration::from_secs(1))
+        .unwrap();
+    key(app, KeyCode::Char('b'));
+    app.update(Event::Tick);
+    assert_eq!(app.screen, Screen::Lobby);
+}
+
+/// Game `id`, finished: the second side won by resignation.
+fn finished(id: u64) -> GameState {
+    let mut state = game(id);
+    state.status = kingme_shared::protocol::GameStatus::Over(kingme_shared::protocol::GameResult {
+        winner: Some(Side::Second),
+        reason: kingme_shared::protocol::EndReason::Resignation,
+    });
+    state.clocks.running = None;
+    state
+}
+
+/// The lobby as drawn, one string.
+fn lobby_text(app: &App) -> String {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let mut terminal = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
+    terminal
+        .draw(|frame| kingme_client::tui::ui::draw(frame, app))
+        .unwrap();
+    terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|cell| cell.symbol())
+        .collect()
+}
+
+fn summary(state: &GameState) -> kingme_shared::protocol::GameSummary {
+    kingme_shared::protocol::GameSummary {
+        id: state.id,
+        spec: state.spec,
+        seats: state.seats.clone(),
+        time_control: state.time_control,
+        moves: 0,
+        status: state.status,
+        spectators: 0,
+    }
+}
+
+#[test]
+fn a_finished_game_is_never_the_game_in_progress() {
+    // Back after a restart: game 4 goes on, game 2 is over (its player came back while it
+    // waits for a rematch). Whichever state comes last, g and the lobby mean game 4.
+    for order in [[4, 2], [2, 4]] {
+        let mut app = App::new("ada", (100, 30), Instant::now());
+        app.update(welcome(&[4]));
+        app.update(Event::Link(LinkEvent::Connected { resumed: false }));
+        for id in order {
+            let state = if id == 4 { game(4) } else { finished(2) };
+            app.update(Event::Server(ServerMessage::State(state)));
+        }
+        assert_eq!(app.table.as_ref().unwrap().id, GameId(4), "{order:?}");
+        to_lobby(&mut app);
+        app.update(Event::Server(ServerMessage::GameList {
+            games: vec![summary(&finished(2)), summary(&game(4))],
+        }));
+        assert!(lobby_text(&app).contains("▶ your game"), "{order:?}");
+        key(&mut app, KeyCode::Char('g'));
+        assert_eq!(app.screen, Screen::Game, "{order:?}");
+        assert_eq!(app.table.as_ref().unwrap().id, GameId(4), "{order:?}");
+    }
+}
+
+#[test]
+fn a_game_created_here_is_marked_in_the_lobby_and_a_finished_one_is_not_offered() {
+    let mut app = App::new("ada", (100, 30), Instant::now());
+    app.update(Event::Link(LinkEvent::Connected { resumed: false }));
+    app.update(Event::Server(ServerMessage::State(game(5))));
+    to_lobby(&mut app);
+    app.update(Event::Server(ServerMessage::GameList {
+        games: vec![summary(&game(5))],
+    }));
+    assert!(lobby_text(&app).contains("▶ your game"));
+    assert!(kingme_client::tui::keys::footer(&app, 200).contains("g your game"));
+
+    // Once it is over, it is not "your game" any more: no marker and no g.
+    app.update(Event::Server(ServerMessage::GameOver {
+        game: GameId(5),
+        clocks: crate::fixtures::stopped_clocks(),
+        result: kingme_shared::protocol::GameResult {
+            winner: Some(Side::Second),
+            reason: kingme_shared::protocol::EndReason::Resignation,
+        },
+    }));
+    app.update(Event::Server(ServerMessage::GameList {
+        games: vec![summary(&finished(5))],
+    }));
+    assert!(!lobby_text(&app).contains("▶ your game"));
+    assert!(!kingme_client::tui::keys::footer(&app, 200).contains("g your game"));
+    key(&mut app, KeyCode::Char('g'));
+    assert_eq!(app.screen, Screen::Lobby);
+}

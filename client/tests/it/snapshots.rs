@@ -299,7 +299,7 @@ fn the_monochrome_theme_shades_dark_squares() {
 fn the_create_dialog_and_its_setup_board() {
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Left); // place pieces
@@ -425,7 +425,7 @@ fn a_board_file_error_shows_whole_in_the_dialog() {
     std::fs::write(&path, "1111\n1111\n1111\n0000\n0000\n2222\n2222\n22x2\n2\n").unwrap();
     let mut app = App::new("ada", (80, 24), std::time::Instant::now());
     key(&mut app, KeyCode::Char('c'));
-    for _ in 0..4 {
+    for _ in 0..5 {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Right);
@@ -533,15 +533,21 @@ fn a_game_in_progress_is_reviewed_move_by_move() {
 }
 
 #[test]
-fn checkers_at_60x20_shows_the_board_alone() {
+fn checkers_at_60x20_shows_the_board_and_a_compact_panel() {
     let app = app_with(
-        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        state(GameKind::Checkers, None, &["11-15"], Some(Side::First)),
         (60, 20),
     );
     let picture = check("checkers_60x20", &app);
     assert!(!picture.contains("too small"), "{picture}");
     assert!(picture.contains('●') && picture.contains('○'), "{picture}");
-    assert!(picture.contains("your move"), "{picture}");
+    // What matters most: both clocks, whose move it is and the game's status.
+    assert!(
+        picture.contains("5:00") && picture.contains("4:47"),
+        "{picture}"
+    );
+    assert!(picture.contains("White to move"), "{picture}");
+    assert!(picture.contains("(you)"), "{picture}");
 }
 
 #[test]
@@ -564,5 +570,55 @@ fn every_question_shows_its_whole_text_and_its_keys() {
         for word in last_words {
             assert!(picture.contains(word), "{word:?} cut from {picture}");
         }
+    }
+}
+
+#[test]
+fn before_the_first_move_the_deadline_is_shown_and_the_clock_stands() {
+    // Black has not moved: the server counts down the first-move allowance on Black's clock
+    // and gives the clock back when Black moves. The panel shows the clock standing at its
+    // start and the deadline as what it is.
+    let mut app = app_with(
+        state(GameKind::Checkers, None, &[], Some(Side::First)),
+        (120, 40),
+    );
+    app.now += std::time::Duration::from_secs(10);
+    let picture = render(&app);
+    let black = picture
+        .lines()
+        .find(|line| line.contains("▶ Black"))
+        .unwrap();
+    assert!(black.contains("5:00"), "{black}");
+    assert!(picture.contains("first move within 4:50"), "{picture}");
+    // Once Black has moved, its clock is a clock again.
+    let mut app = app_with(
+        state(
+            GameKind::Checkers,
+            None,
+            &["11-15", "23-19"],
+            Some(Side::First),
+        ),
+        (120, 40),
+    );
+    app.now += std::time::Duration::from_secs(10);
+    let picture = render(&app);
+    let black = picture
+        .lines()
+        .find(|line| line.contains("▶ Black"))
+        .unwrap();
+    assert!(black.contains("4:50"), "{black}");
+    assert!(!picture.contains("first move"), "{picture}");
+}
+
+#[test]
+fn the_lobby_shows_the_web_page_of_kingme_http() {
+    for (width, height) in [(120, 40), (80, 24)] {
+        let mut app = App::new("ada", (width, height), std::time::Instant::now());
+        app.web_url = Some("https://127.0.0.1:41234/".to_owned());
+        let picture = render(&app);
+        assert!(
+            picture.contains("web page: https://127.0.0.1:41234/"),
+            "{picture}"
+        );
     }
 }

@@ -259,6 +259,29 @@ impl Args {
         }
     }
 
+    /// Checks what can be checked before anything is touched: the addresses to listen on,
+    /// and that a database file given with --db is in a directory that exists (the default
+    /// one's directory is made when needed; a given one is never guessed at).
+    async fn check(&self) -> anyhow::Result<()> {
+        check_address("--listen", &self.listen).await?;
+        if let Some(http) = &self.http {
+            check_address("--http", http).await?;
+        }
+        if let Some(arg) = &self.db
+            && let Database::File(path) = Database::from_arg(arg)
+            && let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            anyhow::bail!(
+                "--db {}: the directory {} does not exist; create it first, or give a path in \
+                 a directory that exists",
+                path.display(),
+                dir.display()
+            );
+        }
+        Ok(())
+    }
+
     fn cluster_settings(&self) -> anyhow::Result<Option<ClusterSettings>> {
         let (Some(redis_url), Some(advertise)) = (&self.cluster, &self.advertise) else {
             return Ok(None);
@@ -320,6 +343,20 @@ impl Args {
             },
             ..defaults
         })
+    }
+}
+
+/// Checks that `address`, given with `flag`, is an address to listen on (HOST:PORT).
+async fn check_address(flag: &str, address: &str) -> anyhow::Result<()> {
+    match tokio::net::lookup_host(address)
+        .await
+        .map(|mut found| found.next())
+    {
+        Ok(Some(_)) => Ok(()),
+        Ok(None) => anyhow::bail!("{flag} {address}: the name has no address; give HOST:PORT"),
+        Err(err) => anyhow::bail!(
+            "{flag} {address}: expected HOST:PORT, like 127.0.0.1:7878 or 0.0.0.0:7878 ({err})"
+        ),
     }
 }
 
@@ -399,6 +436,8 @@ async fn main() -> anyhow::Result<()> {
     if let Some(command) = &args.command {
         return command.run(&args.database()?);
     }
+    // The arguments first: a mistake is told before any database is opened or made.
+    args.check().await?;
     let config = args.config()?;
     // Recorded only where they can be read, from before the games resumed at start.
     #[cfg(feature = "metrics")]

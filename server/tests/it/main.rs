@@ -11,6 +11,7 @@
 // `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
 #![cfg(test)]
 
+mod arguments;
 mod certificate_reload;
 mod config_file;
 mod log_colour;

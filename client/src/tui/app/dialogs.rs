@@ -134,19 +134,20 @@ impl App {
             Some(Action::NextRow) => form.move_field(1),
             Some(Action::PreviousValue) => form.change(-1),
             Some(Action::NextValue) => form.change(1),
-            Some(Action::Submit) => match form.field {
-                Field::Setup if form.setup == SetupSource::Placed => form.open_board(),
-                Field::Create => match form.options() {
-                    Ok(options) => {
-                        self.settings.last_game = Some(form.settings());
-                        self.settings_changed = true;
-                        out.push(ClientMessage::CreateGame(options));
-                        self.say("creating the game…");
-                        return false;
-                    }
-                    Err(err) => form.fail(err),
-                },
-                _ => form.move_field(1),
+            // Enter creates the game from any row, as the dialog stands; a setup that is not
+            // ready yet (pieces to place, a position to type) is asked for instead.
+            Some(Action::Submit) => match form.options() {
+                _ if form.field == Field::Setup && form.setup == SetupSource::Placed => {
+                    form.open_board();
+                }
+                Ok(options) => {
+                    self.settings.last_game = Some(form.settings());
+                    self.settings_changed = true;
+                    out.push(ClientMessage::CreateGame(options));
+                    self.say("creating the game…");
+                    return false;
+                }
+                Err(err) => form.fail(err),
             },
             _ => {}
         }

@@ -22,9 +22,19 @@ impl App {
     pub(super) fn key(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
         // Ctrl-C quits from anywhere, dialogs and typed lines included.
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            // A letter still held would answer the question that comes next: it is dropped.
+            self.held_letter = None;
             self.ask_quit(out);
             return;
         }
+        if self.held_letter_key(key, out) {
+            return;
+        }
+        self.dispatch(key, out);
+    }
+
+    /// Does what `key` does where keys go now.
+    pub(super) fn dispatch(&mut self, key: KeyEvent, out: &mut Vec<ClientMessage>) {
         let place = self.place();
         let action = keys::action(self, key.code);
         if self.anywhere_key(action, out) {
@@ -65,9 +75,9 @@ impl App {
     }
 
     fn in_live_game(&self) -> bool {
-        self.table.as_ref().is_some_and(|t| {
-            t.your_side.is_some() && matches!(t.status, GameStatus::Playing | GameStatus::Open)
-        })
+        self.table
+            .as_ref()
+            .is_some_and(crate::game::table::Table::is_yours_in_progress)
     }
 
     pub(super) fn ask_quit(&mut self, out: &mut Vec<ClientMessage>) {
@@ -102,10 +112,12 @@ impl App {
                 self.lobby_selected += 1;
             }
             Some(Action::Create) => {
-                let form = match &self.settings.last_game {
+                let mut form = match &self.settings.last_game {
                     Some(last) => CreateForm::from_settings(last),
                     None => CreateForm::default(),
                 };
+                // Rated by default where both sides are identities: a guest has none.
+                form.rated = !self.guest;
                 self.overlay = Some(Overlay::Create(Box::new(form)));
             }
             Some(Action::Refresh) => {
@@ -123,15 +135,18 @@ impl App {
                 }
                 let open = matches!(summary.status, GameStatus::Open)
                     && summary.seats.iter().any(|s| matches!(s, SeatHolder::Empty));
+                let game = summary.id;
                 out.push(if open {
-                    ClientMessage::Join { game: summary.id }
+                    ClientMessage::Join { game }
                 } else {
-                    ClientMessage::Watch { game: summary.id }
+                    ClientMessage::Watch { game }
                 });
+                self.ask_for(game);
             }
             Some(Action::Watch) => {
                 if let Some(game) = selected {
                     out.push(ClientMessage::Watch { game });
+                    self.ask_for(game);
                 }
             }
             Some(Action::AttachBot) => {
@@ -143,7 +158,7 @@ impl App {
                     self.overlay = Some(Overlay::BotLevel { game, selected });
                 }
             }
-            Some(Action::BackToGame) => self.screen = Screen::Game,
+            Some(Action::BackToGame) => self.back_to_game_in_progress(out),
             _ => {}
         }
     }

@@ -8,6 +8,7 @@
 
 mod board;
 mod dialogs;
+mod held_letter;
 mod input;
 mod situation;
 
@@ -20,7 +21,7 @@ use crate::tui::create_form::CreateForm;
 use crate::tui::text_field::TextField;
 use crate::tui::theme::Theme;
 use kingme_shared::protocol::{ClientMessage, GameId, GameStatus, GameSummary, ServerMessage};
-use ratatui::crossterm::event::{Event as TerminalEvent, KeyEventKind};
+use ratatui::crossterm::event::{Event as TerminalEvent, KeyEventKind, MouseEventKind};
 use std::time::Instant;
 
 /// Which screen is shown.
@@ -151,14 +152,24 @@ pub struct App {
     pub settings_changed: bool,
     /// Why the settings file could not be read, told once connected.
     pub(crate) settings_problem: Option<String>,
-    /// The unfinished games the player is seated in, as the server's welcome listed them; the
-    /// client goes back to the most recent, and the lobby marks them.
+    /// The unfinished games the player is seated in: those the server's welcome listed and
+    /// those seen since, until they end. The client goes back to the most recent, and the
+    /// lobby marks them.
     pub in_progress: Vec<GameId>,
+    /// Whether the person plays as a guest (no identity, never rated).
+    pub guest: bool,
+    /// The web page of the server inside kingme (`kingme --http`), shown in the lobby.
+    pub web_url: Option<String>,
+    /// The game last asked for (joined, watched, gone back to): its state is shown even when
+    /// it is over.
+    asked_for: Option<GameId>,
     /// Where a mouse drag started.
     drag_from: Option<u16>,
     /// Whether the server pushes the lobby's list to this client (asked while the lobby is
     /// on screen and the link is up).
     watching_lobby: bool,
+    /// A lower-case letter that may begin a typed square, waiting for the next key.
+    held_letter: Option<held_letter::HeldLetter>,
 }
 
 impl App {
@@ -187,8 +198,12 @@ impl App {
             settings_changed: false,
             settings_problem: None,
             in_progress: Vec::new(),
+            guest: false,
+            web_url: None,
+            asked_for: None,
             drag_from: None,
             watching_lobby: false,
+            held_letter: None,
         }
     }
 
@@ -225,12 +240,18 @@ impl App {
                 if let Some(table) = &mut self.table {
                     table.tick();
                 }
+                self.release_held_letter(&mut out);
             }
             Event::Terminal(TerminalEvent::Resize(width, height)) => self.size = (width, height),
             Event::Terminal(TerminalEvent::Key(key)) if key.kind != KeyEventKind::Release => {
                 self.key(key, &mut out);
             }
-            Event::Terminal(TerminalEvent::Mouse(mouse)) => self.mouse(mouse, &mut out),
+            Event::Terminal(TerminalEvent::Mouse(mouse)) => {
+                if matches!(mouse.kind, MouseEventKind::Down(_)) {
+                    self.let_go_of_held_letter(&mut out);
+                }
+                self.mouse(mouse, &mut out);
+            }
             Event::Terminal(_) => {}
             Event::Server(message) => self.server(message, &mut out),
             Event::Link(link) => self.link(link, &mut out),
@@ -308,9 +329,21 @@ impl App {
                 self.in_progress = games.clone();
             }
             ServerMessage::State(state) => {
+                let returning = self.in_progress.contains(&state.id)
+                    && self.table.as_ref().is_none_or(|t| t.id != state.id);
+                let finished = matches!(state.status, GameStatus::Over(_));
+                if state.your_side.is_some() && !finished {
+                    if !self.in_progress.contains(&state.id) {
+                        self.in_progress.push(state.id);
+                    }
+                } else {
+                    self.in_progress.retain(|id| *id != state.id);
+                }
+                let asked = self.asked_for == Some(state.id);
                 // Back after a restart with several games in progress: the most recent (the
                 // highest number) stays open; the lobby marks the others.
-                if self.in_progress.contains(&state.id)
+                if !asked
+                    && self.in_progress.contains(&state.id)
                     && self
                         .table
                         .as_ref()
@@ -318,8 +351,17 @@ impl App {
                 {
                     return;
                 }
-                let returning = self.in_progress.contains(&state.id)
-                    && self.table.as_ref().is_none_or(|t| t.id != state.id);
+                // A finished game sent unasked (its player came back while it waits for a
+                // rematch) does not take the place of the game in progress.
+                if !asked
+                    && finished
+                    && self
+                        .table
+                        .as_ref()
+                        .is_some_and(|t| t.id != state.id && t.is_yours_in_progress())
+                {
+                    return;
+                }
                 let result = match &mut self.table {
                     Some(table) if table.id == state.id => table.reset(state, self.now),
                     _ => Table::from_state(state, self.now).map(|table| {
@@ -345,6 +387,7 @@ impl App {
             }
             ServerMessage::Error { message, .. } => self.complain(message.clone()),
             ServerMessage::Left { game } => {
+                self.in_progress.retain(|id| id != game);
                 if self.table.as_ref().is_some_and(|t| t.id == *game) {
                     self.table = None;
                     self.screen = Screen::Lobby;
@@ -392,6 +435,36 @@ impl App {
                 }
             }
         }
+    }
+
+    /// "Your game in progress": the game on the table if it is one (seated, not over), else
+    /// the most recent of the others the player is seated in. A finished game never is.
+    #[must_use]
+    pub fn game_in_progress(&self) -> Option<GameId> {
+        match &self.table {
+            Some(table) if table.is_yours_in_progress() => Some(table.id),
+            _ => self.in_progress.iter().max().copied(),
+        }
+    }
+
+    /// Goes back to the game in progress: on screen if it is the table's, else asked for (the
+    /// server gives a seated player its seat back).
+    pub(super) fn back_to_game_in_progress(&mut self, out: &mut Vec<ClientMessage>) {
+        match self.game_in_progress() {
+            Some(game) if self.table.as_ref().is_some_and(|t| t.id == game) => {
+                self.screen = Screen::Game;
+            }
+            Some(game) => {
+                self.asked_for = Some(game);
+                out.push(ClientMessage::Watch { game });
+            }
+            None => self.complain("no game of yours is in progress: press c to create one"),
+        }
+    }
+
+    /// Notes that `game` was asked for: its state is shown when it comes, finished or not.
+    pub(super) fn ask_for(&mut self, game: GameId) {
+        self.asked_for = Some(game);
     }
 
     /// A line saying whose turn it is.

@@ -5,7 +5,7 @@ use super::{App, Overlay, Screen};
 use crate::game::table::Table;
 use crate::tui::keys::{Place, Situation};
 use crate::tui::text_field::TextField;
-use kingme_shared::protocol::GameSummary;
+use kingme_shared::protocol::{GameId, GameSummary};
 
 impl Situation for App {
     fn place(&self) -> Place {
@@ -56,5 +56,9 @@ impl Situation for App {
 
     fn chat_line(&self) -> Option<&TextField> {
         self.chat_input.as_ref()
+    }
+
+    fn game_in_progress(&self) -> Option<GameId> {
+        App::game_in_progress(self)
     }
 }

@@ -3,8 +3,9 @@
 //! one line of help (each key once).
 
 use super::when::{
-    can_start_review, can_take_back, has_game, has_games, has_question, holds_piece, is_my_turn,
-    is_over_player, is_playing_player, is_reviewing, line_is_empty, never, selected_has_open_seat,
+    can_start_review, can_take_back, has_game_in_progress, has_games, has_question, holds_piece,
+    is_my_turn, is_over_player, is_playing_player, is_reviewing, line_is_empty, never,
+    selected_has_open_seat,
 };
 use super::{Action as A, Binding, Place as P, bind};
 use ratatui::crossterm::event::KeyCode as K;
@@ -116,11 +117,11 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         P::Lobby,
         "g",
-        "back to your current game",
+        "back to your game in progress",
         A::BackToGame,
         |k| k == K::Char('g'),
     )
-    .when(has_game)
+    .when(has_game_in_progress)
     .footer("g your game"),
     // The create dialog (its text row takes the keys it can edit first).
     bind(
@@ -156,11 +157,11 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         P::Create,
         "Enter",
-        "create; on Setup 'place pieces': the setup board",
+        "create the game; on Setup 'place pieces': its board",
         A::Submit,
         enter,
     )
-    .footer("Enter next/create"),
+    .footer("Enter create"),
     bind(P::Create, "Esc", "close the dialog", A::Cancel, esc).footer("Esc cancel"),
     // The create dialog's setup board.
     bind(
@@ -319,7 +320,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         P::Game,
         ":  /",
-        "type a move's text in lower case (like :b2)",
+        "start typing a move (like :b2)",
         A::TypeText,
         |k| matches!(k, K::Char(':' | '/')),
     )

@@ -5,7 +5,7 @@
 use super::Place;
 use crate::game::table::Table;
 use crate::tui::text_field::TextField;
-use kingme_shared::protocol::GameSummary;
+use kingme_shared::protocol::{GameId, GameSummary};
 
 /// The person's situation as the key table sees it: read only.
 pub trait Situation {
@@ -21,4 +21,6 @@ pub trait Situation {
     fn selected_game(&self) -> Option<&GameSummary>;
     /// The chat line being typed, if one is.
     fn chat_line(&self) -> Option<&TextField>;
+    /// The person's game in progress, if any (a finished game never is).
+    fn game_in_progress(&self) -> Option<GameId>;
 }

@@ -16,8 +16,9 @@ pub(crate) fn never(_: KeyCode) -> bool {
     false
 }
 
-pub(crate) fn has_game(now: &dyn Situation) -> bool {
-    now.table().is_some()
+/// A game of the person's is in progress (seated, not over).
+pub(crate) fn has_game_in_progress(now: &dyn Situation) -> bool {
+    now.game_in_progress().is_some()
 }
 
 pub(crate) fn has_games(now: &dyn Situation) -> bool {

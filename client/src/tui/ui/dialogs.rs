@@ -236,6 +236,15 @@ pub(crate) fn create(frame: &mut Frame<'_>, form: &CreateForm, theme: &Theme) {
             "Clock",
             time_control_text(TIME_CONTROLS[form.time % TIME_CONTROLS.len()]),
         ),
+        (
+            Field::Rated,
+            "Rated",
+            if form.rated {
+                "yes: the result changes ratings".to_owned()
+            } else {
+                "no".to_owned()
+            },
+        ),
         (Field::Setup, "Setup", setup),
         (Field::Text, text_label, form.text.value().to_owned()),
         (Field::Create, "", "[ Create ]".to_owned()),

@@ -7,6 +7,9 @@ use ratatui::layout::Rect;
 
 /// Width of the side panel.
 pub(crate) const PANEL_WIDTH: u16 = 34;
+/// Width of the compact panel (clocks, whose move, the status) beside a board that leaves no
+/// room for the whole panel.
+pub(crate) const COMPACT_PANEL_WIDTH: u16 = 17;
 /// Lines of the status bar at the bottom.
 pub(crate) const STATUS_HEIGHT: u16 = 2;
 
@@ -49,8 +52,25 @@ impl GameLayout {
         };
         let board = geometry.fit(board_frame);
         if board.is_none() {
-            // Too narrow for the board beside the panel: the board alone, if it fits (the
-            // status lines still say whose move it is and what happened).
+            // Too narrow for the board beside the panel: beside the compact panel, if it fits.
+            let compact_frame = Rect {
+                width: area.width.saturating_sub(COMPACT_PANEL_WIDTH),
+                ..board_frame
+            };
+            if let Some(board) = geometry.fit(compact_frame) {
+                return GameLayout {
+                    board: Some(board),
+                    board_frame: compact_frame,
+                    panel: Rect {
+                        x: area.x + compact_frame.width,
+                        width: area.width - compact_frame.width,
+                        ..panel
+                    },
+                    status,
+                };
+            }
+            // Else the board alone, if it fits (the status lines still say whose move it is
+            // and what happened).
             let board_frame = Rect {
                 width: area.width,
                 ..board_frame
@@ -101,9 +121,13 @@ mod tests {
     use kingme_shared::GameKind;
 
     #[test]
-    fn checkers_fits_60x20_as_a_board_alone() {
+    fn checkers_fits_60x20_beside_a_compact_panel() {
         let geometry = BoardGeometry::new(GameKind::Checkers, false);
         let layout = GameLayout::new(Rect::new(0, 0, 60, 20), &geometry);
+        assert!(layout.board.is_some());
+        assert_eq!(layout.panel.width, COMPACT_PANEL_WIDTH);
+        // Narrower still: the board alone.
+        let layout = GameLayout::new(Rect::new(0, 0, 40, 20), &geometry);
         assert!(layout.board.is_some());
         assert_eq!(layout.panel.width, 0);
         // With room, the panel is there.

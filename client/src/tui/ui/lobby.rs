@@ -14,9 +14,15 @@ use std::time::Duration;
 /// Draws the lobby in `area`.
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let title = format!(" kingme — lobby · {} ", app.name);
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .title(Span::styled(title, app.theme.accent_style()));
+    if let Some(url) = &app.web_url {
+        block = block.title_bottom(Span::styled(
+            format!(" web page: {url} "),
+            app.theme.accent_style(),
+        ));
+    }
     if app.games.is_empty() {
         let text = vec![
             Line::from(""),
@@ -31,10 +37,10 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let widths = column_widths(area.width.saturating_sub(2));
     let rows = app.games.iter().enumerate().map(|(i, game)| {
         let state = match game.status {
-            GameStatus::Open => "open seat".to_owned(),
-            GameStatus::Playing if app.in_progress.contains(&game.id) => {
+            GameStatus::Open | GameStatus::Playing if app.in_progress.contains(&game.id) => {
                 "▶ your game: Enter goes back".to_owned()
             }
+            GameStatus::Open => "open seat".to_owned(),
             GameStatus::Playing => "playing".to_owned(),
             GameStatus::Over(result) => {
                 crate::game::words::result_sentence(game.spec.kind(), result)

@@ -4,6 +4,7 @@
 use crate::game::move_list::MoveList;
 use crate::game::table::{Table, clock_text, time_control_text};
 use crate::tui::app::App;
+use crate::tui::ui::layout::PANEL_WIDTH;
 use kingme_shared::protocol::GameStatus;
 use kingme_shared::{GameKind, Side};
 use ratatui::Frame;
@@ -12,8 +13,13 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-/// Draws the panel for `table` in `area`.
+/// Draws the panel for `table` in `area`: the whole panel, or the compact one in an area
+/// narrower than [`PANEL_WIDTH`].
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
+    if area.width < PANEL_WIDTH {
+        draw_compact(frame, area, app, table);
+        return;
+    }
     let theme = &app.theme;
     let title = format!(" {} #{} ", table.kind, table.id);
     let block = Block::default()
@@ -67,6 +73,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         )));
     }
     header.push(Line::styled(status_line(table), theme.accent_style()));
+    // The side to move's first move: its clock starts after it.
+    if let Some((_, left)) = table.first_move_deadline(app.now) {
+        header.push(Line::styled(
+            format!("  first move within {}", clock_text(left)),
+            theme.accent_style(),
+        ));
+    }
     let header = Paragraph::new(header).wrap(Wrap { trim: false });
     let header_lines = header.line_count(inner.width) as u16;
 
@@ -137,6 +150,54 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         let chat = chat.scroll((total.saturating_sub(body.height), 0));
         frame.render_widget(chat, body);
     }
+}
+
+/// The compact panel of a small terminal: what matters most, the clocks, whose move it is
+/// and the game's status (with the first-move deadline and an offer).
+fn draw_compact(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
+    let theme = &app.theme;
+    let block = Block::default().borders(Borders::ALL).title(Span::styled(
+        format!(" #{} ", table.id),
+        theme.accent_style(),
+    ));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut lines = Vec::new();
+    for side in Side::BOTH {
+        let to_move =
+            matches!(table.status, GameStatus::Playing) && table.game.side_to_move() == side;
+        let marker = if to_move { "▶" } else { " " };
+        let clock = table
+            .clock_at(side, app.now)
+            .map(clock_text)
+            .unwrap_or_default();
+        let name = format!("{marker} {}", table.game.side_name(side));
+        let pad =
+            usize::from(inner.width).saturating_sub(name.chars().count() + clock.chars().count());
+        let style = if to_move {
+            Style::default().add_modifier(Modifier::BOLD)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::styled(
+            format!("{name}{}{clock}", " ".repeat(pad)),
+            style,
+        ));
+        if table.your_side == Some(side) {
+            lines.push(Line::from("  (you)"));
+        }
+    }
+    lines.push(Line::styled(
+        status_line(table).trim_start().to_owned(),
+        theme.accent_style(),
+    ));
+    if let Some((_, left)) = table.first_move_deadline(app.now) {
+        lines.push(Line::from(format!(
+            "first move within {}",
+            clock_text(left)
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
 }
 
 /// The game's status in a few words.
