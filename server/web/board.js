@@ -36,12 +36,19 @@ export class BoardView {
     host.addEventListener("keydown", (event) => this.key(event));
   }
 
-  /** Shows a board: `board` from the catalogue, `flip` to put the second row of cells on top. */
+  /**
+   * Shows a board: `board` from the catalogue, `flip` to put the second row of cells on top.
+   * It starts empty: the last game's pieces, last move and legal moves name squares this board
+   * may not have (a smaller board than the last), so they go with it.
+   */
   show(board, flip) {
     this.board = board;
     this.flip = flip;
     this.scale = Math.max(1, board.columns / 8);
     this.margin = MARGIN * this.scale;
+    this.pieces = new Map();
+    this.lastPath = [];
+    this.legal = [];
     this.chosen = [];
     this.cursor = { row: Math.floor(board.rows / 2), column: Math.floor(board.columns / 2) };
     this.draw();
