@@ -1,6 +1,7 @@
-// The lobby: the live game list (the server pushes it while the page watches the lobby) with a
-// button to join an open seat or watch, and the form that creates a game with the same options
-// as the terminal client (game, seat, opponent and bot level, clock, rated, start position).
+// The lobby: the live game list (the server pushes it while the page watches the lobby, a
+// finished game with its result) with a button to join an open seat or watch (a finished game
+// opens from the archive), and the form that creates a game with the same options as the
+// terminal client (game, seat, opponent and bot level, clock, rated, start position).
 
 function seatText(seat) {
   if (seat === "Empty") return "open seat";
@@ -19,10 +20,18 @@ export function clockText(time) {
   return "";
 }
 
-function statusText(status, moves) {
+/** How a game ended, in words: "White won (resignation)", "Drawn (draw agreed)". */
+export function resultText(board, { winner, reason }) {
+  const code = typeof reason === "string" ? reason : Object.values(reason)[0];
+  const why = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const text = winner ? `${board.side_names[winner === "First" ? 0 : 1]} won (${why})` : `drawn (${why})`;
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+function statusText(status, moves, board) {
   if (status === "Open") return "waiting for a player";
   if (status === "Playing") return `playing, ${moves} moves`;
-  if (status.Over) return "over";
+  if (status.Over) return board ? `${resultText(board, status.Over)}, ${moves} moves` : "over";
   return "";
 }
 
@@ -35,7 +44,8 @@ export function showGames(tbody, games, catalogue, me, act) {
     const cells = [
       String(game.id), spec ? spec.name : game.spec.kind,
       game.seats.map(seatText).join(" vs "), clockText(game.time_control),
-      statusText(game.status, game.moves) + (game.spectators ? `, ${game.spectators} watching` : ""),
+      statusText(game.status, game.moves, catalogue.board(game.spec.kind))
+        + (game.spectators ? `, ${game.spectators} watching` : ""),
     ];
     for (const text of cells) {
       const cell = document.createElement("td");

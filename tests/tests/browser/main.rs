@@ -42,6 +42,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+mod beside_the_board;
 mod following;
 
 /// Starts chromedriver on a free port; returns it and its URL once it says it is ready.
@@ -299,7 +300,11 @@ async fn record_errors(client: &Client) {
 
 /// The page's errors since [`record_errors`].
 async fn page_errors(client: &Client) -> Vec<String> {
-    let errors = run(client, "return window.pageErrors || ['errors were not recorded'];").await;
+    let errors = run(
+        client,
+        "return window.pageErrors || ['errors were not recorded'];",
+    )
+    .await;
     serde_json::from_value(errors).unwrap()
 }
 
