@@ -23,7 +23,8 @@ export function clockText(time) {
 /** How a game ended, in words: "White won (resignation)", "Drawn (draw agreed)". */
 export function resultText(board, { winner, reason }) {
   const code = typeof reason === "string" ? reason : Object.values(reason)[0];
-  const why = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  // FiveInARow is "five in a row": a word starts at each capital.
+  const why = code.replace(/([a-zA-Z])(?=[A-Z])/g, "$1 ").toLowerCase();
   const text = winner ? `${board.side_names[winner === "First" ? 0 : 1]} won (${why})` : `drawn (${why})`;
   return text[0].toUpperCase() + text.slice(1);
 }

@@ -30,6 +30,7 @@ use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use kingme_server::host::{Config, Database, ServerHandle};
+use kingme_shared::ai::Level;
 use kingme_shared::domain::{ClockState, GameId};
 use kingme_shared::protocol::{
     ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
@@ -42,6 +43,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+mod archive;
 mod beside_the_board;
 mod following;
 
