@@ -10,9 +10,13 @@ import {
 } from "./games.js";
 import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText, resultText } from "./lobby.js";
+import { Ratings } from "./ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const games = new Map();
+const ratings = new Ratings();
+/** The lobby's last list, drawn again when ratings arrive. */
+let lobbyList = [];
 let catalogue = null;
 let connection = null;
 let me = null;
@@ -121,6 +125,7 @@ function receive(kind, body) {
   switch (kind) {
     case "Welcome":
       status("");
+      send({ Leaderboard: { kind: null } });
       if (!welcomedOnce) {
         // Signing in: a game named by the link is watched (or resumed); else the person's
         // unfinished games come back (a State of each follows) and the first one opens.
@@ -136,7 +141,13 @@ function receive(kind, body) {
       if (current === null) showScreen("lobby");
       break;
     case "GameList":
-      showGames($("games").tBodies[0], body.games, catalogue, me, act);
+      lobbyList = body.games;
+      showGames($("games").tBodies[0], lobbyList, catalogue, me, act, ratings);
+      break;
+    case "Leaderboard":
+      ratings.update(body.entries);
+      showGames($("games").tBodies[0], lobbyList, catalogue, me, act, ratings);
+      if (games.has(current)) showPlayers(games.get(current));
       break;
     case "State":
       gotState(body);
@@ -186,6 +197,8 @@ function receive(kind, body) {
       if (!game) break;
       game.state.status = { Over: body.result };
       game.legal = [];
+      // A rated game moved its players' ratings: ask for them again to show the change.
+      if (game.state.rated) send({ Leaderboard: { kind: null } });
       setClocks(game, body.clocks);
       if (game.state.id === current) { view.setLegal([]); showStatus(game); }
       break;
@@ -361,13 +374,14 @@ function showChat(game) {
   $("chat").scrollTop = $("chat").scrollHeight;
 }
 
-function seatName(seat) {
+function seatName(game, seat) {
   if (seat === "Empty") return "(open seat)";
+  const rating = ratings.label(game.board, seat);
   if (seat.Human) {
     const away = seat.Human.connected ? "" : " (away)";
-    return seat.Human.name + away;
+    return seat.Human.name + rating + away;
   }
-  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot`;
+  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot${rating}`;
   return "";
 }
 
@@ -375,7 +389,7 @@ function showPlayers(game) {
   for (const [slot, side] of [["bottom-player", game.bottom], ["top-player", game.bottom === "First" ? "Second" : "First"]]) {
     const holder = game.state.seats[sideIndex(side)];
     const name = document.createElement("span");
-    name.textContent = `${sideName(game, side)}: ${seatName(holder)}`;
+    name.textContent = `${sideName(game, side)}: ${seatName(game, holder)}`;
     const captures = document.createElement("span");
     captures.className = "captures";
     captures.dataset.side = side;

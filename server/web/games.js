@@ -13,6 +13,7 @@ export async function loadCatalogue() {
     // Squares named by numbers (checkers' 1-32, noughts and crosses' 1-9) show them, as the
     // moves are written with them.
     board.numbered = board.squares.every((square) => /^[0-9]+$/.test(square.name));
+    board.botRatings = new Map(board.bot_ratings.map((entry) => [entry.level, entry.rating]));
   }
   catalogue.board = (kind) => catalogue.boards.find((board) => board.kind === kind);
   return catalogue;

@@ -3,10 +3,10 @@
 // opens from the archive), and the form that creates a game with the same options as the
 // terminal client (game, seat, opponent and bot level, clock, rated, start position).
 
-function seatText(seat) {
+function seatText(seat, rating) {
   if (seat === "Empty") return "open seat";
-  if (seat.Human) return seat.Human.connected ? seat.Human.name : `${seat.Human.name} (away)`;
-  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot`;
+  if (seat.Human) return `${seat.Human.name}${rating}${seat.Human.connected ? "" : " (away)"}`;
+  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot${rating}`;
   return "?";
 }
 
@@ -36,16 +36,21 @@ function statusText(status, moves, board) {
   return "";
 }
 
-/** Fills the lobby's table; `act(message)` sends what a row's button asks. */
-export function showGames(tbody, games, catalogue, me, act) {
+/**
+ * Fills the lobby's table, with `ratings` beside the names; `act(message)` sends what a row's
+ * button asks.
+ */
+export function showGames(tbody, games, catalogue, me, act, ratings) {
   const rows = games.map((game) => {
     const row = document.createElement("tr");
     const spec = catalogue.specs.find((entry) => entry.spec.kind === game.spec.kind
       && entry.spec.variant === game.spec.variant);
+    const board = catalogue.board(game.spec.kind);
     const cells = [
       String(game.id), spec ? spec.name : game.spec.kind,
-      game.seats.map(seatText).join(" vs "), clockText(game.time_control),
-      statusText(game.status, game.moves, catalogue.board(game.spec.kind))
+      game.seats.map((seat) => seatText(seat, ratings.label(board, seat))).join(" vs "),
+      clockText(game.time_control),
+      statusText(game.status, game.moves, board)
         + (game.spectators ? `, ${game.spectators} watching` : ""),
     ];
     for (const text of cells) {

@@ -46,6 +46,7 @@ use tokio::process::{Child, Command};
 mod archive;
 mod beside_the_board;
 mod following;
+mod ratings;
 
 /// Starts chromedriver on a free port; returns it and its URL once it says it is ready.
 async fn chromedriver() -> (Child, String) {
