@@ -29,7 +29,10 @@ const NEXT = "next";
 let welcomedOnce = false;
 /** The screen shown: a banner belongs to it and goes when another is shown. */
 let screenShown = null;
-/** Set in the origin's storage while a person is signed in: a reload signs in again. */
+/**
+ * Set in this tab's session storage while a person is signed in: a reload signs in again, and
+ * another tab (which would take the seats over) asks who you are.
+ */
 const SIGNED_IN = "kingme-signed-in";
 
 function status(text) { $("status").textContent = text; }
@@ -73,7 +76,7 @@ async function start() {
   });
   // Signed in before this reload: again, with the key this browser keeps (a guest with the
   // resume token this tab keeps).
-  if (saved && localStorage.getItem(SIGNED_IN) === "yes") {
+  if (saved && sessionStorage.getItem(SIGNED_IN) === "yes") {
     signIn(saved, $("guest").checked);
     return;
   }
@@ -86,7 +89,7 @@ function signIn(name, guest) {
   welcomedOnce = false;
   localStorage.setItem("kingme-name", name);
   localStorage.setItem("kingme-guest", guest ? "yes" : "no");
-  localStorage.setItem(SIGNED_IN, "yes");
+  sessionStorage.setItem(SIGNED_IN, "yes");
   $("signin").hidden = true;
   $("signout").hidden = false;
   $("signin-error").textContent = "";
@@ -103,7 +106,7 @@ function signIn(name, guest) {
 
 /** The server refused the name: the sign-in form comes back, saying why, for another try. */
 function refused(message) {
-  localStorage.removeItem(SIGNED_IN);
+  sessionStorage.removeItem(SIGNED_IN);
   $("signout").hidden = true;
   screenShown = "signin";
   connection = null;
@@ -508,7 +511,7 @@ $("leave").addEventListener("click", () => {
 });
 $("signout").addEventListener("click", () => {
   // The next visit asks who you are; this browser keeps the name's key for when you come back.
-  localStorage.removeItem(SIGNED_IN);
+  sessionStorage.removeItem(SIGNED_IN);
   if (connection) connection.close();
   location.assign("/");
 });
