@@ -7,10 +7,7 @@ use crate::identity_tui::Client;
 use kingme_client::net::event::Event;
 use kingme_client::tui::app::Screen;
 use kingme_server::host::{Config, ServerHandle};
-use kingme_shared::GameKind;
-use kingme_shared::ai::Level;
-use kingme_shared::protocol::{GameStatus, SeatChoice, ServerMessage};
-use kingme_testkit::against_bot;
+use kingme_shared::protocol::GameStatus;
 use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers};
 use std::time::Duration;
 
@@ -25,15 +22,7 @@ async fn w_on_a_finished_game_opens_it_from_the_archive() {
 
     // A game between bots, played out while its creator watched; its table then closes.
     let mut host = kingme_testkit::Client::hello(&address, "host").await;
-    let mut options = against_bot(GameKind::TicTacToe, Level::Random);
-    options.seat = SeatChoice::Spectate;
-    let game = host.create(options).await.id;
-    host.attach_bot(game).await;
-    let result = host.game_over(game).await;
-    host.until(|message| {
-        matches!(message, ServerMessage::Left { game: id } if id == game).then_some(())
-    })
-    .await;
+    let (game, result) = host.bot_game_played_out().await;
 
     // In the lobby, the finished game is the only one listed: `w` opens it.
     let mut cy = Client::connect(&address, "cy", None, true);

@@ -13,24 +13,9 @@ async fn watch_on_a_finished_game_opens_it_from_the_archive() {
     .await;
     // A game between bots, played out while its creator watched; its table then closes.
     let mut host = Player::hello(server.addr(), "host").await;
-    let mut options = kingme_testkit::against_bot(GameKind::TicTacToe, Level::Random);
-    options.seat = SeatChoice::Spectate;
-    let game = host.create(options).await.id;
-    host.attach_bot(game).await;
-    host.game_over(game).await;
-    host.until(|message| {
-        matches!(message, ServerMessage::Left { game: id } if id == game).then_some(())
-    })
-    .await;
+    let (game, _) = host.bot_game_played_out().await;
 
-    let (_driver, webdriver) = chromedriver().await;
-    let client = browser(&webdriver, 900, 1300).await;
-    client
-        .goto(&format!("https://{}/", server.http_addr().unwrap()))
-        .await
-        .unwrap();
-    record_errors(&client).await;
-    sign_in(&client, "viewer", true).await;
+    let (_driver, client) = signed_in(&server, "viewer", true).await;
     let watch = format!("#games button[aria-label=\"Watch game {}\"]", game.0);
     wait_for(&client, &watch).await;
     click(&client, &watch).await;

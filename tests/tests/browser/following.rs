@@ -12,12 +12,7 @@ const GAMES: [(&str, usize); 3] = [("pente", 361), ("checkers", 32), ("tictactoe
 #[tokio::test]
 async fn the_page_follows_a_person_into_each_new_game_even_onto_a_smaller_board() {
     let server = start_web_server(test_config()).await;
-    let page = format!("https://{}/", server.http_addr().unwrap());
-    let (_driver, webdriver) = chromedriver().await;
-    let client = browser(&webdriver, 900, 1300).await;
-    client.goto(&page).await.unwrap();
-    record_errors(&client).await;
-    sign_in(&client, "follower", true).await;
+    let (_driver, client) = signed_in(&server, "follower", true).await;
     let mut shown = Vec::new();
     for (spec, cells) in GAMES {
         // A clock, so the game shown is visibly the one whose clock runs.

@@ -30,7 +30,6 @@ use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use kingme_server::host::{Config, Database, ServerHandle};
-use kingme_shared::ai::Level;
 use kingme_shared::domain::{ClockState, GameId};
 use kingme_shared::protocol::{
     ClientMessage, GameOptions, Opponent, SeatChoice, ServerMessage, TimeControl,
@@ -299,6 +298,21 @@ async fn record_errors(client: &Client) {
          return null;",
     )
     .await;
+}
+
+/// Headless Chromium at 900x1300 on `server`'s page, keeping its errors ([`record_errors`]),
+/// signed in as `name` (a guest if `guest`): chromedriver (kept while the browser is used) and
+/// the browser.
+async fn signed_in(server: &ServerHandle, name: &str, guest: bool) -> ((Child, String), Client) {
+    let driver = chromedriver().await;
+    let client = browser(&driver.1, 900, 1300).await;
+    client
+        .goto(&format!("https://{}/", server.http_addr().unwrap()))
+        .await
+        .unwrap();
+    record_errors(&client).await;
+    sign_in(&client, name, guest).await;
+    (driver, client)
 }
 
 /// The page's errors since [`record_errors`].

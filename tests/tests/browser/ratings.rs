@@ -7,14 +7,7 @@ use super::*;
 #[tokio::test]
 async fn a_rated_game_shows_the_ratings_and_their_change_beside_the_names() {
     let server = start_web_server(test_config()).await;
-    let (_driver, webdriver) = chromedriver().await;
-    let client = browser(&webdriver, 900, 1300).await;
-    client
-        .goto(&format!("https://{}/", server.http_addr().unwrap()))
-        .await
-        .unwrap();
-    record_errors(&client).await;
-    sign_in(&client, "rater", false).await;
+    let (_driver, client) = signed_in(&server, "rater", false).await;
     wait_for(&client, "#lobby:not([hidden])").await;
     click(&client, "#create-rated").await;
     create_against_random_bot(&client, "checkers").await;

@@ -56,27 +56,12 @@ async fn a_finished_game_whose_table_closed_opens_from_the_archive() {
         bot_move_delay: Duration::ZERO,
         ..test_config()
     };
-    // A game between bots, played out while its creator watches.
+    // A game between bots, played out while its creator watched; its table closes (nobody
+    // plays in it), and the lobby then lists it with nobody watching.
     let server = start_server(config.clone()).await;
     let mut ada = Client::hello(server.addr(), "ada").await;
-    let mut options = against_bot(GameKind::TicTacToe, Level::Random);
-    options.seat = SeatChoice::Spectate;
-    let game = ada.create(options).await.id;
-    ada.attach_bot(game).await;
-    let result = ada.game_over(game).await;
-    // Its table closes (nobody plays in it) and tells the watcher; the lobby then lists it
-    // with nobody watching.
-    ada.until(|message| {
-        matches!(message, ServerMessage::Left { game: id } if id == game).then_some(())
-    })
-    .await;
-    ada.send(ClientMessage::ListGames).await;
-    let listed = ada
-        .until(|message| match message {
-            ServerMessage::GameList { games } => Some(games),
-            _ => None,
-        })
-        .await;
+    let (game, result) = ada.bot_game_played_out().await;
+    let listed = ada.list_games().await;
     let summary = listed.iter().find(|summary| summary.id == game).unwrap();
     assert_eq!(summary.spectators, 0, "{summary:?}");
     server.shutdown().await;
