@@ -1,15 +1,22 @@
-// The page: signs in (a person's WebCrypto key, or a guest), shows the live lobby, and plays or
-// watches games over the WebSocket door. The server judges everything: the page shows what the
-// server says (State, MovePlayed, ...) and sends what the person chooses.
+// The page: signs in (a person's WebCrypto key, or a guest; again by itself after a reload,
+// until the person signs out), shows the live lobby, and plays or watches games over the
+// WebSocket door. The server judges everything: the page shows what the server says (State,
+// MovePlayed, ...) and sends what the person chooses.
 
 import { Connection } from "./net.js";
 import { canSign } from "./identity.js";
-import { loadCatalogue, readPosition, movePath, landings, pieceName } from "./games.js";
+import {
+  loadCatalogue, readPosition, movePath, landings, pieceName, moveText, CAPTURES_TO_WIN,
+} from "./games.js";
 import { BoardView } from "./board.js";
-import { showGames, fillCreateForm, createMessage, clockText } from "./lobby.js";
+import { showGames, fillCreateForm, createMessage, clockText, resultText } from "./lobby.js";
+import { Ratings } from "./ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const games = new Map();
+const ratings = new Ratings();
+/** The lobby's last list, drawn again when ratings arrive. */
+let lobbyList = [];
 let catalogue = null;
 let connection = null;
 let me = null;
@@ -20,6 +27,13 @@ let wantedGame = null;
 const NEXT = "next";
 /** Whether this sign-in was welcomed once: a later Welcome is a reconnection. */
 let welcomedOnce = false;
+/** The screen shown: a banner belongs to it and goes when another is shown. */
+let screenShown = null;
+/**
+ * Set in this tab's session storage while a person is signed in: a reload signs in again, and
+ * another tab (which would take the seats over) asks who you are.
+ */
+const SIGNED_IN = "kingme-signed-in";
 
 function status(text) { $("status").textContent = text; }
 
@@ -28,6 +42,8 @@ function send(message) {
 }
 
 function showScreen(name) {
+  if (name !== screenShown) status("");
+  screenShown = name;
   for (const screen of ["signin", "lobby", "game"]) $(screen).hidden = screen !== name;
   send({ WatchLobby: { on: name === "lobby" } });
 }
@@ -52,14 +68,20 @@ async function start() {
     $("name").value = saved;
     $("guest").checked = !signing || localStorage.getItem("kingme-guest") === "yes";
   }
-  $("signin").hidden = false;
-  $("who").textContent = "not signed in";
   $("signin-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const name = $("name").value.trim();
     if (!name) return;
     signIn(name, $("guest").checked);
   });
+  // Signed in before this reload: again, with the key this browser keeps (a guest with the
+  // resume token this tab keeps).
+  if (saved && sessionStorage.getItem(SIGNED_IN) === "yes") {
+    signIn(saved, $("guest").checked);
+    return;
+  }
+  $("signin").hidden = false;
+  $("who").textContent = "not signed in";
 }
 
 function signIn(name, guest) {
@@ -67,7 +89,9 @@ function signIn(name, guest) {
   welcomedOnce = false;
   localStorage.setItem("kingme-name", name);
   localStorage.setItem("kingme-guest", guest ? "yes" : "no");
+  sessionStorage.setItem(SIGNED_IN, "yes");
   $("signin").hidden = true;
+  $("signout").hidden = false;
   $("signin-error").textContent = "";
   connection = new Connection({
     name, guest, onMessage: receive,
@@ -82,6 +106,9 @@ function signIn(name, guest) {
 
 /** The server refused the name: the sign-in form comes back, saying why, for another try. */
 function refused(message) {
+  sessionStorage.removeItem(SIGNED_IN);
+  $("signout").hidden = true;
+  screenShown = "signin";
   connection = null;
   me = null;
   current = null;
@@ -101,6 +128,7 @@ function receive(kind, body) {
   switch (kind) {
     case "Welcome":
       status("");
+      send({ Leaderboard: { kind: null } });
       if (!welcomedOnce) {
         // Signing in: a game named by the link is watched (or resumed); else the person's
         // unfinished games come back (a State of each follows) and the first one opens.
@@ -116,7 +144,13 @@ function receive(kind, body) {
       if (current === null) showScreen("lobby");
       break;
     case "GameList":
-      showGames($("games").tBodies[0], body.games, catalogue, me, act);
+      lobbyList = body.games;
+      showGames($("games").tBodies[0], lobbyList, catalogue, me, act, ratings);
+      break;
+    case "Leaderboard":
+      ratings.update(body.entries);
+      showGames($("games").tBodies[0], lobbyList, catalogue, me, act, ratings);
+      if (games.has(current)) showPlayers(games.get(current));
       break;
     case "State":
       gotState(body);
@@ -166,6 +200,8 @@ function receive(kind, body) {
       if (!game) break;
       game.state.status = { Over: body.result };
       game.legal = [];
+      // A rated game moved its players' ratings: ask for them again to show the change.
+      if (game.state.rated) send({ Leaderboard: { kind: null } });
       setClocks(game, body.clocks);
       if (game.state.id === current) { view.setLegal([]); showStatus(game); }
       break;
@@ -197,12 +233,22 @@ function receive(kind, body) {
       if (game.state.id === current) showChat(game);
       break;
     case "Left":
+      // A finished game stays on the screen when its table closes, until the person leaves it.
+      if (current === body.game && game && game.state.status.Over) break;
       games.delete(body.game);
       if (current === body.game) { current = null; showScreen("lobby"); }
       break;
     case "Error":
-      if (body.fatal && (body.kind === "Unauthorized" || body.kind === "VersionMismatch")) refused(body.message);
-      else status(body.message);
+      if (body.fatal && (body.kind === "Unauthorized" || body.kind === "VersionMismatch")) {
+        refused(body.message);
+        break;
+      }
+      if (body.kind === "NoSuchGame" && typeof wantedGame === "number") {
+        // The game a link (or the lobby) named is not there: the address stops naming it.
+        wantedGame = null;
+        if (current === null) history.replaceState(null, "", "/");
+      }
+      status(body.message);
       break;
     case "ShuttingDown":
       status(body.message);
@@ -279,7 +325,9 @@ function openGame(id) {
 }
 
 function showPosition(game, slide) {
-  const { pieces, tallies } = readPosition(game.board, game.state.position);
+  const { pieces, tallies, captures } = readPosition(game.board, game.state.position);
+  game.captures = captures;
+  showCaptures(game);
   const last = game.state.moves[game.state.moves.length - 1];
   view.setPosition(pieces, last ? last.path : [], slide);
   const groups = new Map();
@@ -294,10 +342,27 @@ function showPosition(game, slide) {
     + `${sideName(game, game.state.side_to_move)} to move.`;
 }
 
+/** Pente's captured pairs, in each player's line (five win). */
+function showCaptures(game) {
+  for (const span of document.querySelectorAll(".player .captures")) {
+    const pairs = game.captures ? game.captures[sideIndex(span.dataset.side)] : null;
+    span.textContent = pairs === null ? "" : `captured pairs: ${pairs} of ${CAPTURES_TO_WIN}`;
+  }
+}
+
+/**
+ * The moves played, numbered as the terminal client numbers them: `1. Black 11-15`, then
+ * `1... White 22-18` (a game set up with the second side to move starts at `1...`).
+ */
 function showMoves(game) {
-  $("moves").replaceChildren(...game.state.moves.map((record) => {
+  const moves = game.state.moves;
+  const offset = moves.length > 0 && moves[0].side === "Second" ? 1 : 0;
+  $("moves").replaceChildren(...moves.map((record, index) => {
+    const ply = index + offset;
     const item = document.createElement("li");
-    item.textContent = `${sideName(game, record.side)} ${record.text}`;
+    item.className = ply % 2 === 0 ? "first" : "second";
+    item.textContent = `${Math.floor(ply / 2) + 1}${ply % 2 === 0 ? "." : "..."} `
+      + `${sideName(game, record.side)} ${moveText(game.board, record)}`;
     return item;
   }));
   $("moves").scrollTop = $("moves").scrollHeight;
@@ -312,13 +377,14 @@ function showChat(game) {
   $("chat").scrollTop = $("chat").scrollHeight;
 }
 
-function seatName(seat) {
+function seatName(game, seat) {
   if (seat === "Empty") return "(open seat)";
+  const rating = ratings.label(game.board, seat);
   if (seat.Human) {
     const away = seat.Human.connected ? "" : " (away)";
-    return seat.Human.name + away;
+    return seat.Human.name + rating + away;
   }
-  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot`;
+  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot${rating}`;
   return "";
 }
 
@@ -326,12 +392,16 @@ function showPlayers(game) {
   for (const [slot, side] of [["bottom-player", game.bottom], ["top-player", game.bottom === "First" ? "Second" : "First"]]) {
     const holder = game.state.seats[sideIndex(side)];
     const name = document.createElement("span");
-    name.textContent = `${sideName(game, side)}: ${seatName(holder)}`;
+    name.textContent = `${sideName(game, side)}: ${seatName(game, holder)}`;
+    const captures = document.createElement("span");
+    captures.className = "captures";
+    captures.dataset.side = side;
     const clock = document.createElement("span");
     clock.className = "clock";
     clock.dataset.side = side;
-    $(slot).replaceChildren(name, clock);
+    $(slot).replaceChildren(name, captures, clock);
   }
+  showCaptures(game);
   tick();
 }
 
@@ -340,12 +410,7 @@ function showStatus(game) {
   let text;
   if (s === "Open") text = "Waiting for a player to join: share the watch link, or they find it in the lobby.";
   else if (s === "Playing") text = `${sideName(game, game.state.side_to_move)} to move.`;
-  else if (s.Over) {
-    const { winner, reason } = s.Over;
-    const code = typeof reason === "string" ? reason : Object.values(reason)[0];
-    const why = code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-    text = winner ? `${sideName(game, winner)} won (${why}).` : `Drawn (${why}).`;
-  }
+  else if (s.Over) text = `${resultText(game.board, s.Over)}.`;
   $("game-status").textContent = text;
   // For scripts (the browser test): whether the game is over.
   if (s.Over) $("game").dataset.over = "yes";
@@ -443,6 +508,12 @@ $("leave").addEventListener("click", () => {
   current = null;
   history.replaceState(null, "", "/");
   showScreen("lobby");
+});
+$("signout").addEventListener("click", () => {
+  // The next visit asks who you are; this browser keeps the name's key for when you come back.
+  sessionStorage.removeItem(SIGNED_IN);
+  if (connection) connection.close();
+  location.assign("/");
 });
 $("board").addEventListener("focus", () => view.draw());
 $("board").addEventListener("blur", () => view.draw());

@@ -1,6 +1,7 @@
 // The board as SVG, for every game from the catalogue's layout: squares, a checkered board or
-// the points of a Go-like grid; pieces drawn by shape and lightness; the selection, the legal
-// targets and the last move marked by shape as well as colour. A move is chosen square by square
+// the points of a Go-like grid, with the squares' numbers where moves are written with them;
+// pieces drawn by shape and lightness; the selection, the legal targets and the last move
+// marked by shape as well as colour. A move is chosen square by square
 // (click-click, drag, or the keyboard's cursor with Enter), matched against the legal moves'
 // paths, so a multi-jump is entered landing by landing; the opponent's move slides along its path.
 
@@ -36,12 +37,19 @@ export class BoardView {
     host.addEventListener("keydown", (event) => this.key(event));
   }
 
-  /** Shows a board: `board` from the catalogue, `flip` to put the second row of cells on top. */
+  /**
+   * Shows a board: `board` from the catalogue, `flip` to put the second row of cells on top.
+   * It starts empty: the last game's pieces, last move and legal moves name squares this board
+   * may not have (a smaller board than the last), so they go with it.
+   */
   show(board, flip) {
     this.board = board;
     this.flip = flip;
     this.scale = Math.max(1, board.columns / 8);
     this.margin = MARGIN * this.scale;
+    this.pieces = new Map();
+    this.lastPath = [];
+    this.legal = [];
     this.chosen = [];
     this.cursor = { row: Math.floor(board.rows / 2), column: Math.floor(board.columns / 2) };
     this.draw();
@@ -177,6 +185,7 @@ export class BoardView {
         fill: "transparent", class: "cell", "data-square": square.square,
       }, svg);
       cell.addEventListener("pointerdown", (event) => this.pointerDown(event, square.square));
+      if (board.numbered) this.drawNumber(svg, square, x, y);
       if (this.lastPath.includes(square.square)) {
         element("rect", {
           x: x - CELL / 2 + 4, y: y - CELL / 2 + 4, width: CELL - 8, height: CELL - 8,
@@ -264,6 +273,16 @@ export class BoardView {
       const { y } = this.cellPosition(row, 0);
       element("text", { x: this.margin / 2, y: y + 9 * this.scale, "text-anchor": "middle", "font-size": labelSize, fill: "var(--ink)" }, svg).textContent = label;
     });
+  }
+
+  /** The square's number in its top left corner, clear of the piece standing on it. */
+  drawNumber(svg, square, x, y) {
+    const dark = this.board.surface === "checkered" && (square.row + square.column) % 2 === 1;
+    element("text", {
+      x: x - CELL / 2 + 5, y: y - CELL / 2 + 19, "font-size": 17,
+      fill: dark ? "var(--number-on-dark)" : "var(--number-on-light)",
+      "pointer-events": "none", class: "square-number", "aria-hidden": "true",
+    }, svg).textContent = square.name;
   }
 
   drawPiece(svg, number, piece) {

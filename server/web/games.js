@@ -10,6 +10,10 @@ export async function loadCatalogue() {
     board.byName = new Map(board.squares.map((square) => [square.name, square]));
     board.byNumber = new Map(board.squares.map((square) => [square.square, square]));
     board.byCell = new Map(board.squares.map((square) => [`${square.row},${square.column}`, square]));
+    // Squares named by numbers (checkers' 1-32, noughts and crosses' 1-9) show them, as the
+    // moves are written with them.
+    board.numbered = board.squares.every((square) => /^[0-9]+$/.test(square.name));
+    board.botRatings = new Map(board.bot_ratings.map((entry) => [entry.level, entry.rating]));
   }
   catalogue.board = (kind) => catalogue.boards.find((board) => board.kind === kind);
   return catalogue;
@@ -20,11 +24,14 @@ const SECOND = "Second";
 
 /**
  * The pieces of a position text: a Map from square number to {side, kind} where kind is
- * "man", "king", "stone", "cross" or "nought"; plus counts shown beside the board.
+ * "man", "king", "stone", "cross" or "nought"; counts shown beside the board as text
+ * (`tallies`); and in Pente the pairs each side captured (`captures`, first side first, five
+ * win), else null.
  */
 export function readPosition(board, text) {
   const pieces = new Map();
   const tallies = [];
+  let captures = null;
   if (board.kind === "TicTacToe") {
     [...text].forEach((mark, index) => {
       if (mark === "X") pieces.set(index + 1, { side: FIRST, kind: "cross" });
@@ -52,9 +59,22 @@ export function readPosition(board, text) {
       }
     }
     const [byFirst, bySecond] = (captured || "0,0").split(",").map(Number);
-    tallies.push(`captured pairs: ${board.side_names[0]} ${byFirst / 2}, ${board.side_names[1]} ${bySecond / 2} (5 wins)`);
+    captures = [byFirst / 2, bySecond / 2];
+    tallies.push(`captured pairs: ${board.side_names[0]} ${captures[0]}, ${board.side_names[1]} ${captures[1]} (5 wins)`);
   }
-  return { pieces, tallies };
+  return { pieces, tallies, captures };
+}
+
+/** The pairs a Pente side needs to capture to win. */
+export const CAPTURES_TO_WIN = 5;
+
+/**
+ * A played move as the move list writes it: its text, and in Pente the stones it captured
+ * (`M11x2`), which the placement's own text does not show.
+ */
+export function moveText(board, record) {
+  return board.kind === "Pente" && record.removed.length > 0
+    ? `${record.text}x${record.removed.length}` : record.text;
 }
 
 /** The squares a move text visits: "11x18x25" is 11, 18, 25; "K10" and "5" one square. */

@@ -1,11 +1,12 @@
-// The lobby: the live game list (the server pushes it while the page watches the lobby) with a
-// button to join an open seat or watch, and the form that creates a game with the same options
-// as the terminal client (game, seat, opponent and bot level, clock, rated, start position).
+// The lobby: the live game list (the server pushes it while the page watches the lobby, a
+// finished game with its result) with a button to join an open seat or watch (a finished game
+// opens from the archive), and the form that creates a game with the same options as the
+// terminal client (game, seat, opponent and bot level, clock, rated, start position).
 
-function seatText(seat) {
+function seatText(seat, rating) {
   if (seat === "Empty") return "open seat";
-  if (seat.Human) return seat.Human.connected ? seat.Human.name : `${seat.Human.name} (away)`;
-  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot`;
+  if (seat.Human) return `${seat.Human.name}${rating}${seat.Human.connected ? "" : " (away)"}`;
+  if (seat.Bot) return `${seat.Bot.level.toLowerCase()} bot${rating}`;
   return "?";
 }
 
@@ -19,23 +20,38 @@ export function clockText(time) {
   return "";
 }
 
-function statusText(status, moves) {
+/** How a game ended, in words: "White won (resignation)", "Drawn (draw agreed)". */
+export function resultText(board, { winner, reason }) {
+  const code = typeof reason === "string" ? reason : Object.values(reason)[0];
+  // FiveInARow is "five in a row": a word starts at each capital.
+  const why = code.replace(/([a-zA-Z])(?=[A-Z])/g, "$1 ").toLowerCase();
+  const text = winner ? `${board.side_names[winner === "First" ? 0 : 1]} won (${why})` : `drawn (${why})`;
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+function statusText(status, moves, board) {
   if (status === "Open") return "waiting for a player";
   if (status === "Playing") return `playing, ${moves} moves`;
-  if (status.Over) return "over";
+  if (status.Over) return board ? `${resultText(board, status.Over)}, ${moves} moves` : "over";
   return "";
 }
 
-/** Fills the lobby's table; `act(message)` sends what a row's button asks. */
-export function showGames(tbody, games, catalogue, me, act) {
+/**
+ * Fills the lobby's table, with `ratings` beside the names; `act(message)` sends what a row's
+ * button asks.
+ */
+export function showGames(tbody, games, catalogue, me, act, ratings) {
   const rows = games.map((game) => {
     const row = document.createElement("tr");
     const spec = catalogue.specs.find((entry) => entry.spec.kind === game.spec.kind
       && entry.spec.variant === game.spec.variant);
+    const board = catalogue.board(game.spec.kind);
     const cells = [
       String(game.id), spec ? spec.name : game.spec.kind,
-      game.seats.map(seatText).join(" vs "), clockText(game.time_control),
-      statusText(game.status, game.moves) + (game.spectators ? `, ${game.spectators} watching` : ""),
+      game.seats.map((seat) => seatText(seat, ratings.label(board, seat))).join(" vs "),
+      clockText(game.time_control),
+      statusText(game.status, game.moves, board)
+        + (game.spectators ? `, ${game.spectators} watching` : ""),
     ];
     for (const text of cells) {
       const cell = document.createElement("td");

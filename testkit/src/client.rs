@@ -15,8 +15,8 @@ use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey};
 use kingme_shared::protocol::{
-    ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState, GameStatus,
-    PROTOCOL_VERSION, PlayerId, ServerMessage,
+    ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState, GameStatus, GameSummary,
+    PROTOCOL_VERSION, PlayerId, SeatChoice, ServerMessage,
 };
 use std::fmt::Display;
 use std::time::Duration;
@@ -484,6 +484,32 @@ impl Client {
         .await;
     }
 
+    /// The lobby's game list, asked for now.
+    pub async fn list_games(&mut self) -> Vec<GameSummary> {
+        self.send(ClientMessage::ListGames).await;
+        self.until(|message| match message {
+            ServerMessage::GameList { games } => Some(games),
+            _ => None,
+        })
+        .await
+    }
+
+    /// A game of noughts and crosses between two random bots, created by this client (who
+    /// watches it) and played out; returns once its table has closed (nobody plays in it), with
+    /// its id and result.
+    pub async fn bot_game_played_out(&mut self) -> (GameId, GameResult) {
+        let mut options = crate::against_bot(GameKind::TicTacToe, Level::Random);
+        options.seat = SeatChoice::Spectate;
+        let game = self.create(options).await.id;
+        self.attach_bot(game).await;
+        let result = self.game_over(game).await;
+        self.until(|message| {
+            matches!(message, ServerMessage::Left { game: id } if id == game).then_some(())
+        })
+        .await;
+        (game, result)
+    }
+
     /// The game of `kind` the lobby lists as started (playing, or already over: fast bots may
     /// finish a game in a moment), asking again until there is one.
     ///
@@ -492,13 +518,7 @@ impl Client {
     pub async fn game_started(&mut self, kind: GameKind) -> GameId {
         tokio::time::timeout(patience::REPLY, async {
             loop {
-                self.send(ClientMessage::ListGames).await;
-                let games = self
-                    .until(|message| match message {
-                        ServerMessage::GameList { games } => Some(games),
-                        _ => None,
-                    })
-                    .await;
+                let games = self.list_games().await;
                 if let Some(game) = games
                     .iter()
                     .find(|g| g.spec.kind() == kind && g.status != GameStatus::Open)

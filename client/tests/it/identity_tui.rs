@@ -18,15 +18,21 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-/// An app connected to `address` as `name` through a real connection task.
-struct Client {
-    app: App,
-    net: Net,
+/// An app connected to `address` as `name` through a real connection task (`watch_finished`
+/// drives one too).
+pub(crate) struct Client {
+    pub(crate) app: App,
+    pub(crate) net: Net,
     events: mpsc::Receiver<Event>,
 }
 
 impl Client {
-    fn connect(address: &str, name: &str, keys: Option<KeyStore>, guest: bool) -> Client {
+    pub(crate) fn connect(
+        address: &str,
+        name: &str,
+        keys: Option<KeyStore>,
+        guest: bool,
+    ) -> Client {
         let (events_tx, events) = mpsc::channel(256);
         let config = NetConfig {
             guest,
@@ -47,7 +53,7 @@ impl Client {
     }
 
     /// Feeds the app the connection's events until `done` holds (at most ten seconds).
-    async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
+    pub(crate) async fn until(&mut self, what: &str, done: impl Fn(&App) -> bool) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         while !done(&self.app) {
             let event = tokio::time::timeout_at(deadline, self.events.recv())
@@ -60,7 +66,7 @@ impl Client {
         }
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
         terminal
             .draw(|frame| kingme_client::tui::ui::draw(frame, &self.app))

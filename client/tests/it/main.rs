@@ -27,6 +27,7 @@ mod relay_attack;
 mod returning;
 mod snapshots;
 mod trust_e2e;
+mod watch_finished;
 
 /// The `kingme` binary the tests run.
 const KINGME: &str = env!("CARGO_BIN_EXE_kingme");

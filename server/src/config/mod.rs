@@ -33,6 +33,9 @@ pub struct Config {
     pub finished_linger: Duration,
     /// The time a bot may think per move in a game without clocks.
     pub bot_think_time: Duration,
+    /// The pause before each move of a game between the server's bots that a person may watch
+    /// (a person created it, or someone watches), so people can follow it.
+    pub bot_move_delay: Duration,
     /// Most bot searches running at once (each takes a blocking thread).
     pub bot_searches: usize,
     /// The checkers endgame database the bots consult (`game::endgame::open` reads one), or
@@ -159,6 +162,7 @@ impl Default for Config {
             outbox_capacity: 512,
             finished_linger: Duration::from_secs(300),
             bot_think_time: Duration::from_secs(1),
+            bot_move_delay: Duration::from_millis(500),
             bot_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
             endgame_database: None,
             database: Database::InMemory,

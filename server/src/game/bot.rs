@@ -1,7 +1,9 @@
 //! A built-in bot in a seat. Its search (`kingme_shared::ai::think`) runs on a blocking thread,
 //! never on the async reactor, with the time the clock allows and a stop flag the table raises
 //! when the game ends or the position changes under it. A semaphore bounds how many searches run
-//! at once, so many bot games share the cores and cannot crowd out move relay for people.
+//! at once, so many bot games share the cores and cannot crowd out move relay for people. A
+//! move found sooner than the request's `not_before` waits for it on tokio's timer (the pause
+//! that lets people follow a game between bots), never holding a thread or a search slot.
 
 use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, StopFlag, think};
@@ -9,6 +11,7 @@ use kingme_shared::{AnyGame, Side};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc};
+use tokio::time::Instant;
 
 /// What all bots share: the search slots, and the checkers endgame database their searches
 /// consult, if the server was given one.
@@ -59,6 +62,8 @@ pub struct MoveRequest<C> {
     pub budget: Duration,
     /// The table's position number; an answer for an older one is ignored.
     pub epoch: u64,
+    /// The answer is not given before this instant (a pause for people to follow the game).
+    pub not_before: Instant,
     /// Where the answer goes.
     pub reply: mpsc::Sender<C>,
 }
@@ -97,29 +102,35 @@ impl Bot {
         let slots = Arc::clone(&self.pool.slots);
         let pool = self.pool.clone();
         tokio::spawn(async move {
-            let Ok(_slot) = slots.acquire_owned().await else {
-                return;
-            };
-            if stop.is_stopped() {
-                return;
-            }
             let MoveRequest {
                 game,
                 side,
                 budget,
                 epoch,
+                not_before,
                 reply,
             } = request;
-            let limits = pool.limits(budget, stop);
-            let seed = rand::random();
-            let search = tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
-            let text = match search.await {
-                Ok(report) => report.map(|report| report.text),
-                Err(err) => {
-                    tracing::error!(%err, "a bot's search failed");
-                    None
+            let text = {
+                let Ok(_slot) = slots.acquire_owned().await else {
+                    return;
+                };
+                if stop.is_stopped() {
+                    return;
+                }
+                let limits = pool.limits(budget, stop);
+                let seed = rand::random();
+                let search =
+                    tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
+                match search.await {
+                    Ok(report) => report.map(|report| report.text),
+                    Err(err) => {
+                        tracing::error!(%err, "a bot's search failed");
+                        None
+                    }
                 }
             };
+            // The pause, with the search slot given back.
+            tokio::time::sleep_until(not_before).await;
             // The table may have closed meanwhile; then nobody needs the move.
             let _ = reply.send(BotAnswer { side, epoch, text }.into()).await;
         });

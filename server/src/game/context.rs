@@ -25,6 +25,8 @@ pub struct TableTiming {
     pub finished_linger: Duration,
     /// A bot's time per move in a game without clocks.
     pub bot_think_time: Duration,
+    /// The pause before each move of a game between bots that a person may watch.
+    pub bot_move_delay: Duration,
 }
 
 impl TableTiming {
@@ -35,6 +37,7 @@ impl TableTiming {
             grace: config.grace,
             finished_linger: config.finished_linger,
             bot_think_time: config.bot_think_time,
+            bot_move_delay: config.bot_move_delay,
         }
     }
 }

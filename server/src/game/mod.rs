@@ -1,4 +1,4 @@
-//! Games in play: the table task that owns one game ([`table`]) and the handle that reaches it
+//! Games in play (and a finished one read back from the archive, [`archive`]): the table task that owns one game ([`table`]) and the handle that reaches it
 //! ([`table_handle`]), the referee of its rules and clocks ([`judge`], [`clock`]), the seats and
 //! the bots in them ([`seat`], [`bot`]), the offers players make each other ([`offers`]), the
 //! register of open tables ([`registry`]), the game ids reserved from the database
@@ -9,6 +9,7 @@
 //! This layer knows players only as sessions (`crate::players`) and never reaches up into the
 //! lobby or the connections.
 
+pub mod archive;
 pub mod bot;
 pub mod clock;
 pub mod context;

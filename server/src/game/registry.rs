@@ -82,9 +82,11 @@ impl TableRegistry {
         self.version.subscribe()
     }
 
-    /// Unlists a closing table, remembering its last summary if the game was played out.
-    pub fn remove(&self, id: GameId, last: GameSummary) {
+    /// Unlists a closing table, remembering its last summary if the game was played out (with
+    /// nobody watching: a closed table has no spectators).
+    pub fn remove(&self, id: GameId, mut last: GameSummary) {
         self.tables.lock().remove(&id);
+        last.spectators = 0;
         if matches!(last.status, GameStatus::Over(_)) && last.moves > 0 {
             let mut finished = self.finished.lock();
             finished.push_front(last);
@@ -254,6 +256,30 @@ mod tests {
         drop(opening);
         assert_eq!(waiting.await.unwrap(), Ok(id));
         assert!(!registry.is_opening(id));
+    }
+
+    #[test]
+    fn a_finished_game_is_listed_with_nobody_watching_once_its_table_closed() {
+        use kingme_shared::Side;
+        use kingme_shared::protocol::{EndReason, GameResult};
+        let registry = TableRegistry::default();
+        let (table, summaries) = handle(GameId(4));
+        registry.insert(table);
+        // Its last summary, as the table published it: over, with someone still watching.
+        let mut last = summaries.borrow().clone();
+        last.moves = 9;
+        last.spectators = 1;
+        last.status = GameStatus::Over(GameResult {
+            winner: Some(Side::First),
+            reason: EndReason::Resignation,
+        });
+        registry.remove(GameId(4), last);
+        let listed = registry.list();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(
+            listed[0].spectators, 0,
+            "a closed table has nobody watching"
+        );
     }
 
     #[tokio::test(start_paused = true)]

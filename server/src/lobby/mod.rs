@@ -1,12 +1,14 @@
 //! The lobby: the list of games a client sees (and the [`feed`] that pushes it to the clients
-//! watching the lobby), game creation with its checks, and the games brought back at start
-//! ([`resume`]). It works on the table registry and opens tables; it never reaches into a
+//! watching the lobby), game creation with its checks, the games brought back at start
+//! ([`resume`]), and a finished game read back from the archive for whoever watches it after
+//! its table closed. It works on the table registry and opens tables; it never reaches into a
 //! table's game.
 
 pub mod feed;
 pub mod resume;
 
 use crate::game::TableHandle;
+use crate::game::archive;
 use crate::game::seat::Seat;
 use crate::game::table;
 use crate::game::{TableContext, TableRegistry};
@@ -14,7 +16,7 @@ use crate::options;
 use crate::players::Session;
 use crate::refusal::Refusal;
 use kingme_shared::Side;
-use kingme_shared::protocol::{GameId, GameOptions, GameSummary, Opponent, SeatChoice};
+use kingme_shared::protocol::{GameId, GameOptions, GameState, GameSummary, Opponent, SeatChoice};
 use std::sync::Arc;
 
 /// The lobby of one server.
@@ -64,6 +66,31 @@ impl Lobby {
     /// The table of a game, or a refusal naming the id.
     pub fn table(&self, id: GameId) -> Result<TableHandle, Refusal> {
         self.registry().table(id)
+    }
+
+    /// A finished game whose table has closed, as a spectator sees it at its end: read from the
+    /// archive and its moves replayed through the rules, off the reactor. There is no such game
+    /// to watch when the archive has none, or only an unfinished one (another node's, or one
+    /// the next start resumes).
+    pub async fn archived(&self, id: GameId) -> Result<GameState, Refusal> {
+        let stored = self.tables.storage.game(id).await.map_err(|err| {
+            tracing::error!(%err, game = %id, "could not read an archived game");
+            Refusal::StorageRead(err)
+        })?;
+        let stored = stored.ok_or(Refusal::NoSuchGame(id))?;
+        let read = tokio::task::spawn_blocking(move || archive::finished_state(&stored)).await;
+        match read {
+            Ok(Ok(Some(state))) => Ok(state),
+            Ok(Ok(None)) => Err(Refusal::NoSuchGame(id)),
+            Ok(Err(err)) => {
+                tracing::error!(%err, game = %id, "an archived game does not replay");
+                Err(Refusal::NoSuchGame(id))
+            }
+            Err(err) => {
+                tracing::error!(%err, game = %id, "reading an archived game failed");
+                Err(Refusal::NoSuchGame(id))
+            }
+        }
     }
 
     /// Creates a game for `session` with `options`: checks them, seats the creator and the

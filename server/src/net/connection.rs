@@ -26,7 +26,7 @@ use crate::telemetry::{ConnectionGauge, Door};
 use futures::StreamExt;
 use kingme_shared::identity::ChannelBinding;
 use kingme_shared::protocol::{
-    ClientMessage, FrameError, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
+    ClientMessage, FrameError, GameId, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
 };
 use std::net::SocketAddr;
 use std::pin::pin;
@@ -325,18 +325,17 @@ impl<F: Incoming> Connection<F> {
                 let Some(game) = message.game() else {
                     return Ok(());
                 };
-                let table = match context.lobby.table(game) {
-                    Ok(table) => table,
-                    // On a cluster node, another node may run it.
-                    #[cfg(feature = "cluster")]
-                    Err(refusal) => match &context.relay {
-                        Some(relay) => return relay.forward(session, message).await,
-                        None => return Err(refusal),
-                    },
-                    #[cfg(not(feature = "cluster"))]
-                    Err(refusal) => return Err(refusal),
-                };
-                return table.request(Arc::clone(session), message).await;
+                let watch = matches!(message, ClientMessage::Watch { .. });
+                let leave = matches!(message, ClientMessage::Leave { .. });
+                match to_table(&context, session, game, message).await {
+                    // A finished game whose table closed opens from the archive; leaving a
+                    // game without a table (such as one opened from the archive) is done.
+                    Err(Refusal::NoSuchGame(_)) if watch => {
+                        ServerMessage::State(context.lobby.archived(game).await?)
+                    }
+                    Err(Refusal::NoSuchGame(_)) if leave => ServerMessage::Left { game },
+                    handed => return handed,
+                }
             }
         };
         self.outbox.send(answer);
@@ -373,6 +372,27 @@ impl<F: Incoming> Connection<F> {
             }
         });
     }
+}
+
+/// Hands a game's request to its table: here, or on a cluster node at the node that runs it.
+async fn to_table(
+    context: &ConnectionContext,
+    session: &Arc<Session>,
+    game: GameId,
+    message: ClientMessage,
+) -> Result<(), Refusal> {
+    let table = match context.lobby.table(game) {
+        Ok(table) => table,
+        // On a cluster node, another node may run it.
+        #[cfg(feature = "cluster")]
+        Err(refusal) => match &context.relay {
+            Some(relay) => return relay.forward(session, message).await,
+            None => return Err(refusal),
+        },
+        #[cfg(not(feature = "cluster"))]
+        Err(refusal) => return Err(refusal),
+    };
+    table.request(Arc::clone(session), message).await
 }
 
 /// Whether a client let in to watch only (see `Connection::admit_watcher`) may send `message`:

@@ -29,5 +29,6 @@ mod requests;
 mod storage_failure;
 mod test_targets;
 mod tidy;
+mod watching;
 mod websocket;
 mod welcome_first;

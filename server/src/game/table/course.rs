@@ -1,6 +1,7 @@
 //! The game's course: starting it, asking the side to move, playing a move (judged, stored, then
 //! announced), taking moves back, ending it, and the deadlines (clocks, grace periods, how long
-//! a finished table stays).
+//! a finished table stays). A game between bots that a person may watch is paced: each bot's
+//! move waits for the server's `bot_move_delay` after it was asked for.
 
 use super::Table;
 use super::persistence::Unsaved;
@@ -10,6 +11,7 @@ use crate::refusal::Refusal;
 use crate::telemetry;
 use kingme_shared::Side;
 use kingme_shared::protocol::{EndReason, GameResult, GameStatus, ServerMessage, TimeControl};
+use std::time::Duration;
 use tokio::time::Instant;
 
 impl Table {
@@ -35,19 +37,32 @@ impl Table {
         // Anyone else (a bot) starts at once.
         let now = Instant::now();
         let per_move = matches!(self.setup.time_control, TimeControl::PerMove { .. });
+        let time_left = self.judge.time_left(now);
+        let budget = bot::budget(time_left, per_move, self.context.timing.bot_think_time);
         let request = MoveRequest {
             game: self.judge.game().clone(),
             side,
-            budget: bot::budget(
-                self.judge.time_left(now),
-                per_move,
-                self.context.timing.bot_think_time,
-            ),
+            budget,
             epoch: self.judge.epoch(),
+            not_before: now + self.bot_pause(time_left.map(|_| budget)),
             reply: self.commands.clone(),
         };
         let your_turn = self.your_turn();
         self.seats[side.index()].ask_to_move(|| your_turn, request);
+    }
+
+    /// The pause before a bot's move: in a game between bots that a person may watch (a person
+    /// created it, or someone watches), the server's `bot_move_delay`, so people can follow
+    /// it; with a clock, never more than the bot's `budget`, so the pause loses no game on
+    /// time. No pause where a person plays.
+    fn bot_pause(&self, budget: Option<Duration>) -> Duration {
+        let between_bots = self.seats.iter().all(Seat::moves_by_itself);
+        let watched = self.created_by_person || !self.spectators.is_empty();
+        if !(between_bots && watched) {
+            return Duration::ZERO;
+        }
+        let delay = self.context.timing.bot_move_delay;
+        budget.map_or(delay, |budget| delay.min(budget))
     }
 
     /// Stops every seat's thinking: the position changed or the game ended.

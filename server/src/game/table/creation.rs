@@ -91,6 +91,8 @@ impl Created {
             Table::new(&self.context, self.id, self.setup, judge, self.seats);
         table.hold(self.lease);
         table.spectators = self.spectators;
+        // Games are created from the lobby, by a person's (or a guest's) request.
+        table.created_by_person = true;
         tracing::info!(game = %self.id, spec = %table.setup.spec, "game created");
         table.welcome_members();
         self.context.tasks.spawn(table.run(receiver));

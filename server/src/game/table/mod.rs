@@ -21,8 +21,9 @@ mod remote_tests;
 mod requests;
 mod view;
 
+use super::archive;
 use super::context::TableContext;
-use super::judge::{Judge, ReplayError};
+use super::judge::Judge;
 use super::offers::Offers;
 use super::ownership::Lease;
 use super::seat::Seat;
@@ -33,7 +34,6 @@ use crate::storage::{Storage, StoredGame};
 use crate::telemetry::GameGauge;
 pub use creation::create;
 use kingme_shared::protocol::{EndReason, GameId, GameStatus, GameSummary, ServerMessage};
-use kingme_shared::record::RecordError;
 use persistence::{Paused, Unsaved, Waiting};
 use std::cell::{Cell, RefCell};
 use std::pin::pin;
@@ -42,13 +42,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 /// Why a stored game could not be reopened.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ResumeError {
-    #[error("its start position does not read: {0}")]
-    Start(RecordError),
-    #[error(transparent)]
-    Replay(ReplayError),
-}
+pub use crate::game::archive::ReadBackError as ResumeError;
 
 /// Reopens a stored game that was in progress when the server stopped: the moves replayed
 /// through the rules, the clocks as after the last move (the downtime charged to nobody), bots
@@ -64,15 +58,7 @@ pub fn resume(
     lease: Option<Lease>,
 ) -> Result<TableHandle, ResumeError> {
     let game = &stored.game;
-    let setup = GameSetup {
-        spec: game.spec,
-        start: stored
-            .to_record()
-            .start_game()
-            .map_err(ResumeError::Start)?,
-        time_control: game.time_control,
-        rated: game.rated,
-    };
+    let setup = archive::setup_of(stored)?;
     let now = Instant::now();
     let judge = Judge::resume(&setup, &stored.moves, now).map_err(ResumeError::Replay)?;
     let (mut table, handle, receiver) = Table::new(context, game.id, setup, judge, seats);
@@ -101,6 +87,9 @@ struct Table {
     judge: Judge,
     seats: [Seat; 2],
     spectators: Vec<Arc<Session>>,
+    /// Whether a person created the game here (then a game between bots is paced for people
+    /// to follow even while nobody watches; see `course.rs`).
+    created_by_person: bool,
     context: Arc<TableContext>,
     /// Where the game is written: the server's storage, fenced with the lease's token on a
     /// cluster node.
@@ -148,6 +137,7 @@ impl Table {
             judge,
             seats,
             spectators: Vec::new(),
+            created_by_person: false,
             context: Arc::clone(context),
             storage: context.storage.clone(),
             lease: None,

@@ -56,6 +56,7 @@ fn cluster_context(
             grace: Duration::from_secs(60),
             finished_linger: Duration::from_secs(60),
             bot_think_time: Duration::from_millis(10),
+            bot_move_delay: Duration::ZERO,
         },
         games: CancellationToken::new(),
         tasks: TaskTracker::new(),

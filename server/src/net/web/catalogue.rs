@@ -1,7 +1,8 @@
 //! `/catalogue.json`: what the web page needs to know about the games, taken from the rules
 //! crate rather than written again in JavaScript: each game's board (rows, columns, surface,
-//! labels, the side at the bottom, the sides' names, every square's number, name and cell), the
-//! game specs a game can be created with, and the bot levels. The page reads position texts
+//! labels, the side at the bottom, the sides' names, every square's number, name and cell, the
+//! bot levels' measured ratings in that game), the game specs a game can be created with, and
+//! the bot levels. The page reads position texts
 //! with these square names; everything else comes over the WebSocket.
 
 use super::WebDoor;
@@ -10,6 +11,7 @@ use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use kingme_shared::ai::Level;
+use kingme_shared::ai::ladder::measured_rating;
 use kingme_shared::board_view::Surface;
 use kingme_shared::games::spec::GameSpec;
 use kingme_shared::{AnyGame, GameKind, Side};
@@ -37,6 +39,15 @@ struct Board {
     bottom_side: Option<Side>,
     side_names: [&'static str; 2],
     squares: Vec<Square>,
+    /// The levels the ladder has placed in this game, with their measured ratings.
+    bot_ratings: Vec<BotRating>,
+}
+
+/// A bot level's measured rating in one game.
+#[derive(Debug, Serialize)]
+struct BotRating {
+    level: Level,
+    rating: i32,
 }
 
 /// A square (or point) of a board: its number on the wire, its name in move texts and position
@@ -91,6 +102,12 @@ fn board(kind: GameKind) -> Board {
         bottom_side: layout.bottom_side,
         side_names: [Side::First, Side::Second].map(|side| AnyGame::kind_side_name(kind, side)),
         squares,
+        bot_ratings: Level::ALL
+            .into_iter()
+            .filter_map(|level| {
+                measured_rating(kind, level).map(|rating| BotRating { level, rating })
+            })
+            .collect(),
     }
 }
 
@@ -151,5 +168,9 @@ mod tests {
         let json = catalogue_json();
         assert!(json.contains(r#""name":"K10""#), "{json}");
         assert!(json.contains(r#""surface":"checkered""#), "{json}");
+        assert!(
+            json.contains(r#""bot_ratings":[{"level":"Random","rating":0}"#),
+            "{json}"
+        );
     }
 }

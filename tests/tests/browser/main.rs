@@ -42,6 +42,11 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+mod archive;
+mod beside_the_board;
+mod following;
+mod ratings;
+
 /// Starts chromedriver on a free port; returns it and its URL once it says it is ready.
 async fn chromedriver() -> (Child, String) {
     let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
@@ -280,6 +285,67 @@ async fn shown_game(client: &Client) -> u64 {
         .unwrap_or_else(|| panic!("a game's title: {title}"))
 }
 
+/// Keeps what the console would show as the page's errors from now on (uncaught exceptions and
+/// unhandled rejections, such as a throw in a WebSocket handler) in `window.pageErrors`, for
+/// [`page_errors`]. A reload forgets them: call it again after one.
+async fn record_errors(client: &Client) {
+    run(
+        client,
+        "window.pageErrors = [];
+         window.addEventListener('error', (e) => window.pageErrors.push(String(e.message)));
+         window.addEventListener('unhandledrejection', (e) =>
+           window.pageErrors.push(String(e.reason && e.reason.message || e.reason)));
+         return null;",
+    )
+    .await;
+}
+
+/// Headless Chromium at 900x1300 on `server`'s page, keeping its errors ([`record_errors`]),
+/// signed in as `name` (a guest if `guest`): chromedriver (kept while the browser is used) and
+/// the browser.
+async fn signed_in(server: &ServerHandle, name: &str, guest: bool) -> ((Child, String), Client) {
+    let driver = chromedriver().await;
+    let client = browser(&driver.1, 900, 1300).await;
+    client
+        .goto(&format!("https://{}/", server.http_addr().unwrap()))
+        .await
+        .unwrap();
+    record_errors(&client).await;
+    sign_in(&client, name, guest).await;
+    (driver, client)
+}
+
+/// The page's errors since [`record_errors`].
+async fn page_errors(client: &Client) -> Vec<String> {
+    let errors = run(
+        client,
+        "return window.pageErrors || ['errors were not recorded'];",
+    )
+    .await;
+    serde_json::from_value(errors).unwrap()
+}
+
+/// Waits for the game's heading to name `spec` (a game's name in the catalogue); the heading.
+/// Fails with the heading shown and the page's errors when it does not.
+async fn wait_for_title(client: &Client, spec: &str) -> String {
+    let waited = client
+        .wait()
+        .at_most(patience::PAGE)
+        .for_element(Locator::XPath(&format!(
+            "//section[@id='game' and not(@hidden)]//h2[@id='game-title' and contains(text(), ': {spec}')]"
+        )))
+        .await;
+    let title = text_of(client, "#game-title").await;
+    if let Err(err) = waited {
+        panic!(
+            "the heading names the new {spec} game ({err}); it says {title:?}; the page's \
+             errors: {:?}",
+            page_errors(client).await
+        );
+    }
+    title
+}
+
 /// Asserts the page has no horizontal scroll, every visible control and the board lie within
 /// the window's width, and a game's board with both players' lines (name and clock) fits the
 /// window's height from the top of the page.
@@ -405,7 +471,17 @@ fn clock_text(ms: u64) -> String {
 
 /// Creates a game of `spec` (its name in the form) against the random bot, moving first.
 async fn create_against_random_bot(client: &Client, spec: &str) {
+    create_against_random_bot_from(client, spec, "").await;
+}
+
+/// Creates a game of `spec` against the random bot, moving first, from the position `start`
+/// (the standard start when empty; the form keeps what was typed).
+async fn create_against_random_bot_from(client: &Client, spec: &str, start: &str) {
     wait_for(client, "#lobby:not([hidden])").await;
+    if !start.is_empty() {
+        let field = client.find(Locator::Id("create-start")).await.unwrap();
+        field.send_keys(start).await.unwrap();
+    }
     client
         .find(Locator::Id("create-spec"))
         .await
