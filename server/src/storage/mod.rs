@@ -11,7 +11,8 @@
 //! `records` (the stored values and their codes), `game_row` (a stored game's columns, decoded
 //! once for both stores), `worker` (the storage worker and its async handle [`Storage`]),
 //! `ratings` (Elo) and `rating_update` (a result applied to them), `identity` (names bound to
-//! public keys), `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
+//! public keys), `moderation` (sanctions on names and the admin log, and their codes),
+//! `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
 //! for tests of the failure paths; tests and `test-support` only), `file_identity` (the database file must stay the one opened;
 //! the seal that tells it at start), `stranded_log` (a write-ahead log is replayed only into its
 //! own file), `integrity` (a damaged file is refused at start), `backup` (online backups and safe
@@ -31,6 +32,7 @@ pub mod game_row;
 pub mod identity;
 pub mod integrity;
 pub mod location;
+pub mod moderation;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(feature = "postgres")]
