@@ -7,6 +7,7 @@ import { canSign } from "./identity.js";
 import { loadCatalogue, readPosition, movePath, landings, pieceName } from "./games.js";
 import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText } from "./lobby.js";
+import { blockedBy, blockingCommand } from "./blocking.js";
 
 const $ = (id) => document.getElementById(id);
 const games = new Map();
@@ -192,7 +193,7 @@ function receive(kind, body) {
       }
       break;
     case "Chat":
-      if (!game) break;
+      if (!game || blockedBy(me).has(body.from)) break;
       game.chat.push(`${body.from}: ${body.text}`);
       if (game.state.id === current) showChat(game);
       break;
@@ -206,6 +207,9 @@ function receive(kind, body) {
       break;
     case "ShuttingDown":
       status(body.message);
+      break;
+    case "Announcement":
+      status(`Announcement from ${body.from}: ${body.text}`);
       break;
     default:
   }
@@ -423,7 +427,9 @@ $("move-form").addEventListener("submit", (event) => {
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("chat-text").value.trim();
-  if (text && current !== null) send({ Chat: { game: current, text } });
+  const blocking = me === null ? null : blockingCommand(me, text);
+  if (blocking !== null) status(blocking);
+  else if (text && current !== null) send({ Chat: { game: current, text } });
   $("chat-text").value = "";
 });
 $("resign").addEventListener("click", () => {

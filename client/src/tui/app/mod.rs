@@ -6,6 +6,7 @@
 //! and typed lines) and `dialogs`; what reaches the game is an [`crate::game::intent::Intent`]
 //! resolved and sent in `board`, which also turns clicks into moves.
 
+mod blocking;
 mod board;
 mod dialogs;
 mod input;
@@ -14,6 +15,7 @@ mod situation;
 use crate::game::game_of;
 use crate::game::table::Table;
 use crate::game::words::result_sentence;
+use crate::local::blocked::Blocked;
 use crate::local::settings::Settings;
 use crate::net::event::{Event, LinkEvent};
 use crate::tui::create_form::CreateForm;
@@ -159,6 +161,11 @@ pub struct App {
     /// Whether the server pushes the lobby's list to this client (asked while the lobby is
     /// on screen and the link is up).
     watching_lobby: bool,
+    /// The people whose chat is hidden (`/block`); `blocked_changed` asks the loop to write
+    /// them.
+    pub blocked: Blocked,
+    /// Whether the blocked names changed since they were last written.
+    pub blocked_changed: bool,
 }
 
 impl App {
@@ -189,6 +196,8 @@ impl App {
             in_progress: Vec::new(),
             drag_from: None,
             watching_lobby: false,
+            blocked: Blocked::default(),
+            blocked_changed: false,
         }
     }
 
@@ -359,6 +368,11 @@ impl App {
                     }
                     self.say(format!("the rematch is game {rematch}"));
                 }
+            }
+            // A blocked person's chat is dropped unseen.
+            ServerMessage::Chat { from, .. } if self.blocked.contains(from) => {}
+            ServerMessage::Announcement { from, text } => {
+                self.say(format!("announcement from {from}: {text}"));
             }
             ServerMessage::ShuttingDown { message } => {
                 self.complain(format!(

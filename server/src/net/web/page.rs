@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 /// Every file of the page: its name under `/`, its content type, its bytes.
-pub const ASSETS: [(&str, &str, &[u8]); 8] = [
+pub const ASSETS: [(&str, &str, &[u8]); 9] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -50,6 +50,11 @@ pub const ASSETS: [(&str, &str, &[u8]); 8] = [
         "lobby.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../web/lobby.js"),
+    ),
+    (
+        "blocking.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/blocking.js"),
     ),
 ];
 
