@@ -2,9 +2,9 @@
 //! does when its disk fills up or its database becomes read-only (the commit fails, as SQLite's
 //! does then), without filling a disk.
 
-use super::moderation::{SanctionKind, Sanctions};
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};

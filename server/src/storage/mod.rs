@@ -11,7 +11,8 @@
 //! `records` (the stored values and their codes), `game_row` (a stored game's columns, decoded
 //! once for both stores), `worker` (the storage worker and its async handle [`Storage`]),
 //! `ratings` (Elo) and `rating_update` (a result applied to them), `identity` (names bound to
-//! public keys), `moderation` (sanctions on names and the admin log, and their codes),
+//! public keys), `sanctions` (a ban or a mute on a name), `moderation` (an admin's action stored and logged, and
+//! the admin log's codes),
 //! `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
 //! for tests of the failure paths; tests and `test-support` only), `file_identity` (the database file must stay the one opened;
 //! the seal that tells it at start), `stranded_log` (a write-ahead log is replayed only into its
@@ -42,6 +43,7 @@ pub mod postgres_schema;
 pub mod rating_update;
 pub mod ratings;
 pub mod records;
+pub mod sanctions;
 pub mod schema;
 pub mod sqlite;
 pub mod store;

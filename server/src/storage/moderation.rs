@@ -1,60 +1,12 @@
-//! What the store keeps of moderation: the sanctions on names (a ban with its reason, a mute)
-//! and the admin log, and the codes an [`AdminAction`] is stored under (an action's name, its
-//! target, its detail), decoded once for both stores. A stored row is input like any other: a
-//! code this build does not know is refused as corrupt, not guessed at.
+//! The rules of moderation on the store: an admin's action carried out and logged in one
+//! transaction ([`record`]), and the codes an [`AdminAction`] is stored under in the admin log
+//! (an action's name, its target, its detail), decoded once for both stores. A stored row is
+//! input like any other: a code this build does not know is refused as corrupt, not guessed at.
+//! The sanctions themselves are [`super::sanctions`].
 
+use super::sanctions::SanctionKind;
 use super::store::{Store, StoreError};
 use kingme_shared::domain::{AdminAction, AdminLogEntry, GameId};
-
-/// A sanction on a name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SanctionKind {
-    /// The name's sign-in is refused.
-    Ban,
-    /// The name's chat is refused.
-    Mute,
-}
-
-impl SanctionKind {
-    /// The code the store keeps.
-    #[must_use]
-    pub fn code(self) -> &'static str {
-        match self {
-            SanctionKind::Ban => "ban",
-            SanctionKind::Mute => "mute",
-        }
-    }
-}
-
-/// The sanctions on one name, as stored.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Sanctions {
-    /// `Some` while the name is banned, with the reason given (`None` inside: none given).
-    pub ban: Option<Option<String>>,
-    /// Whether the name is muted.
-    pub muted: bool,
-}
-
-impl Sanctions {
-    /// The sanctions of stored `(kind, reason)` rows.
-    pub fn from_rows(
-        rows: impl IntoIterator<Item = (String, Option<String>)>,
-    ) -> Result<Sanctions, StoreError> {
-        let mut sanctions = Sanctions::default();
-        for (kind, reason) in rows {
-            match kind.as_str() {
-                "ban" => sanctions.ban = Some(reason),
-                "mute" => sanctions.muted = true,
-                other => {
-                    return Err(StoreError::Corrupt(format!(
-                        "a sanction of kind {other:?}, which this server does not know"
-                    )));
-                }
-            }
-        }
-        Ok(sanctions)
-    }
-}
 
 /// An admin log entry's columns: the action's code, its target, its detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,19 +141,5 @@ mod tests {
         let err =
             log_entry(1, "a".into(), "f".into(), "close", Some("x".into()), None).unwrap_err();
         assert!(err.to_string().contains("names no game"), "{err}");
-        let err = Sanctions::from_rows([("jail".to_owned(), None)]).unwrap_err();
-        assert!(err.to_string().contains("\"jail\""), "{err}");
-        let both = Sanctions::from_rows([
-            ("ban".to_owned(), Some("spam".to_owned())),
-            ("mute".to_owned(), None),
-        ])
-        .unwrap();
-        assert_eq!(
-            both,
-            Sanctions {
-                ban: Some(Some("spam".into())),
-                muted: true
-            }
-        );
     }
 }

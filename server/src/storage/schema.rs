@@ -463,7 +463,7 @@ mod tests {
         let mut store = SqliteStore::from_connection(connection, 9).unwrap();
         assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
         assert!(store.game(GameId(1)).unwrap().is_some());
-        use crate::storage::moderation::SanctionKind;
+        use crate::storage::sanctions::SanctionKind;
         store
             .sanction("ann", SanctionKind::Ban, Some("spam"), 10)
             .unwrap();

@@ -7,9 +7,9 @@
 //! touched from the async reactor. They are data access only; the rules built on them (ratings,
 //! identities) are written once, against this trait, in their own modules.
 
-use super::moderation::{SanctionKind, Sanctions};
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::sanctions::{SanctionKind, Sanctions, UnknownSanction};
 use kingme_shared::domain::{AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 
@@ -69,6 +69,12 @@ impl StoreError {
             )));
         }
         Ok(())
+    }
+}
+
+impl From<UnknownSanction> for StoreError {
+    fn from(err: UnknownSanction) -> StoreError {
+        StoreError::Corrupt(err.to_string())
     }
 }
 

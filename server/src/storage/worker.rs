@@ -15,10 +15,11 @@
 
 use super::fence::Fence;
 use super::identity::{self, Admission, Claim, IdentityError};
-use super::moderation::{self, Sanctions};
+use super::moderation;
 use super::rating_update;
 use super::ratings::RatingChange;
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::sanctions::Sanctions;
 use super::store::{HistoryQuery, Store, StoreError};
 use kingme_shared::domain::{
     AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry, MAX_ADMIN_LOG_ENTRIES,

@@ -17,6 +17,8 @@ use crate::games::spec::GameSpec;
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
 
+pub use super::error_kind::ErrorKind;
+
 /// The protocol version spoken by this build. A server refuses a hello with a version outside
 /// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
 pub const PROTOCOL_VERSION: u32 = 7;
@@ -347,46 +349,6 @@ pub struct GameState {
     pub clocks: ClockState,
     /// Playing or over, with the result.
     pub status: GameStatus,
-}
-
-/// Machine-readable kinds of errors, so a client can react (the message is for people).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ErrorKind {
-    /// The client speaks another protocol version.
-    VersionMismatch,
-    /// A frame or message could not be decoded; the connection closes.
-    Malformed,
-    /// The first message was not a hello, or came too late.
-    HandshakeRequired,
-    /// A name or token was refused.
-    Unauthorized,
-    /// Too many messages, games or connections.
-    LimitExceeded,
-    /// The game does not exist or is not yours to act in.
-    NoSuchGame,
-    /// The request does not fit the game's state (seat taken, not your turn, ...).
-    NotAllowed,
-    /// Options for a new game were invalid.
-    InvalidOptions,
-    /// The server is shutting down.
-    ShuttingDown,
-    /// The connection was idle too long.
-    Timeout,
-    /// A move out of turn.
-    NotYourTurn,
-    /// The game waits for a player in its open seat.
-    NotStarted,
-    /// The game is over.
-    GameOver,
-    /// The move text is longer than [`MAX_MOVE_TEXT`].
-    MoveTooLong,
-    /// The rules refuse the move (the reason says why).
-    IllegalMove,
-    /// The mover's time ran out before the move arrived: the game is lost on time.
-    Flagged,
-    /// The server could not store (or read) what the request needs; nothing changed. Try again
-    /// in a moment: a paused game goes on by itself once its database works again.
-    NotStored,
 }
 
 /// What the server says.

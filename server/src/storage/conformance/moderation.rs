@@ -3,7 +3,8 @@
 //! restarted), and the admin log kept newest first and limited.
 
 use super::*;
-use crate::storage::moderation::{self, SanctionKind, Sanctions};
+use crate::storage::moderation;
+use crate::storage::sanctions::{SanctionKind, Sanctions};
 use kingme_shared::domain::{AdminAction, AdminLogEntry};
 
 fn entry(at_ms: i64, action: AdminAction) -> AdminLogEntry {

@@ -15,15 +15,17 @@
 //! finishing games of the same person one after the other both count.
 //!
 //! Files: [`connection`] (opening the connection and opening it again when it broke,
-//! prepared statements, closing off the reactor); this file, the SQL of every [`Store`] request.
+//! prepared statements, closing off the reactor); [`moderation`] (the SQL of sanctions and the
+//! admin log); this file, the SQL of every other [`Store`] request.
 
 mod connection;
+mod moderation;
 
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
-use super::moderation::{ActionColumns, SanctionKind, Sanctions, log_entry};
 use super::postgres_error::database;
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
+use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{
     AdminLogEntry, EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry,
@@ -553,77 +555,23 @@ impl Store for PgStore {
         reason: Option<&str>,
         at_ms: i64,
     ) -> Result<(), StoreError> {
-        self.execute(
-            "INSERT INTO sanctions (name, kind, reason, at_ms) VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (name, kind) DO UPDATE SET reason = excluded.reason, \
-             at_ms = excluded.at_ms",
-            &[&name, &kind.code(), &reason, &at_ms],
-        )?;
-        Ok(())
+        self.put_sanction(name, kind, reason, at_ms)
     }
 
     fn lift_sanction(&mut self, name: &str, kind: SanctionKind) -> Result<bool, StoreError> {
-        let lifted = self.execute(
-            "DELETE FROM sanctions WHERE name = $1 AND kind = $2",
-            &[&name, &kind.code()],
-        )?;
-        Ok(lifted > 0)
+        self.delete_sanction(name, kind)
     }
 
     fn sanctions(&mut self, name: &str) -> Result<Sanctions, StoreError> {
-        let rows = self.query(
-            "SELECT kind, reason FROM sanctions WHERE name = $1",
-            &[&name],
-        )?;
-        let rows = rows
-            .iter()
-            .map(|row| {
-                Ok((
-                    row.try_get(0).map_err(database)?,
-                    row.try_get(1).map_err(database)?,
-                ))
-            })
-            .collect::<Result<Vec<_>, StoreError>>()?;
-        Sanctions::from_rows(rows)
+        self.sanctions_of(name)
     }
 
     fn log_admin_action(&mut self, entry: &AdminLogEntry) -> Result<(), StoreError> {
-        let columns = ActionColumns::of(&entry.action);
-        self.execute(
-            "INSERT INTO admin_log (at_ms, admin, fingerprint, action, target, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-            &[
-                &entry.at_ms,
-                &entry.admin,
-                &entry.fingerprint,
-                &columns.action,
-                &columns.target,
-                &columns.detail,
-            ],
-        )?;
-        Ok(())
+        self.insert_admin_log(entry)
     }
 
     fn admin_log(&mut self, limit: usize) -> Result<Vec<AdminLogEntry>, StoreError> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows = self.query(
-            "SELECT at_ms, admin, fingerprint, action, target, detail FROM admin_log \
-             ORDER BY id DESC LIMIT $1",
-            &[&limit],
-        )?;
-        rows.iter()
-            .map(|row| {
-                let action: String = row.try_get(3).map_err(database)?;
-                log_entry(
-                    row.try_get(0).map_err(database)?,
-                    row.try_get(1).map_err(database)?,
-                    row.try_get(2).map_err(database)?,
-                    &action,
-                    row.try_get(4).map_err(database)?,
-                    row.try_get(5).map_err(database)?,
-                )
-            })
-            .collect()
+        self.latest_admin_log(limit)
     }
 }
 

@@ -5,17 +5,18 @@
 //! other statement.
 //!
 //! Files: [`open`] (opening a file or memory database: its integrity check, seal, migrations,
-//! log and checkpointer, and the settings in force); this file, the SQL of every [`Store`]
-//! request.
+//! log and checkpointer, and the settings in force); [`moderation`] (the SQL of sanctions and
+//! the admin log); this file, the SQL of every other [`Store`] request.
 
+mod moderation;
 mod open;
 
 use super::checkpointer::Checkpointer;
 use super::file_identity::FileIdentity;
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
-use super::moderation::{ActionColumns, SanctionKind, Sanctions, log_entry};
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
+use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use super::stranded_log::LogKeeper;
 use kingme_shared::domain::{
@@ -567,87 +568,23 @@ impl Store for SqliteStore {
         reason: Option<&str>,
         at_ms: i64,
     ) -> Result<(), StoreError> {
-        self.connection
-            .prepare_cached(
-                "INSERT INTO sanctions (name, kind, reason, at_ms) VALUES (?1, ?2, ?3, ?4) \
-                 ON CONFLICT (name, kind) DO UPDATE SET reason = excluded.reason, \
-                 at_ms = excluded.at_ms",
-            )
-            .and_then(|mut statement| statement.execute(params![name, kind.code(), reason, at_ms]))
-            .map_err(database)?;
-        Ok(())
+        self.put_sanction(name, kind, reason, at_ms)
     }
 
     fn lift_sanction(&mut self, name: &str, kind: SanctionKind) -> Result<bool, StoreError> {
-        let lifted = self
-            .connection
-            .prepare_cached("DELETE FROM sanctions WHERE name = ?1 AND kind = ?2")
-            .and_then(|mut statement| statement.execute(params![name, kind.code()]))
-            .map_err(database)?;
-        Ok(lifted > 0)
+        self.delete_sanction(name, kind)
     }
 
     fn sanctions(&mut self, name: &str) -> Result<Sanctions, StoreError> {
-        let mut statement = self
-            .connection
-            .prepare_cached("SELECT kind, reason FROM sanctions WHERE name = ?1")
-            .map_err(database)?;
-        let rows = statement
-            .query_map([name], |row| Ok((row.get(0)?, row.get(1)?)))
-            .map_err(database)?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(database)?;
-        Sanctions::from_rows(rows)
+        self.sanctions_of(name)
     }
 
     fn log_admin_action(&mut self, entry: &AdminLogEntry) -> Result<(), StoreError> {
-        let columns = ActionColumns::of(&entry.action);
-        self.connection
-            .prepare_cached(
-                "INSERT INTO admin_log (at_ms, admin, fingerprint, action, target, detail) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .and_then(|mut statement| {
-                statement.execute(params![
-                    entry.at_ms,
-                    entry.admin,
-                    entry.fingerprint,
-                    columns.action,
-                    columns.target,
-                    columns.detail,
-                ])
-            })
-            .map_err(database)?;
-        Ok(())
+        self.insert_admin_log(entry)
     }
 
-    fn admin_log(&mut self, limit_to: usize) -> Result<Vec<AdminLogEntry>, StoreError> {
-        let mut statement = self
-            .connection
-            .prepare_cached(
-                "SELECT at_ms, admin, fingerprint, action, target, detail FROM admin_log \
-                 ORDER BY id DESC LIMIT ?1",
-            )
-            .map_err(database)?;
-        let rows = statement
-            .query_map([limit(limit_to)], |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                    row.get::<_, Option<String>>(5)?,
-                ))
-            })
-            .map_err(database)?
-            .collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(database)?;
-        rows.into_iter()
-            .map(|(at_ms, admin, fingerprint, action, target, detail)| {
-                log_entry(at_ms, admin, fingerprint, &action, target, detail)
-            })
-            .collect()
+    fn admin_log(&mut self, limit: usize) -> Result<Vec<AdminLogEntry>, StoreError> {
+        self.latest_admin_log(limit)
     }
 }
 
