@@ -25,7 +25,9 @@ pub enum AdminCommand {
     /// lost, their open games close, and they are disconnected.
     Ban {
         /// The person's name.
-        name: String,
+        // Not `name`: clap would take it for the global `--name`, whom to sign in as.
+        #[arg(value_name = "NAME")]
+        person: String,
         /// Why, told to them when they try to sign in.
         #[arg(long)]
         reason: Option<String>,
@@ -33,17 +35,23 @@ pub enum AdminCommand {
     /// Lift NAME's ban.
     Unban {
         /// The person's name.
-        name: String,
+        // Not `name`: clap would take it for the global `--name`, whom to sign in as.
+        #[arg(value_name = "NAME")]
+        person: String,
     },
     /// Mute NAME: their chat is refused.
     Mute {
         /// The person's name.
-        name: String,
+        // Not `name`: clap would take it for the global `--name`, whom to sign in as.
+        #[arg(value_name = "NAME")]
+        person: String,
     },
     /// Lift NAME's mute.
     Unmute {
         /// The person's name.
-        name: String,
+        // Not `name`: clap would take it for the global `--name`, whom to sign in as.
+        #[arg(value_name = "NAME")]
+        person: String,
     },
     /// End game GAME at once, without a result (aborted).
     Close {
@@ -65,13 +73,19 @@ impl AdminCommand {
     #[must_use]
     pub fn action(&self) -> Option<AdminAction> {
         Some(match self {
-            AdminCommand::Ban { name, reason } => AdminAction::Ban {
-                name: name.clone(),
+            AdminCommand::Ban { person, reason } => AdminAction::Ban {
+                name: person.clone(),
                 reason: reason.clone(),
             },
-            AdminCommand::Unban { name } => AdminAction::Unban { name: name.clone() },
-            AdminCommand::Mute { name } => AdminAction::Mute { name: name.clone() },
-            AdminCommand::Unmute { name } => AdminAction::Unmute { name: name.clone() },
+            AdminCommand::Unban { person } => AdminAction::Unban {
+                name: person.clone(),
+            },
+            AdminCommand::Mute { person } => AdminAction::Mute {
+                name: person.clone(),
+            },
+            AdminCommand::Unmute { person } => AdminAction::Unmute {
+                name: person.clone(),
+            },
             AdminCommand::Close { game } => AdminAction::Close {
                 game: GameId(*game),
             },
