@@ -686,3 +686,26 @@ fn an_announcement_shows_on_the_status_line() {
         "announcement from root: the server restarts at five"
     );
 }
+
+#[test]
+fn blocked_names_are_kept_beside_the_key_over_a_restart() {
+    use kingme_client::identity::KeyStore;
+    use kingme_client::local::blocked::Blocked;
+    let home = tempfile::tempdir().unwrap();
+    let keys = KeyStore::new(home.path().join("identities"));
+    let path = keys.blocked_path("ada");
+    assert_eq!(path, home.path().join("identities").join("ada.blocked"));
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('c'));
+    type_text(&mut app, "/block mallory");
+    // What the terminal loop does when the names changed, and at the next start.
+    app.blocked.save(&path).unwrap();
+    let mut again = checkers_as_black();
+    again.blocked = Blocked::load(&path).unwrap();
+    again.update(Event::Server(ServerMessage::Chat {
+        game: kingme_shared::protocol::GameId(7),
+        from: "mallory".to_owned(),
+        text: "still here".to_owned(),
+    }));
+    assert!(again.table.as_ref().unwrap().chat.is_empty());
+}
