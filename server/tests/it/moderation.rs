@@ -301,3 +301,48 @@ async fn admins_are_shown_by_print_config_and_a_bad_one_is_refused() {
         "{errors}"
     );
 }
+
+#[tokio::test]
+async fn a_version_6_client_is_sent_no_announcement() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, addr) = start(&dir.path().join("kingme.db")).await;
+    let mut old = Client::connect(&addr).await;
+    old.send(ClientMessage::Hello {
+        protocol_version: 6,
+        name: "olga".into(),
+        public_key: None,
+        legacy_secret: None,
+        resume: None,
+        guest: true,
+    })
+    .await;
+    let welcome = old.recv().await;
+    assert!(
+        matches!(
+            welcome,
+            ServerMessage::Welcome {
+                protocol_version: 6,
+                ..
+            }
+        ),
+        "{welcome:?}"
+    );
+    old.send(ClientMessage::Ping { nonce: 1 }).await;
+    old.until(|message| matches!(message, ServerMessage::Pong { nonce: 1 }).then_some(()))
+        .await;
+    let mut root = Client::person(&addr, "root", &key(1)).await;
+    root.administer(AdminAction::Announce {
+        text: "hello".into(),
+    })
+    .await
+    .unwrap();
+    // What follows comes, and the announcement a version-6 client cannot read never does.
+    old.send(ClientMessage::Ping { nonce: 2 }).await;
+    old.until(|message| match message {
+        ServerMessage::Pong { nonce: 2 } => Some(()),
+        ServerMessage::Announcement { .. } => panic!("an announcement sent to a version-6 client"),
+        _ => None,
+    })
+    .await;
+    server.kill().await.unwrap();
+}
