@@ -13,13 +13,15 @@
 //!   board geometry, move lists, review and results in words.
 //! - The modes: [`tui`] the full-screen client (app state and `update`, drawing, the key
 //!   table, the terminal, dialogs and widgets), [`plain`] the line mode, [`bot`] `kingme bot`,
-//!   [`archive`] the commands on stored games (history, leaderboard, export, import, replay).
+//!   [`archive`] the commands on stored games (history, leaderboard, export, import, replay),
+//!   [`admin`] `kingme admin` (a server's admin moderating it).
 //! - [`launch`]: the command line, which picks a mode, and the quiet end of a broken pipe.
 //!   [`fuzzing`]: the client's fuzz target bodies.
 
 // What no other crate can reach is `pub(crate)`, so `pub` marks the library's real surface.
 #![warn(unreachable_pub)]
 
+pub mod admin;
 pub mod archive;
 pub mod bot;
 pub mod fuzzing;

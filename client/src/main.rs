@@ -54,6 +54,8 @@ enum Command {
     Import(archive::ImportArgs),
     /// Your identity (a key pair per name): show it, export it, import it on another machine.
     Identity(kingme_client::identity::command::IdentityArgs),
+    /// Moderate a server you are an admin of: ban, unban, mute, unmute, close, announce, log.
+    Admin(kingme_client::admin::AdminArgs),
     /// Accept the certificate a server shows now (after its host renewed it), replacing the
     /// one pinned for it on first use.
     Trust(kingme_client::net::trust::TrustArgs),
@@ -116,6 +118,9 @@ fn run() -> anyhow::Result<ExitCode> {
             });
         }
         Some(Command::History(args)) => return on_runtime(archive::history(&cli.global, &args)),
+        Some(Command::Admin(args)) => {
+            return on_runtime(kingme_client::admin::run(&cli.global, &args));
+        }
         Some(Command::Leaderboard(args)) => {
             return on_runtime(archive::leaderboard(&cli.global, &args));
         }

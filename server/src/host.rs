@@ -3,8 +3,8 @@
 //! backups and safe restores of an SQLite file, and the configuration file. Everything
 //! [`crate::embed`] offers is here too.
 
-pub use crate::config::ClusterSettings;
 pub use crate::config::file::{ConfigFile, ConfigFileError, LogFormat, MAX_CONFIG_FILE_BYTES};
+pub use crate::config::{Admins, BadFingerprint, ClusterSettings, Fingerprint};
 pub use crate::embed::*;
 pub use crate::net::tls::{ServerTls, TlsError, self_signed_pem};
 #[cfg(feature = "metrics")]

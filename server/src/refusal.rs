@@ -8,8 +8,8 @@ use crate::options::OptionsError;
 use crate::storage::{IdentityError, StoreError};
 use kingme_shared::MoveError;
 use kingme_shared::protocol::{
-    ErrorKind, FrameError, GameId, MAX_CHAT_CHARS, MAX_MOVE_TEXT, MAX_NAME_CHARS, PROTOCOL_VERSION,
-    ServerMessage,
+    ErrorKind, FrameError, GameId, MAX_ANNOUNCEMENT_CHARS, MAX_CHAT_CHARS, MAX_MOVE_TEXT,
+    MAX_NAME_CHARS, MAX_REASON_CHARS, PROTOCOL_VERSION, ServerMessage,
 };
 
 /// A refused request.
@@ -126,7 +126,46 @@ pub enum Refusal {
     )]
     GuestElsewhere(GameId),
 
+    // ---- moderation ----
+    #[error(
+        "a guest is never an admin: sign in with your key (without --guest) to use admin commands"
+    )]
+    GuestNotAdmin,
+    #[error(
+        "your key (fingerprint {0}) is not one of this server's admins; its host names admins by \
+         key fingerprint (admins = [...] in its configuration file, or --admin)"
+    )]
+    NotAdmin(String),
+    #[error("you are muted on this server, so your chat is not sent; an admin may unmute you")]
+    Muted,
+    #[error(
+        "a reason of {chars} characters is longer than the limit of {MAX_REASON_CHARS}; shorten it"
+    )]
+    ReasonTooLong { chars: usize },
+    #[error("an empty announcement is not sent")]
+    EmptyAnnouncement,
+    #[error(
+        "an announcement of {chars} characters is longer than the limit of \
+         {MAX_ANNOUNCEMENT_CHARS}; split it"
+    )]
+    AnnouncementTooLong { chars: usize },
+    #[error("game {0} is over already; there is nothing to close")]
+    AlreadyOver(GameId),
+    #[error(
+        "the server could not store the admin action ({0}), so nothing was done; try again in a \
+         moment"
+    )]
+    ActionNotStored(StoreError),
+
     // ---- the handshake and the connection (fatal: the connection closes) ----
+    #[error(
+        "the name {name:?} is banned from this server: {}",
+        .reason.as_deref().unwrap_or("no reason was given")
+    )]
+    Banned {
+        name: String,
+        reason: Option<String>,
+    },
     #[error(
         "this server speaks protocol version {PROTOCOL_VERSION} and the client version {0}: \
          upgrade the client (since version 6 a sign-in is bound to its TLS connection, so no \
@@ -220,7 +259,7 @@ impl Refusal {
         use Refusal as R;
         match self {
             R::NotStarted | R::NotRunning(_) => ErrorKind::NotStarted,
-            R::Over | R::RematchTooEarly => ErrorKind::GameOver,
+            R::Over | R::RematchTooEarly | R::AlreadyOver(_) => ErrorKind::GameOver,
             R::NotYourTurn { .. } => ErrorKind::NotYourTurn,
             R::TooLong { .. } => ErrorKind::MoveTooLong,
             R::Illegal(_) | R::BotFoundNoMove => ErrorKind::IllegalMove,
@@ -232,6 +271,7 @@ impl Refusal {
             | R::NoGameId
             | R::ClusterUnavailable(_)
             | R::WatchOnly(_)
+            | R::ActionNotStored(_)
             | R::Identity(IdentityError::Store(_)) => ErrorKind::NotStored,
             R::Spectating(_)
             | R::AlreadySeated(_)
@@ -245,7 +285,11 @@ impl Refusal {
             | R::NotAGameMessage(_)
             | R::NoRandomness(_)
             | R::HelloAgain
-            | R::NoChallenge => ErrorKind::NotAllowed,
+            | R::NoChallenge
+            | R::Muted
+            | R::ReasonTooLong { .. }
+            | R::EmptyAnnouncement
+            | R::AnnouncementTooLong { .. } => ErrorKind::NotAllowed,
             R::NotSeated(_)
             | R::NotInGame(_)
             | R::NotWatching(_)
@@ -266,7 +310,10 @@ impl Refusal {
             | R::BadProof { .. }
             | R::Identity(_)
             | R::UnknownToken
-            | R::TakenOver(_) => ErrorKind::Unauthorized,
+            | R::TakenOver(_)
+            | R::GuestNotAdmin
+            | R::NotAdmin(_)
+            | R::Banned { .. } => ErrorKind::Unauthorized,
             R::GuestWithKey | R::BadKey | R::BadFrame(_) => ErrorKind::Malformed,
             R::Idle(_) => ErrorKind::Timeout,
         }

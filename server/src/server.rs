@@ -200,6 +200,8 @@ pub async fn run_doors(
         #[cfg(feature = "cluster")]
         relay: relay.clone(),
         tls: Arc::clone(&tls),
+        admins: Arc::clone(&config.admins),
+        notices: crate::net::notices::channel(),
     });
     // Game ids come from the database: the first block before anyone may create a game.
     if let Err(err) = tables.registry.ids.fill(&tables.storage).await {

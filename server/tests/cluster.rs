@@ -13,7 +13,8 @@
 //! connections; a player at another node sent the game's state unasked after its messages were
 //! lost (subscriptions cut, the game's node held from publishing, Redis away); a game created
 //! while Redis is away refused, with nothing of it announced or stored; a join whose answer was
-//! lost with Redis answered again once Redis is back.
+//! lost with Redis answered again once Redis is back; a ban and a mute made at one node holding
+//! at another.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -28,7 +29,8 @@ use kingme_shared::Side;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
-    ClientMessage, ErrorKind, GameId, GameStatus, Opponent, SeatHolder, ServerMessage, TimeControl,
+    AdminAction, ClientMessage, ErrorKind, GameId, GameStatus, Opponent, SeatHolder, ServerMessage,
+    TimeControl,
 };
 use kingme_testkit::client::hello_message;
 use kingme_testkit::cluster_node::Node;
@@ -1047,4 +1049,51 @@ async fn a_join_whose_answer_was_lost_with_redis_is_answered_again() {
     assert_eq!(bob.move_at(game, 1).await, "5");
     bob.play(game, "1").await;
     assert_eq!(ada.move_at(game, 2).await, "1");
+}
+
+/// A node's command with the person of `key(1)` as the admin.
+fn node_with_admin() -> Command {
+    let admin = kingme_shared::identity::fingerprint(&key(1).verifying_key().to_bytes());
+    let mut command = node_command();
+    command.args(["--admin", &admin]);
+    command
+}
+
+/// Bans and mutes are kept in the shared database and read at each sign-in and chat line, so
+/// an admin's ban and mute at one node hold at the other at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
+    let game = create(&mut eve, Opponent::OpenSeat).await;
+    let ban = AdminAction::Ban {
+        name: "mallory".into(),
+        reason: Some("spam in chat".into()),
+    };
+    root.administer(ban).await.unwrap();
+    root.administer(AdminAction::Mute { name: "eve".into() })
+        .await
+        .unwrap();
+    let words = Client::refused(&away.addr, "mallory", &key(3)).await;
+    assert!(words.contains("spam in chat"), "{words}");
+    eve.send(ClientMessage::Chat {
+        game,
+        text: "hello".into(),
+    })
+    .await;
+    let (kind, words) = eve.error().await;
+    assert_eq!(kind, ErrorKind::NotAllowed);
+    assert!(words.contains("muted"), "{words}");
+    // Lifted at the other node, it is lifted here.
+    let mut root_away = Client::person(&away.addr, "root", &key(1)).await;
+    root_away
+        .administer(AdminAction::Unban {
+            name: "mallory".into(),
+        })
+        .await
+        .unwrap();
+    Client::person(&home.addr, "mallory", &key(3)).await;
 }

@@ -11,6 +11,7 @@ import {
 import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText, resultText } from "./lobby.js";
 import { Ratings } from "./ratings.js";
+import { blockedBy, blockingCommand } from "./blocking.js";
 
 const $ = (id) => document.getElementById(id);
 const games = new Map();
@@ -228,7 +229,7 @@ function receive(kind, body) {
       }
       break;
     case "Chat":
-      if (!game) break;
+      if (!game || blockedBy(me).has(body.from)) break;
       game.chat.push(`${body.from}: ${body.text}`);
       if (game.state.id === current) showChat(game);
       break;
@@ -252,6 +253,9 @@ function receive(kind, body) {
       break;
     case "ShuttingDown":
       status(body.message);
+      break;
+    case "Announcement":
+      status(`Announcement from ${body.from}: ${body.text}`);
       break;
     default:
   }
@@ -488,7 +492,9 @@ $("move-form").addEventListener("submit", (event) => {
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const text = $("chat-text").value.trim();
-  if (text && current !== null) send({ Chat: { game: current, text } });
+  const blocking = me === null ? null : blockingCommand(me, text);
+  if (blocking !== null) status(blocking);
+  else if (text && current !== null) send({ Chat: { game: current, text } });
   $("chat-text").value = "";
 });
 $("resign").addEventListener("click", () => {

@@ -6,7 +6,7 @@
 
 import { keyFor, prove } from "./identity.js";
 
-const PROTOCOL_VERSION = 6;
+const PROTOCOL_VERSION = 7;
 
 export class Connection {
   /**

@@ -15,8 +15,8 @@ use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey};
 use kingme_shared::protocol::{
-    ClientMessage, ErrorKind, GameId, GameOptions, GameResult, GameState, GameStatus, GameSummary,
-    PROTOCOL_VERSION, PlayerId, SeatChoice, ServerMessage,
+    AdminAction, AdminLogEntry, ClientMessage, ErrorKind, GameId, GameOptions, GameResult,
+    GameState, GameStatus, GameSummary, PROTOCOL_VERSION, PlayerId, SeatChoice, ServerMessage,
 };
 use std::fmt::Display;
 use std::time::Duration;
@@ -461,6 +461,32 @@ impl Client {
     pub async fn error(&mut self) -> (ErrorKind, String) {
         self.until(|message| match message {
             ServerMessage::Error { kind, message, .. } => Some((kind, message)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Sends an admin's `action` and waits for the server's answer: the words of its
+    /// `AdminDone`, or the refusal's kind and words.
+    pub async fn administer(&mut self, action: AdminAction) -> Result<String, (ErrorKind, String)> {
+        self.send(ClientMessage::Admin(action)).await;
+        self.until(|message| match message {
+            ServerMessage::AdminDone { message, .. } => Some(Ok(message)),
+            ServerMessage::Error { kind, message, .. } => Some(Err((kind, message))),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Asks for the admin log and waits for it, newest first.
+    ///
+    /// # Panics
+    /// When the server refuses.
+    pub async fn admin_log(&mut self) -> Vec<AdminLogEntry> {
+        self.send(ClientMessage::AdminLog).await;
+        self.until(|message| match message {
+            ServerMessage::AdminLog { entries } => Some(entries),
+            ServerMessage::Error { message, .. } => panic!("the admin log refused: {message}"),
             _ => None,
         })
         .await

@@ -65,7 +65,7 @@ pub struct ImportArgs {
 
 /// Asks the server (or the embedded one) one question and returns the first answer `pick`
 /// accepts; a refusal is an error with the server's reason.
-async fn ask<T>(
+pub(crate) async fn ask<T>(
     global: &GlobalArgs,
     request: ClientMessage,
     mut pick: impl FnMut(ServerMessage) -> Option<T>,

@@ -106,6 +106,13 @@ impl KeyStore {
             .join(format!("{}.{KEY_EXTENSION}", file_stem_of(name)))
     }
 
+    /// The file of the names whose chat `name` blocked, beside the key file.
+    #[must_use]
+    pub fn blocked_path(&self, name: &str) -> PathBuf {
+        self.path(name)
+            .with_extension(crate::local::blocked::BLOCKED_EXTENSION)
+    }
+
     /// `name`'s key, `None` if this machine has none.
     pub fn load(&self, name: &str) -> Result<Option<SigningKey>, IdentityError> {
         read_key(&self.path(name), true)

@@ -89,6 +89,10 @@ impl<W: Write> Session<W> {
                 }
                 Self::go_on()
             }
+            ServerMessage::Announcement { from, text } => {
+                self.say(&format!("announcement from {from}: {text}"));
+                Self::go_on()
+            }
             ServerMessage::ShuttingDown { message } => {
                 // The game is kept: the connection comes back to it once the server is back.
                 self.say(&format!(

@@ -3,6 +3,7 @@
 //! and the loop that draws the app and feeds it events: keys and mouse from a reader thread,
 //! ticks, and the connection's events.
 
+use crate::local::blocked::Blocked;
 use crate::local::settings::Settings;
 use crate::net::Net;
 use crate::net::event::Event;
@@ -60,6 +61,24 @@ pub(crate) async fn run(
     app.settings_problem = problem;
     app.web_url = web_url;
     app.guest = guest;
+    // The names this person blocked, beside their key; a damaged file is said and left alone.
+    let blocked_path =
+        crate::identity::KeyStore::default_store().map(|keys| keys.blocked_path(name));
+    let blocked_path = match blocked_path.as_deref().map(Blocked::load) {
+        Some(Ok(blocked)) => {
+            app.blocked = blocked;
+            blocked_path
+        }
+        Some(Err(err)) => {
+            let told = app.settings_problem.take();
+            app.settings_problem = Some(match told {
+                Some(settings) => format!("{settings}; {err}"),
+                None => err.to_string(),
+            });
+            None
+        }
+        None => None,
+    };
     app.first_request = match start {
         Start::Lobby => None,
         Start::Create(options) => Some(ClientMessage::CreateGame(*options)),
@@ -116,6 +135,15 @@ pub(crate) async fn run(
                 && let Err(err) = app.settings.save(path)
             {
                 app.status = format!("{err:#}");
+                app.status_is_error = true;
+            }
+        }
+        if app.blocked_changed {
+            app.blocked_changed = false;
+            if let Some(path) = &blocked_path
+                && let Err(err) = app.blocked.save(path)
+            {
+                app.status = err.to_string();
                 app.status_is_error = true;
             }
         }

@@ -817,3 +817,71 @@ fn the_create_dialog_has_a_rated_row_and_a_guest_plays_unrated() {
     };
     assert!(!options.rated, "a guest has no rating");
 }
+
+#[test]
+fn a_blocked_persons_chat_is_hidden_and_the_command_is_never_sent() {
+    let mut app = checkers_as_black();
+    let said = |app: &mut App, from: &str, text: &str| {
+        app.update(Event::Server(ServerMessage::Chat {
+            game: kingme_shared::protocol::GameId(7),
+            from: from.to_owned(),
+            text: text.to_owned(),
+        }));
+    };
+    let chat = |app: &App| app.table.as_ref().map(|table| table.chat.clone()).unwrap();
+    key(&mut app, KeyCode::Char('c'));
+    let sent = type_text(&mut app, "/block mallory");
+    assert!(sent.is_empty(), "{sent:?}");
+    assert!(app.status.contains("blocked mallory"), "{}", app.status);
+    assert!(app.blocked_changed && app.blocked.contains("mallory"));
+    said(&mut app, "mallory", "buy cheap gold");
+    said(&mut app, "bob", "good luck");
+    assert_eq!(chat(&app), [("bob".to_owned(), "good luck".to_owned())]);
+    // Unblocked: shown again; an ordinary line is still sent.
+    key(&mut app, KeyCode::Char('c'));
+    assert!(type_text(&mut app, "/unblock mallory").is_empty());
+    said(&mut app, "mallory", "sorry");
+    assert_eq!(chat(&app).len(), 2);
+    key(&mut app, KeyCode::Char('c'));
+    let sent = type_text(&mut app, "/blocks are fun");
+    assert!(
+        matches!(sent.as_slice(), [ClientMessage::Chat { text, .. }] if text == "/blocks are fun"),
+        "{sent:?}"
+    );
+}
+
+#[test]
+fn an_announcement_shows_on_the_status_line() {
+    let mut app = checkers_as_black();
+    app.update(Event::Server(ServerMessage::Announcement {
+        from: "root".to_owned(),
+        text: "the server restarts at five".to_owned(),
+    }));
+    assert_eq!(
+        app.status,
+        "announcement from root: the server restarts at five"
+    );
+}
+
+#[test]
+fn blocked_names_are_kept_beside_the_key_over_a_restart() {
+    use kingme_client::identity::KeyStore;
+    use kingme_client::local::blocked::Blocked;
+    let home = tempfile::tempdir().unwrap();
+    let keys = KeyStore::new(home.path().join("identities"));
+    let path = keys.blocked_path("ada");
+    assert_eq!(path, home.path().join("identities").join("ada.blocked"));
+    let mut app = checkers_as_black();
+    key(&mut app, KeyCode::Char('c'));
+    type_text(&mut app, "/block mallory");
+    // What the terminal loop does when the names changed, and at the next start.
+    app.blocked.save(&path).unwrap();
+    let mut again = checkers_as_black();
+    again.blocked = Blocked::load(&path).unwrap();
+    again.update(Event::Server(ServerMessage::Chat {
+        game: kingme_shared::protocol::GameId(7),
+        from: "mallory".to_owned(),
+        text: "still here".to_owned(),
+    }));
+    assert!(again.table.as_ref().unwrap().chat.is_empty());
+}

@@ -1,7 +1,8 @@
 //! The client's integration tests in one test binary: the app's state machine, key table,
 //! intents and plain session on scripted messages; its screens as snapshots; the connection
 //! task against a scripted server; and the real `kingme` binary against the real server (plain
-//! mode, the embedded server, bots, identity, trust on first use, a relay attack). One module a
+//! mode, the embedded server, bots, identity, trust on first use, a relay attack, `kingme
+//! admin`). One module a
 //! former test file; what several share is in [`fixtures`] and `kingme-testkit`.
 //!
 //! Apart, with a `main` of its own: `bot_restart` (the test binary is also the server process
@@ -11,6 +12,7 @@
 // `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
 #![cfg(test)]
 
+mod admin_e2e;
 mod app_input;
 mod bot_client;
 mod broken_pipe;

@@ -8,7 +8,8 @@ use kingme_server::host::Durability;
 use kingme_server::host::ServerTls;
 use kingme_server::host::backup;
 use kingme_server::host::{
-    ClusterSettings, Config, ConfigFile, Database, LogFormat, TlsSettings, TlsSource,
+    Admins, ClusterSettings, Config, ConfigFile, Database, Fingerprint, LogFormat, TlsSettings,
+    TlsSource,
 };
 use kingme_server::host::{SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
@@ -160,6 +161,14 @@ struct Args {
     /// against this one.
     #[arg(long, value_name = "FILE")]
     proxy_cert: Option<PathBuf>,
+    /// An admin, named by the fingerprint of their key (32 hexadecimal digits: `kingme
+    /// identity show` prints it); give it once for each admin. Admins may ban, mute, close
+    /// games and announce (`kingme admin`). Given here, they replace the file's `admins`.
+    #[arg(long = "admin", value_name = "FINGERPRINT")]
+    admins: Vec<Fingerprint>,
+    /// Whether the admins came from the command line (then SIGHUP keeps them).
+    #[arg(skip)]
+    admins_from_flags: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -183,6 +192,7 @@ impl Args {
     fn parse_with_file() -> anyhow::Result<Args> {
         let matches = Args::command().get_matches();
         let mut args = Args::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+        args.admins_from_flags = matches.value_source("admins") == Some(ValueSource::CommandLine);
         if let Some(path) = args.config.clone() {
             let file = ConfigFile::read(&path)
                 .with_context(|| format!("cannot use the configuration file {}", path.display()))?;
@@ -199,7 +209,7 @@ impl Args {
         lay_file_under_flags!(self, file, given,
             plain: [listen, grace_secs, max_connections, handshake_timeout_secs,
                 idle_timeout_secs, max_games_per_player, rate_burst, rate_per_second,
-                bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format],
+                bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format, admins],
             optional: [http, bot_searches, db, egdb, cluster, advertise, tls_cert, tls_key,
                 proxy_cert]);
     }
@@ -245,6 +255,7 @@ impl Args {
             plaintext: Some(self.plaintext),
             proxy_cert: self.proxy_cert.clone(),
             log_format: Some(self.log_format),
+            admins: Some(self.admins.clone()),
         }
         .masked())
     }
@@ -337,6 +348,7 @@ impl Args {
             },
             cluster: self.cluster_settings()?,
             tls: self.tls(),
+            admins: Arc::new(Admins::new(self.admins.clone())),
             endgame_database: match &self.egdb {
                 Some(path) => Some(kingme_shared::ai::egdb::open(path)?),
                 None => None,
@@ -360,9 +372,48 @@ async fn check_address(flag: &str, address: &str) -> anyhow::Result<()> {
     }
 }
 
+/// What SIGHUP reads again besides the certificate: the configuration file's live settings.
+struct LiveSettings {
+    /// The configuration file (`--config`), if any.
+    file: Option<PathBuf>,
+    /// The admins in force, replaced by the file's `admins`...
+    admins: Arc<Admins>,
+    /// ...unless the command line named them (`--admin`), which overrides the file.
+    admins_from_flags: bool,
+}
+
+impl LiveSettings {
+    /// Reads the configuration file again and puts its live settings in force; a file that
+    /// does not read is logged and the settings in force kept.
+    async fn reload(&self) {
+        let Some(path) = self.file.clone() else {
+            return;
+        };
+        let read = tokio::task::spawn_blocking(move || ConfigFile::read(&path)).await;
+        match read {
+            Ok(Ok(_)) if self.admins_from_flags => tracing::info!(
+                "SIGHUP: configuration re-read; the admins stay those of --admin, which override it"
+            ),
+            Ok(Ok(file)) => {
+                let count = self.admins.replace(file.admins.unwrap_or_default());
+                tracing::info!(
+                    admins = count,
+                    "SIGHUP: configuration re-read; admins replaced"
+                );
+            }
+            Ok(Err(err)) => tracing::error!(
+                %err,
+                "SIGHUP: configuration not re-read; the settings in force stay"
+            ),
+            Err(err) => tracing::error!(%err, "SIGHUP: the configuration's reload failed"),
+        }
+    }
+}
+
 /// Reads the certificate files again on every SIGHUP (a renewed certificate), for the
-/// connections made from then on; a bad file is logged and the certificate in use kept.
-fn reload_on_hangup(tls: Arc<ServerTls>) {
+/// connections made from then on, and the configuration file's live settings (the admins); a
+/// bad file is logged and what is in use kept.
+fn reload_on_hangup(tls: Arc<ServerTls>, live: LiveSettings) {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -384,11 +435,12 @@ fn reload_on_hangup(tls: Arc<ServerTls>) {
                     }
                     Err(err) => tracing::error!(%err, "SIGHUP: the reload failed"),
                 }
+                live.reload().await;
             }
         });
     }
     #[cfg(not(unix))]
-    let _ = tls;
+    let _ = (tls, live);
 }
 
 /// Completes on Ctrl-C or, on Unix, SIGTERM.
@@ -467,7 +519,12 @@ async fn main() -> anyhow::Result<()> {
              and anyone on the path can read and change them"
         ),
     }
-    reload_on_hangup(Arc::clone(&tls));
+    let live = LiveSettings {
+        file: args.config.clone(),
+        admins: Arc::clone(&config.admins),
+        admins_from_flags: args.admins_from_flags,
+    };
+    reload_on_hangup(Arc::clone(&tls), live);
     let listener = TcpListener::bind(&args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;

@@ -1,9 +1,11 @@
 //! The server's configuration file (`kingme-server --config FILE`): TOML with one key for every
 //! command-line flag, named as the flag without its dashes in front (`grace-secs = 60`,
-//! kebab-case like the flags). Read whole with a size limit, since the file may come from
+//! kebab-case like the flags; the one list, `admins = ["3f2a..."]`, is the repeatable
+//! `--admin`). Read whole with a size limit, since the file may come from
 //! anyone who can write to its directory; an unknown key or a bad value is refused with its
 //! line and what is allowed. The binary lays the flags given on its command line over it.
 
+use super::admins::Fingerprint;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -63,6 +65,8 @@ pub struct ConfigFile {
     pub proxy_cert: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_format: Option<LogFormat>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admins: Option<Vec<Fingerprint>>,
 }
 
 /// How the log is written (`--log-format`).
@@ -246,6 +250,22 @@ mod tests {
         assert!(twice.starts_with("line 2:"), "{twice}");
         let binary = ConfigFile::parse_bytes(b"listen = \"a\"\n\xff").unwrap_err();
         assert_eq!(binary.to_string(), "line 2: the file is not UTF-8 text");
+    }
+
+    #[test]
+    fn admins_are_fingerprints_and_a_bad_one_is_refused_with_its_line() {
+        let good = format!(
+            "admins = [\"{}\", \"{}\"]\n",
+            "3F".repeat(16),
+            "0a".repeat(16)
+        );
+        let file = ConfigFile::parse_bytes(good.as_bytes()).unwrap();
+        let admins: Vec<String> = file.admins.unwrap().into_iter().map(String::from).collect();
+        assert_eq!(admins, ["3f".repeat(16), "0a".repeat(16)]);
+        let bad = check("grace-secs = 5\nadmins = [\"3f2a\"]\n");
+        assert!(bad.starts_with("line 2:"), "{bad}");
+        assert!(bad.contains("\"3f2a\" is not a key fingerprint"), "{bad}");
+        assert!(bad.contains("kingme identity show"), "{bad}");
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The server's tunable limits and timings in one struct, so the binary's flags, the tests and
 //! an embedding client all configure the same server the same way.
 
+pub mod admins;
 pub mod file;
+
+pub use admins::{Admins, BadFingerprint, Fingerprint};
 
 use crate::storage::Durability;
 use kingme_shared::ai::egdb::Egdb;
@@ -54,6 +57,8 @@ pub struct Config {
     pub cluster: Option<ClusterSettings>,
     /// TLS on both doors: the certificate, or `--plaintext`.
     pub tls: TlsSettings,
+    /// The admins, by key fingerprint (`--admin`): shared, so that SIGHUP can replace them.
+    pub admins: Arc<Admins>,
 }
 
 /// Where the server's certificate comes from, and the proxy's, if one ends TLS in front of it.
@@ -170,6 +175,7 @@ impl Default for Config {
             durability: Durability::Process,
             cluster: None,
             tls: TlsSettings::default(),
+            admins: Arc::default(),
         }
     }
 }

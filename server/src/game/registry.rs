@@ -14,7 +14,7 @@ use super::game_ids::GameIds;
 use super::table_handle::TableHandle;
 use crate::refusal::Refusal;
 use crate::storage::Storage;
-use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES};
+use kingme_shared::protocol::{GameId, GameStatus, GameSummary, MAX_LISTED_GAMES, SeatHolder};
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::Duration;
@@ -163,6 +163,21 @@ impl TableRegistry {
             drop(elsewhere);
             self.changed();
         }
+    }
+
+    /// The tables here where the person (or guest) `name` holds a seat.
+    #[must_use]
+    pub fn seating(&self, name: &str) -> Vec<TableHandle> {
+        self.tables
+            .lock()
+            .values()
+            .filter(|table| {
+                table.summary().seats.iter().any(
+                    |seat| matches!(seat, SeatHolder::Human { name: held, .. } if held == name),
+                )
+            })
+            .cloned()
+            .collect()
     }
 
     /// The summaries of the tables open here, for the other nodes of a cluster.

@@ -26,6 +26,10 @@ pub enum TableCommand {
     Reconnected { session: Arc<Session> },
     /// A bot's answer.
     BotMoved(BotAnswer),
+    /// An admin banned `name`: its seat here forfeits.
+    Banned { name: String },
+    /// An admin closed the game: it ends without a result.
+    Close,
 }
 
 impl From<BotAnswer> for TableCommand {

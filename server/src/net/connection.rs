@@ -14,6 +14,7 @@
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
+use super::notices::{Notice, next_notice};
 use super::rate_limit::RateLimiter;
 use super::tls;
 use super::transport::{Incoming, Outgoing};
@@ -26,7 +27,8 @@ use crate::telemetry::{ConnectionGauge, Door};
 use futures::StreamExt;
 use kingme_shared::identity::ChannelBinding;
 use kingme_shared::protocol::{
-    ClientMessage, FrameError, GameId, MAX_HISTORY_ENTRIES, ServerCodec, ServerMessage,
+    ANNOUNCEMENT_VERSION, ClientMessage, FrameError, GameId, MAX_HISTORY_ENTRIES, ServerCodec,
+    ServerMessage,
 };
 use std::net::SocketAddr;
 use std::pin::pin;
@@ -131,6 +133,8 @@ pub async fn serve_transport<F: Incoming>(
         watch_only: None,
         lobby_feed: None,
         nodes_feed: None,
+        key: None,
+        version: 0,
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
@@ -157,6 +161,11 @@ pub(super) struct Connection<F> {
     /// A cluster node's live nodes, for a client that speaks version 5: sent again as
     /// `Nodes` whenever they change.
     pub(super) nodes_feed: Option<watch::Receiver<Vec<String>>>,
+    /// The public key a person proved and was admitted with (`None` for a guest or a
+    /// watch-only client): what makes an admin.
+    pub(super) key: Option<[u8; 32]>,
+    /// The protocol version the client speaks (set by the handshake).
+    pub(super) version: u32,
 }
 
 impl<F: Incoming> Connection<F> {
@@ -213,6 +222,7 @@ impl<F: Incoming> Connection<F> {
         // Set for the first deadline and moved on only when it passes: a message does not touch
         // the timer, the wake-up finds out whether the client spoke since.
         let mut idle_timer = pin!(tokio::time::sleep_until(heard + idle));
+        let mut notices = self.context.notices.subscribe();
         loop {
             tokio::select! {
                 () = &mut shutting_down => return self.shutting_down(),
@@ -226,6 +236,17 @@ impl<F: Incoming> Connection<F> {
                 Some(addresses) = next_nodes(&mut self.nodes_feed) => {
                     self.outbox.send(ServerMessage::Nodes { addresses });
                 }
+                notice = next_notice(&mut notices) => match notice {
+                    Notice::Announcement { from, text } => {
+                        if self.version >= ANNOUNCEMENT_VERSION {
+                            self.outbox.send(ServerMessage::Announcement { from, text });
+                        }
+                    }
+                    Notice::Banned { name, reason } if name == session.name => {
+                        return self.fatal(Refusal::Banned { name, reason });
+                    }
+                    Notice::Banned { .. } => {}
+                },
                 () = &mut idle_timer => {
                     let deadline = heard + if pinged { idle * 2 } else { idle };
                     if Instant::now() < deadline {
@@ -321,10 +342,15 @@ impl<F: Incoming> Connection<F> {
                     record: stored.to_record(),
                 }
             }
+            ClientMessage::Admin(action) => self.administer(session, action).await?,
+            ClientMessage::AdminLog => self.admin_log().await?,
             message => {
                 let Some(game) = message.game() else {
                     return Ok(());
                 };
+                if matches!(message, ClientMessage::Chat { .. }) {
+                    self.unless_muted(session).await?;
+                }
                 let watch = matches!(message, ClientMessage::Watch { .. });
                 let leave = matches!(message, ClientMessage::Leave { .. });
                 match to_table(&context, session, game, message).await {

@@ -1,19 +1,22 @@
 //! What a connection is given: the lobby it routes requests to, the players' sessions, the
-//! database for the handshake and the archive, the server's id, its limits, and the signals
-//! and tracker of the server's lifetime. Nothing of the tables' own context.
+//! database for the handshake and the archive, the server's id, its limits, the admins and the
+//! notices to every connection, and the signals and tracker of the server's lifetime. Nothing
+//! of the tables' own context.
 
+use super::notices::Notice;
 use super::tls::ServerTls;
 #[cfg(feature = "cluster")]
 use crate::cluster::membership::Membership;
 #[cfg(feature = "cluster")]
 use crate::cluster::relay::Relay;
-use crate::config::Config;
+use crate::config::{Admins, Config};
 use crate::lobby::Lobby;
 use crate::players::Sessions;
 use crate::storage::Storage;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -68,6 +71,10 @@ pub struct ConnectionContext {
     /// The doors' TLS: the certificate a new connection is presented, and the binding its
     /// proofs sign.
     pub tls: Arc<ServerTls>,
+    /// The admins, by key fingerprint (replaced whole on SIGHUP).
+    pub admins: Arc<Admins>,
+    /// Notices to every connection: announcements, bans.
+    pub notices: broadcast::Sender<Notice>,
 }
 
 impl ConnectionContext {

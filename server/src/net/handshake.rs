@@ -25,7 +25,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// Checks a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
-fn check_name(name: &str) -> Result<String, Refusal> {
+pub(super) fn check_name(name: &str) -> Result<String, Refusal> {
     let name = name.trim();
     let length = name.chars().count();
     if length == 0 || length > MAX_NAME_CHARS || name.chars().any(char::is_control) {
@@ -68,9 +68,14 @@ impl<F: Incoming> Connection<F> {
             return Err(self.fatal(Refusal::ClientTooNew(protocol_version)));
         }
         let name = check_name(&name).map_err(|refusal| self.fatal(refusal))?;
+        self.version = protocol_version;
         let (session, token) = if guest {
             if public_key.is_some() {
                 return Err(self.fatal(Refusal::GuestWithKey));
+            }
+            // A failing database is found again, and said, by the guest's admission.
+            if let Ok(Some(banned)) = self.ban_on(&name).await {
+                return Err(self.fatal(banned));
             }
             self.admit_guest(name, resume).await?
         } else {
@@ -88,7 +93,14 @@ impl<F: Incoming> Connection<F> {
                 .admit(name.clone(), claim, unix_ms())
                 .await;
             match admitted {
-                Ok(_) => (self.context.sessions.person(&name), String::new()),
+                Ok(_) => match self.ban_on(&name).await {
+                    Ok(None) => {
+                        self.key = Some(public_key);
+                        (self.context.sessions.person(&name), String::new())
+                    }
+                    Ok(Some(banned)) => return Err(self.fatal(banned)),
+                    Err(err) => self.admit_watcher(name, err),
+                },
                 Err(IdentityError::Store(err)) => self.admit_watcher(name, err),
                 Err(err) => return Err(self.fatal(Refusal::Identity(err))),
             }

@@ -4,8 +4,9 @@
 
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
-use kingme_shared::domain::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -181,5 +182,26 @@ impl<S: Store> Store for FaultyStore<S> {
     }
     fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError> {
         self.inner.resume_tokens_of(name)
+    }
+    fn sanction(
+        &mut self,
+        name: &str,
+        kind: SanctionKind,
+        reason: Option<&str>,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.sanction(name, kind, reason, at_ms)
+    }
+    fn lift_sanction(&mut self, name: &str, kind: SanctionKind) -> Result<bool, StoreError> {
+        self.inner.lift_sanction(name, kind)
+    }
+    fn sanctions(&mut self, name: &str) -> Result<Sanctions, StoreError> {
+        self.inner.sanctions(name)
+    }
+    fn log_admin_action(&mut self, entry: &AdminLogEntry) -> Result<(), StoreError> {
+        self.inner.log_admin_action(entry)
+    }
+    fn admin_log(&mut self, limit: usize) -> Result<Vec<AdminLogEntry>, StoreError> {
+        self.inner.admin_log(limit)
     }
 }

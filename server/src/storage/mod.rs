@@ -11,7 +11,9 @@
 //! `records` (the stored values and their codes), `game_row` (a stored game's columns, decoded
 //! once for both stores), `worker` (the storage worker and its async handle [`Storage`]),
 //! `ratings` (Elo) and `rating_update` (a result applied to them), `identity` (names bound to
-//! public keys), `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
+//! public keys), `sanctions` (a ban or a mute on a name), `moderation` (an admin's action stored and logged, and
+//! the admin log's codes),
+//! `durability` (what a commit survives), `fence` (fencing tokens: only a game's latest lease holder writes it), `location` (the default database path), `faulty` (a store that fails on demand,
 //! for tests of the failure paths; tests and `test-support` only), `file_identity` (the database file must stay the one opened;
 //! the seal that tells it at start), `stranded_log` (a write-ahead log is replayed only into its
 //! own file), `integrity` (a damaged file is refused at start), `backup` (online backups and safe
@@ -31,6 +33,7 @@ pub mod game_row;
 pub mod identity;
 pub mod integrity;
 pub mod location;
+pub mod moderation;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 #[cfg(feature = "postgres")]
@@ -40,6 +43,7 @@ pub mod postgres_schema;
 pub mod rating_update;
 pub mod ratings;
 pub mod records;
+pub mod sanctions;
 pub mod schema;
 pub mod sqlite;
 pub mod store;

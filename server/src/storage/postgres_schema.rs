@@ -15,7 +15,7 @@ use postgres::Client;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`; the
 /// same steps as [`super::schema::MIGRATIONS`].
-pub const MIGRATIONS: [&str; 5] = [
+pub const MIGRATIONS: [&str; 6] = [
     // Version 1.
     "CREATE TABLE games (
         id BIGINT PRIMARY KEY,
@@ -94,6 +94,24 @@ pub const MIGRATIONS: [&str; 5] = [
     "CREATE TABLE game_leases (
         game_id BIGINT PRIMARY KEY,
         token BIGINT NOT NULL
+    );",
+    // Version 6: moderation: a name's sanctions (a ban with its reason, a mute) and the log
+    // of what admins did.
+    "CREATE TABLE sanctions (
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        reason TEXT,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (name, kind)
+    );
+    CREATE TABLE admin_log (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        at_ms BIGINT NOT NULL,
+        admin TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT,
+        detail TEXT
     );",
 ];
 

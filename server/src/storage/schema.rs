@@ -7,6 +7,7 @@
 //! identities by public key (version-2 secrets kept until a key is bound), and the server's id.
 //! Version 4: a game's rule variant (`variant`, a [`kingme_shared::Variant`] code) replaces the
 //! boolean `pente_tournament_rule`. Version 5: `game_leases`, each game's fencing token.
+//! Version 6: moderation, `sanctions` (a ban or a mute on a name) and `admin_log`.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -14,7 +15,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 5] = [
+pub const MIGRATIONS: [&str; 6] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -95,6 +96,24 @@ pub const MIGRATIONS: [&str; 5] = [
     "CREATE TABLE game_leases (
         game_id INTEGER PRIMARY KEY,
         token INTEGER NOT NULL
+    );",
+    // Version 6: moderation. A name's sanctions (a ban, with the reason told at sign-in; a
+    // mute), and the log of what admins did.
+    "CREATE TABLE sanctions (
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        reason TEXT,
+        at_ms INTEGER NOT NULL,
+        PRIMARY KEY (name, kind)
+    ) WITHOUT ROWID;
+    CREATE TABLE admin_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at_ms INTEGER NOT NULL,
+        admin TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT,
+        detail TEXT
     );",
 ];
 
@@ -415,6 +434,44 @@ mod tests {
         // Version 5's fencing tokens work on the migrated games.
         let token = store.claim_lease(GameId(7)).unwrap();
         assert!(store.check_lease(GameId(7), token).is_ok());
+    }
+
+    #[test]
+    fn a_version_5_database_gets_moderation_and_keeps_its_games() {
+        let mut connection = Connection::open_in_memory().unwrap();
+        connection
+            .execute_batch(
+                "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL);",
+            )
+            .unwrap();
+        for (index, migration) in MIGRATIONS[..5].iter().enumerate() {
+            connection.execute_batch(migration).unwrap();
+            connection
+                .execute(
+                    "INSERT INTO schema_version VALUES (?1, 0)",
+                    [index as i64 + 1],
+                )
+                .unwrap();
+        }
+        connection
+            .execute_batch(
+                "INSERT INTO games (id, kind, time_control, rated, created_at_ms) \
+                 VALUES (1, 'tictactoe', 'unlimited', 0, 0);",
+            )
+            .unwrap();
+        assert_eq!(migrate(&mut connection, 9).unwrap(), 5);
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
+        assert!(store.game(GameId(1)).unwrap().is_some());
+        use crate::storage::sanctions::SanctionKind;
+        store
+            .sanction("ann", SanctionKind::Ban, Some("spam"), 10)
+            .unwrap();
+        assert_eq!(
+            store.sanctions("ann").unwrap().ban,
+            Some(Some("spam".into()))
+        );
+        assert_eq!(store.admin_log(10).unwrap(), vec![]);
     }
 
     #[test]

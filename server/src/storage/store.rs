@@ -9,7 +9,8 @@
 
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
-use kingme_shared::domain::{GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use super::sanctions::{SanctionKind, Sanctions, UnknownSanction};
+use kingme_shared::domain::{AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
 
 /// A database failure, as text: the storage worker hands it to every waiting caller, so it is
@@ -71,6 +72,12 @@ impl StoreError {
     }
 }
 
+impl From<UnknownSanction> for StoreError {
+    fn from(err: UnknownSanction) -> StoreError {
+        StoreError::Corrupt(err.to_string())
+    }
+}
+
 impl StoredIdentity {
     /// An identity from its stored columns: a public key must be 32 bytes.
     pub fn from_columns(
@@ -104,7 +111,8 @@ pub struct HistoryQuery {
     pub limit: usize,
 }
 
-/// A database of games, identities, resume tokens and ratings.
+/// A database of games, identities, resume tokens, ratings, and moderation (sanctions and the
+/// admin log).
 pub trait Store: Send {
     /// Starts a batch: everything until [`Store::commit_batch`] becomes durable together.
     fn begin_batch(&mut self) -> Result<(), StoreError>;
@@ -203,4 +211,21 @@ pub trait Store: Send {
     fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError>;
     /// The hashes of every resume token issued to a name.
     fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError>;
+
+    /// Puts a sanction on a name (replacing one of the same kind, and its reason).
+    fn sanction(
+        &mut self,
+        name: &str,
+        kind: SanctionKind,
+        reason: Option<&str>,
+        at_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// Lifts a sanction; `false` if the name had none of that kind.
+    fn lift_sanction(&mut self, name: &str, kind: SanctionKind) -> Result<bool, StoreError>;
+    /// The sanctions on a name.
+    fn sanctions(&mut self, name: &str) -> Result<Sanctions, StoreError>;
+    /// Appends an entry to the admin log.
+    fn log_admin_action(&mut self, entry: &AdminLogEntry) -> Result<(), StoreError>;
+    /// The admin log's latest entries, newest first, at most `limit`.
+    fn admin_log(&mut self, limit: usize) -> Result<Vec<AdminLogEntry>, StoreError>;
 }

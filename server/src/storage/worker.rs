@@ -15,13 +15,15 @@
 
 use super::fence::Fence;
 use super::identity::{self, Admission, Claim, IdentityError};
+use super::moderation;
 use super::rating_update;
 use super::ratings::RatingChange;
 use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::sanctions::Sanctions;
 use super::store::{HistoryQuery, Store, StoreError};
 use kingme_shared::domain::{
-    GameId, GameResult, HistoryEntry, LeaderboardEntry, MAX_HISTORY_ENTRIES,
-    MAX_LEADERBOARD_ENTRIES,
+    AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry, MAX_ADMIN_LOG_ENTRIES,
+    MAX_HISTORY_ENTRIES, MAX_LEADERBOARD_ENTRIES,
 };
 use kingme_shared::{GameKind, Side};
 use parking_lot::Mutex;
@@ -392,6 +394,25 @@ impl Storage {
     pub async fn resume_token_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
         let hash = identity::hash_secret(token);
         self.run(move |store| store.resume_token_owner(&hash)).await
+    }
+
+    /// Carries out an admin's action on the database and logs it, in one transaction (see
+    /// [`moderation::record`]): whether it changed anything.
+    pub async fn record_admin_action(&self, entry: AdminLogEntry) -> Result<bool, StoreError> {
+        self.run(move |store| moderation::record(store, &entry))
+            .await
+    }
+
+    /// The sanctions on a name (read at its sign-in and at each chat line, so that every server
+    /// on a shared database holds them at once).
+    pub async fn sanctions(&self, name: String) -> Result<Sanctions, StoreError> {
+        self.run(move |store| store.sanctions(&name)).await
+    }
+
+    /// The admin log's latest entries, newest first, at most [`MAX_ADMIN_LOG_ENTRIES`].
+    pub async fn admin_log(&self) -> Result<Vec<AdminLogEntry>, StoreError> {
+        self.run(|store| store.admin_log(MAX_ADMIN_LOG_ENTRIES))
+            .await
     }
 }
 

@@ -26,7 +26,8 @@ async fn shown(addr: &str) -> ChannelBinding {
     dial(addr, Wire::Tls).await.binding
 }
 
-fn hangup(pid: u32) {
+/// Sends the process `pid` a SIGHUP.
+pub(crate) fn hangup(pid: u32) {
     let status = std::process::Command::new("kill")
         .args(["-HUP", &pid.to_string()])
         .status()

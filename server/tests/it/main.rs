@@ -1,8 +1,9 @@
 //! The server's integration tests in one test binary: the real `kingme-server` binary killed
 //! and restarted on its database ([`restart`]), reloading its certificate on SIGHUP
 //! ([`certificate_reload`]), configured by a file ([`config_file`]), its log in a pipe
-//! ([`log_colour`]), its Prometheus metrics after real games ([`metrics`]), and a database
-//! restored from a backup ([`restore`]). One module a former test file.
+//! ([`log_colour`]), its Prometheus metrics after real games ([`metrics`]), moderation by its
+//! admins kept over a restart ([`moderation`]), and a database restored from a backup
+//! ([`restore`]). One module a former test file.
 //!
 //! Behind features, each in its own binary: `postgres` (the stores against a real PostgreSQL),
 //! `cluster` (nodes on PostgreSQL and Redis) and `faults` (the long kill loop).
@@ -16,6 +17,7 @@ mod certificate_reload;
 mod config_file;
 mod log_colour;
 mod metrics;
+mod moderation;
 mod restart;
 mod restore;
 

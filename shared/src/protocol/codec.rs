@@ -242,6 +242,11 @@ mod tests {
             game: GameId(7),
             text: "11x18x25".to_owned(),
         });
+        round_trip(ClientMessage::Admin(crate::domain::AdminAction::Ban {
+            name: "mallory".to_owned(),
+            reason: Some("spam".to_owned()),
+        }));
+        round_trip(ClientMessage::AdminLog);
     }
 
     #[test]
@@ -330,7 +335,7 @@ mod tests {
             .expect("encode");
         assert_eq!(
             &frame[..],
-            &[0, 0, 0, 10, 0, 6, 3, b'a', b'd', b'a', 0, 0, 0, 1]
+            &[0, 0, 0, 10, 0, 7, 3, b'a', b'd', b'a', 0, 0, 0, 1]
         );
     }
 

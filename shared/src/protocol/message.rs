@@ -6,8 +6,9 @@
 
 use crate::ai::Level;
 pub use crate::domain::{
-    ClockState, EndReason, GameId, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord, PlayerId,
-    TimeControl,
+    AdminAction, AdminLogEntry, ClockState, EndReason, GameId, GameResult, GameStatus,
+    MAX_ADMIN_LOG_ENTRIES, MAX_ANNOUNCEMENT_CHARS, MAX_MOVE_TEXT, MAX_REASON_CHARS, MoveRecord,
+    PlayerId, TimeControl,
 };
 use crate::domain::{HistoryEntry, LeaderboardEntry};
 use crate::game::Side;
@@ -16,15 +17,21 @@ use crate::games::spec::GameSpec;
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
 
+pub use super::error_kind::ErrorKind;
+
 /// The protocol version spoken by this build. A server refuses a hello with a version outside
 /// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// The oldest version a server still speaks. Version 6 binds a person's proof to the TLS
 /// connection it was made on (`kingme_shared::identity::ChannelBinding`); an older client's
 /// proof binds nothing, so it could be relayed to another server, and it is refused with a
-/// message saying to upgrade.
+/// message saying to upgrade. Version 7 adds the admins' messages (`Admin`, `AdminLog`) and
+/// `Announcement`, which a server sends only to clients of version 7.
 pub const MIN_PROTOCOL_VERSION: u32 = 6;
+
+/// The first version whose clients are sent `Announcement`s.
+pub const ANNOUNCEMENT_VERSION: u32 = 7;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -231,6 +238,13 @@ pub enum ClientMessage {
         /// Whether to watch the lobby (`true`) or stop (`false`).
         on: bool,
     },
+    /// Version 7: an admin's action (ban, unban, mute, unmute, close a game, announce), refused
+    /// unless the connection proved a key the server names as an admin's. The answer is
+    /// `AdminDone`.
+    Admin(AdminAction),
+    /// Version 7: an admin asks for the admin log, newest first (at most
+    /// [`MAX_ADMIN_LOG_ENTRIES`]); the answer is `AdminLog`.
+    AdminLog,
 }
 
 impl ClientMessage {
@@ -259,7 +273,9 @@ impl ClientMessage {
             | ClientMessage::Leaderboard { .. }
             | ClientMessage::Export { .. }
             | ClientMessage::Prove { .. }
-            | ClientMessage::WatchLobby { .. } => None,
+            | ClientMessage::WatchLobby { .. }
+            | ClientMessage::Admin(_)
+            | ClientMessage::AdminLog => None,
         }
     }
 }
@@ -333,46 +349,6 @@ pub struct GameState {
     pub clocks: ClockState,
     /// Playing or over, with the result.
     pub status: GameStatus,
-}
-
-/// Machine-readable kinds of errors, so a client can react (the message is for people).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ErrorKind {
-    /// The client speaks another protocol version.
-    VersionMismatch,
-    /// A frame or message could not be decoded; the connection closes.
-    Malformed,
-    /// The first message was not a hello, or came too late.
-    HandshakeRequired,
-    /// A name or token was refused.
-    Unauthorized,
-    /// Too many messages, games or connections.
-    LimitExceeded,
-    /// The game does not exist or is not yours to act in.
-    NoSuchGame,
-    /// The request does not fit the game's state (seat taken, not your turn, ...).
-    NotAllowed,
-    /// Options for a new game were invalid.
-    InvalidOptions,
-    /// The server is shutting down.
-    ShuttingDown,
-    /// The connection was idle too long.
-    Timeout,
-    /// A move out of turn.
-    NotYourTurn,
-    /// The game waits for a player in its open seat.
-    NotStarted,
-    /// The game is over.
-    GameOver,
-    /// The move text is longer than [`MAX_MOVE_TEXT`].
-    MoveTooLong,
-    /// The rules refuse the move (the reason says why).
-    IllegalMove,
-    /// The mover's time ran out before the move arrived: the game is lost on time.
-    Flagged,
-    /// The server could not store (or read) what the request needs; nothing changed. Try again
-    /// in a moment: a paused game goes on by itself once its database works again.
-    NotStored,
 }
 
 /// What the server says.
@@ -581,6 +557,26 @@ pub enum ServerMessage {
         #[serde(deserialize_with = "crate::grown_list::deserialize")]
         /// Every live node's address, this one first.
         addresses: Vec<String>,
+    },
+    /// Version 7: the answer to an admin's `Admin`: what was done, in words.
+    AdminDone {
+        /// The action done.
+        action: AdminAction,
+        /// What it did, for people (`banned ann: 1 game ended, 1 connection closed`).
+        message: String,
+    },
+    /// Version 7: the answer to `AdminLog`: who did what, when, newest first.
+    AdminLog {
+        #[serde(deserialize_with = "crate::grown_list::deserialize")]
+        /// The log's latest entries, newest first.
+        entries: Vec<AdminLogEntry>,
+    },
+    /// Version 7: an admin's announcement, sent to every connected person.
+    Announcement {
+        /// The admin's name.
+        from: String,
+        /// What the admin said.
+        text: String,
     },
 }
 

@@ -206,7 +206,11 @@ impl App {
             return;
         };
         match action {
-            Some(Action::Submit) => self.act(Intent::Chat(line.value().to_owned()), out),
+            Some(Action::Submit) => {
+                if !self.blocking_command(line.value()) {
+                    self.act(Intent::Chat(line.value().to_owned()), out);
+                }
+            }
             Some(Action::Cancel) => {}
             _ => {
                 line.key(key);

@@ -6,6 +6,7 @@
 //! and typed lines) and `dialogs`; what reaches the game is an [`crate::game::intent::Intent`]
 //! resolved and sent in `board`, which also turns clicks into moves.
 
+mod blocking;
 mod board;
 mod dialogs;
 mod held_letter;
@@ -15,6 +16,7 @@ mod situation;
 use crate::game::game_of;
 use crate::game::table::Table;
 use crate::game::words::result_sentence;
+use crate::local::blocked::Blocked;
 use crate::local::settings::Settings;
 use crate::net::event::{Event, LinkEvent};
 use crate::tui::create_form::CreateForm;
@@ -170,6 +172,11 @@ pub struct App {
     watching_lobby: bool,
     /// A lower-case letter that may begin a typed square, waiting for the next key.
     held_letter: Option<held_letter::HeldLetter>,
+    /// The people whose chat is hidden (`/block`); `blocked_changed` asks the loop to write
+    /// them.
+    pub blocked: Blocked,
+    /// Whether the blocked names changed since they were last written.
+    pub blocked_changed: bool,
 }
 
 impl App {
@@ -204,6 +211,8 @@ impl App {
             drag_from: None,
             watching_lobby: false,
             held_letter: None,
+            blocked: Blocked::default(),
+            blocked_changed: false,
         }
     }
 
@@ -402,6 +411,11 @@ impl App {
                     }
                     self.say(format!("the rematch is game {rematch}"));
                 }
+            }
+            // A blocked person's chat is dropped unseen.
+            ServerMessage::Chat { from, .. } if self.blocked.contains(from) => {}
+            ServerMessage::Announcement { from, text } => {
+                self.say(format!("announcement from {from}: {text}"));
             }
             ServerMessage::ShuttingDown { message } => {
                 self.complain(format!(

@@ -7,13 +7,14 @@
 //! [`requests`] (what a command or request does),
 //! [`membership`] (seats, spectators, comings and goings), [`offering`] (draws, takebacks and
 //! rematches through one offer and answer path), [`course`] (the game's course: turns, moves,
-//! the end, time), [`persistence`] (the database, and pausing when it fails) and [`view`] (what
+//! the end, time), [`moderation`] (what an admin's ban or close does to the game), [`persistence`] (the database, and pausing when it fails) and [`view`] (what
 //! members and the lobby are told). This file holds the task's state, its one constructor
 //! (shared by a new game and a resumed one) and its loop.
 
 mod course;
 mod creation;
 mod membership;
+mod moderation;
 mod offering;
 mod persistence;
 #[cfg(test)]

@@ -142,6 +142,10 @@ impl Table {
             command @ (TableCommand::Disconnected { .. } | TableCommand::Reconnected { .. }) => {
                 self.handle(command).await;
             }
+            // An end could not be stored either; the admin hears that the database fails.
+            TableCommand::Banned { .. } | TableCommand::Close => {
+                tracing::warn!(game = %self.id, "an admin's command for a paused game was not carried out");
+            }
         }
     }
 

@@ -23,6 +23,8 @@ impl Table {
             TableCommand::Disconnected { player } => self.disconnected(player),
             TableCommand::Reconnected { session } => self.reconnected(&session),
             TableCommand::BotMoved(answer) => self.bot_moved(answer).await,
+            TableCommand::Banned { name } => self.banned(&name),
+            TableCommand::Close => self.closed_by_admin(),
         }
     }
 
@@ -70,7 +72,9 @@ impl Table {
             | ClientMessage::History { .. }
             | ClientMessage::Leaderboard { .. }
             | ClientMessage::Export { .. }
-            | ClientMessage::WatchLobby { .. } => Err(Refusal::NotAGameMessage("a lobby request")),
+            | ClientMessage::WatchLobby { .. }
+            | ClientMessage::Admin(_)
+            | ClientMessage::AdminLog => Err(Refusal::NotAGameMessage("a lobby request")),
         }
     }
 

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 /// Every file of the page: its name under `/`, its content type, its bytes.
-pub const ASSETS: [(&str, &str, &[u8]); 9] = [
+pub const ASSETS: [(&str, &str, &[u8]); 10] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -55,6 +55,11 @@ pub const ASSETS: [(&str, &str, &[u8]); 9] = [
         "ratings.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../../web/ratings.js"),
+    ),
+    (
+        "blocking.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/blocking.js"),
     ),
 ];
 

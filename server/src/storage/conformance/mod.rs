@@ -17,14 +17,18 @@
 //!   request (even one the database itself refuses) is undone without losing the batch;
 //! - game ids: never the same twice, also between two stores reserving at once, and above every
 //!   id handed out before a restart;
-//! - rated results finished at once from two stores on one database lose no rating update.
+//! - rated results finished at once from two stores on one database lose no rating update;
+//! - moderation: bans (with their reasons) and mutes by name until lifted, seen by another
+//!   store on the database, and the admin log newest first.
 
 mod batches;
 mod games;
+mod moderation;
 mod players;
 
 pub use batches::*;
 pub use games::*;
+pub use moderation::*;
 pub use players::*;
 
 use super::records::{NewGame, Participant, StoredMove};
@@ -46,7 +50,7 @@ pub trait TestDatabase {
 pub type Case = fn(&mut dyn TestDatabase);
 
 /// Every case, by name.
-pub const CASES: [(&str, Case); 13] = [
+pub const CASES: [(&str, Case); 14] = [
     (
         "a game is kept from creation to result",
         a_game_is_kept_from_creation_to_result,
@@ -95,6 +99,10 @@ pub const CASES: [(&str, Case); 13] = [
     (
         "only the latest lease writes a game",
         only_the_latest_lease_writes_a_game,
+    ),
+    (
+        "sanctions and the admin log are kept",
+        sanctions_and_the_admin_log_are_kept,
     ),
 ];
 

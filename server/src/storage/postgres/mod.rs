@@ -15,16 +15,21 @@
 //! finishing games of the same person one after the other both count.
 //!
 //! Files: [`connection`] (opening the connection and opening it again when it broke,
-//! prepared statements, closing off the reactor); this file, the SQL of every [`Store`] request.
+//! prepared statements, closing off the reactor); [`moderation`] (the SQL of sanctions and the
+//! admin log); this file, the SQL of every other [`Store`] request.
 
 mod connection;
+mod moderation;
 
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::postgres_error::database;
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
+use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
-use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{
+    AdminLogEntry, EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry,
+};
 use kingme_shared::record::end_reason_code;
 use kingme_shared::{GameKind, Side};
 use postgres::{Client, Row, Statement};
@@ -541,6 +546,32 @@ impl Store for PgStore {
         .iter()
         .map(|row| row.try_get(0).map_err(database))
         .collect()
+    }
+
+    fn sanction(
+        &mut self,
+        name: &str,
+        kind: SanctionKind,
+        reason: Option<&str>,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.put_sanction(name, kind, reason, at_ms)
+    }
+
+    fn lift_sanction(&mut self, name: &str, kind: SanctionKind) -> Result<bool, StoreError> {
+        self.delete_sanction(name, kind)
+    }
+
+    fn sanctions(&mut self, name: &str) -> Result<Sanctions, StoreError> {
+        self.sanctions_of(name)
+    }
+
+    fn log_admin_action(&mut self, entry: &AdminLogEntry) -> Result<(), StoreError> {
+        self.insert_admin_log(entry)
+    }
+
+    fn admin_log(&mut self, limit: usize) -> Result<Vec<AdminLogEntry>, StoreError> {
+        self.latest_admin_log(limit)
     }
 }
 

@@ -5,9 +5,10 @@
 //! other statement.
 //!
 //! Files: [`open`] (opening a file or memory database: its integrity check, seal, migrations,
-//! log and checkpointer, and the settings in force); this file, the SQL of every [`Store`]
-//! request.
+//! log and checkpointer, and the settings in force); [`moderation`] (the SQL of sanctions and
+//! the admin log); this file, the SQL of every other [`Store`] request.
 
+mod moderation;
 mod open;
 
 use super::checkpointer::Checkpointer;
@@ -15,9 +16,12 @@ use super::file_identity::FileIdentity;
 use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
 use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
+use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use super::stranded_log::LogKeeper;
-use kingme_shared::domain::{EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry};
+use kingme_shared::domain::{
+    AdminLogEntry, EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry,
+};
 use kingme_shared::record::end_reason_code;
 use kingme_shared::{GameKind, Side};
 use rusqlite::{Connection, OptionalExtension, Row, params};
@@ -555,6 +559,32 @@ impl Store for SqliteStore {
                     .optional()
             })
             .map_err(database)
+    }
+
+    fn sanction(
+        &mut self,
+        name: &str,
+        kind: SanctionKind,
+        reason: Option<&str>,
+        at_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.put_sanction(name, kind, reason, at_ms)
+    }
+
+    fn lift_sanction(&mut self, name: &str, kind: SanctionKind) -> Result<bool, StoreError> {
+        self.delete_sanction(name, kind)
+    }
+
+    fn sanctions(&mut self, name: &str) -> Result<Sanctions, StoreError> {
+        self.sanctions_of(name)
+    }
+
+    fn log_admin_action(&mut self, entry: &AdminLogEntry) -> Result<(), StoreError> {
+        self.insert_admin_log(entry)
+    }
+
+    fn admin_log(&mut self, limit: usize) -> Result<Vec<AdminLogEntry>, StoreError> {
+        self.latest_admin_log(limit)
     }
 }
 
