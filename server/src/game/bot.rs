@@ -1,13 +1,15 @@
 //! A built-in bot in a seat. Its search (`kingme_shared::ai::think`) runs on a blocking thread,
 //! never on the async reactor, with the time the clock allows and a stop flag the table raises
 //! when the game ends or the position changes under it. A semaphore bounds how many searches run
-//! at once, so many bot games share the cores and cannot crowd out move relay for people.
+//! at once, so many bot games share the cores and cannot crowd out move relay for people. Each
+//! search's time goes to `kingme_bot_search_seconds` ([`crate::telemetry`]).
 
+use crate::telemetry;
 use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, StopFlag, think};
 use kingme_shared::{AnyGame, Side};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::{Semaphore, mpsc};
 
 /// What all bots share: the search slots, and the checkers endgame database their searches
@@ -112,6 +114,8 @@ impl Bot {
             } = request;
             let limits = pool.limits(budget, stop);
             let seed = rand::random();
+            let kind = game.kind().name();
+            let began = Instant::now();
             let search = tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
             let text = match search.await {
                 Ok(report) => report.map(|report| report.text),
@@ -120,6 +124,7 @@ impl Bot {
                     None
                 }
             };
+            telemetry::bot_searched(kind, level.name(), began);
             // The table may have closed meanwhile; then nobody needs the move.
             let _ = reply.send(BotAnswer { side, epoch, text }.into()).await;
         });
