@@ -205,8 +205,8 @@ impl Args {
             plain: [listen, grace_secs, max_connections, handshake_timeout_secs,
                 idle_timeout_secs, max_games_per_player, rate_burst, rate_per_second,
                 bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format],
-            optional: [http, metrics, bot_searches, db, egdb, cluster, advertise, tls_cert, tls_key,
-                proxy_cert]);
+            optional: [http, metrics, bot_searches, db, egdb, cluster, advertise, tls_cert,
+                tls_key, proxy_cert]);
     }
 
     /// The flags that go in pairs or exclude each other, as clap checks them on the command

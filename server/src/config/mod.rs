@@ -2,6 +2,7 @@
 //! an embedding client all configure the same server the same way.
 
 pub mod file;
+pub mod fuzzing;
 
 use crate::storage::Durability;
 use kingme_shared::ai::egdb::Egdb;
