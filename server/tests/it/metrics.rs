@@ -228,7 +228,7 @@ async fn bot_searches_are_timed_by_kind_and_level() {
         value(&samples, "kingme_bot_search_seconds_bucket", &labels)
     };
     assert_eq!(bucket("+Inf"), searches, "{body}");
-    // A random bot answers at once: every search within a second.
-    assert_eq!(bucket("1"), searches, "{body}");
+    // A random bot answers at once: every search in a bucket below the top one (5 s).
+    assert_eq!(bucket("5"), searches, "{body}");
     server.kill().await.unwrap();
 }
