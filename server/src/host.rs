@@ -9,6 +9,8 @@ pub use crate::embed::*;
 pub use crate::net::tls::{ServerTls, TlsError, self_signed_pem};
 #[cfg(feature = "metrics")]
 pub use crate::net::web::metrics::{MetricsError, install as install_metrics};
-pub use crate::server::{ServeError, open_storage, open_tls, run, run_doors, run_with_storage};
+pub use crate::server::{
+    Doors, ServeError, open_storage, open_tls, run, run_doors, run_with_storage,
+};
 pub use crate::storage::location::{IN_MEMORY, SERVER_DB_FILE};
 pub use crate::storage::{Durability, Storage, StoreError, backup};

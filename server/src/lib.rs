@@ -1,13 +1,15 @@
 //! kingme-server: the judge. It owns every game, seats players and bots, runs the clocks, and is
 //! the only authority on what happened.
 //!
-//! Three doors lead in, and everything else is private to the crate:
+//! Four doors lead in, and everything else is private to the crate:
 //! - [`embed`]: what the client starts inside its own process (a background server on an
 //!   address, [`embed::ServerHandle::start`]);
 //! - [`host`]: what the `kingme-server` binary and the load tools use to run one (the database,
 //!   TLS, the doors, backups);
 //! - `test_support` (feature `test-support`): the storage layer and the judge, reached directly
-//!   by other crates' tests and the benchmark.
+//!   by other crates' tests and the benchmark;
+//! - [`fuzzing`]: the fuzz target bodies of the server's parsers (the configuration file), for
+//!   `tests/fuzz/` and the regression test.
 //!
 //! Features: `postgres`, `cluster`, `web` (the HTTP door on axum) and `metrics` (its
 //! `/metrics`) are on by default; the client leaves them out.
@@ -46,6 +48,7 @@ mod storage;
 mod telemetry;
 
 pub mod embed;
+pub mod fuzzing;
 pub mod host;
 #[cfg(feature = "test-support")]
 pub mod test_support;

@@ -11,6 +11,8 @@ use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
 use crate::net::tls::{ServerTls, TlsError};
+#[cfg(feature = "metrics")]
+use crate::net::web::metrics_door::serve_metrics;
 #[cfg(feature = "web")]
 use crate::net::web::{WebDoor, serve_http};
 use crate::net::{ConnectionContext, ConnectionLimits, connection};
@@ -35,7 +37,7 @@ use tokio_util::task::TaskTracker;
 pub enum ServeError {
     /// The cluster's Redis cannot be reached or refuses the node.
     #[cfg(feature = "cluster")]
-    #[error(transparent)]
+    #[error("cannot join the cluster: {0}")]
     Cluster(#[from] ClusterError),
     /// A cluster was asked of a build without one.
     #[error(
@@ -49,6 +51,36 @@ pub enum ServeError {
          default) to use --http"
     )]
     NoWebDoor,
+    /// The metrics door was asked of a build without metrics.
+    #[error(
+        "this build records no metrics: build it with the `metrics` feature (kingme-server has it \
+         by default) to use --metrics"
+    )]
+    NoMetrics,
+}
+
+/// The listeners a server serves on, its doors.
+#[derive(Debug)]
+pub struct Doors {
+    /// The TCP door: the binary protocol.
+    pub tcp: TcpListener,
+    /// The HTTP door (`--http`): the web page, the WebSocket, `/healthz`, `/readyz` and, without
+    /// a metrics door, `/metrics`.
+    pub http: Option<TcpListener>,
+    /// The metrics door (`--metrics`): `/metrics`, `/healthz` and `/readyz` in plain HTTP.
+    pub metrics: Option<TcpListener>,
+}
+
+impl Doors {
+    /// The TCP door alone.
+    #[must_use]
+    pub fn tcp(listener: TcpListener) -> Doors {
+        Doors {
+            tcp: listener,
+            http: None,
+            metrics: None,
+        }
+    }
 }
 
 /// Opens (creating and migrating if needed) the database `config` names, on a blocking thread,
@@ -109,26 +141,30 @@ pub async fn run_with_storage(
         Ok(tls) => tls,
         Err(err) => return tracing::error!(%err, "cannot set up TLS; not serving"),
     };
-    if let Err(err) = run_doors(listener, None, shutdown, config, storage, tls).await {
+    if let Err(err) = run_doors(Doors::tcp(listener), shutdown, config, storage, tls).await {
         tracing::error!(%err, "not serving");
     }
 }
 
-/// [`run_with_storage`] with, when `http` is given, the HTTP door on that listener too: the
-/// WebSocket endpoint and the web page. A cluster node (`--cluster`) that cannot join its
-/// cluster serves nothing and says why.
+/// [`run_with_storage`] on the given doors: the TCP door and, when given, the HTTP door (the
+/// WebSocket endpoint and the web page) and the metrics door. A cluster node (`--cluster`) that
+/// cannot join its cluster serves nothing and says why.
 ///
 /// # Errors
 /// The cluster's Redis cannot be reached or refuses the node, or this build lacks what the
-/// configuration asks for (a cluster, the HTTP door).
+/// configuration asks for (a cluster, the HTTP door, metrics).
 pub async fn run_doors(
-    listener: TcpListener,
-    http: Option<TcpListener>,
+    doors: Doors,
     shutdown: impl Future,
     config: Config,
     storage: Storage,
     tls: Arc<ServerTls>,
 ) -> Result<(), ServeError> {
+    let Doors {
+        tcp: listener,
+        http,
+        metrics,
+    } = doors;
     #[cfg(not(feature = "cluster"))]
     if config.cluster.is_some() {
         return Err(ServeError::NoCluster);
@@ -136,6 +172,10 @@ pub async fn run_doors(
     #[cfg(not(feature = "web"))]
     if http.is_some() {
         return Err(ServeError::NoWebDoor);
+    }
+    #[cfg(not(feature = "metrics"))]
+    if metrics.is_some() {
+        return Err(ServeError::NoMetrics);
     }
     let server_id = match storage.server_id().await {
         Ok(id) => id,
@@ -237,14 +277,25 @@ pub async fn run_doors(
     // The HTTP door stops accepting when the TCP door does.
     let accepting = CancellationToken::new();
     #[cfg(feature = "web")]
-    let web = http.map(|http| {
-        let door = WebDoor {
-            context: Arc::clone(&net),
-            permits: Arc::clone(&permits),
-            connections: connections.clone(),
-        };
-        tokio::spawn(serve_http(http, door, accepting.clone()))
-    });
+    let door = WebDoor {
+        context: Arc::clone(&net),
+        permits: Arc::clone(&permits),
+        connections: connections.clone(),
+    };
+    // `/metrics` goes to the metrics door when there is one, else to the HTTP door.
+    #[cfg(feature = "metrics")]
+    let (metrics_on_http, metrics) = (
+        metrics.is_none(),
+        metrics
+            .map(|listener| tokio::spawn(serve_metrics(listener, door.clone(), accepting.clone()))),
+    );
+    #[cfg(all(feature = "web", not(feature = "metrics")))]
+    let metrics_on_http = false;
+    #[cfg(not(feature = "metrics"))]
+    let metrics: Option<JoinHandle<()>> = None;
+    #[cfg(feature = "web")]
+    let web =
+        http.map(|http| tokio::spawn(serve_http(http, door, accepting.clone(), metrics_on_http)));
     #[cfg(not(feature = "web"))]
     let web: Option<JoinHandle<()>> = None;
     if let Ok(addr) = listener.local_addr() {
@@ -284,9 +335,9 @@ pub async fn run_doors(
     }
     drop(listener);
     accepting.cancel();
-    if let Some(web) = web {
+    for door in web.into_iter().chain(metrics) {
         // Plain page requests finish; upgraded WebSockets are connections and close below.
-        let _ = web.await;
+        let _ = door.await;
     }
     tracing::info!("shutting down: ending games");
     tables.games.cancel();
@@ -379,9 +430,13 @@ impl ServerHandle {
         let http_addr = http.as_ref().map(TcpListener::local_addr).transpose()?;
         let stop = CancellationToken::new();
         let shutdown = stop.clone().cancelled_owned();
-        let task = tokio::spawn(run_doors(
-            listener,
+        let doors = Doors {
+            tcp: listener,
             http,
+            metrics: None,
+        };
+        let task = tokio::spawn(run_doors(
+            doors,
             shutdown,
             config,
             storage,

@@ -9,7 +9,12 @@
 //! - `kingme_move_relay_seconds{kind}`: a move received by its table to its announcement sent;
 //! - `kingme_storage_commit_seconds`: one batch of the database, begun to committed;
 //! - `kingme_refusals_total{reason}`: requests refused, by the wire's error kind
-//!   (`LimitExceeded` for the rate limit, `Malformed` for a bad frame, ...).
+//!   (`LimitExceeded` for the rate limit, `Malformed` for a bad frame, ...);
+//! - `kingme_bot_search_seconds{kind,level}`: one bot search, handed to a blocking thread to
+//!   its answer;
+//! - on a cluster node: `kingme_leases` (leases on games held now), `kingme_takeovers_total`
+//!   (games taken over from a node that died) and `kingme_redis_errors_total` (requests to
+//!   Redis that failed).
 
 use std::cell::Cell;
 use std::time::Instant;
@@ -26,6 +31,14 @@ pub const MOVE_RELAY: &str = "kingme_move_relay_seconds";
 pub const STORAGE_COMMIT: &str = "kingme_storage_commit_seconds";
 /// `kingme_refusals_total`.
 pub const REFUSALS: &str = "kingme_refusals_total";
+/// `kingme_bot_search_seconds`.
+pub const BOT_SEARCH: &str = "kingme_bot_search_seconds";
+/// `kingme_leases`.
+pub const LEASES: &str = "kingme_leases";
+/// `kingme_takeovers_total`.
+pub const TAKEOVERS: &str = "kingme_takeovers_total";
+/// `kingme_redis_errors_total`.
+pub const REDIS_ERRORS: &str = "kingme_redis_errors_total";
 
 /// The door a connection came through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,4 +125,39 @@ pub fn batch_committed(began: Instant) {
 /// A request was refused, for `reason` (the wire's error kind).
 pub fn refused(reason: String) {
     metrics::counter!(REFUSALS, "reason" => reason).increment(1);
+}
+
+/// A bot at `level` (its name) searched a position of a `kind` game (its name) from `began`
+/// to now.
+pub fn bot_searched(kind: &'static str, level: &'static str, began: Instant) {
+    metrics::histogram!(BOT_SEARCH, "kind" => kind, "level" => level).record(began.elapsed());
+}
+
+/// One lease on a game held by this cluster node, counted in `kingme_leases` while this lives.
+#[derive(Debug)]
+pub struct LeaseGauge(());
+
+impl LeaseGauge {
+    /// Counts a lease just taken.
+    #[must_use]
+    pub fn held() -> LeaseGauge {
+        metrics::gauge!(LEASES).increment(1.0);
+        LeaseGauge(())
+    }
+}
+
+impl Drop for LeaseGauge {
+    fn drop(&mut self) {
+        metrics::gauge!(LEASES).decrement(1.0);
+    }
+}
+
+/// This node took over a game whose node is gone.
+pub fn took_over() {
+    metrics::counter!(TAKEOVERS).increment(1);
+}
+
+/// A request to the cluster's Redis failed.
+pub fn redis_failed() {
+    metrics::counter!(REDIS_ERRORS).increment(1);
 }

@@ -14,7 +14,8 @@
 //! lost (subscriptions cut, the game's node held from publishing, Redis away); a game created
 //! while Redis is away refused, with nothing of it announced or stored; a join whose answer was
 //! lost with Redis answered again once Redis is back; a ban and a mute made at one node holding
-//! at another.
+//! at another; a node's metrics door counting its leases, the games it took over and its failed
+//! Redis requests, and its `/readyz` failing while it is not joined to the cluster.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
 //! --test cluster`. Without PostgreSQL and redis-server installed these tests fail, saying what
@@ -34,7 +35,10 @@ use kingme_shared::protocol::{
 };
 use kingme_testkit::client::hello_message;
 use kingme_testkit::cluster_node::Node;
+use kingme_testkit::http::get_over;
+use kingme_testkit::link::Wire;
 use kingme_testkit::ports::free_port;
+use kingme_testkit::prometheus;
 use kingme_testkit::temp_postgres::TempPostgres;
 use kingme_testkit::temp_redis::TempRedis;
 use kingme_testkit::{Client, free_square, patience, tictactoe_options};
@@ -1096,4 +1100,68 @@ async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
         .await
         .unwrap();
     Client::person(&home.addr, "mallory", &key(3)).await;
+
+/// A node's command with a metrics door on `door`.
+fn node_with_metrics(door: &str) -> Command {
+    let mut command = node_command();
+    command.args(["--metrics", door]);
+    command
+}
+
+/// The value of the unlabelled metric `name` on the metrics door `door`.
+async fn metric(door: &str, name: &str) -> f64 {
+    let (_, body) = get_over(door, "/metrics", Wire::Plaintext).await;
+    prometheus::value(&prometheus::parse(&body), name, &[])
+}
+
+/// Asks `/readyz` at `door` until it answers `status`, for at most [`patience::SERVER_LOG`];
+/// returns the body.
+async fn readyz_until(door: &str, status: &str) -> String {
+    let deadline = tokio::time::Instant::now() + patience::SERVER_LOG;
+    loop {
+        let (head, body) = get_over(door, "/readyz", Wire::Plaintext).await;
+        if head.starts_with(&format!("HTTP/1.1 {status}")) {
+            return body;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "/readyz never answered {status}: {head} {body}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nodes_metrics_count_leases_takeovers_and_redis_errors_and_readyz_needs_the_cluster() {
+    let (_postgres, db, mut redis) = services();
+    let (first_door, second_door) = (
+        format!("127.0.0.1:{}", free_port()),
+        format!("127.0.0.1:{}", free_port()),
+    );
+    let mut first = Node::start(node_with_metrics(&first_door), &db, &redis.url()).await;
+    let mut second = Node::start(node_with_metrics(&second_door), &db, &redis.url()).await;
+    assert_eq!(readyz_until(&first_door, "200").await, "ready\n");
+
+    // A game at the first node: its lease is held there.
+    let (mut ada, _bob, game) = ada_against_bob(&first.addr).await;
+    ada.play(game, "5").await;
+    assert_eq!(metric(&first_door, "kingme_leases").await, 1.0);
+    assert_eq!(metric(&second_door, "kingme_leases").await, 0.0);
+    assert_eq!(metric(&second_door, "kingme_takeovers_total").await, 0.0);
+
+    // The first node dies: the second takes the game over and holds its lease.
+    first.kill().await;
+    second.wait_for("took over a game").await;
+    assert_eq!(metric(&second_door, "kingme_takeovers_total").await, 1.0);
+    assert_eq!(metric(&second_door, "kingme_leases").await, 1.0);
+
+    // Redis goes away: the node's requests fail and count, and once its heartbeat has lapsed
+    // it is not ready, saying why; Redis back, it is ready again.
+    let errors = metric(&second_door, "kingme_redis_errors_total").await;
+    redis.stop();
+    let body = readyz_until(&second_door, "503").await;
+    assert!(body.contains("not joined to its cluster"), "{body}");
+    assert!(metric(&second_door, "kingme_redis_errors_total").await > errors);
+    redis.start_again();
+    assert_eq!(readyz_until(&second_door, "200").await, "ready\n");
 }

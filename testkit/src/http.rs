@@ -1,5 +1,5 @@
-//! A plain HTTP/1.1 request to the web door over TLS, as raw as a test wants it: the status
-//! line and headers as text, and the body.
+//! A plain HTTP/1.1 request to the web door over TLS (or to the metrics door without it), as
+//! raw as a test wants it: the status line and headers as text, and the body.
 
 use crate::link::{Wire, dial};
 use std::fmt::Display;
@@ -11,7 +11,16 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// # Panics
 /// When the server cannot be reached or its answer is not HTTP.
 pub async fn get(addr: impl Display, path: &str) -> (String, String) {
-    let mut stream = dial(&addr, Wire::Tls).await.stream;
+    get_over(addr, path, Wire::Tls).await
+}
+
+/// An HTTP/1.1 GET of `path` to `addr` over `wire` (HTTP without TLS: [`Wire::Plaintext`]):
+/// the status line with the headers, and the body.
+///
+/// # Panics
+/// When the server cannot be reached or its answer is not HTTP.
+pub async fn get_over(addr: impl Display, path: &str, wire: Wire) -> (String, String) {
+    let mut stream = dial(&addr, wire).await.stream;
     let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream
         .write_all(request.as_bytes())

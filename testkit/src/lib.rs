@@ -9,7 +9,8 @@
 //!   processes ([`bot`]);
 //! - game options and whole games between two clients ([`games`]), and the kill-and-restart
 //!   scenario two of the server's suites run ([`scenario`]);
-//! - how long a test waits for each thing it waits for ([`patience`]).
+//! - how long a test waits for each thing it waits for ([`patience`]);
+//! - a scrape of `/metrics` read as Prometheus text ([`prometheus`]).
 //!
 //! A program's path is always the caller's: `CARGO_BIN_EXE_*` names only the binaries of the
 //! test's own package.
@@ -22,6 +23,7 @@ pub mod http;
 pub mod link;
 pub mod patience;
 pub mod ports;
+pub mod prometheus;
 pub mod scenario;
 pub mod server;
 pub mod server_process;

@@ -3,7 +3,8 @@
 #
 #     tests/fuzz/run.sh TARGET SECONDS [extra libFuzzer options]
 #
-# Targets: the names in shared/src/fuzzing/mod.rs (TARGETS), one file each in fuzz_targets/.
+# Targets: the names in the TARGETS of shared/src/fuzzing/mod.rs, client/src/fuzzing.rs and
+# server/src/config/fuzzing.rs, one file each in fuzz_targets/.
 # Needs `cargo install cargo-fuzz`. libFuzzer needs nightly compiler flags; RUSTC_BOOTSTRAP=1
 # allows them on the stable toolchain. No sanitizer: the code under test is safe Rust (the
 # workspace denies `unsafe`; its one exception, the endgame database's memory map, is not

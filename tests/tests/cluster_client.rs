@@ -107,8 +107,7 @@ fn run_node() {
             .await
             .expect("the node listens");
         kingme_server::host::run_doors(
-            listener,
-            None,
+            kingme_server::host::Doors::tcp(listener),
             std::future::pending::<()>(),
             config,
             storage,

@@ -11,7 +11,7 @@ use kingme_server::host::{
     Admins, ClusterSettings, Config, ConfigFile, Database, Fingerprint, LogFormat, TlsSettings,
     TlsSource,
 };
-use kingme_server::host::{SERVER_DB_FILE, default_db_path};
+use kingme_server::host::{Doors, SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,6 +79,11 @@ struct Args {
     /// messages, for browsers and bots in any language) at `/ws`. Off unless given.
     #[arg(long, value_name = "HOST:PORT")]
     http: Option<String>,
+    /// Serve `/metrics` (Prometheus text), `/healthz` and `/readyz` in plain HTTP on this
+    /// address, a door of their own, and no longer `/metrics` on the HTTP door: keep it on
+    /// loopback or a private network (e.g. 127.0.0.1:9100). Off unless given.
+    #[arg(long, value_name = "HOST:PORT")]
+    metrics: Option<String>,
     /// Seconds an absent player keeps its seats before forfeiting.
     #[arg(long, default_value_t = 60)]
     grace_secs: u64,
@@ -210,8 +215,8 @@ impl Args {
             plain: [listen, grace_secs, max_connections, handshake_timeout_secs,
                 idle_timeout_secs, max_games_per_player, rate_burst, rate_per_second,
                 bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format, admins],
-            optional: [http, bot_searches, db, egdb, cluster, advertise, tls_cert, tls_key,
-                proxy_cert]);
+            optional: [http, metrics, bot_searches, db, egdb, cluster, advertise, tls_cert,
+                tls_key, proxy_cert]);
     }
 
     /// The flags that go in pairs or exclude each other, as clap checks them on the command
@@ -234,6 +239,7 @@ impl Args {
         Ok(ConfigFile {
             listen: Some(self.listen.clone()),
             http: self.http.clone(),
+            metrics: self.metrics.clone(),
             grace_secs: Some(self.grace_secs),
             max_connections: Some(self.max_connections),
             handshake_timeout_secs: Some(self.handshake_timeout_secs),
@@ -493,7 +499,7 @@ async fn main() -> anyhow::Result<()> {
     let config = args.config()?;
     // Recorded only where they can be read, from before the games resumed at start.
     #[cfg(feature = "metrics")]
-    if args.http.is_some() {
+    if args.http.is_some() || args.metrics.is_some() {
         kingme_server::host::install_metrics()?;
     }
     // The database first: a server that cannot keep its games should say so before anyone
@@ -544,10 +550,28 @@ async fn main() -> anyhow::Result<()> {
         }
         None => None,
     };
+    let metrics = match &args.metrics {
+        Some(metrics) => {
+            let listener = TcpListener::bind(metrics)
+                .await
+                .with_context(|| format!("cannot open the metrics door on {metrics}"))?;
+            let addr = listener
+                .local_addr()
+                .context("the metrics door's address")?;
+            println!("kingme metrics: http://{addr}/metrics (and /healthz, /readyz)");
+            Some(listener)
+        }
+        None => None,
+    };
+    let doors = Doors {
+        tcp: listener,
+        http,
+        metrics,
+    };
     // A node that cannot join its cluster ends with an error status, not a clean exit.
-    kingme_server::host::run_doors(listener, http, shutdown_signal(), config, storage, tls)
+    kingme_server::host::run_doors(doors, shutdown_signal(), config, storage, tls)
         .await
-        .context("cannot join the cluster")?;
+        .context("cannot serve")?;
     Ok(())
 }
 

@@ -5,7 +5,8 @@
 //! each person's seat held for whoever proves the name's key on this node (a guest's for its
 //! resume token). A game found over, or never started, is unlisted (the latter closed as
 //! aborted, as at a restart). While a game's table is being opened, requests for it here wait
-//! for the table (`TableRegistry::opening`).
+//! for the table (`TableRegistry::opening`). Each game taken over counts in
+//! `kingme_takeovers_total`.
 
 use super::lease::{LeaseError, Leases};
 use crate::game::TableContext;
@@ -14,6 +15,7 @@ use crate::lobby::resume::seats_of;
 use crate::players::Sessions;
 use crate::storage::Participant;
 use crate::storage::records::unix_ms;
+use crate::telemetry;
 use kingme_shared::domain::{EndReason, GameId, GameResult};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -117,7 +119,10 @@ impl Watcher {
         let mut guests = HashMap::new();
         let seats = seats_of(&self.tables, &self.sessions, &stored, &mut guests).await?;
         match table::resume(&self.tables, &stored, seats, Some(lease)) {
-            Ok(_) => tracing::info!(game = %game, "took over a game whose node is gone"),
+            Ok(_) => {
+                telemetry::took_over();
+                tracing::info!(game = %game, "took over a game whose node is gone");
+            }
             Err(err) => {
                 tracing::error!(game = %game, %err, "a stored game does not replay; aborting it");
                 fenced.finish_game(game, aborted, unix_ms()).await?;

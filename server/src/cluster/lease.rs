@@ -11,6 +11,7 @@ use super::link::Link;
 use crate::game::ownership::{Lease, Ownership};
 use crate::refusal::Refusal;
 use crate::storage::{Fence, Storage};
+use crate::telemetry::LeaseGauge;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use kingme_shared::domain::GameId;
@@ -202,10 +203,15 @@ impl Leases {
         self.list_game(game).await?;
         let lost = self.games.child_token();
         let kept = CancellationToken::new();
-        self.keepers.spawn(
-            self.clone()
-                .keep(game, holder, taken_at, lost.clone(), kept.clone()),
-        );
+        let held = LeaseGauge::held();
+        self.keepers.spawn(self.clone().keep(
+            game,
+            holder,
+            taken_at,
+            lost.clone(),
+            kept.clone(),
+            held,
+        ));
         Ok(Lease {
             fence: Fence { game, token },
             lost,
@@ -213,7 +219,8 @@ impl Leases {
         })
     }
 
-    /// Renews the lease until the table drops it (then gives it back) or it is lost.
+    /// Renews the lease until the table drops it (then gives it back) or it is lost; `held`
+    /// counts it in `kingme_leases` meanwhile.
     async fn keep(
         self,
         game: GameId,
@@ -221,6 +228,7 @@ impl Leases {
         taken_at: Instant,
         lost: CancellationToken,
         kept: CancellationToken,
+        held: LeaseGauge,
     ) {
         let script = redis::Script::new(RENEW);
         let mut every = tokio::time::interval_at(taken_at + self.ttl / 3, self.ttl / 3);
@@ -259,6 +267,7 @@ impl Leases {
             // takes an unfinished game without waiting for it to lapse.
             self.release(game, &holder).await;
         }
+        drop(held);
     }
 
     async fn release(&self, game: GameId, holder: &str) {

@@ -1,8 +1,9 @@
 //! The node's connection to Redis: one multiplexed connection that reconnects by itself
 //! (the `redis` crate's `ConnectionManager`), with short timeouts so an unreachable Redis never
 //! holds a task for long, and the outage logged once when it starts and once when it ends, not
-//! on every failed request.
+//! on every failed request (each counted in `kingme_redis_errors_total`).
 
+use crate::telemetry;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -92,6 +93,7 @@ impl Link {
                 }
             }
             Err(err) => {
+                telemetry::redis_failed();
                 if self.up.swap(false, Ordering::Relaxed) {
                     tracing::error!(
                         %err,

@@ -24,6 +24,8 @@ pub struct ConfigFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub metrics: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub grace_secs: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_connections: Option<usize>,

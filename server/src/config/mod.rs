@@ -3,6 +3,7 @@
 
 pub mod admins;
 pub mod file;
+pub mod fuzzing;
 
 pub use admins::{Admins, BadFingerprint, Fingerprint};
 

@@ -4,7 +4,9 @@
 //! at once, so many bot games share the cores and cannot crowd out move relay for people. A
 //! move found sooner than the request's `not_before` waits for it on tokio's timer (the pause
 //! that lets people follow a game between bots), never holding a thread or a search slot.
+//! Each search's time goes to `kingme_bot_search_seconds` ([`crate::telemetry`]).
 
+use crate::telemetry;
 use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, StopFlag, think};
 use kingme_shared::{AnyGame, Side};
@@ -119,15 +121,19 @@ impl Bot {
                 }
                 let limits = pool.limits(budget, stop);
                 let seed = rand::random();
+                let kind = game.kind().name();
+                let began = std::time::Instant::now();
                 let search =
                     tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
-                match search.await {
+                let text = match search.await {
                     Ok(report) => report.map(|report| report.text),
                     Err(err) => {
                         tracing::error!(%err, "a bot's search failed");
                         None
                     }
-                }
+                };
+                telemetry::bot_searched(kind, level.name(), began);
+                text
             };
             // The pause, with the search slot given back.
             tokio::time::sleep_until(not_before).await;

@@ -2,58 +2,29 @@
 //! two games of noughts and crosses played out over the TCP door, a move refused, and the
 //! scraped Prometheus text parsed: the moves, the games by state, the connections, the
 //! relay-latency histogram, the storage commits and the refusal all match what was played.
+//! With a metrics door of its own (`metrics` in the configuration file), `/metrics` and the
+//! health checks are there in plain HTTP, and the HTTP door no longer shows `/metrics`. A game
+//! against a bot: its searches are timed, one for each of its moves.
 
 use crate::SERVER;
 use kingme_shared::GameKind;
+use kingme_shared::ai::Level;
 use kingme_shared::protocol::{ClientMessage, GameStatus, ServerMessage};
-use kingme_testkit::http::get;
+use kingme_testkit::Client;
+use kingme_testkit::http::{get, get_over};
+use kingme_testkit::link::Wire;
+use kingme_testkit::prometheus::{parse, value};
 use kingme_testkit::server_process::{line_containing, listening_address, spawn_logged};
-use kingme_testkit::{open_game, play_first_moves, two_players};
-use std::collections::{BTreeMap, BTreeSet};
+use kingme_testkit::{against_bot, open_game, play_first_moves, two_players};
 use tokio::process::Command;
 
-/// One sample of the text: its metric name and labels.
-type Series = (String, BTreeSet<(String, String)>);
-
-/// The samples of a Prometheus text exposition, by name and labels.
-fn parse(text: &str) -> BTreeMap<Series, f64> {
-    let mut samples = BTreeMap::new();
-    for line in text.lines() {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (series, value) = line.rsplit_once(' ').unwrap();
-        let (name, labels) = match series.split_once('{') {
-            Some((name, labels)) => (name, labels.strip_suffix('}').unwrap()),
-            None => (series, ""),
-        };
-        let labels = labels
-            .split(',')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| {
-                let (key, value) = pair.split_once('=').unwrap();
-                (key.to_owned(), value.trim_matches('"').to_owned())
-            })
-            .collect();
-        let value: f64 = value.parse().unwrap_or_else(|_| panic!("{line}"));
-        assert!(
-            samples.insert((name.to_owned(), labels), value).is_none(),
-            "{line} twice"
-        );
-    }
-    samples
-}
-
-/// The value of `name` with `labels`, or 0 when the text has no such sample.
-fn value(samples: &BTreeMap<Series, f64>, name: &str, labels: &[(&str, &str)]) -> f64 {
-    let labels = labels
-        .iter()
-        .map(|(key, value)| ((*key).to_owned(), (*value).to_owned()))
-        .collect();
-    samples
-        .get(&(name.to_owned(), labels))
-        .copied()
-        .unwrap_or(0.0)
+/// The `HOST:PORT` after `scheme` in a line the server printed (`kingme web page: https://…/`).
+fn address_after(line: &str, scheme: &str) -> String {
+    line.split(scheme)
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no {scheme} address in {line:?}"))
+        .to_owned()
 }
 
 #[tokio::test]
@@ -64,13 +35,10 @@ async fn metrics_count_the_moves_games_and_refusals_of_real_games() {
             .args(["--db", ":memory:"])
             .env("NO_COLOR", "1"),
     );
-    let page = line_containing(&mut log, "kingme web page: https://").await;
-    let web = page
-        .split("https://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap()
-        .to_owned();
+    let web = address_after(
+        &line_containing(&mut log, "kingme web page: https://").await,
+        "https://",
+    );
     // The TCP door's line (the web door logs a "listening addr=" of its own).
     let addr = listening_address(&line_containing(&mut log, "kingme server listening").await);
     tokio::spawn(async move { while let Ok(Some(_)) = log.next_line().await {} });
@@ -169,5 +137,98 @@ async fn metrics_count_the_moves_games_and_refusals_of_real_games() {
         tokio::task::yield_now().await;
     }
     assert_eq!(left, 1.0);
+    server.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_metrics_door_of_its_own_serves_metrics_and_health_and_the_public_door_hides_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("kingme.toml");
+    std::fs::write(
+        &config,
+        "listen = \"127.0.0.1:0\"\nhttp = \"127.0.0.1:0\"\nmetrics = \"127.0.0.1:0\"\ndb = \":memory:\"\n",
+    )
+    .unwrap();
+    let (mut server, mut log) = spawn_logged(
+        Command::new(SERVER)
+            .arg("--config")
+            .arg(&config)
+            .env("NO_COLOR", "1"),
+    );
+    let web = address_after(
+        &line_containing(&mut log, "kingme web page: https://").await,
+        "https://",
+    );
+    let door = address_after(
+        &line_containing(&mut log, "kingme metrics: http://").await,
+        "http://",
+    );
+    let addr = listening_address(&line_containing(&mut log, "kingme server listening").await);
+    tokio::spawn(async move { while let Ok(Some(_)) = log.next_line().await {} });
+    let _ada = Client::hello(&addr, "ada").await;
+
+    let (head, body) = get_over(&door, "/metrics", Wire::Plaintext).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(head.contains("text/plain; version=0.0.4"), "{head}");
+    assert_eq!(
+        value(&parse(&body), "kingme_connections", &[("door", "tcp")]),
+        1.0,
+        "{body}"
+    );
+    let (head, body) = get_over(&door, "/readyz", Wire::Plaintext).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(body, "ready\n");
+    let (head, body) = get_over(&door, "/healthz", Wire::Plaintext).await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(body, "alive\n");
+
+    // The public door keeps its page and health checks, and shows no metrics.
+    let (head, _) = get(&web, "/metrics").await;
+    assert!(head.starts_with("HTTP/1.1 404"), "{head}");
+    let (head, _) = get(&web, "/readyz").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    server.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn bot_searches_are_timed_by_kind_and_level() {
+    let (mut server, mut log) = spawn_logged(
+        Command::new(SERVER)
+            .args(["--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
+            .args(["--db", ":memory:", "--bot-think-ms", "50"])
+            .env("NO_COLOR", "1"),
+    );
+    let door = address_after(
+        &line_containing(&mut log, "kingme metrics: http://").await,
+        "http://",
+    );
+    let addr = listening_address(&line_containing(&mut log, "kingme server listening").await);
+    tokio::spawn(async move { while let Ok(Some(_)) = log.next_line().await {} });
+
+    let kind = GameKind::TicTacToe;
+    let mut ada = Client::hello(&addr, "ada").await;
+    let game = ada.create(against_bot(kind, Level::Random)).await.id;
+    let mut mine = 0.0;
+    while let Ok(legal) = ada.turn_or_end(game).await {
+        ada.send_move(game, &legal[0]).await;
+        mine += 1.0;
+    }
+
+    let (_, body) = get_over(&door, "/metrics", Wire::Plaintext).await;
+    let samples = parse(&body);
+    let labels = [("kind", kind.name()), ("level", Level::Random.name())];
+    let searches = value(&samples, "kingme_bot_search_seconds_count", &labels);
+    let moves = value(&samples, "kingme_moves_total", &[("kind", kind.name())]);
+    // The bot searched once for each of its moves.
+    assert!(searches >= 1.0, "{body}");
+    assert_eq!(searches, moves - mine, "{body}");
+    let bucket = |le| {
+        let mut labels = labels.to_vec();
+        labels.push(("le", le));
+        value(&samples, "kingme_bot_search_seconds_bucket", &labels)
+    };
+    assert_eq!(bucket("+Inf"), searches, "{body}");
+    // A random bot answers at once: every search in a bucket below the top one (5 s).
+    assert_eq!(bucket("5"), searches, "{body}");
     server.kill().await.unwrap();
 }

@@ -1,5 +1,6 @@
 //! What the fuzz targets share: running a target body from `kingme_shared::fuzzing` (or, for the
-//! key file reader, `kingme_client::fuzzing`) by name,
+//! key file reader, `kingme_client::fuzzing`; for the configuration file, `kingme_server::fuzzing`)
+//! by name,
 //! and, for the frame decoder, a check that no single allocation exceeds what the frame limit
 //! allows. The bodies themselves live in `kingme-shared` so that the regression test replays
 //! saved inputs through the same code; only the allocation check needs a global allocator, and so
@@ -62,8 +63,14 @@ static ALLOCATOR: Tracking = Tracking;
 /// When the target's properties fail, and for the frame decoder when one allocation was larger
 /// than the frame limit of the direction decoded plus what buffering the input itself takes.
 pub fn run(name: &str, data: &[u8]) {
-    let Some(body) = fuzzing::target(name).or_else(|| kingme_client::fuzzing::target(name)) else {
-        panic!("no fuzz target {name} in kingme_shared::fuzzing or kingme_client::fuzzing");
+    let Some(body) = fuzzing::target(name)
+        .or_else(|| kingme_client::fuzzing::target(name))
+        .or_else(|| kingme_server::fuzzing::target(name))
+    else {
+        panic!(
+            "no fuzz target {name} in kingme_shared::fuzzing, kingme_client::fuzzing or \
+             kingme_server::fuzzing"
+        );
     };
     LARGEST.store(0, Ordering::Relaxed);
     body(data);

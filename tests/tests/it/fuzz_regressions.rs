@@ -1,5 +1,6 @@
 //! Replays every saved fuzz input through the same target bodies the fuzzer runs
-//! (`kingme_shared::fuzzing`, and `kingme_client::fuzzing` for the key file reader): the crashes found and fixed (`tests/fuzz/regressions/TARGET/`) and
+//! (`kingme_shared::fuzzing`, `kingme_client::fuzzing` for the key file reader and
+//! `kingme_server::fuzzing` for the configuration file): the crashes found and fixed (`tests/fuzz/regressions/TARGET/`) and
 //! the seed inputs (`tests/fuzz/seeds/TARGET/`). A fixed bug that comes back fails here, in
 //! `cargo test --workspace`, without libFuzzer.
 
@@ -22,6 +23,7 @@ fn replay(folder: &str) -> usize {
             .expect("a target folder named in UTF-8");
         let body = fuzzing::target(name)
             .or_else(|| kingme_client::fuzzing::target(name))
+            .or_else(|| kingme_server::fuzzing::target(name))
             .unwrap_or_else(|| panic!("{}: no fuzz target {name}", target.display()));
         for input in fs::read_dir(&target).expect("a target folder") {
             let input = input.expect("a directory entry").path();
@@ -42,7 +44,10 @@ fn fixed_crashes_stay_fixed() {
 #[test]
 fn seed_inputs_pass() {
     assert!(
-        replay("seeds") >= fuzzing::TARGETS.len() + kingme_client::fuzzing::TARGETS.len(),
+        replay("seeds")
+            >= fuzzing::TARGETS.len()
+                + kingme_client::fuzzing::TARGETS.len()
+                + kingme_server::fuzzing::TARGETS.len(),
         "a target has no seed"
     );
 }

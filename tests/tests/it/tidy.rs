@@ -107,7 +107,7 @@ const SERVER_LAYERS: &[&[&str]] = &[
     &["net"],
     &["server"],
     // The crate's doors, which only re-export.
-    &["embed", "host", "test_support"],
+    &["embed", "fuzzing", "host", "test_support"],
 ];
 
 /// One source file of the server as a module: its path of module names (`game/table/mod.rs`

@@ -75,6 +75,23 @@ fn describe() {
         "One batch of the database, begun to committed."
     );
     describe_counter!(telemetry::REFUSALS, "Requests refused, by error kind.");
+    describe_histogram!(
+        telemetry::BOT_SEARCH,
+        Unit::Seconds,
+        "One bot search, handed to a blocking thread to its answer, by kind and level."
+    );
+    describe_gauge!(
+        telemetry::LEASES,
+        "Leases on games this cluster node holds now."
+    );
+    describe_counter!(
+        telemetry::TAKEOVERS,
+        "Games this cluster node took over from a node that died."
+    );
+    describe_counter!(
+        telemetry::REDIS_ERRORS,
+        "Requests to the cluster's Redis that failed."
+    );
 }
 
 /// The route `/metrics`.

@@ -2,7 +2,7 @@
 //! same connections as the TCP door, in JSON: [`socket`]), the web page ([`page`]), what the
 //! page is told about the games ([`catalogue`]), the channel binding its proofs sign
 //! ([`binding`]), the health checks `/healthz` and `/readyz` ([`health`]) and, with the
-//! `metrics` feature, `/metrics`. Built on
+//! `metrics` feature, `/metrics` (unless the metrics door of `metrics_door` serves it). Built on
 //! axum: the tokio project's own HTTP framework over hyper, with WebSocket support
 //! (tokio-tungstenite) behind its `ws` feature, so one well-kept stack does the HTTP, the upgrade
 //! and the WebSocket frames on the runtime the server already uses.
@@ -17,6 +17,8 @@ pub mod health;
 pub mod listener;
 #[cfg(feature = "metrics")]
 pub mod metrics;
+#[cfg(feature = "metrics")]
+pub mod metrics_door;
 pub mod page;
 pub mod socket;
 
@@ -46,7 +48,13 @@ pub struct WebDoor {
 
 /// Serves HTTPS (HTTP with `--plaintext`) on `listener` until `stop` is cancelled (upgraded
 /// WebSockets live on, tracked by `door.connections`, until the server closes them).
-pub async fn serve_http(listener: TcpListener, door: WebDoor, stop: CancellationToken) {
+/// `/metrics` is served here only if `with_metrics` (no metrics door of its own).
+pub async fn serve_http(
+    listener: TcpListener,
+    door: WebDoor,
+    stop: CancellationToken,
+    with_metrics: bool,
+) {
     let tls = Arc::clone(&door.context.tls);
     let limit = door.context.limits.handshake_timeout;
     let listener = match WebListener::start(listener, tls, limit, stop.clone()) {
@@ -67,7 +75,13 @@ pub async fn serve_http(listener: TcpListener, door: WebDoor, stop: Cancellation
         .merge(catalogue::routes())
         .merge(health::routes());
     #[cfg(feature = "metrics")]
-    let app = app.merge(metrics::routes());
+    let app = if with_metrics {
+        app.merge(metrics::routes())
+    } else {
+        app
+    };
+    #[cfg(not(feature = "metrics"))]
+    let _ = with_metrics;
     let app = app.merge(page::routes()).with_state(door);
     let served = axum::serve(
         listener,
