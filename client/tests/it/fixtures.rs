@@ -162,6 +162,18 @@ pub async fn run_kingme(
     output_text(&feed_and_wait(command.spawn().unwrap(), input).await)
 }
 
+/// Game 7 ends: the first side resigned (what the server sends when it does).
+pub fn first_resigns() -> ServerMessage {
+    ServerMessage::GameOver {
+        game: GameId(7),
+        clocks: stopped_clocks(),
+        result: kingme_shared::protocol::GameResult {
+            winner: Some(Side::Second),
+            reason: kingme_shared::protocol::EndReason::Resignation,
+        },
+    }
+}
+
 /// The screen as text, one line per row, trailing spaces trimmed.
 pub fn render(app: &App) -> String {
     let mut terminal =

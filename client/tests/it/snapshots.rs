@@ -210,14 +210,7 @@ fn game_over_dialog_names_winner_and_reason() {
         ),
         (80, 24),
     );
-    app.update(Event::Server(ServerMessage::GameOver {
-        game: GameId(7),
-        clocks: crate::fixtures::stopped_clocks(),
-        result: GameResult {
-            winner: Some(Side::Second),
-            reason: EndReason::Resignation,
-        },
-    }));
+    app.update(Event::Server(crate::fixtures::first_resigns()));
     let picture = check("game_over", &app);
     assert!(picture.contains("O wins: X resigned"), "{picture}");
     assert!(picture.contains("You lost."), "{picture}");

@@ -113,14 +113,7 @@ fn a_spectator_is_told_of_offers_but_not_offered_the_answers() {
 #[test]
 fn a_spectator_at_the_end_is_not_offered_a_rematch() {
     let mut app = spectator();
-    app.update(Event::Server(ServerMessage::GameOver {
-        game: GameId(7),
-        clocks: crate::fixtures::stopped_clocks(),
-        result: GameResult {
-            winner: Some(Side::Second),
-            reason: EndReason::Resignation,
-        },
-    }));
+    app.update(Event::Server(crate::fixtures::first_resigns()));
     let picture = render(&app);
     assert!(picture.contains("Game over"), "{picture}");
     assert!(!picture.contains("rematch"), "{picture}");
