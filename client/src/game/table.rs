@@ -321,8 +321,7 @@ impl Table {
             }
             ServerMessage::DrawOffered { by, .. } => {
                 self.draw_offer = Some(*by);
-                (self.your_side != Some(*by))
-                    .then(|| format!("{} offers a draw: a accepts, n declines", name(*by)))
+                self.offer_line(*by, "offers a draw", "a accepts, n declines")
             }
             ServerMessage::DrawDeclined { by, .. } => {
                 self.draw_offer = None;
@@ -330,8 +329,7 @@ impl Table {
             }
             ServerMessage::TakebackRequested { by, .. } => {
                 self.takeback_request = Some(*by);
-                (self.your_side != Some(*by))
-                    .then(|| format!("{} asks to take back: a accepts, n declines", name(*by)))
+                self.offer_line(*by, "asks to take back", "a accepts, n declines")
             }
             ServerMessage::TakebackDeclined { by, .. } => {
                 self.takeback_request = None;
@@ -339,8 +337,7 @@ impl Table {
             }
             ServerMessage::RematchOffered { by, .. } => {
                 self.rematch_offer = Some(*by);
-                (self.your_side != Some(*by))
-                    .then(|| format!("{} offers a rematch: m accepts", name(*by)))
+                self.offer_line(*by, "offers a rematch", "m accepts")
             }
             ServerMessage::TookBack { by, plies, .. } => Some(format!(
                 "{} took back {}",
@@ -461,15 +458,43 @@ pub fn seat_text(kind: GameKind, holder: &SeatHolder, elapsed: Duration) -> Stri
     }
 }
 
+/// A seat's holder in words in a game of `status`: in a finished game a person is named alone,
+/// since being away no longer matters; otherwise as [`seat_text`] has it.
+#[must_use]
+pub fn seat_text_in(
+    kind: GameKind,
+    status: &GameStatus,
+    holder: &SeatHolder,
+    elapsed: Duration,
+) -> String {
+    match (status, holder) {
+        (GameStatus::Over(_), SeatHolder::Human { name, .. }) => name.clone(),
+        _ => seat_text(kind, holder, elapsed),
+    }
+}
+
 impl Table {
     /// The holder of `side`'s seat in words at `now`, with an absent person's countdown.
     #[must_use]
     pub fn seat_text(&self, side: Side, now: Instant) -> String {
-        seat_text(
+        seat_text_in(
             self.kind,
+            &self.status,
             &self.seats[side.index()],
             now.saturating_duration_since(self.seats_at),
         )
+    }
+
+    /// The status line for an offer by `by` (`offers a draw`): the other player is told the
+    /// keys that answer it (`answer`), a spectator only that it was made, and the one who made
+    /// it nothing.
+    fn offer_line(&self, by: Side, offer: &str, answer: &str) -> Option<String> {
+        let who = AnyGame::kind_side_name(self.kind, by);
+        match self.your_side {
+            None => Some(format!("{who} {offer}")),
+            Some(me) if me != by => Some(format!("{who} {offer}: {answer}")),
+            Some(_) => None,
+        }
     }
 }
 

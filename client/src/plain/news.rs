@@ -4,7 +4,7 @@
 use super::Start;
 use super::session::{Phase, Session, Step};
 use crate::game::move_list::MoveList;
-use crate::game::table::{Table, seat_text, time_control_text};
+use crate::game::table::{Table, seat_text_in, time_control_text};
 use crate::game::words::result_sentence;
 use kingme_shared::Side;
 use kingme_shared::protocol::{
@@ -128,8 +128,18 @@ impl<W: Write> Session<W> {
                 "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                 game.id,
                 game.spec.name(),
-                seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
-                seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
+                seat_text_in(
+                    game.spec.kind(),
+                    &game.status,
+                    &game.seats[0],
+                    Duration::ZERO
+                ),
+                seat_text_in(
+                    game.spec.kind(),
+                    &game.status,
+                    &game.seats[1],
+                    Duration::ZERO
+                ),
                 time_control_text(game.time_control),
                 crate::game::words::count(game.moves as usize, "ply", "plies")
             ));

@@ -161,3 +161,35 @@ pub async fn run_kingme(
     }
     output_text(&feed_and_wait(command.spawn().unwrap(), input).await)
 }
+
+/// Game 7 ends: the first side resigned (what the server sends when it does).
+pub fn first_resigns() -> ServerMessage {
+    ServerMessage::GameOver {
+        game: GameId(7),
+        clocks: stopped_clocks(),
+        result: kingme_shared::protocol::GameResult {
+            winner: Some(Side::Second),
+            reason: kingme_shared::protocol::EndReason::Resignation,
+        },
+    }
+}
+
+/// The screen as text, one line per row, trailing spaces trimmed.
+pub fn render(app: &App) -> String {
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(app.size.0, app.size.1)).unwrap();
+    terminal
+        .draw(|frame| kingme_client::tui::ui::draw(frame, app))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let mut text = String::new();
+    for y in 0..buffer.area.height {
+        let mut line = String::new();
+        for x in 0..buffer.area.width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    text
+}

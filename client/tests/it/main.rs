@@ -28,6 +28,7 @@ mod readme;
 mod relay_attack;
 mod returning;
 mod snapshots;
+mod stale_views;
 mod trust_e2e;
 mod watch_finished;
 

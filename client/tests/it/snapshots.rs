@@ -3,7 +3,7 @@
 //! for the board. Each picture is compared with `tests/snapshots/<name>.txt`; run with
 //! `KINGME_UPDATE_SNAPSHOTS=1` to write new pictures after an intended change (and read them).
 
-use crate::fixtures::{app_with, state};
+use crate::fixtures::{app_with, render, state};
 use kingme_client::net::event::Event;
 use kingme_client::tui::app::App;
 use kingme_shared::ai::Level;
@@ -12,29 +12,8 @@ use kingme_shared::protocol::{
     TimeControl,
 };
 use kingme_shared::{GameKind, Side};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
-
-/// The screen as text, one line per row, trailing spaces trimmed.
-fn render(app: &App) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
-    terminal
-        .draw(|frame| kingme_client::tui::ui::draw(frame, app))
-        .unwrap();
-    let buffer = terminal.backend().buffer();
-    let mut text = String::new();
-    for y in 0..buffer.area.height {
-        let mut line = String::new();
-        for x in 0..buffer.area.width {
-            line.push_str(buffer[(x, y)].symbol());
-        }
-        text.push_str(line.trim_end());
-        text.push('\n');
-    }
-    text
-}
 
 fn check(name: &str, app: &App) -> String {
     let picture = render(app);
@@ -231,14 +210,7 @@ fn game_over_dialog_names_winner_and_reason() {
         ),
         (80, 24),
     );
-    app.update(Event::Server(ServerMessage::GameOver {
-        game: GameId(7),
-        clocks: crate::fixtures::stopped_clocks(),
-        result: GameResult {
-            winner: Some(Side::Second),
-            reason: EndReason::Resignation,
-        },
-    }));
+    app.update(Event::Server(crate::fixtures::first_resigns()));
     let picture = check("game_over", &app);
     assert!(picture.contains("O wins: X resigned"), "{picture}");
     assert!(picture.contains("You lost."), "{picture}");

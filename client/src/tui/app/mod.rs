@@ -120,6 +120,8 @@ pub struct App {
     pub screen: Screen,
     /// The lobby's games.
     pub games: Vec<GameSummary>,
+    /// When the lobby's list came: its countdowns run from then.
+    pub(crate) games_at: Instant,
     pub(crate) lobby_selected: usize,
     /// The game on screen, if any.
     pub table: Option<Table>,
@@ -187,6 +189,7 @@ impl App {
             name: name.to_owned(),
             screen: Screen::Lobby,
             games: Vec::new(),
+            games_at: now,
             lobby_selected: 0,
             table: None,
             overlay: None,
@@ -329,6 +332,7 @@ impl App {
                 // The selection stays on the same game wherever the list puts it.
                 let selected = self.selected_game().map(|g| g.id);
                 self.games = games.clone();
+                self.games_at = self.now;
                 self.lobby_selected = selected
                     .and_then(|id| self.games.iter().position(|g| g.id == id))
                     .unwrap_or(self.lobby_selected)

@@ -422,6 +422,7 @@ pub const BINDINGS: &[Binding] = &[
     bind(P::GameOver, "m", "offer a rematch", A::Rematch, |k| {
         k == K::Char('m')
     })
+    .when(is_over_player)
     .footer("m: rematch"),
     bind(
         P::GameOver,

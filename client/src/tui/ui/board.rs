@@ -135,20 +135,22 @@ fn draw_cell(
     let (mid_x, mid_y) = (rect.x + rect.width / 2, rect.y + rect.height / 2);
     match geometry.layout.surface {
         Surface::Squares { checkered } => {
-            let dark = if checkered {
-                square.is_some()
-            } else {
-                (cell.row + cell.column) % 2 == 1
-            };
-            let mut style = Style::default().bg(if dark {
-                theme.dark_square
-            } else {
-                theme.light_square
+            // Checkered boards put pieces on the dark squares only; plain boards (noughts and
+            // crosses) put them on every square, so they are drawn on the board colour with
+            // grid lines between the squares, and one background meets both sides' colours.
+            let dark = checkered && square.is_some();
+            let mut style = Style::default().bg(match (checkered, dark) {
+                (false, _) => theme.board,
+                (true, true) => theme.dark_square,
+                (true, false) => theme.light_square,
             });
             if let Some(highlight) = highlight {
                 style = style.patch(highlight_style(highlight));
             }
             buf.set_style(rect, style);
+            if !checkered {
+                grid_lines(buf, rect, cell, area, style.fg(theme.grid));
+            }
             if theme.monochrome && dark {
                 // Without colour, dark squares are told from light ones by a shade pattern.
                 for y in rect.y..rect.y + rect.height {
@@ -164,10 +166,10 @@ fn draw_cell(
                 && rect.height >= 2
                 && ((checkered && piece.is_none()) || picture.numbers)
             {
-                let mut number_style = Style::default().fg(if dark {
-                    theme.light_square
-                } else {
-                    theme.dark_square
+                let mut number_style = Style::default().fg(match (checkered, dark) {
+                    (false, _) => theme.grid,
+                    (true, true) => theme.light_square,
+                    (true, false) => theme.dark_square,
                 });
                 if !picture.numbers {
                     number_style = number_style.add_modifier(Modifier::DIM);
@@ -256,6 +258,33 @@ fn draw_cell(
                 );
             }
         }
+    }
+}
+
+/// The lines of a plain square board (noughts and crosses) along a cell's right and bottom
+/// edges, where another cell follows; a cell one row high has room only for the upright line.
+fn grid_lines(
+    buf: &mut Buffer,
+    rect: ratatui::layout::Rect,
+    cell: Cell,
+    area: BoardArea,
+    style: Style,
+) {
+    let right = cell.column + 1 < area.columns && rect.width >= 2;
+    let below = cell.row + 1 < area.rows && rect.height >= 2;
+    let (edge_x, edge_y) = (rect.x + rect.width - 1, rect.y + rect.height - 1);
+    if right {
+        for y in rect.y..rect.y + rect.height {
+            buf.set_string(edge_x, y, "│", style);
+        }
+    }
+    if below {
+        for x in rect.x..rect.x + rect.width {
+            buf.set_string(x, edge_y, "─", style);
+        }
+    }
+    if right && below {
+        buf.set_string(edge_x, edge_y, "┼", style);
     }
 }
 

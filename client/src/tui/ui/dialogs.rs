@@ -5,7 +5,7 @@ use crate::game::table::{Table, time_control_text};
 use crate::game::words::result_sentence;
 use crate::tui::app::Confirm;
 use crate::tui::create_form::{CreateForm, Field, TIME_CONTROLS};
-use crate::tui::keys::{Place, dialog_keys};
+use crate::tui::keys::{Place, Situation, dialog_keys, hints};
 use crate::tui::theme::Theme;
 use crate::tui::ui::board::{self, BoardPicture};
 use crate::tui::ui::layout::STATUS_HEIGHT;
@@ -128,8 +128,9 @@ pub(crate) fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
     frame.render_widget(text, inner);
 }
 
-/// The game-over dialog: the winner and the reason.
-pub(crate) fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
+/// The game-over dialog: the winner and the reason, and the keys that apply (a spectator is
+/// offered no rematch).
+pub(crate) fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme, now: &dyn Situation) {
     let Some(result) = table.result() else {
         return;
     };
@@ -141,7 +142,7 @@ pub(crate) fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme) {
     let lines = vec![
         Line::styled(result_sentence(table.kind, result), theme.accent_style()),
         Line::from(verdict),
-        Line::from(dialog_keys(Place::GameOver).join(" · ")),
+        Line::from(hints(Place::GameOver, now).join(" · ")),
     ];
     let text = Paragraph::new(lines).wrap(Wrap { trim: true });
     let height = text.line_count(44) as u16 + 2;

@@ -1,6 +1,6 @@
 //! The lobby screen: the server's games with their seats, clocks and state.
 
-use crate::game::table::{seat_text, time_control_text};
+use crate::game::table::{seat_text_in, time_control_text};
 use crate::tui::app::App;
 use crate::tui::ui::wrap;
 use kingme_shared::protocol::GameStatus;
@@ -9,7 +9,6 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
-use std::time::Duration;
 
 /// Draws the lobby in `area`.
 pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -35,6 +34,8 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let header = Row::new(["#", "game", "first", "second", "clock", "plies", "state"])
         .style(Style::default().add_modifier(Modifier::UNDERLINED));
     let widths = column_widths(area.width.saturating_sub(2));
+    // An absent person's time to return counts down from when the list came.
+    let elapsed = app.now.saturating_duration_since(app.games_at);
     let rows = app.games.iter().enumerate().map(|(i, game)| {
         let state = match game.status {
             GameStatus::Open | GameStatus::Playing if app.in_progress.contains(&game.id) => {
@@ -61,8 +62,8 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let texts = [
             game.id.to_string(),
             game.spec.to_string(),
-            seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
-            seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
+            seat_text_in(game.spec.kind(), &game.status, &game.seats[0], elapsed),
+            seat_text_in(game.spec.kind(), &game.status, &game.seats[1], elapsed),
             time_control_text(game.time_control),
             game.moves.to_string(),
             format!("{state}{watching}"),

@@ -3,6 +3,9 @@
 //! by their glyph too (filled for the first side, hollow for the second), so the monochrome
 //! theme and colour-blind players lose nothing.
 
+#[cfg(test)]
+mod contrast;
+
 use ratatui::style::{Color, Modifier, Style};
 
 /// One colour scheme.
@@ -12,7 +15,9 @@ pub struct Theme {
     pub name: &'static str,
     pub(crate) light_square: Color,
     pub(crate) dark_square: Color,
-    /// The background of intersection boards (Pente) and plain square boards.
+    /// The background of intersection boards (Pente) and plain square boards (noughts and
+    /// crosses). Pieces stand on it and on dark squares, so both pieces' colours reach WCAG's
+    /// 3:1 against both (a test in `theme/contrast.rs` checks it).
     pub board: Color,
     /// Grid lines of intersection boards.
     pub(crate) grid: Color,
@@ -39,10 +44,10 @@ impl Theme {
         Theme {
             name: "Classic",
             light_square: Color::Rgb(230, 206, 160),
-            dark_square: Color::Rgb(120, 70, 40),
-            board: Color::Rgb(214, 170, 100),
-            grid: Color::Rgb(90, 60, 30),
-            first_piece: Color::Rgb(200, 30, 30),
+            dark_square: Color::Rgb(80, 45, 20),
+            board: Color::Rgb(85, 50, 25),
+            grid: Color::Rgb(190, 150, 90),
+            first_piece: Color::Rgb(255, 60, 50),
             second_piece: Color::Rgb(250, 250, 240),
             cursor: Color::Rgb(60, 120, 220),
             selected: Color::Rgb(230, 200, 40),
@@ -55,8 +60,8 @@ impl Theme {
         Theme {
             name: "Ocean",
             light_square: Color::Rgb(200, 220, 235),
-            dark_square: Color::Rgb(40, 80, 130),
-            board: Color::Rgb(150, 190, 215),
+            dark_square: Color::Rgb(60, 110, 170),
+            board: Color::Rgb(90, 140, 180),
             grid: Color::Rgb(30, 50, 90),
             first_piece: Color::Rgb(20, 20, 30),
             second_piece: Color::Rgb(255, 255, 255),
@@ -70,10 +75,10 @@ impl Theme {
         },
         Theme {
             name: "Basic 16 colours",
-            light_square: Color::White,
-            dark_square: Color::Green,
-            board: Color::Yellow,
-            grid: Color::Black,
+            light_square: Color::Green,
+            dark_square: Color::Black,
+            board: Color::Black,
+            grid: Color::Yellow,
             first_piece: Color::Red,
             second_piece: Color::White,
             cursor: Color::Blue,
