@@ -136,11 +136,15 @@ function receive(kind, body) {
         welcomedOnce = true;
         if (wantedGame !== null) send({ Watch: { game: wantedGame } });
         else if (body.games.length > 0) wantedGame = NEXT;
-      } else if (current !== null && !body.games.includes(current)) {
-        // Back after a lost connection: the seats' States come by themselves; a game that was
-        // only watched (or is over) is asked for again.
-        wantedGame = current;
-        send({ Watch: { game: current } });
+      } else {
+        // Back after a lost connection: each game's chat so far comes again with its State.
+        for (const known of games.values()) known.chat = [];
+        if (current !== null && !body.games.includes(current)) {
+          // The seats' States come by themselves; a game that was only watched (or is over)
+          // is asked for again.
+          wantedGame = current;
+          send({ Watch: { game: current } });
+        }
       }
       if (current === null) showScreen("lobby");
       break;

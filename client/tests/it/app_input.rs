@@ -885,3 +885,24 @@ fn blocked_names_are_kept_beside_the_key_over_a_restart() {
     }));
     assert!(again.table.as_ref().unwrap().chat.is_empty());
 }
+
+#[test]
+fn back_on_a_new_connection_the_chat_is_read_again_not_doubled() {
+    use kingme_client::net::event::LinkEvent;
+    let mut app = checkers_as_black();
+    let said = |app: &mut App, text: &str| {
+        app.update(Event::Server(ServerMessage::Chat {
+            game: kingme_shared::protocol::GameId(7),
+            from: "bob".to_owned(),
+            text: text.to_owned(),
+        }));
+    };
+    said(&mut app, "good luck");
+    app.update(Event::Link(LinkEvent::Connected { resumed: true }));
+    // The server sends the chat so far again after the game's state.
+    said(&mut app, "good luck");
+    said(&mut app, "you too?");
+    let chat = &app.table.as_ref().unwrap().chat;
+    let texts: Vec<&str> = chat.iter().map(|(_, text)| text.as_str()).collect();
+    assert_eq!(texts, ["good luck", "you too?"]);
+}

@@ -317,3 +317,48 @@ async fn leaving_a_running_game_abandons_it_and_the_lobby_refuses_bad_requests()
     assert!(message.contains(&limit.to_string()), "{message}");
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_chat_so_far_reaches_a_newcomer_and_a_player_who_comes_back_once() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
+    let chat = |m: ServerMessage| match m {
+        ServerMessage::Chat { from, text, .. } => Some((from, text)),
+        _ => None,
+    };
+    let line = |from: &str, text: &str| (from.to_owned(), text.to_owned());
+    for (client, text) in [(&mut ada, "hello"), (&mut bob, "hi ada")] {
+        client
+            .send(ClientMessage::Chat {
+                game,
+                text: text.to_owned(),
+            })
+            .await;
+    }
+    let said = [line("ada", "hello"), line("bob", "hi ada")];
+    for client in [&mut ada, &mut bob] {
+        assert_eq!([client.until(chat).await, client.until(chat).await], said);
+    }
+    // A newcomer reads what was said before it came, after the game's state.
+    let mut cy = Client::hello(server.addr(), "cy").await;
+    cy.send(ClientMessage::Watch { game }).await;
+    cy.state().await;
+    assert_eq!([cy.until(chat).await, cy.until(chat).await], said);
+    // So does a player back on a new connection.
+    let token = bob.token.clone();
+    drop(bob);
+    let mut bob = Client::resume_guest(server.addr(), &token).await;
+    assert_eq!(bob.state().await.id, game);
+    assert_eq!([bob.until(chat).await, bob.until(chat).await], said);
+    // A member asking again gets the state alone: its client has the chat already.
+    cy.send(ClientMessage::Watch { game }).await;
+    cy.state().await;
+    ada.send(ClientMessage::Chat {
+        game,
+        text: "third".to_owned(),
+    })
+    .await;
+    assert_eq!(cy.until(chat).await, line("ada", "third"));
+    assert_eq!(bob.until(chat).await, line("ada", "third"));
+    server.shutdown().await;
+}

@@ -293,6 +293,10 @@ impl App {
                 self.link = Link::Online;
                 // The new connection watches nothing yet.
                 self.watching_lobby = false;
+                // The server sends a game's chat so far again with its state.
+                if let Some(table) = &mut self.table {
+                    table.chat.clear();
+                }
                 self.say(if resumed {
                     "reconnected; your games are back"
                 } else {

@@ -81,12 +81,17 @@ impl Table {
             return Err(Refusal::NoOpenSeat(self.id));
         }
         let side = self.open_seat().ok_or(Refusal::Full(self.id))?;
+        let was_watching = self.is_spectator(session.id);
         self.spectators.retain(|s| s.id != session.id);
         self.seats[side.index()] = Seat::human(Arc::clone(session));
         self.unsaved
             .push(Unsaved::Seat(side, session.participant()));
         session.add_game(self.id);
         self.seated(side);
+        // A spectator who sits down has read the chat already.
+        if !was_watching {
+            self.send_chat_so_far(session);
+        }
         Ok(())
     }
 
@@ -135,12 +140,14 @@ impl Table {
             self.reconnected(session);
             return Ok(());
         }
-        if !self.is_member(session.id) {
+        if self.is_member(session.id) {
+            self.send_state(session);
+        } else {
             self.spectators.push(Arc::clone(session));
             session.add_game(self.id);
             self.publish();
+            self.send_state_and_chat(session);
         }
-        self.send_state(session);
         Ok(())
     }
 
@@ -195,7 +202,7 @@ impl Table {
             self.publish();
         }
         if self.is_member(session.id) {
-            self.send_state(session);
+            self.send_state_and_chat(session);
         }
     }
 }

@@ -11,6 +11,7 @@
 //! members and the lobby are told). This file holds the task's state, its one constructor
 //! (shared by a new game and a resumed one) and its loop.
 
+mod chat_log;
 mod course;
 mod creation;
 mod membership;
@@ -114,6 +115,8 @@ struct Table {
     paused: Option<Paused>,
     /// The game counted in `kingme_games` under its state (as of the last summary).
     gauge: GameGauge,
+    /// The chat so far, sent again to a member who comes back or starts watching.
+    chat: chat_log::ChatLog,
 }
 
 impl Table {
@@ -152,6 +155,7 @@ impl Table {
             publish_due: Cell::new(false),
             paused: None,
             gauge,
+            chat: chat_log::ChatLog::default(),
         };
         context.registry.insert(handle.clone());
         (table, handle, receiver)

@@ -124,6 +124,7 @@ impl Table {
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
+        self.chat.keep(&session.name, &text);
         self.broadcast(&ServerMessage::Chat {
             game: self.id,
             from: session.name.clone(),

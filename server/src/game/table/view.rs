@@ -152,6 +152,21 @@ impl Table {
         }
     }
 
+    /// Sends the full state to a member new to the table or back after a lost connection, with
+    /// the chat so far after it (a client keeps its chat across the `State`s of one
+    /// connection, so those are not sent it again).
+    pub(super) fn send_state_and_chat(&self, session: &Arc<Session>) {
+        self.send_state(session);
+        self.send_chat_so_far(session);
+    }
+
+    /// Sends the chat so far to a member new to the table.
+    pub(super) fn send_chat_so_far(&self, session: &Arc<Session>) {
+        for line in self.chat.replay(self.id) {
+            self.post(session, line);
+        }
+    }
+
     pub(super) fn your_turn(&self) -> ServerMessage {
         ServerMessage::YourTurn {
             game: self.id,
