@@ -4,6 +4,7 @@
 use super::Start;
 use super::session::{Phase, Session, Step};
 use crate::game::move_list::MoveList;
+use crate::game::ratings::Ratings;
 use crate::game::table::{Table, seat_text, time_control_text};
 use crate::game::words::result_sentence;
 use kingme_shared::Side;
@@ -128,8 +129,18 @@ impl<W: Write> Session<W> {
                 "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                 game.id,
                 game.spec.name(),
-                seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
-                seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
+                seat_text(
+                    game.spec.kind(),
+                    &game.seats[0],
+                    Duration::ZERO,
+                    &Ratings::default()
+                ),
+                seat_text(
+                    game.spec.kind(),
+                    &game.seats[1],
+                    Duration::ZERO,
+                    &Ratings::default()
+                ),
                 time_control_text(game.time_control),
                 crate::game::words::count(game.moves as usize, "ply", "plies")
             ));
@@ -155,9 +166,9 @@ impl<W: Write> Session<W> {
         let players = format!(
             "{} {} vs {} {}",
             table.game.side_name(Side::First),
-            table.seat_text(Side::First, now),
+            table.seat_text(Side::First, now, &Ratings::default()),
             table.game.side_name(Side::Second),
-            table.seat_text(Side::Second, now)
+            table.seat_text(Side::Second, now, &Ratings::default())
         );
         self.say(&format!(
             "game {}: {}, {players}, {}; {you}",

@@ -18,7 +18,7 @@ use ratatui::crossterm::event::{Event as TerminalEvent, KeyCode, KeyEvent, KeyMo
 use std::path::PathBuf;
 
 /// The screen as text, one line per row, trailing spaces trimmed.
-fn render(app: &App) -> String {
+pub(crate) fn render(app: &App) -> String {
     let mut terminal = Terminal::new(TestBackend::new(app.size.0, app.size.1)).unwrap();
     terminal
         .draw(|frame| kingme_client::tui::ui::draw(frame, app))

@@ -1,4 +1,5 @@
-//! The lobby screen: the server's games with their seats, clocks and state.
+//! The lobby screen: the server's games with their seats (people and bots with their ratings),
+//! clocks and state.
 
 use crate::game::table::{seat_text, time_control_text};
 use crate::tui::app::App;
@@ -61,8 +62,18 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let texts = [
             game.id.to_string(),
             game.spec.to_string(),
-            seat_text(game.spec.kind(), &game.seats[0], Duration::ZERO),
-            seat_text(game.spec.kind(), &game.seats[1], Duration::ZERO),
+            seat_text(
+                game.spec.kind(),
+                &game.seats[0],
+                Duration::ZERO,
+                &app.ratings,
+            ),
+            seat_text(
+                game.spec.kind(),
+                &game.seats[1],
+                Duration::ZERO,
+                &app.ratings,
+            ),
             time_control_text(game.time_control),
             game.moves.to_string(),
             format!("{state}{watching}"),
