@@ -5,7 +5,7 @@ use super::Start;
 use super::session::{Phase, Session, Step};
 use crate::game::move_list::MoveList;
 use crate::game::ratings::Ratings;
-use crate::game::table::{Table, seat_text, time_control_text};
+use crate::game::table::{Table, clock_text, seat_text, time_control_text};
 use crate::game::words::result_sentence;
 use kingme_shared::Side;
 use kingme_shared::protocol::{
@@ -66,8 +66,15 @@ impl<W: Write> Session<W> {
                 };
                 table.apply(&message, now);
                 let line = MoveList::new(&table.game, legal_moves).line();
+                // The first move's own deadline, as the screen shows it: the clock starts after.
+                let deadline = table
+                    .first_move_deadline(now)
+                    .map(|(_, left)| format!("first move within {}", clock_text(left)));
                 self.legal = legal_moves.clone();
                 self.say(&line);
+                if let Some(deadline) = deadline {
+                    self.say(&deadline);
+                }
                 self.phase = Phase::YourMove;
                 self.prompt();
                 Self::go_on()
