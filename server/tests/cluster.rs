@@ -1055,52 +1055,6 @@ async fn a_join_whose_answer_was_lost_with_redis_is_answered_again() {
     assert_eq!(ada.move_at(game, 2).await, "1");
 }
 
-/// A node's command with the person of `key(1)` as the admin.
-fn node_with_admin() -> Command {
-    let admin = kingme_shared::identity::fingerprint(&key(1).verifying_key().to_bytes());
-    let mut command = node_command();
-    command.args(["--admin", &admin]);
-    command
-}
-
-/// Bans and mutes are kept in the shared database and read at each sign-in and chat line, so
-/// an admin's ban and mute at one node hold at the other at once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
-    let (_postgres, db, redis) = services();
-    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let mut root = Client::person(&home.addr, "root", &key(1)).await;
-    let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
-    let game = create(&mut eve, Opponent::OpenSeat).await;
-    let ban = AdminAction::Ban {
-        name: "mallory".into(),
-        reason: Some("spam in chat".into()),
-    };
-    root.administer(ban).await.unwrap();
-    root.administer(AdminAction::Mute { name: "eve".into() })
-        .await
-        .unwrap();
-    let words = Client::refused(&away.addr, "mallory", &key(3)).await;
-    assert!(words.contains("spam in chat"), "{words}");
-    eve.send(ClientMessage::Chat {
-        game,
-        text: "hello".into(),
-    })
-    .await;
-    let (kind, words) = eve.error().await;
-    assert_eq!(kind, ErrorKind::NotAllowed);
-    assert!(words.contains("muted"), "{words}");
-    // Lifted at the other node, it is lifted here.
-    let mut root_away = Client::person(&away.addr, "root", &key(1)).await;
-    root_away
-        .administer(AdminAction::Unban {
-            name: "mallory".into(),
-        })
-        .await
-        .unwrap();
-    Client::person(&home.addr, "mallory", &key(3)).await;
-
 /// A node's command with a metrics door on `door`.
 fn node_with_metrics(door: &str) -> Command {
     let mut command = node_command();
@@ -1164,4 +1118,51 @@ async fn a_nodes_metrics_count_leases_takeovers_and_redis_errors_and_readyz_need
     assert!(metric(&second_door, "kingme_redis_errors_total").await > errors);
     redis.start_again();
     assert_eq!(readyz_until(&second_door, "200").await, "ready\n");
+}
+
+/// A node's command with the person of `key(1)` as the admin.
+fn node_with_admin() -> Command {
+    let admin = kingme_shared::identity::fingerprint(&key(1).verifying_key().to_bytes());
+    let mut command = node_command();
+    command.args(["--admin", &admin]);
+    command
+}
+
+/// Bans and mutes are kept in the shared database and read at each sign-in and chat line, so
+/// an admin's ban and mute at one node hold at the other at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
+    let game = create(&mut eve, Opponent::OpenSeat).await;
+    let ban = AdminAction::Ban {
+        name: "mallory".into(),
+        reason: Some("spam in chat".into()),
+    };
+    root.administer(ban).await.unwrap();
+    root.administer(AdminAction::Mute { name: "eve".into() })
+        .await
+        .unwrap();
+    let words = Client::refused(&away.addr, "mallory", &key(3)).await;
+    assert!(words.contains("spam in chat"), "{words}");
+    eve.send(ClientMessage::Chat {
+        game,
+        text: "hello".into(),
+    })
+    .await;
+    let (kind, words) = eve.error().await;
+    assert_eq!(kind, ErrorKind::NotAllowed);
+    assert!(words.contains("muted"), "{words}");
+    // Lifted at the other node, it is lifted here.
+    let mut root_away = Client::person(&away.addr, "root", &key(1)).await;
+    root_away
+        .administer(AdminAction::Unban {
+            name: "mallory".into(),
+        })
+        .await
+        .unwrap();
+    Client::person(&home.addr, "mallory", &key(3)).await;
 }

@@ -389,7 +389,13 @@ impl Bot {
                     .map_or("watching", |side| table.game.side_name(side));
                 let opponent = table
                     .your_side
-                    .map(|side| table.seat_text(side.opponent(), std::time::Instant::now()))
+                    .map(|side| {
+                        table.seat_text(
+                            side.opponent(),
+                            std::time::Instant::now(),
+                            &crate::game::ratings::Ratings::default(),
+                        )
+                    })
                     .unwrap_or_default();
                 println!(
                     "game {game} {}: {} ({}) as {me} vs {opponent}: {} after {}: {verdict}",

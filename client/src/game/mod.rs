@@ -1,13 +1,14 @@
 //! One game as the client holds it, for every mode: the [`table`] rebuilt from the server's
 //! messages, the [`intent`] a key, click or typed line means, picking pieces up
 //! ([`selection`]), the slide of a move ([`animation`]), squares on the screen
-//! ([`board_geometry`]), the legal moves' list ([`move_list`]), looking back ([`review`]) and
-//! results in [`words`]; and [`game_of`], which game a server message is about.
+//! ([`board_geometry`]), the legal moves' list ([`move_list`]), looking back ([`review`]),
+//! people's [`ratings`] and results in [`words`]; and [`game_of`], which game a server message is about.
 
 pub(crate) mod animation;
 pub mod board_geometry;
 pub mod intent;
 pub(crate) mod move_list;
+pub mod ratings;
 pub(crate) mod review;
 pub(crate) mod selection;
 pub mod table;

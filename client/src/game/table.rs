@@ -7,6 +7,7 @@
 
 use crate::game::animation::Animation;
 use crate::game::board_geometry::{BoardGeometry, Cell};
+use crate::game::ratings::Ratings;
 use crate::game::review::Review;
 use crate::game::selection::{Candidate, Selection};
 use kingme_shared::protocol::{
@@ -42,6 +43,8 @@ pub struct Table {
     pub your_side: Option<Side>,
     /// The time control.
     pub time_control: TimeControl,
+    /// Whether the result changes ratings.
+    pub rated: bool,
     /// The moves played so far.
     pub moves: Vec<MoveRecord>,
     /// The clocks as the server last told them.
@@ -94,6 +97,7 @@ impl Table {
             seats_at: now,
             your_side: state.your_side,
             time_control: state.time_control,
+            rated: state.rated,
             moves: state.moves.clone(),
             clocks: state.clocks,
             clocks_at: now,
@@ -303,11 +307,15 @@ impl Table {
                 Some(match holder {
                     SeatHolder::Human {
                         connected: false, ..
-                    } => seat_text(self.kind, holder, Duration::ZERO),
+                    } => seat_words(self.kind, &self.status, holder, Duration::ZERO, |_| {
+                        String::new()
+                    }),
                     _ => format!(
                         "{}: {}",
                         name(*side),
-                        seat_text(self.kind, holder, Duration::ZERO)
+                        seat_words(self.kind, &self.status, holder, Duration::ZERO, |_| {
+                            String::new()
+                        })
                     ),
                 })
             }
@@ -429,17 +437,41 @@ pub(crate) fn read_position(spec: GameSpec, text: &str) -> Result<AnyGame, Strin
         .map_err(|err| format!("the server sent a position this client cannot read: {err}"))
 }
 
-/// A seat's holder in words; an absent person's grace period is counted down by `elapsed`,
-/// the time since the holder was sent (`ann disconnected: 0:42 to return`).
+/// A seat's holder in words, a person with the rating `ratings` knows (`ada 1468`); an
+/// absent person's grace period is counted down by `elapsed`, the time since the holder was
+/// sent (`ann disconnected: 0:42 to return`). Once the game is over (`status`) a person is
+/// named alone: nobody is coming back to it.
 #[must_use]
-pub fn seat_text(kind: GameKind, holder: &SeatHolder, elapsed: Duration) -> String {
+pub fn seat_text(
+    kind: GameKind,
+    status: &GameStatus,
+    holder: &SeatHolder,
+    elapsed: Duration,
+    ratings: &Ratings,
+) -> String {
+    seat_words(kind, status, holder, elapsed, |name| {
+        ratings.label(kind, name, None)
+    })
+}
+
+/// A seat's holder in words, `rating` giving what follows a person's name.
+fn seat_words(
+    kind: GameKind,
+    status: &GameStatus,
+    holder: &SeatHolder,
+    elapsed: Duration,
+    rating: impl Fn(&str) -> String,
+) -> String {
     match holder {
         SeatHolder::Empty => "open seat".to_owned(),
+        SeatHolder::Human { name, .. } if matches!(status, GameStatus::Over(_)) => {
+            format!("{name}{}", rating(name))
+        }
         SeatHolder::Human {
             name,
             connected: true,
             ..
-        } => name.clone(),
+        } => format!("{name}{}", rating(name)),
         SeatHolder::Human {
             name,
             connected: false,
@@ -448,40 +480,30 @@ pub fn seat_text(kind: GameKind, holder: &SeatHolder, elapsed: Duration) -> Stri
             let elapsed = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
             let secs = left.saturating_sub(elapsed).div_ceil(1000);
             format!(
-                "{name} disconnected: {}:{:02} to return",
+                "{name}{} disconnected: {}:{:02} to return",
+                rating(name),
                 secs / 60,
                 secs % 60
             )
         }
-        SeatHolder::Human { name, .. } => format!("{name} (disconnected)"),
+        SeatHolder::Human { name, .. } => format!("{name}{} (disconnected)", rating(name)),
         SeatHolder::Bot { level } => format!("bot {}", crate::game::words::bot_level(kind, *level)),
     }
 }
 
-/// A seat's holder in words in a game of `status`: in a finished game a person is named alone,
-/// since being away no longer matters; otherwise as [`seat_text`] has it.
-#[must_use]
-pub fn seat_text_in(
-    kind: GameKind,
-    status: &GameStatus,
-    holder: &SeatHolder,
-    elapsed: Duration,
-) -> String {
-    match (status, holder) {
-        (GameStatus::Over(_), SeatHolder::Human { name, .. }) => name.clone(),
-        _ => seat_text(kind, holder, elapsed),
-    }
-}
-
 impl Table {
-    /// The holder of `side`'s seat in words at `now`, with an absent person's countdown.
+    /// The holder of `side`'s seat in words at `now`, with an absent person's countdown and
+    /// a person's rating; once a rated game that ended here is over, with the change it made
+    /// (`ada 1468 (−32)`).
     #[must_use]
-    pub fn seat_text(&self, side: Side, now: Instant) -> String {
-        seat_text_in(
+    pub fn seat_text(&self, side: Side, now: Instant, ratings: &Ratings) -> String {
+        let game = (self.rated && self.result().is_some()).then_some(self.id);
+        seat_words(
             self.kind,
             &self.status,
             &self.seats[side.index()],
             now.saturating_duration_since(self.seats_at),
+            |name| ratings.label(self.kind, name, game),
         )
     }
 
@@ -540,15 +562,33 @@ mod tests {
             grace_left_ms: Some(42_000),
         };
         assert_eq!(
-            seat_text(GameKind::Checkers, &away, Duration::ZERO),
+            seat_text(
+                GameKind::Checkers,
+                &GameStatus::Playing,
+                &away,
+                Duration::ZERO,
+                &Ratings::default()
+            ),
             "ann disconnected: 0:42 to return"
         );
         assert_eq!(
-            seat_text(GameKind::Checkers, &away, Duration::from_millis(41_500)),
+            seat_text(
+                GameKind::Checkers,
+                &GameStatus::Playing,
+                &away,
+                Duration::from_millis(41_500),
+                &Ratings::default()
+            ),
             "ann disconnected: 0:01 to return"
         );
         assert_eq!(
-            seat_text(GameKind::Checkers, &away, Duration::from_secs(60)),
+            seat_text(
+                GameKind::Checkers,
+                &GameStatus::Playing,
+                &away,
+                Duration::from_secs(60),
+                &Ratings::default()
+            ),
             "ann disconnected: 0:00 to return"
         );
         let long = SeatHolder::Human {
@@ -557,7 +597,13 @@ mod tests {
             grace_left_ms: Some(90_000),
         };
         assert_eq!(
-            seat_text(GameKind::Checkers, &long, Duration::ZERO),
+            seat_text(
+                GameKind::Checkers,
+                &GameStatus::Playing,
+                &long,
+                Duration::ZERO,
+                &Ratings::default()
+            ),
             "ann disconnected: 1:30 to return"
         );
         let back = SeatHolder::Human {
@@ -566,7 +612,13 @@ mod tests {
             grace_left_ms: None,
         };
         assert_eq!(
-            seat_text(GameKind::Checkers, &back, Duration::from_secs(5)),
+            seat_text(
+                GameKind::Checkers,
+                &GameStatus::Playing,
+                &back,
+                Duration::from_secs(5),
+                &Ratings::default()
+            ),
             "ann"
         );
     }

@@ -4,7 +4,8 @@
 use super::Start;
 use super::session::{Phase, Session, Step};
 use crate::game::move_list::MoveList;
-use crate::game::table::{Table, seat_text_in, time_control_text};
+use crate::game::ratings::Ratings;
+use crate::game::table::{Table, clock_text, seat_text, time_control_text};
 use crate::game::words::result_sentence;
 use kingme_shared::Side;
 use kingme_shared::protocol::{
@@ -65,8 +66,15 @@ impl<W: Write> Session<W> {
                 };
                 table.apply(&message, now);
                 let line = MoveList::new(&table.game, legal_moves).line();
+                // The first move's own deadline, as the screen shows it: the clock starts after.
+                let deadline = table
+                    .first_move_deadline(now)
+                    .map(|(_, left)| format!("first move within {}", clock_text(left)));
                 self.legal = legal_moves.clone();
                 self.say(&line);
+                if let Some(deadline) = deadline {
+                    self.say(&deadline);
+                }
                 self.phase = Phase::YourMove;
                 self.prompt();
                 Self::go_on()
@@ -128,17 +136,19 @@ impl<W: Write> Session<W> {
                 "{:>4}  {:<10} {} vs {}  {}  {}  {status}",
                 game.id,
                 game.spec.name(),
-                seat_text_in(
+                seat_text(
                     game.spec.kind(),
                     &game.status,
                     &game.seats[0],
-                    Duration::ZERO
+                    Duration::ZERO,
+                    &Ratings::default()
                 ),
-                seat_text_in(
+                seat_text(
                     game.spec.kind(),
                     &game.status,
                     &game.seats[1],
-                    Duration::ZERO
+                    Duration::ZERO,
+                    &Ratings::default()
                 ),
                 time_control_text(game.time_control),
                 crate::game::words::count(game.moves as usize, "ply", "plies")
@@ -165,9 +175,9 @@ impl<W: Write> Session<W> {
         let players = format!(
             "{} {} vs {} {}",
             table.game.side_name(Side::First),
-            table.seat_text(Side::First, now),
+            table.seat_text(Side::First, now, &Ratings::default()),
             table.game.side_name(Side::Second),
-            table.seat_text(Side::Second, now)
+            table.seat_text(Side::Second, now, &Ratings::default())
         );
         self.say(&format!(
             "game {}: {}, {players}, {}; {you}",

@@ -115,17 +115,17 @@ async fn after_a_restart_the_tui_opens_the_game_in_progress() {
     ann.net.close().await;
     cy.until("the countdown", |app| {
         app.table.as_ref().is_some_and(|t| {
-            t.seat_text(Side::First, Instant::now())
+            t.seat_text(Side::First, Instant::now(), &app.ratings)
                 .starts_with("ann disconnected: ")
         })
     })
     .await;
-    let countdown = cy
-        .app
-        .table
-        .as_ref()
-        .unwrap()
-        .seat_text(Side::First, Instant::now());
+    let countdown =
+        cy.app
+            .table
+            .as_ref()
+            .unwrap()
+            .seat_text(Side::First, Instant::now(), &cy.app.ratings);
     assert!(countdown.ends_with(" to return"), "{countdown}");
     assert!(
         cy.screen().contains("ann disconnected: "),

@@ -24,6 +24,7 @@ mod intent;
 mod keys;
 mod net_reconnect;
 mod plain_session;
+mod ratings;
 mod readme;
 mod relay_attack;
 mod returning;

@@ -324,3 +324,52 @@ fn a_finished_game_sent_again_does_not_take_the_place_of_the_new_one() {
         }]
     );
 }
+
+#[test]
+fn plain_mode_tells_the_first_move_deadline_as_the_screen_does() {
+    let mut session = Session::new(Start::Create(Box::new(options())), false, Vec::new());
+    session.event(Event::Link(LinkEvent::Connected { resumed: false }));
+    session.event(Event::Server(ServerMessage::State(state(
+        GameKind::TicTacToe,
+        None,
+        &[],
+        Some(Side::First),
+    ))));
+    // The first move on a 5+3 clock: the clock stands at 5:00 while the deadline runs.
+    let first_turn = |remaining| {
+        Event::Server(ServerMessage::YourTurn {
+            game: GameId(7),
+            legal_moves: (1..=9).map(|square| square.to_string()).collect(),
+            clocks: ClockState {
+                remaining_ms: [Some(remaining), Some(300_000)],
+                running: Some(Side::First),
+            },
+        })
+    };
+    session.event(first_turn(272_000));
+    let out = text(&session);
+    assert!(out.contains("first move within 4:32"), "{out}");
+
+    // After the first move, no deadline is told.
+    session.line("5");
+    session.event(Event::Server(ServerMessage::MovePlayed {
+        game: GameId(7),
+        ply: 1,
+        record: MoveRecord {
+            side: Side::First,
+            text: "5".to_owned(),
+            path: vec![5],
+            removed: vec![],
+        },
+        position: "----X----".to_owned(),
+        side_to_move: Side::Second,
+        clocks: ClockState {
+            remaining_ms: [Some(300_000), Some(300_000)],
+            running: Some(Side::Second),
+        },
+    }));
+    let before = text(&session).len();
+    session.event(first_turn(299_000));
+    let later = &text(&session)[before..];
+    assert!(!later.contains("first move"), "{later}");
+}

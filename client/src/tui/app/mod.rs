@@ -14,6 +14,7 @@ mod input;
 mod situation;
 
 use crate::game::game_of;
+use crate::game::ratings::Ratings;
 use crate::game::table::Table;
 use crate::game::words::result_sentence;
 use crate::local::blocked::Blocked;
@@ -179,6 +180,8 @@ pub struct App {
     pub blocked: Blocked,
     /// Whether the blocked names changed since they were last written.
     pub blocked_changed: bool,
+    /// People's ratings, written beside their names.
+    pub ratings: Ratings,
 }
 
 impl App {
@@ -216,6 +219,7 @@ impl App {
             held_letter: None,
             blocked: Blocked::default(),
             blocked_changed: false,
+            ratings: Ratings::default(),
         }
     }
 
@@ -284,6 +288,10 @@ impl App {
         if wanted != self.watching_lobby {
             self.watching_lobby = wanted;
             out.push(ClientMessage::WatchLobby { on: wanted });
+            // The ratings beside the lobby's names are as current as the list.
+            if wanted {
+                out.push(ClientMessage::Leaderboard { kind: None });
+            }
         }
     }
 
@@ -306,6 +314,10 @@ impl App {
                     self.complain(format!("connected, but {problem}"));
                 }
                 out.push(ClientMessage::ListGames);
+                // The lobby asks for the ratings when it comes up; a game on screen asks now.
+                if self.screen != Screen::Lobby {
+                    out.push(ClientMessage::Leaderboard { kind: None });
+                }
                 let creating = matches!(self.first_request, Some(ClientMessage::CreateGame(_)));
                 if creating && !self.in_progress.is_empty() {
                     // `kingme play` with a game in progress: say so and offer it.
@@ -342,6 +354,7 @@ impl App {
                     .unwrap_or(self.lobby_selected)
                     .min(self.games.len().saturating_sub(1));
             }
+            ServerMessage::Leaderboard { entries } => self.ratings.update(entries),
             ServerMessage::Welcome { games, .. } => {
                 self.in_progress = games.clone();
             }
@@ -447,6 +460,13 @@ impl App {
                     }
                     return;
                 };
+                // A rated game's end moved ratings: the list after it tells by how much.
+                if let ServerMessage::GameOver { game, .. } = &message
+                    && table.rated
+                {
+                    self.ratings.expect_change(*game);
+                    out.push(ClientMessage::Leaderboard { kind: None });
+                }
                 let rejected = matches!(message, ServerMessage::MoveRejected { .. });
                 if let Some(line) = table.apply(&message, now) {
                     if rejected {

@@ -1,6 +1,7 @@
 //! The overlays: help, theme choice, the create dialog (with its setup board), yes/no
 //! questions and the game-over dialog. Each is a box centred over the screen.
 
+use crate::game::ratings::Ratings;
 use crate::game::table::{Table, time_control_text};
 use crate::game::words::result_sentence;
 use crate::tui::app::Confirm;
@@ -11,7 +12,7 @@ use crate::tui::ui::board::{self, BoardPicture};
 use crate::tui::ui::layout::STATUS_HEIGHT;
 use kingme_shared::AnyGame;
 use kingme_shared::ai::Level;
-use kingme_shared::protocol::{GameId, SeatChoice};
+use kingme_shared::protocol::{GameId, SeatChoice, SeatHolder};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -128,9 +129,16 @@ pub(crate) fn confirm(frame: &mut Frame<'_>, what: Confirm, theme: &Theme) {
     frame.render_widget(text, inner);
 }
 
-/// The game-over dialog: the winner and the reason, and the keys that apply (a spectator is
-/// offered no rematch).
-pub(crate) fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme, now: &dyn Situation) {
+/// The game-over dialog: the winner and the reason, how a rated game moved its people's
+/// ratings once the server's list after it came (`ada 1468 (−32)`), and the keys that apply (a
+/// spectator is offered no rematch).
+pub(crate) fn game_over(
+    frame: &mut Frame<'_>,
+    table: &Table,
+    ratings: &Ratings,
+    theme: &Theme,
+    now: &dyn Situation,
+) {
     let Some(result) = table.result() else {
         return;
     };
@@ -139,11 +147,24 @@ pub(crate) fn game_over(frame: &mut Frame<'_>, table: &Table, theme: &Theme, now
         (Some(_), Some(_)) => "You lost.",
         _ => "",
     };
-    let lines = vec![
+    let mut lines = vec![
         Line::styled(result_sentence(table.kind, result), theme.accent_style()),
         Line::from(verdict),
-        Line::from(hints(Place::GameOver, now).join(" · ")),
     ];
+    let changes: Vec<String> = table
+        .seats
+        .iter()
+        .filter_map(|seat| match seat {
+            SeatHolder::Human { name, .. } => ratings
+                .change(table.id, table.kind, name)
+                .map(|_| format!("{name}{}", ratings.label(table.kind, name, Some(table.id)))),
+            _ => None,
+        })
+        .collect();
+    if !changes.is_empty() {
+        lines.push(Line::from(format!("Ratings: {}", changes.join(" · "))));
+    }
+    lines.push(Line::from(hints(Place::GameOver, now).join(" · ")));
     let text = Paragraph::new(lines).wrap(Wrap { trim: true });
     let height = text.line_count(44) as u16 + 2;
     let area = centred(frame.area(), 46, height);

@@ -1,6 +1,7 @@
-//! The lobby screen: the server's games with their seats, clocks and state.
+//! The lobby screen: the server's games with their seats (people and bots with their ratings),
+//! clocks and state.
 
-use crate::game::table::{seat_text_in, time_control_text};
+use crate::game::table::{seat_text, time_control_text};
 use crate::tui::app::App;
 use crate::tui::ui::wrap;
 use kingme_shared::protocol::GameStatus;
@@ -62,8 +63,20 @@ pub(crate) fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let texts = [
             game.id.to_string(),
             game.spec.to_string(),
-            seat_text_in(game.spec.kind(), &game.status, &game.seats[0], elapsed),
-            seat_text_in(game.spec.kind(), &game.status, &game.seats[1], elapsed),
+            seat_text(
+                game.spec.kind(),
+                &game.status,
+                &game.seats[0],
+                elapsed,
+                &app.ratings,
+            ),
+            seat_text(
+                game.spec.kind(),
+                &game.status,
+                &game.seats[1],
+                elapsed,
+                &app.ratings,
+            ),
             time_control_text(game.time_control),
             game.moves.to_string(),
             format!("{state}{watching}"),

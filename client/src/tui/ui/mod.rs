@@ -76,7 +76,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
                 && table.result().is_some()
                 && !app.game_over_dismissed
             {
-                dialogs::game_over(frame, table, &app.theme, app);
+                dialogs::game_over(frame, table, &app.ratings, &app.theme, app);
             }
         }
     }

@@ -55,7 +55,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         ));
         header.push(Line::from(format!(
             "    {}",
-            table.seat_text(side, app.now)
+            table.seat_text(side, app.now, &app.ratings)
         )));
     }
     header.push(Line::from(format!(
