@@ -27,7 +27,8 @@ export class Ratings {
     this.heard = true;
   }
 
-  /** What follows a seat holder's name in a game on `board`: " (1512)", " (1512, +12)" or "". */
+  /** What follows a seat holder's name in a game on `board`, as the terminal writes it: a
+   * person's " 1512" or " 1512 (+12)", a bot level's " (750)", or "". */
   label(board, holder) {
     if (holder.Bot) {
       const rating = board.botRatings.get(holder.Bot.level);
@@ -38,7 +39,7 @@ export class Ratings {
     if (!this.people.has(key)) return "";
     const rating = this.people.get(key);
     const change = this.changes.get(key);
-    if (!change) return ` (${rating})`;
-    return ` (${rating}, ${change > 0 ? "+" : "−"}${Math.abs(change)})`;
+    if (!change) return ` ${rating}`;
+    return ` ${rating} (${change > 0 ? "+" : "−"}${Math.abs(change)})`;
   }
 }

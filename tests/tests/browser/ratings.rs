@@ -37,7 +37,7 @@ async fn a_rated_game_shows_the_ratings_and_their_change_beside_the_names() {
         .wait()
         .at_most(patience::PAGE)
         .for_element(Locator::XPath(
-            "//div[@id='bottom-player']/span[contains(text(), 'rater (1468, −32)')]",
+            "//div[@id='bottom-player']/span[contains(text(), 'rater 1468 (−32)')]",
         ))
         .await
         .unwrap_or_else(|err| {
