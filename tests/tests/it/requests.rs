@@ -230,12 +230,15 @@ async fn a_rematch_swaps_colours_once_both_ask_and_a_bot_always_agrees() {
 }
 
 #[tokio::test]
-async fn chat_reaches_players_and_spectators_within_its_length_limit() {
+async fn chat_has_a_room_for_the_players_and_one_for_the_spectators_within_its_length_limit() {
     let server = start_server(test_config()).await;
     let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     let mut cy = Client::hello(server.addr(), "cy").await;
-    cy.send(ClientMessage::Watch { game }).await;
-    cy.state().await;
+    let mut dan = Client::hello(server.addr(), "dan").await;
+    for spectator in [&mut cy, &mut dan] {
+        spectator.send(ClientMessage::Watch { game }).await;
+        spectator.state().await;
+    }
     let chat = |m: ServerMessage| match m {
         ServerMessage::Chat { from, text, .. } => Some((from, text)),
         _ => None,
@@ -247,15 +250,32 @@ async fn chat_reaches_players_and_spectators_within_its_length_limit() {
     .await;
     let line = ("cy".to_owned(), "good luck  [2J".to_owned());
     assert_eq!(cy.until(chat).await, line);
-    assert_eq!(ada.until(chat).await, line);
-    assert_eq!(bob.until(chat).await, line);
+    assert_eq!(dan.until(chat).await, line);
+    // The players read their own room only: ada's line is the next either hears...
+    ada.send(ClientMessage::Chat {
+        game,
+        text: "thanks".to_owned(),
+    })
+    .await;
+    let thanks = ("ada".to_owned(), "thanks".to_owned());
+    assert_eq!(ada.until(chat).await, thanks);
+    assert_eq!(bob.until(chat).await, thanks);
+    // ...and the spectators do not read it: dan's line is the next they hear.
+    dan.send(ClientMessage::Chat {
+        game,
+        text: "ada is ahead".to_owned(),
+    })
+    .await;
+    let ahead = ("dan".to_owned(), "ada is ahead".to_owned());
+    assert_eq!(cy.until(chat).await, ahead);
+    assert_eq!(dan.until(chat).await, ahead);
     let longest = "é".repeat(MAX_CHAT_CHARS);
     ada.send(ClientMessage::Chat {
         game,
         text: longest.clone(),
     })
     .await;
-    assert_eq!(cy.until(chat).await, ("ada".to_owned(), longest.clone()));
+    assert_eq!(bob.until(chat).await, ("ada".to_owned(), longest.clone()));
     ada.send(ClientMessage::Chat {
         game,
         text: format!("{longest}!"),
@@ -319,7 +339,7 @@ async fn leaving_a_running_game_abandons_it_and_the_lobby_refuses_bad_requests()
 }
 
 #[tokio::test]
-async fn the_chat_so_far_reaches_a_newcomer_and_a_player_who_comes_back_once() {
+async fn each_rooms_chat_so_far_reaches_a_newcomer_and_a_player_who_comes_back_once() {
     let server = start_server(test_config()).await;
     let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::Checkers)).await;
     let chat = |m: ServerMessage| match m {
@@ -339,12 +359,21 @@ async fn the_chat_so_far_reaches_a_newcomer_and_a_player_who_comes_back_once() {
     for client in [&mut ada, &mut bob] {
         assert_eq!([client.until(chat).await, client.until(chat).await], said);
     }
-    // A newcomer reads what was said before it came, after the game's state.
     let mut cy = Client::hello(server.addr(), "cy").await;
     cy.send(ClientMessage::Watch { game }).await;
     cy.state().await;
-    assert_eq!([cy.until(chat).await, cy.until(chat).await], said);
-    // So does a player back on a new connection.
+    cy.send(ClientMessage::Chat {
+        game,
+        text: "who wins?".to_owned(),
+    })
+    .await;
+    assert_eq!(cy.until(chat).await, line("cy", "who wins?"));
+    // A newcomer reads what was said before it came in its room, after the game's state.
+    let mut dan = Client::hello(server.addr(), "dan").await;
+    dan.send(ClientMessage::Watch { game }).await;
+    dan.state().await;
+    assert_eq!(dan.until(chat).await, line("cy", "who wins?"));
+    // So does a player back on a new connection, in the players' room.
     let token = bob.token.clone();
     drop(bob);
     let mut bob = Client::resume_guest(server.addr(), &token).await;
@@ -353,12 +382,17 @@ async fn the_chat_so_far_reaches_a_newcomer_and_a_player_who_comes_back_once() {
     // A member asking again gets the state alone: its client has the chat already.
     cy.send(ClientMessage::Watch { game }).await;
     cy.state().await;
+    dan.send(ClientMessage::Chat {
+        game,
+        text: "ada".to_owned(),
+    })
+    .await;
+    assert_eq!(cy.until(chat).await, line("dan", "ada"));
     ada.send(ClientMessage::Chat {
         game,
         text: "third".to_owned(),
     })
     .await;
-    assert_eq!(cy.until(chat).await, line("ada", "third"));
     assert_eq!(bob.until(chat).await, line("ada", "third"));
     server.shutdown().await;
 }

@@ -4,19 +4,20 @@
 //! message sent between the two would come first, and the kingme client gives up on a hello
 //! answered by anything else ("the server answered the hello with SeatChanged").
 //!
-//! The race is made all but certain rather than waited for: spectators flood several of the
-//! player's games with chat (the rate limit raised for them), so a message is on its way to the
-//! player's session at nearly every instant, while the player, seated in many games (each of
+//! The race is made all but certain rather than waited for: opponents flood several of the
+//! player's games with chat in the players' room (the rate limit raised for them), so a message
+//! is on its way to the player's session at nearly every instant, while the player, seated in many games (each of
 //! which the handshake looks at before the `Welcome`), comes back again and again over
 //! plaintext. With the attach and the `Welcome` swapped in `server/src/net/handshake.rs`, a chat
-//! line came first in 8 runs of 8, at returns 10 to 163 of the 200.
+//! line came first in 8 runs of 8, at returns 10 to 163 of the 200 (with spectators flooding,
+//! before the chat had two rooms; with opponents flooding, checked once: at return 100).
 
 use kingme_server::host::{Config, TlsSettings, TlsSource};
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
 use kingme_testkit::client::hello_message;
-use kingme_testkit::{Client, against_bot, start_server, test_config};
+use kingme_testkit::{Client, against_bot, open_game, start_server, test_config};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,26 +29,26 @@ const RETURNS: usize = 200;
 /// `Welcome` queued after the attach would leave the games a wide window.
 const GAMES: usize = 16;
 
-/// How many spectators flood the games with chat, each its own game.
+/// How many opponents flood the games with chat, each its own game.
 const FLOODERS: usize = 6;
 
-/// Chat lines a spectator sends before it reads back its own.
+/// Chat lines an opponent sends before it reads back its own.
 const BATCH: usize = 32;
 
-/// The spectator `name` saying `BATCH` lines at a time in `game` until `stop`; it reads back its own
-/// lines so that its connection is never too slow.
+/// The opponent `name`, seated in `game`, saying `BATCH` lines at a time until `stop`; it reads
+/// back its own lines so that its connection is never too slow.
 async fn flood(addr: SocketAddr, game: GameId, name: String, stop: Arc<AtomicBool>) {
-    let mut watcher = Client::connect_plaintext(addr).await.guest(&name).await;
-    watcher.send(ClientMessage::Watch { game }).await;
-    watcher.state_of(game).await;
+    let mut opponent = Client::connect_plaintext(addr).await.guest(&name).await;
+    opponent.send(ClientMessage::Join { game }).await;
+    opponent.state_of(game).await;
     while !stop.load(Ordering::Relaxed) {
         for _ in 0..BATCH {
             let text = "line".to_owned();
-            watcher.send(ClientMessage::Chat { game, text }).await;
+            opponent.send(ClientMessage::Chat { game, text }).await;
         }
         let mut echoed = 0;
         while echoed < BATCH {
-            if let ServerMessage::Chat { from, .. } = watcher.recv().await
+            if let ServerMessage::Chat { from, .. } = opponent.recv().await
                 && from == name
             {
                 echoed += 1;
@@ -76,8 +77,13 @@ async fn welcome_comes_before_what_the_games_say() {
     let mut ada = Client::connect_plaintext(addr).await.guest("ada").await;
     let token = ada.token.clone();
     let mut games = Vec::new();
-    for _ in 0..GAMES {
-        let options = against_bot(GameKind::Checkers, Level::Random);
+    for n in 0..GAMES {
+        // The flooded games have an open seat for their flooder; the others a bot.
+        let options = if n < FLOODERS {
+            open_game(GameKind::Checkers)
+        } else {
+            against_bot(GameKind::Checkers, Level::Random)
+        };
         games.push(ada.create(options).await.id);
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -86,7 +92,7 @@ async fn welcome_comes_before_what_the_games_say() {
         .take(FLOODERS)
         .enumerate()
         .map(|(i, game)| {
-            let name = format!("watcher{i}");
+            let name = format!("opponent{i}");
             tokio::spawn(flood(addr, *game, name, Arc::clone(&stop)))
         })
         .collect();

@@ -81,17 +81,14 @@ impl Table {
             return Err(Refusal::NoOpenSeat(self.id));
         }
         let side = self.open_seat().ok_or(Refusal::Full(self.id))?;
-        let was_watching = self.is_spectator(session.id);
         self.spectators.retain(|s| s.id != session.id);
         self.seats[side.index()] = Seat::human(Arc::clone(session));
         self.unsaved
             .push(Unsaved::Seat(side, session.participant()));
         session.add_game(self.id);
         self.seated(side);
-        // A spectator who sits down has read the chat already.
-        if !was_watching {
-            self.send_chat_so_far(session);
-        }
+        // Seated now, it reads the players' room (not the spectators' it read before).
+        self.send_chat_so_far(session);
         Ok(())
     }
 

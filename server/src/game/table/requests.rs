@@ -3,6 +3,7 @@
 //! answer played as its move.
 
 use super::Table;
+use super::chat_log::ChatRoom;
 use super::persistence::Waiting;
 use crate::game::bot::BotAnswer;
 use crate::game::offers::Offer;
@@ -124,12 +125,22 @@ impl Table {
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
-        self.chat.keep(&session.name, &text);
-        self.broadcast(&ServerMessage::Chat {
+        // Two rooms, as on lichess: the players talk between themselves, the spectators
+        // among themselves.
+        let room = if self.side_of(session.id).is_some() {
+            ChatRoom::Players
+        } else {
+            ChatRoom::Spectators
+        };
+        self.chat.keep(room, &session.name, &text);
+        let line = ServerMessage::Chat {
             game: self.id,
             from: session.name.clone(),
             text,
-        });
+        };
+        for member in self.room_members(room) {
+            self.post(&member, line.clone());
+        }
         Ok(())
     }
 }

@@ -160,13 +160,6 @@ impl Table {
         self.send_chat_so_far(session);
     }
 
-    /// Sends the chat so far to a member new to the table.
-    pub(super) fn send_chat_so_far(&self, session: &Arc<Session>) {
-        for line in self.chat.replay(self.id) {
-            self.post(session, line);
-        }
-    }
-
     pub(super) fn your_turn(&self) -> ServerMessage {
         ServerMessage::YourTurn {
             game: self.id,
