@@ -145,3 +145,20 @@ fn an_unrated_game_asks_for_no_ratings_and_shows_no_change() {
     assert!(picture.contains("ada 1500"), "{picture}");
     assert!(!picture.contains("Ratings:"), "{picture}");
 }
+
+#[test]
+fn the_panel_says_whether_the_game_is_rated() {
+    for rated in [true, false] {
+        let mut state = state(GameKind::Checkers, None, &[], Some(Side::First));
+        state.rated = rated;
+        let app = app_with(state, (120, 40));
+        let picture = render(&app);
+        let clock_line = picture
+            .lines()
+            .find(|line| line.contains("clock: "))
+            .unwrap_or_default()
+            .to_owned();
+        let word = if rated { "rated" } else { "casual" };
+        assert!(clock_line.contains(word), "{word}: {clock_line}");
+    }
+}

@@ -59,8 +59,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         )));
     }
     header.push(Line::from(format!(
-        "  clock: {}",
-        time_control_text(table.time_control)
+        "  clock: {} · {}",
+        time_control_text(table.time_control),
+        if table.rated { "rated" } else { "casual" }
     )));
     for tally in table.game.tallies() {
         let goal = tally
