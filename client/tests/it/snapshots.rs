@@ -550,26 +550,20 @@ fn before_the_first_move_the_deadline_is_shown_and_the_clock_stands() {
     // Black has not moved: the server counts down the first-move allowance on Black's clock
     // and gives the clock back when Black moves. The panel shows the clock standing at its
     // start and the deadline as what it is.
-    let mut app = app_with(
-        state(GameKind::Checkers, None, &[], Some(Side::First)),
-        (120, 40),
-    );
-    app.now += std::time::Duration::from_secs(10);
-    let picture = render(&app);
-    let black = picture
-        .lines()
-        .find(|line| line.contains("▶ Black"))
-        .unwrap();
+    let (black, picture) = ten_seconds_after(&[]);
     assert!(black.contains("5:00"), "{black}");
     assert!(picture.contains("first move within 4:50"), "{picture}");
     // Once Black has moved, its clock is a clock again.
+    let (black, picture) = ten_seconds_after(&["11-15", "23-19"]);
+    assert!(black.contains("4:50"), "{black}");
+    assert!(!picture.contains("first move"), "{picture}");
+}
+
+/// The screen of a checkers game as Black after `moves`, ten seconds on: Black's line in the
+/// panel and the whole picture.
+fn ten_seconds_after(moves: &[&str]) -> (String, String) {
     let mut app = app_with(
-        state(
-            GameKind::Checkers,
-            None,
-            &["11-15", "23-19"],
-            Some(Side::First),
-        ),
+        state(GameKind::Checkers, None, moves, Some(Side::First)),
         (120, 40),
     );
     app.now += std::time::Duration::from_secs(10);
@@ -577,9 +571,9 @@ fn before_the_first_move_the_deadline_is_shown_and_the_clock_stands() {
     let black = picture
         .lines()
         .find(|line| line.contains("▶ Black"))
-        .unwrap();
-    assert!(black.contains("4:50"), "{black}");
-    assert!(!picture.contains("first move"), "{picture}");
+        .unwrap()
+        .to_owned();
+    (black, picture)
 }
 
 #[test]
