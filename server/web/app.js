@@ -94,6 +94,10 @@ function signIn(name, guest) {
   $("signin").hidden = true;
   $("signout").hidden = false;
   $("signin-error").textContent = "";
+  // Rated by default for a person with a key, as in the terminal client; a guest's games are
+  // casual (the server refuses a guest's rated game).
+  $("create-rated").checked = !guest;
+  $("create-rated").disabled = guest;
   connection = new Connection({
     name, guest, onMessage: receive,
     onLink: (state, text) => {

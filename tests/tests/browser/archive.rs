@@ -16,6 +16,8 @@ async fn watch_on_a_finished_game_opens_it_from_the_archive() {
     let (game, _) = host.bot_game_played_out().await;
 
     let (_driver, client) = signed_in(&server, "viewer", true).await;
+    // A guest's games are casual: the create form's Rated box is off and cannot be ticked.
+    wait_for(&client, "#create-rated:not(:checked):disabled").await;
     let watch = format!("#games button[aria-label=\"Watch game {}\"]", game.0);
     wait_for(&client, &watch).await;
     click(&client, &watch).await;

@@ -9,7 +9,8 @@ async fn a_rated_game_shows_the_ratings_and_their_change_beside_the_names() {
     let server = start_web_server(test_config()).await;
     let (_driver, client) = signed_in(&server, "rater", false).await;
     wait_for(&client, "#lobby:not([hidden])").await;
-    click(&client, "#create-rated").await;
+    // Rated by default for a person who signed in with a key, as in the terminal client.
+    wait_for(&client, "#create-rated:checked:not(:disabled)").await;
     create_against_random_bot(&client, "checkers").await;
     wait_for(&client, "#board[data-turn=mine]").await;
     let title = text_of(&client, "#game-title").await;
