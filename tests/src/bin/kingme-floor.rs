@@ -13,6 +13,10 @@
 //! `--no-echo` writes the copy only (not what kingme's protocol allows), to show what one write
 //! costs.
 //!
+//! `--tls` carries every connection over TLS, as kingme-server's are by default (the relay
+//! presents a self-signed certificate made as the server makes its own; the players dial with
+//! the terminal client's code), so that TLS is part of the floor as of the server's figures.
+//!
 //! `--fresh-connections` plays boardgame.io's workload, as `kingme-load --fresh-connections`
 //! does against kingme-server: every match on two new connections, each with a handshake
 //! (hello, welcome) of the sizes of kingme's `Hello` and `Welcome`, then the creator's create
@@ -28,6 +32,7 @@ use clap::{Parser, ValueEnum};
 use kingme_tests::floor::matches::{self, MatchOptions};
 use kingme_tests::floor::players::{self, PlayOptions, Tally};
 use kingme_tests::floor::relay::{self, RelayCounts, RelayOptions};
+use kingme_tests::floor::wire::{self, Wire};
 use kingme_tests::floor::{FrameSizes, HandshakeSizes};
 use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -61,6 +66,10 @@ struct Args {
     /// matches); matches per second, handshake latency and CPU per match are reported.
     #[arg(long)]
     fresh_connections: bool,
+    /// Every connection over TLS, as kingme-server's by default (the handshake is part of a
+    /// fresh connection's cost).
+    #[arg(long)]
+    tls: bool,
     /// Payload bytes of a client's move (without the 4-byte length).
     #[arg(long, default_value_t = FrameSizes::default().moves)]
     move_bytes: usize,
@@ -94,6 +103,11 @@ impl Args {
         })
     }
 
+    /// Plaintext or TLS, as asked.
+    fn wire(&self) -> Wire {
+        if self.tls { Wire::Tls } else { Wire::Plaintext }
+    }
+
     fn sizes(&self) -> anyhow::Result<FrameSizes> {
         FrameSizes {
             moves: self.move_bytes,
@@ -109,14 +123,18 @@ fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let options = args.relay_options()?;
     if args.serve {
-        return serve(args.relay, options);
+        return serve(args.relay, options, args.wire());
     }
     measure(&args, options)
 }
 
 /// The relay process: listens, prints its address, relays until standard input closes (the
 /// measuring parent went away), then prints what it counted.
-fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
+fn serve(runtime: Runtime, options: RelayOptions, wire: Wire) -> anyhow::Result<()> {
+    let tls = match wire {
+        Wire::Tls => Some(wire::acceptor().context("make the relay's certificate")?),
+        Wire::Plaintext => None,
+    };
     let runtime = match runtime {
         Runtime::MultiThread => tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -146,7 +164,7 @@ fn serve(runtime: Runtime, options: RelayOptions) -> anyhow::Result<()> {
         let mut stdout = std::io::stdout();
         writeln!(stdout, "{}", listener.local_addr()?)?;
         stdout.flush()?;
-        relay::serve(listener, options, counts)
+        relay::serve(listener, options, tls, counts)
             .await
             .context("accept")
     })
@@ -187,8 +205,9 @@ fn measure(args: &Args, options: RelayOptions) -> anyhow::Result<()> {
         Runtime::MultiThread => "multi-thread runtime, 2 workers",
         Runtime::CurrentThread => "current-thread runtime",
     };
+    let carried = if args.tls { "TLS" } else { "plaintext" };
     println!(
-        "bare relay at {addr}, pid {} ({runtime_name}; {writes})",
+        "bare relay at {addr}, pid {} ({runtime_name}; {writes}; {carried})",
         child.id()
     );
     println!(
@@ -253,6 +272,9 @@ fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<Relay> {
     if args.fresh_connections {
         command.arg("--fresh-connections");
     }
+    if args.tls {
+        command.arg("--tls");
+    }
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -294,11 +316,12 @@ fn play(args: &Args, relay: RelayOptions, addr: SocketAddr, pid: u32) -> anyhow:
         think: Duration::from_millis(args.think_ms),
         sizes: relay.sizes,
         echo: relay.echo,
+        wire: args.wire(),
     };
     runtime.block_on(async {
         let pairs = match relay.handshake {
             Some(_) => Vec::new(),
-            None => players::connect_all(addr, args.pairs)
+            None => players::connect_all(addr, args.pairs, args.wire())
                 .await
                 .context("connect the pairs")?,
         };

@@ -7,6 +7,7 @@
 //! connections.
 
 use super::players::{Pair, PlayOptions, Tally, add_up, expect, open};
+use super::wire::{self, PlayerRead, PlayerWrite, Wire};
 use super::{FloorError, FrameReader, HandshakeSizes, Kind, put_frame};
 use bytes::BytesMut;
 use kingme_shared::Game;
@@ -16,8 +17,6 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use std::net::SocketAddr;
 use std::time::Instant;
-use tokio::io::AsyncWriteExt;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 /// How the pairs play their matches.
 #[derive(Debug, Clone, Copy)]
@@ -33,17 +32,19 @@ fn match_key(index: u64, number: u64) -> u64 {
     (index << 32) | (number & 0xffff_ffff)
 }
 
-/// A new connection that said hello for match `key` and had its welcome, timed into `tally`.
+/// A new connection over `wire` that said hello for match `key` and had its welcome (the TLS
+/// handshake included), timed into `tally`.
 async fn connect(
     addr: SocketAddr,
     key: u64,
     sizes: HandshakeSizes,
+    wire: Wire,
     tally: &mut Tally,
-) -> Result<(FrameReader<OwnedReadHalf>, OwnedWriteHalf), FloorError> {
+) -> Result<(FrameReader<PlayerRead>, PlayerWrite), FloorError> {
     let mut hello = BytesMut::new();
     put_frame(&mut hello, Kind::Hello, key, sizes.hello);
     let started = Instant::now();
-    let (read, write) = open(addr, &hello).await?;
+    let (read, write) = open(addr, &hello, wire).await?;
     let mut reader = FrameReader::new(read);
     expect(&mut reader, Kind::Welcome, None).await?;
     tally.handshakes.push(started.elapsed());
@@ -56,18 +57,19 @@ async fn open_match(
     addr: SocketAddr,
     index: u64,
     key: u64,
-    sizes: HandshakeSizes,
+    options: &MatchOptions,
     tally: &mut Tally,
 ) -> Result<Pair, FloorError> {
-    let mut creator = connect(addr, key, sizes, tally).await?;
-    let mut joiner = connect(addr, key, sizes, tally).await?;
+    let (sizes, wire) = (options.handshake, options.play.wire);
+    let mut creator = connect(addr, key, sizes, wire, tally).await?;
+    let mut joiner = connect(addr, key, sizes, wire, tally).await?;
     let mut out = BytesMut::new();
     put_frame(&mut out, Kind::Create, key, sizes.create);
-    creator.1.write_all(&out).await?;
+    wire::send(&mut creator.1, &out).await?;
     expect(&mut creator.0, Kind::Created, None).await?;
     out.clear();
     put_frame(&mut out, Kind::Join, key, sizes.join);
-    joiner.1.write_all(&out).await?;
+    wire::send(&mut joiner.1, &out).await?;
     expect(&mut joiner.0, Kind::Started, None).await?;
     expect(&mut creator.0, Kind::Started, None).await?;
     Ok(Pair::new([creator, joiner], index))
@@ -89,7 +91,7 @@ pub async fn play_matches(
     tokio::time::sleep(think.mul_f64(rng.random::<f64>())).await;
     while tally.matches == 0 || Instant::now() < until {
         let key = match_key(index, tally.matches);
-        let mut pair = open_match(addr, index, key, options.handshake, &mut tally).await?;
+        let mut pair = open_match(addr, index, key, &options, &mut tally).await?;
         let mut game = TicTacToe::start();
         let mut seq = 0;
         loop {
@@ -135,8 +137,8 @@ mod tests {
     use std::time::Duration;
     use tokio::net::TcpListener;
 
-    /// A relay for fresh connections in this process, its address and its counts.
-    async fn relay() -> (tokio::task::JoinHandle<()>, SocketAddr, Arc<RelayCounts>) {
+    /// A relay for fresh connections over `wire` in this process, its address and its counts.
+    async fn relay(wire: Wire) -> (tokio::task::JoinHandle<()>, SocketAddr, Arc<RelayCounts>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
         let addr = listener.local_addr().expect("an address");
         let options = RelayOptions {
@@ -145,31 +147,34 @@ mod tests {
             handshake: Some(HandshakeSizes::default()),
         };
         let counts = Arc::new(RelayCounts::default());
+        let tls = (wire == Wire::Tls).then(|| wire::acceptor().expect("a certificate"));
         let task = tokio::spawn({
             let counts = counts.clone();
             async move {
-                let _ = serve(listener, options, counts).await;
+                let _ = serve(listener, options, tls, counts).await;
             }
         });
         (task, addr, counts)
     }
 
-    fn options() -> MatchOptions {
+    fn options(wire: Wire) -> MatchOptions {
         MatchOptions {
             play: PlayOptions {
                 think: Duration::ZERO,
                 sizes: FrameSizes::default(),
                 echo: true,
+                wire,
             },
             handshake: HandshakeSizes::default(),
         }
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn every_match_comes_on_two_new_connections_and_plays_a_whole_game() {
-        let (task, addr, counts) = relay().await;
+    /// Three pairs play matches over `wire` for a fifth of a second: every match on two new
+    /// connections, every move relayed, every game whole.
+    async fn every_match_is_new_and_whole(wire: Wire) {
+        let (task, addr, counts) = relay(wire).await;
         let until = Instant::now() + Duration::from_millis(200);
-        let tally = play_all(addr, 3, options(), until)
+        let tally = play_all(addr, 3, options(wire), until)
             .await
             .expect("the pairs play");
         task.abort();
@@ -183,20 +188,38 @@ mod tests {
         assert!((5 * tally.matches..=9 * tally.matches).contains(&tally.moves));
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn every_match_comes_on_two_new_connections_and_plays_a_whole_game() {
+        every_match_is_new_and_whole(Wire::Plaintext).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn with_tls_every_match_comes_on_two_new_connections_and_plays_a_whole_game() {
+        every_match_is_new_and_whole(Wire::Tls).await;
+    }
+
     #[tokio::test]
     async fn the_joiner_may_come_before_the_creator() {
-        let (task, addr, counts) = relay().await;
+        let (task, addr, counts) = relay(Wire::Plaintext).await;
         let sizes = HandshakeSizes::default();
         let mut tally = Tally::default();
         let key = match_key(7, 0);
-        let mut joiner = connect(addr, key, sizes, &mut tally).await.expect("joins");
+        let mut joiner = connect(addr, key, sizes, Wire::Plaintext, &mut tally)
+            .await
+            .expect("joins");
         let mut out = BytesMut::new();
         put_frame(&mut out, Kind::Join, key, sizes.join);
-        joiner.1.write_all(&out).await.expect("sends the join");
-        let mut creator = connect(addr, key, sizes, &mut tally).await.expect("joins");
+        wire::send(&mut joiner.1, &out)
+            .await
+            .expect("sends the join");
+        let mut creator = connect(addr, key, sizes, Wire::Plaintext, &mut tally)
+            .await
+            .expect("joins");
         out.clear();
         put_frame(&mut out, Kind::Create, key, sizes.create);
-        creator.1.write_all(&out).await.expect("sends the create");
+        wire::send(&mut creator.1, &out)
+            .await
+            .expect("sends the create");
         expect(&mut creator.0, Kind::Created, None)
             .await
             .expect("created");
@@ -208,7 +231,7 @@ mod tests {
             .expect("the joiner is told the match began");
         let mut pair = Pair::new([creator, joiner], 7);
         for (turn, seq) in [(0, 1), (1, 2)] {
-            pair.play_move(turn, seq, &options().play, &mut tally)
+            pair.play_move(turn, seq, &options(Wire::Plaintext).play, &mut tally)
                 .await
                 .expect("the move is relayed");
         }

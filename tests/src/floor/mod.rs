@@ -19,6 +19,8 @@
 //! both connections closed. The hello names the match; the relay pairs its creator and joiner
 //! whichever comes first.
 //!
+//! With [`wire::Wire::Tls`] every connection is TLS, as kingme-server's are by default.
+//!
 //! A frame is a 4-byte big-endian length and a payload; a move's, echo's and copy's payload
 //! starts with the move's sequence number (8 bytes, little-endian) and its [`Kind`] (1 byte),
 //! padded with zeros to the configured size.
@@ -26,6 +28,7 @@
 pub mod matches;
 pub mod players;
 pub mod relay;
+pub mod wire;
 
 use bytes::{Buf, Bytes, BytesMut};
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -212,6 +215,9 @@ pub enum FloorError {
     /// Nothing arrived in time.
     #[error("nothing came within {0:?}: the relay is stuck")]
     Stuck(std::time::Duration),
+    /// TLS could not be set up or its handshake failed.
+    #[error("TLS: {0}")]
+    Tls(String),
 }
 
 /// One frame read: its kind and sequence number.

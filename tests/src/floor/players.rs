@@ -2,6 +2,7 @@
 //! `kingme-load` (the one whose turn it is waits the think time, sends its move, and the
 //! partner takes the turn when the copy arrives), counting every copy and echo that came back.
 
+use super::wire::{self, PlayerRead, PlayerWrite, Wire};
 use super::{FloorError, Frame, FrameReader, FrameSizes, Kind, put_frame};
 use bytes::BytesMut;
 use futures::future::try_join_all;
@@ -9,9 +10,6 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 /// How the pairs play.
 #[derive(Debug, Clone, Copy)]
@@ -22,13 +20,15 @@ pub struct PlayOptions {
     pub sizes: FrameSizes,
     /// Whether the relay echoes each move to its sender (it must be told the same).
     pub echo: bool,
+    /// Plaintext or TLS (the relay must be told the same).
+    pub wire: Wire,
 }
 
 /// Two connections the relay has matched, ready to play.
 #[derive(Debug)]
 pub struct Pair {
-    pub(super) readers: [FrameReader<OwnedReadHalf>; 2],
-    pub(super) writers: [OwnedWriteHalf; 2],
+    pub(super) readers: [FrameReader<PlayerRead>; 2],
+    pub(super) writers: [PlayerWrite; 2],
     index: u64,
     /// The move being sent.
     out: BytesMut,
@@ -36,10 +36,7 @@ pub struct Pair {
 
 impl Pair {
     /// Pair `index` of the two connections `halves`, the first moving first.
-    pub(super) fn new(
-        halves: [(FrameReader<OwnedReadHalf>, OwnedWriteHalf); 2],
-        index: u64,
-    ) -> Pair {
+    pub(super) fn new(halves: [(FrameReader<PlayerRead>, PlayerWrite); 2], index: u64) -> Pair {
         let [(first_read, first_write), (second_read, second_write)] = halves;
         Pair {
             readers: [first_read, second_read],
@@ -61,7 +58,7 @@ impl Pair {
         self.out.clear();
         put_frame(&mut self.out, Kind::Move, seq, options.sizes.moves);
         let sent = Instant::now();
-        self.writers[turn].write_all(&self.out).await?;
+        wire::send(&mut self.writers[turn], &self.out).await?;
         tally.moves += 1;
         expect(&mut self.readers[1 - turn], Kind::Copy, Some(seq)).await?;
         tally.latencies.push(sent.elapsed());
@@ -106,23 +103,28 @@ impl Tally {
 /// A move sent is not relayed within a minute: the relay is stuck, not slow.
 const STUCK: Duration = Duration::from_secs(60);
 
-/// Connects `pairs` pairs to the relay at `addr`, a hundred connections at a time.
-pub async fn connect_all(addr: SocketAddr, pairs: u64) -> Result<Vec<Pair>, FloorError> {
+/// Connects `pairs` pairs to the relay at `addr` over `wire`, a hundred connections at a time.
+pub async fn connect_all(
+    addr: SocketAddr,
+    pairs: u64,
+    wire: Wire,
+) -> Result<Vec<Pair>, FloorError> {
     let mut connected = Vec::new();
     let indices: Vec<u64> = (0..pairs).collect();
     for batch in indices.chunks(50) {
-        connected.extend(try_join_all(batch.iter().map(|index| connect(addr, *index))).await?);
+        connected
+            .extend(try_join_all(batch.iter().map(|index| connect(addr, *index, wire))).await?);
     }
     Ok(connected)
 }
 
 /// Connects pair `index`: two connections, each saying hello, then waiting for the relay's
 /// word that its partner is there.
-pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
+pub async fn connect(addr: SocketAddr, index: u64, wire: Wire) -> Result<Pair, FloorError> {
     let mut hello = BytesMut::new();
     put_frame(&mut hello, Kind::Hello, index, super::HEADER);
-    let (first_read, first_write) = open(addr, &hello).await?;
-    let (second_read, second_write) = open(addr, &hello).await?;
+    let (first_read, first_write) = open(addr, &hello, wire).await?;
+    let (second_read, second_write) = open(addr, &hello, wire).await?;
     let mut pair = Pair::new(
         [
             (FrameReader::new(first_read), first_write),
@@ -140,16 +142,16 @@ pub async fn connect(addr: SocketAddr, index: u64) -> Result<Pair, FloorError> {
 pub(super) async fn open(
     addr: SocketAddr,
     hello: &[u8],
-) -> Result<(OwnedReadHalf, OwnedWriteHalf), FloorError> {
-    let mut stream = TcpStream::connect(addr).await?;
-    stream.set_nodelay(true)?;
-    stream.write_all(hello).await?;
-    Ok(stream.into_split())
+    wire: Wire,
+) -> Result<(PlayerRead, PlayerWrite), FloorError> {
+    let (read, mut write) = wire::connect(addr, wire).await?;
+    wire::send(&mut write, hello).await?;
+    Ok((read, write))
 }
 
 /// Reads the next frame and checks it is of `kind` and (if given) for move `seq`.
 pub(super) async fn expect(
-    reader: &mut FrameReader<OwnedReadHalf>,
+    reader: &mut FrameReader<PlayerRead>,
     kind: Kind,
     seq: Option<u64>,
 ) -> Result<Frame, FloorError> {
@@ -229,8 +231,8 @@ mod tests {
     use std::sync::atomic::Ordering;
     use tokio::net::TcpListener;
 
-    /// Runs a relay and `pairs` pairs flat out for a fifth of a second.
-    async fn run(pairs_asked: u64, echo: bool) -> Tally {
+    /// Runs a relay and `pairs` pairs over `wire` flat out for a fifth of a second.
+    async fn run(pairs_asked: u64, echo: bool, wire: Wire) -> Tally {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
         let addr = listener.local_addr().expect("an address");
         let sizes = FrameSizes::default();
@@ -240,14 +242,16 @@ mod tests {
             handshake: None,
         };
         let counts = std::sync::Arc::new(RelayCounts::default());
-        let relay = tokio::spawn(serve(listener, options, counts.clone()));
-        let pairs = connect_all(addr, pairs_asked)
+        let tls = (wire == Wire::Tls).then(|| wire::acceptor().expect("a certificate"));
+        let relay = tokio::spawn(serve(listener, options, tls, counts.clone()));
+        let pairs = connect_all(addr, pairs_asked, wire)
             .await
             .expect("the pairs connect");
         let options = PlayOptions {
             think: Duration::ZERO,
             sizes,
             echo,
+            wire,
         };
         let until = Instant::now() + Duration::from_millis(200);
         let tally = play_all(pairs, options, until)
@@ -262,16 +266,50 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn every_move_is_copied_to_the_partner_and_echoed_to_the_mover() {
-        let tally = run(3, true).await;
+        let tally = run(3, true, Wire::Plaintext).await;
         assert!(tally.moves >= 6, "each player moved: {tally:?}");
         assert_eq!(tally.copies, tally.moves);
         assert_eq!(tally.echoes, tally.moves);
         assert_eq!(tally.latencies.len() as u64, tally.moves);
     }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn with_tls_every_move_is_copied_to_the_partner_and_echoed_to_the_mover() {
+        let tally = run(3, true, Wire::Tls).await;
+        assert!(tally.moves >= 6, "each player moved: {tally:?}");
+        assert_eq!(tally.copies, tally.moves);
+        assert_eq!(tally.echoes, tally.moves);
+    }
+
+    #[tokio::test]
+    async fn a_player_without_tls_gets_no_answer_from_a_relay_with_tls() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+        let addr = listener.local_addr().expect("an address");
+        let options = RelayOptions {
+            sizes: FrameSizes::default(),
+            echo: true,
+            handshake: None,
+        };
+        let counts = std::sync::Arc::new(RelayCounts::default());
+        let tls = Some(wire::acceptor().expect("a certificate"));
+        let relay = tokio::spawn(serve(listener, options, tls, counts.clone()));
+        let refused = connect(addr, 0, Wire::Plaintext).await;
+        relay.abort();
+        // The relay answers the plaintext hello with a TLS alert (read as a frame far too
+        // long) or closes the connection: never with its hello.
+        assert!(
+            matches!(
+                refused,
+                Err(FloorError::TooLong(_) | FloorError::Closed | FloorError::Io(_))
+            ),
+            "{refused:?}"
+        );
+        assert_eq!(counts.matches.load(Ordering::SeqCst), 0);
+    }
+
     #[tokio::test]
     async fn without_the_echo_only_the_copy_comes() {
-        let tally = run(2, false).await;
+        let tally = run(2, false, Wire::Plaintext).await;
         assert!(tally.moves >= 4, "each player moved: {tally:?}");
         assert_eq!(tally.copies, tally.moves);
         assert_eq!(tally.echoes, 0);

@@ -3,6 +3,7 @@
 //! [`super`]). It counts what it did ([`RelayCounts`]), so a run can check that every match
 //! came on new connections and every move was relayed.
 
+use super::wire::{self, RelayStream};
 use super::{
     FloorError, FrameReader, FrameSizes, HandshakeSizes, Kind, parse, put_frame, take_payload,
 };
@@ -11,7 +12,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 
 /// What the relay writes for a move, and how a connection begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,14 +64,15 @@ enum Seat {
 }
 
 /// Connections that said hello and wait for their partner, by pair or match.
-type Waiting = Arc<Mutex<HashMap<u64, (TcpStream, Seat)>>>;
+type Waiting = Arc<Mutex<HashMap<u64, (RelayStream, Seat)>>>;
 
 /// Relays the pairs that connect to `listener` until the task is dropped, counting in
-/// `counts`. A connection that breaks the frame rules ends its pair (both connections closed);
-/// the rest go on.
+/// `counts`; with `tls`, each connection's TLS handshake comes first. A connection that breaks
+/// the frame rules (or its handshake) ends its pair (both connections closed); the rest go on.
 pub async fn serve(
     listener: TcpListener,
     options: RelayOptions,
+    tls: Option<TlsAcceptor>,
     counts: Arc<RelayCounts>,
 ) -> std::io::Result<()> {
     let waiting: Waiting = Arc::default();
@@ -78,9 +81,12 @@ pub async fn serve(
         counts.accepted.fetch_add(1, Ordering::Relaxed);
         let waiting = waiting.clone();
         let counts = counts.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
             // A pair that fails only ends itself: the measurement counts what was relayed.
-            let _ = meet(stream, waiting, options, counts).await;
+            if let Ok(stream) = wire::accept(stream, tls.as_ref()).await {
+                let _ = meet(stream, waiting, options, counts).await;
+            }
         });
     }
 }
@@ -88,12 +94,11 @@ pub async fn serve(
 /// Reads `stream`'s hello (and with fresh connections answers it and reads the create or
 /// join); the second of a pair to arrive relays the pair's moves.
 async fn meet(
-    mut stream: TcpStream,
+    mut stream: RelayStream,
     waiting: Waiting,
     options: RelayOptions,
     counts: Arc<RelayCounts>,
 ) -> Result<(), FloorError> {
-    stream.set_nodelay(true)?;
     let mut reader = FrameReader::new(&mut stream);
     let hello = expect(&mut reader, &[Kind::Hello]).await?;
     let seat = match options.handshake {
@@ -101,11 +106,11 @@ async fn meet(
         Some(sizes) => {
             let mut out = BytesMut::new();
             put_frame(&mut out, Kind::Welcome, 0, sizes.welcome);
-            reader.get_mut().write_all(&out).await?;
+            write(reader.get_mut(), &out).await?;
             if expect(&mut reader, &[Kind::Create, Kind::Join]).await?.kind == Kind::Create {
                 out.clear();
                 put_frame(&mut out, Kind::Created, 0, sizes.created);
-                reader.get_mut().write_all(&out).await?;
+                write(reader.get_mut(), &out).await?;
                 Seat::Creator
             } else {
                 Seat::Joiner
@@ -172,9 +177,10 @@ async fn expect<R: tokio::io::AsyncRead + Unpin>(
 
 /// Relays a pair's moves: tells each connection the pair began with its frame of `starts`
 /// (kind and size), then for each frame read from one socket writes the echo back to it and the
-/// copy to the other, one write each.
+/// copy to the other, one write each. The task owns both streams whole (no split halves): a
+/// read is only awaited while nothing is being written.
 async fn relay_pair(
-    mut pair: [TcpStream; 2],
+    mut pair: [RelayStream; 2],
     starts: [(Kind, usize); 2],
     options: RelayOptions,
     counts: &RelayCounts,
@@ -184,22 +190,20 @@ async fn relay_pair(
     for (stream, (kind, size)) in pair.iter_mut().zip(starts) {
         out.clear();
         put_frame(&mut out, kind, 0, size);
-        stream.write_all(&out).await?;
+        write(stream, &out).await?;
     }
     let [first, second] = &mut pair;
-    let (mut first_read, mut first_write) = first.split();
-    let (mut second_read, mut second_write) = second.split();
     let mut buffers = [BytesMut::with_capacity(1024), BytesMut::with_capacity(1024)];
     loop {
         let [first_buffer, second_buffer] = &mut buffers;
         let from_first = tokio::select! {
-            read = first_read.read_buf(first_buffer) => { ended(read?)?; true }
-            read = second_read.read_buf(second_buffer) => { ended(read?)?; false }
+            read = first.read_buf(first_buffer) => { ended(read?)?; true }
+            read = second.read_buf(second_buffer) => { ended(read?)?; false }
         };
         let (buffer, mover, partner) = if from_first {
-            (first_buffer, &mut first_write, &mut second_write)
+            (first_buffer, &mut *first, &mut *second)
         } else {
-            (second_buffer, &mut second_write, &mut first_write)
+            (second_buffer, &mut *second, &mut *first)
         };
         while let Some(payload) = take_payload(buffer)? {
             let frame = parse(&payload)?;
@@ -213,14 +217,22 @@ async fn relay_pair(
             if options.echo {
                 out.clear();
                 put_frame(&mut out, Kind::Echo, frame.seq, options.sizes.echo);
-                mover.write_all(&out).await?;
+                write(mover, &out).await?;
             }
             out.clear();
             put_frame(&mut out, Kind::Copy, frame.seq, options.sizes.copy);
-            partner.write_all(&out).await?;
+            write(partner, &out).await?;
         }
         buffer.reserve(512);
     }
+}
+
+/// Writes `bytes` to `stream` and flushes them (TLS records leave the session's buffer), one
+/// `send` on the socket.
+async fn write(stream: &mut RelayStream, bytes: &[u8]) -> Result<(), FloorError> {
+    stream.write_all(bytes).await?;
+    stream.flush().await?;
+    Ok(())
 }
 
 /// A read of no bytes: the client went away.

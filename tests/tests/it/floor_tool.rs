@@ -48,7 +48,19 @@ fn the_tool_relays_every_move_through_its_child_relay() {
 
 #[test]
 fn with_fresh_connections_every_match_comes_on_two_new_connections() {
-    let text = run(&[
+    every_match_on_two_new_connections(&[]);
+}
+
+#[test]
+fn over_tls_every_match_comes_on_two_new_connections() {
+    let text = every_match_on_two_new_connections(&["--tls"]);
+    assert!(text.contains("; TLS)"), "{text}");
+}
+
+/// Runs boardgame.io's workload with `extra` arguments and checks the relay's counts against
+/// the players'; returns what the tool printed.
+fn every_match_on_two_new_connections(extra: &[&str]) -> String {
+    let args = [
         "--fresh-connections",
         "--pairs",
         "3",
@@ -56,7 +68,8 @@ fn with_fresh_connections_every_match_comes_on_two_new_connections() {
         "0",
         "--secs",
         "1",
-    ]);
+    ];
+    let text = run(&[&args[..], extra].concat());
     let matches = figure(&text, "matches: ").expect("the matches are reported");
     assert!(matches >= 3, "each pair finished a match: {text}");
     // The relay's own counts: two new connections for every match it began, and every move
@@ -75,4 +88,5 @@ fn with_fresh_connections_every_match_comes_on_two_new_connections() {
     // A game of noughts and crosses lasts five to nine moves.
     assert!((5 * matches..=9 * matches).contains(&moves), "{text}");
     assert!(text.contains("relay CPU per match: "), "{text}");
+    text
 }
