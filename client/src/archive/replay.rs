@@ -108,14 +108,7 @@ impl Replay {
     /// The header: players, event and result.
     #[must_use]
     pub fn title(&self) -> String {
-        let record = &self.record;
-        let result = record
-            .result
-            .map_or_else(|| "*".to_owned(), |result| result.score().to_owned());
-        format!(
-            "{} — {} vs {} — {} {}",
-            record.event, record.players[0], record.players[1], record.date, result
-        )
+        title_of(&self.record)
     }
 
     /// Draws the replay (reads the state, changes nothing).
@@ -158,8 +151,20 @@ impl Replay {
     }
 }
 
+/// A record's header: players, event and result.
+#[must_use]
+pub(crate) fn title_of(record: &GameRecord) -> String {
+    let result = record
+        .result
+        .map_or_else(|| "*".to_owned(), |result| result.score().to_owned());
+    format!(
+        "{} — {} vs {} — {} {}",
+        record.event, record.players[0], record.players[1], record.date, result
+    )
+}
+
 /// The step a key asks for, `None` to quit, `Some(None)` for a key that does nothing.
-fn key_step(code: KeyCode) -> Option<Option<Step>> {
+pub(crate) fn key_step(code: KeyCode) -> Option<Option<Step>> {
     match code {
         KeyCode::Right | KeyCode::Char('n' | ' ') => Some(Some(Step::Forward)),
         KeyCode::Left | KeyCode::Char('p') => Some(Some(Step::Back)),
