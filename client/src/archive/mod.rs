@@ -5,6 +5,7 @@
 //! the ordinary connection (so the name's secret is presented as in play) to `--server`, or to
 //! the embedded server and its local database when none is given.
 
+mod full_screen;
 pub mod replay;
 pub mod review;
 

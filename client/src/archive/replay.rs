@@ -11,7 +11,7 @@ use crate::tui::theme::Theme;
 use kingme_shared::AnyGame;
 use kingme_shared::record::GameRecord;
 use ratatui::Frame;
-use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
@@ -189,24 +189,17 @@ pub fn show(mut replay: Replay) -> anyhow::Result<()> {
             replay.step(Step::Forward);
         }
     }
-    let mut terminal = ratatui::init();
-    let shown = (|| -> anyhow::Result<()> {
-        loop {
-            terminal.draw(|frame| replay.draw(frame))?;
-            if let TermEvent::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Press {
-                    continue;
+    super::full_screen::run(&mut replay, Replay::draw, |replay, code| {
+        match key_step(code) {
+            None => false,
+            Some(step) => {
+                if let Some(step) = step {
+                    replay.step(step);
                 }
-                match key_step(key.code) {
-                    None => return Ok(()),
-                    Some(Some(step)) => replay.step(step),
-                    Some(None) => {}
-                }
+                true
             }
         }
-    })();
-    ratatui::restore();
-    shown
+    })
 }
 
 #[cfg(test)]

@@ -20,6 +20,9 @@ pub struct Thresholds {
     /// Evaluations beyond this, either way, are decided games (a forced win or loss, or the
     /// endgame database's win), not estimates.
     pub decided: i32,
+    /// The unit a person reads evaluations in: checkers a man, Pente a three's window (the
+    /// engine's temperature unit), noughts and crosses a tenth of a line.
+    pub unit: i32,
 }
 
 impl Thresholds {
@@ -40,18 +43,21 @@ impl Thresholds {
                 mistake: 70,
                 blunder: 100,
                 decided: 4_000,
+                unit: 100,
             },
             GameKind::Pente => Thresholds {
                 inaccuracy: 60,
                 mistake: 150,
                 blunder: 400,
                 decided: MATE_BOUND,
+                unit: 60,
             },
             GameKind::TicTacToe => Thresholds {
                 inaccuracy: MATE_BOUND,
                 mistake: MATE_BOUND,
                 blunder: MATE_BOUND,
                 decided: MATE_BOUND,
+                unit: 10,
             },
         }
     }

@@ -3,8 +3,14 @@
 
 use super::Exact;
 use super::class::Standing;
-use crate::AnyGame;
 use crate::ai::egdb::{Egdb, Verdict};
+use crate::{AnyGame, GameKind};
+
+/// Whether a game has an endgame database to give exact results (checkers only).
+#[must_use]
+pub const fn has_exact_results(kind: GameKind) -> bool {
+    matches!(kind, GameKind::Checkers)
+}
 
 /// The database's result for the side to move, where the position is a checkers position
 /// within the database's pieces.

@@ -16,7 +16,7 @@ mod missed;
 
 pub use analyse::review_game;
 pub use class::{Standing, Thresholds};
-pub use exact::exact_result;
+pub use exact::{exact_result, has_exact_results};
 pub use missed::forced_win;
 
 use crate::GameKind;

@@ -15,9 +15,9 @@ use crate::launch::GlobalArgs;
 use crate::tui::theme::Theme;
 use anyhow::bail;
 use board::{Go, ReviewBoard};
-use kingme_shared::GameKind;
 use kingme_shared::record::GameRecord;
-use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind};
+use kingme_shared::review::has_exact_results;
+use ratatui::crossterm::event::KeyCode;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -72,13 +72,14 @@ fn review_record(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<()> {
         None if args.depth.is_none() => Some(DEFAULT_TIME),
         None => None,
     };
-    let egdb = match (&args.egdb, record.kind()) {
-        (Some(_), kind) if kind != GameKind::Checkers => {
+    let kind = record.kind();
+    let egdb = match &args.egdb {
+        Some(_) if !has_exact_results(kind) => {
             bail!("endgame databases are for checkers; leave out --egdb for {kind}")
         }
-        (Some(path), _) => Some(path.clone()),
-        (None, GameKind::Checkers) => crate::local::endgame_files::local(),
-        (None, _) => None,
+        Some(path) => Some(path.clone()),
+        None if has_exact_results(kind) => crate::local::endgame_files::local(),
+        None => None,
     };
     let positions = record.replay()?;
     let interactive = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
@@ -112,22 +113,15 @@ fn key_go(code: KeyCode) -> Option<Option<Go>> {
 /// The review board, full screen, until q or Esc.
 fn show(mut board: ReviewBoard) -> anyhow::Result<()> {
     let theme = Theme::ALL[0];
-    let mut terminal = ratatui::init();
-    let shown = (|| -> anyhow::Result<()> {
-        loop {
-            terminal.draw(|frame| view::draw(&board, frame, &theme))?;
-            if let TermEvent::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Press {
-                    continue;
-                }
-                match key_go(key.code) {
-                    None => return Ok(()),
-                    Some(Some(go)) => board.go(go),
-                    Some(None) => {}
-                }
+    let draw =
+        |board: &ReviewBoard, frame: &mut ratatui::Frame<'_>| view::draw(board, frame, &theme);
+    super::full_screen::run(&mut board, draw, |board, code| match key_go(code) {
+        None => false,
+        Some(go) => {
+            if let Some(go) = go {
+                board.go(go);
             }
+            true
         }
-    })();
-    ratatui::restore();
-    shown
+    })
 }

@@ -7,27 +7,16 @@ use kingme_shared::review::{GameReview, PlyReview, Thresholds};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::fmt::Write as _;
 
-/// The evaluation units a person reads: checkers in men, Pente in a three's windows (the
-/// engine's temperature unit), noughts and crosses (always decided or level) in tenths of a
-/// line.
-#[must_use]
-pub fn unit(kind: GameKind) -> i32 {
-    match kind {
-        GameKind::Checkers => 100,
-        GameKind::Pente => 60,
-        GameKind::TicTacToe => 10,
-    }
-}
-
 /// An evaluation from the first side's point of view in words: `+1.20` (the first side
 /// better by that many units), or `Black wins` for a decided game.
 #[must_use]
 pub fn eval_text(kind: GameKind, eval: i32) -> String {
-    if Thresholds::of(kind).is_decided(eval) {
+    let thresholds = Thresholds::of(kind);
+    if thresholds.is_decided(eval) {
         let winner = if eval > 0 { Side::First } else { Side::Second };
         return format!("{} wins", AnyGame::kind_side_name(kind, winner));
     }
-    format!("{:+.2}", f64::from(eval) / f64::from(unit(kind)))
+    format!("{:+.2}", f64::from(eval) / f64::from(thresholds.unit))
 }
 
 /// One move's line: `  7. White  6-9 ??  +1.05  best 1-5`, then the exact result and the

@@ -5,12 +5,12 @@
 //! words; a board that does not fit is drawn as text.
 
 use super::board::{ReviewBoard, counts};
-use super::text::{eval_text, unit};
+use super::text::eval_text;
 use crate::game::board_geometry::BoardGeometry;
 use crate::plain::board_text;
 use crate::tui::theme::Theme;
 use kingme_shared::Side;
-use kingme_shared::review::MoveClass;
+use kingme_shared::review::{MoveClass, Thresholds};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -131,7 +131,7 @@ fn draw_moves(board: &ReviewBoard, frame: &mut Frame<'_>, area: Rect) {
 /// The evaluation over the game (the first side up), cut at [`GRAPH_LIMIT`] units, with a
 /// vertical line at the position shown.
 fn draw_graph(board: &ReviewBoard, frame: &mut Frame<'_>, area: Rect) {
-    let scale = f64::from(unit(board.kind()));
+    let scale = f64::from(Thresholds::of(board.kind()).unit);
     let points: Vec<(f64, f64)> = board
         .evals()
         .iter()
