@@ -19,12 +19,18 @@ pub fn eval_text(kind: GameKind, eval: i32) -> String {
     format!("{:+.2}", f64::from(eval) / f64::from(thresholds.unit))
 }
 
-/// One move's line: `  7. White  6-9 ??  +1.05  best 1-5`, then the exact result and the
+/// One move's line: `  7. White 6-9 ??  +1.05  best 1-5`, then the exact result and the
 /// missed win when there are.
 #[must_use]
 pub fn ply_line(kind: GameKind, number: usize, ply: &PlyReview) -> String {
+    // The sides' names padded to the longer one ("second player"), so the columns line up.
+    let width = [Side::First, Side::Second]
+        .map(|side| AnyGame::kind_side_name(kind, side).len())
+        .into_iter()
+        .max()
+        .unwrap_or_default();
     let mut line = format!(
-        "{number:>3}. {:<8} {:<8} {:<2} {:>12}  best {}",
+        "{number:>3}. {:<width$} {:<8} {:<2} {:>12}  best {}",
         AnyGame::kind_side_name(kind, ply.mover),
         ply.played,
         ply.class.mark(),
@@ -99,13 +105,13 @@ pub(crate) mod tests {
         let text = review_text("kingme game 9 — ann vs bob", &thrown_draw());
         let expected = "\
 kingme game 9 — ann vs bob
-  1. X        5                  +0.00  best 8
-  2. O        2        ??       X wins  best 9
-  3. X        1                 X wins  best 7
-  4. O        9                 X wins  best 9
-  5. X        3        ??        +0.00  best 7
-  6. O        7                  +0.00  best 7
-  7. X        8                  +0.00  best 8
+  1. X 5                  +0.00  best 8
+  2. O 2        ??       X wins  best 9
+  3. X 1                 X wins  best 7
+  4. O 9                 X wins  best 9
+  5. X 3        ??        +0.00  best 7
+  6. O 7                  +0.00  best 7
+  7. X 8                  +0.00  best 8
 final: +0.00
 X: 0 inaccuracies, 0 mistakes, 1 blunder
 O: 0 inaccuracies, 0 mistakes, 1 blunder
