@@ -52,6 +52,9 @@ enum Command {
     Replay(archive::ReplayArgs),
     /// Step through a game from a PDN or kingme text record file.
     Import(archive::ImportArgs),
+    /// Review a stored game (or --file PATH) move by move with the engine: marks, best moves,
+    /// an evaluation graph.
+    Review(archive::review::ReviewArgs),
     /// Your identity (a key pair per name): show it, export it, import it on another machine.
     Identity(kingme_client::identity::command::IdentityArgs),
     /// Moderate a server you are an admin of: ban, unban, mute, unmute, close, announce, log.
@@ -126,6 +129,9 @@ fn run() -> anyhow::Result<ExitCode> {
         }
         Some(Command::Export(args)) => return on_runtime(archive::export(&cli.global, &args)),
         Some(Command::Replay(args)) => return on_runtime(archive::replay(&cli.global, &args)),
+        Some(Command::Review(args)) => {
+            return on_runtime(archive::review::review(&cli.global, &args));
+        }
         Some(Command::Play(mut args)) => {
             args.mode = args.mode.or(cli.mode);
             Action::Play(args)

@@ -23,6 +23,7 @@ pub mod grown_list;
 pub mod identity;
 pub mod protocol;
 pub mod record;
+pub mod review;
 pub mod side;
 #[cfg(feature = "tls")]
 pub mod tls;

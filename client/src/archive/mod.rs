@@ -1,10 +1,13 @@
 //! The commands that read what a server remembers: `kingme history`, `kingme leaderboard`,
-//! `kingme export`, `kingme replay` (a stored game fetched and stepped through) and
-//! `kingme import` (a PDN or kingme text record file stepped through). Each asks one question over
+//! `kingme export`, `kingme replay` (a stored game fetched and stepped through),
+//! `kingme import` (a PDN or kingme text record file stepped through) and `kingme review` (a
+//! game looked at move by move by the engine, [`review`]). Each asks one question over
 //! the ordinary connection (so the name's secret is presented as in play) to `--server`, or to
 //! the embedded server and its local database when none is given.
 
+mod full_screen;
 pub mod replay;
+pub mod review;
 
 use crate::launch::GlobalArgs;
 use crate::net::embedded::EmbeddedServer;
@@ -260,7 +263,11 @@ pub async fn replay(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<()
 
 /// `kingme import`: reads a PDN or kingme text record file and steps through it.
 pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
-    let path = &args.file;
+    replay::show(Replay::new(read_record(&args.file)?)?)
+}
+
+/// Reads a PDN or kingme text record file, refusing one larger than a record can be.
+fn read_record(path: &std::path::Path) -> anyhow::Result<GameRecord> {
     let size = std::fs::metadata(path)
         .with_context(|| format!("cannot read {}", path.display()))?
         .len();
@@ -273,8 +280,7 @@ pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
     }
     let contents = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read {} as text", path.display()))?;
-    let record = import_text(&contents).with_context(|| format!("{}", path.display()))?;
-    replay::show(Replay::new(record)?)
+    import_text(&contents).with_context(|| format!("{}", path.display()))
 }
 
 #[cfg(test)]

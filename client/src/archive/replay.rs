@@ -11,7 +11,7 @@ use crate::tui::theme::Theme;
 use kingme_shared::AnyGame;
 use kingme_shared::record::GameRecord;
 use ratatui::Frame;
-use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Wrap};
@@ -108,14 +108,7 @@ impl Replay {
     /// The header: players, event and result.
     #[must_use]
     pub fn title(&self) -> String {
-        let record = &self.record;
-        let result = record
-            .result
-            .map_or_else(|| "*".to_owned(), |result| result.score().to_owned());
-        format!(
-            "{} — {} vs {} — {} {}",
-            record.event, record.players[0], record.players[1], record.date, result
-        )
+        title_of(&self.record)
     }
 
     /// Draws the replay (reads the state, changes nothing).
@@ -158,8 +151,20 @@ impl Replay {
     }
 }
 
+/// A record's header: players, event and result.
+#[must_use]
+pub(crate) fn title_of(record: &GameRecord) -> String {
+    let result = record
+        .result
+        .map_or_else(|| "*".to_owned(), |result| result.score().to_owned());
+    format!(
+        "{} — {} vs {} — {} {}",
+        record.event, record.players[0], record.players[1], record.date, result
+    )
+}
+
 /// The step a key asks for, `None` to quit, `Some(None)` for a key that does nothing.
-fn key_step(code: KeyCode) -> Option<Option<Step>> {
+pub(crate) fn key_step(code: KeyCode) -> Option<Option<Step>> {
     match code {
         KeyCode::Right | KeyCode::Char('n' | ' ') => Some(Some(Step::Forward)),
         KeyCode::Left | KeyCode::Char('p') => Some(Some(Step::Back)),
@@ -184,24 +189,17 @@ pub fn show(mut replay: Replay) -> anyhow::Result<()> {
             replay.step(Step::Forward);
         }
     }
-    let mut terminal = ratatui::init();
-    let shown = (|| -> anyhow::Result<()> {
-        loop {
-            terminal.draw(|frame| replay.draw(frame))?;
-            if let TermEvent::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Press {
-                    continue;
+    super::full_screen::run(&mut replay, Replay::draw, |replay, code| {
+        match key_step(code) {
+            None => false,
+            Some(step) => {
+                if let Some(step) = step {
+                    replay.step(step);
                 }
-                match key_step(key.code) {
-                    None => return Ok(()),
-                    Some(Some(step)) => replay.step(step),
-                    Some(None) => {}
-                }
+                true
             }
         }
-    })();
-    ratatui::restore();
-    shown
+    })
 }
 
 #[cfg(test)]

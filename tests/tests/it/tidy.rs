@@ -515,6 +515,10 @@ const MAY_NAME_A_GAME: &[(&str, &str)] = &[
         "notation: record formats (PDN is checkers' own)",
     ),
     ("shared/src/fuzzing/", "fuzz bodies: one per text format"),
+    (
+        "shared/src/review/",
+        "the review: each game's evaluation scale and marks, checkers' exact results",
+    ),
     ("client/src/tui/ui/", "drawing"),
     (
         "client/src/game/board_geometry.rs",

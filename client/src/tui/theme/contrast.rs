@@ -89,12 +89,11 @@ mod tests {
     use super::*;
     use crate::game::board_geometry::BoardGeometry;
     use crate::tui::theme::Theme;
-    use crate::tui::ui::board::{BoardPicture, draw, glyph};
+    use crate::tui::ui::board::{BoardPicture, Highlight, draw, glyph};
     use kingme_shared::board_view::{BoardPiece, PieceKind};
     use kingme_shared::{GameKind, Side};
     use ratatui::buffer::Buffer;
     use ratatui::layout::Rect;
-    use std::collections::HashMap;
 
     /// WCAG's least contrast for graphics and large text.
     const LEAST: f64 = 3.0;
@@ -128,9 +127,14 @@ mod tests {
             .collect()
     }
 
-    /// Every piece of `kind`'s game drawn on every square of its board, at each cell size, as
-    /// (what, foreground, background) for each drawn glyph.
-    fn drawn_pieces(kind: GameKind, theme: &Theme) -> Vec<(String, Color, Color)> {
+    /// Every piece of `kind`'s game drawn on every square of its board (each square marked
+    /// with `highlight`, if given), at each cell size, as (what, foreground, background) for
+    /// each drawn glyph.
+    fn drawn_pieces(
+        kind: GameKind,
+        theme: &Theme,
+        highlight: Option<Highlight>,
+    ) -> Vec<(String, Color, Color)> {
         let mut seen = Vec::new();
         for piece in pieces(kind) {
             for flipped in [false, true] {
@@ -143,7 +147,9 @@ mod tests {
                     let picture = BoardPicture {
                         geometry,
                         piece: &lookup,
-                        highlights: HashMap::new(),
+                        highlights: highlight
+                            .map(|highlight| (0..400).map(|square| (square, highlight)).collect())
+                            .unwrap_or_default(),
                         cursor: None,
                         numbers: false,
                     };
@@ -162,10 +168,20 @@ mod tests {
 
     #[test]
     fn every_piece_reaches_three_to_one_on_every_square_it_stands_on_in_every_theme() {
+        check_pieces_reach_three_to_one(None);
+    }
+
+    /// The review board marks the best move's squares, and its first square holds a piece.
+    #[test]
+    fn every_piece_reaches_three_to_one_on_the_best_moves_mark_in_every_theme() {
+        check_pieces_reach_three_to_one(Some(Highlight::BestMove));
+    }
+
+    fn check_pieces_reach_three_to_one(highlight: Option<Highlight>) {
         let mut failures = Vec::new();
         for theme in Theme::ALL.iter().filter(|theme| !theme.monochrome) {
             for kind in GameKind::ALL {
-                let drawn = drawn_pieces(kind, theme);
+                let drawn = drawn_pieces(kind, theme, highlight);
                 assert!(!drawn.is_empty(), "{kind} draws its pieces");
                 let mut pairs: Vec<_> = drawn
                     .into_iter()
@@ -202,7 +218,7 @@ mod tests {
             .find(|theme| theme.monochrome)
             .expect("a monochrome theme");
         for kind in GameKind::ALL {
-            let drawn = drawn_pieces(kind, theme);
+            let drawn = drawn_pieces(kind, theme, None);
             assert!(!drawn.is_empty(), "{kind} draws its pieces");
             for (what, fg, bg) in drawn {
                 assert_eq!((fg, bg), (Color::Reset, Color::Reset), "{what}");

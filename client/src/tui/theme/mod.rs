@@ -31,6 +31,9 @@ pub struct Theme {
     pub(crate) destination: Color,
     /// The squares of the last move.
     pub(crate) last_move: Color,
+    /// The squares of the engine's best move on the review board. A piece stands on its first
+    /// square, so both pieces' colours reach 3:1 against it (`theme/contrast.rs` checks it).
+    pub(crate) best_move: Color,
     /// The colour of text.
     pub text: Color,
     pub(crate) accent: Color,
@@ -53,6 +56,7 @@ impl Theme {
             selected: Color::Rgb(230, 200, 40),
             destination: Color::Rgb(60, 170, 80),
             last_move: Color::Rgb(160, 110, 160),
+            best_move: Color::Rgb(0, 60, 80),
             text: Color::Reset,
             accent: Color::Yellow,
             monochrome: false,
@@ -69,6 +73,7 @@ impl Theme {
             selected: Color::Rgb(240, 220, 60),
             destination: Color::Rgb(80, 200, 120),
             last_move: Color::Rgb(200, 120, 200),
+            best_move: Color::Rgb(200, 120, 40),
             text: Color::Reset,
             accent: Color::Cyan,
             monochrome: false,
@@ -85,6 +90,7 @@ impl Theme {
             selected: Color::Yellow,
             destination: Color::Cyan,
             last_move: Color::Magenta,
+            best_move: Color::Black,
             text: Color::Reset,
             accent: Color::Yellow,
             monochrome: false,
@@ -101,6 +107,7 @@ impl Theme {
             selected: Color::LightYellow,
             destination: Color::LightGreen,
             last_move: Color::LightMagenta,
+            best_move: Color::Indexed(18),
             text: Color::White,
             accent: Color::LightYellow,
             monochrome: false,
@@ -117,6 +124,7 @@ impl Theme {
             selected: Color::Reset,
             destination: Color::Reset,
             last_move: Color::Reset,
+            best_move: Color::Reset,
             text: Color::Reset,
             accent: Color::Reset,
             monochrome: true,

@@ -19,6 +19,8 @@ pub(crate) enum Highlight {
     Destination,
     /// The squares of the last move.
     LastMove,
+    /// The squares of the engine's best move (the review board).
+    BestMove,
 }
 
 /// Everything drawn on the board.
@@ -59,14 +61,29 @@ pub(crate) fn draw_position(
     flipped: bool,
     theme: &Theme,
 ) {
+    draw_marked(buf, area, game, &[], last_move, flipped, theme);
+}
+
+/// Draws a position with a move to recommend (`best`) and the last move marked; where both
+/// touch a square, the recommendation shows: the review board.
+pub(crate) fn draw_marked(
+    buf: &mut Buffer,
+    area: BoardArea,
+    game: &AnyGame,
+    best: &[u16],
+    last_move: &[u16],
+    flipped: bool,
+    theme: &Theme,
+) {
     let lookup = |square: u16| game.piece_on(square);
+    let marks = last_move
+        .iter()
+        .map(|&square| (square, Highlight::LastMove))
+        .chain(best.iter().map(|&square| (square, Highlight::BestMove)));
     let picture = BoardPicture {
         geometry: BoardGeometry::new(game.kind(), flipped),
         piece: &lookup,
-        highlights: last_move
-            .iter()
-            .map(|&square| (square, Highlight::LastMove))
-            .collect(),
+        highlights: marks.collect(),
         cursor: None,
         numbers: false,
     };
@@ -131,6 +148,7 @@ fn draw_cell(
         Highlight::Selected => theme.highlight(theme.selected, Modifier::REVERSED),
         Highlight::Destination => theme.highlight(theme.destination, Modifier::UNDERLINED),
         Highlight::LastMove => theme.highlight(theme.last_move, Modifier::ITALIC),
+        Highlight::BestMove => theme.highlight(theme.best_move, Modifier::UNDERLINED),
     };
     let (mid_x, mid_y) = (rect.x + rect.width / 2, rect.y + rect.height / 2);
     match geometry.layout.surface {
@@ -233,7 +251,12 @@ fn draw_cell(
     }
     if theme.monochrome && highlight == Some(Highlight::LastMove) && !is_cursor {
         // Italics may not show: the last move's squares get marks of their own.
-        last_move_marks(buf, rect, geometry.layout.surface, mid_y);
+        marks(buf, rect, geometry.layout.surface, mid_y, LAST_MOVE_MARKS);
+    }
+    if highlight == Some(Highlight::BestMove) && !is_cursor {
+        // In every theme, for colours that sit close to the squares' own (the 16-colour
+        // theme's is its dark squares' black) and for people who do not tell colours apart.
+        marks(buf, rect, geometry.layout.surface, mid_y, BEST_MOVE_MARKS);
     }
     if is_cursor {
         // The brackets mark the cursor without colour; blink is only an extra where it works.
@@ -290,18 +313,32 @@ fn grid_lines(
 
 /// The last move's marks without colour or italics: `(` and `)` around a square's middle, or a
 /// `*` beside a point (where the cursor's `◂` would go).
-fn last_move_marks(buf: &mut Buffer, rect: ratatui::layout::Rect, surface: Surface, mid_y: u16) {
+/// The last move's marks without colour: around a square, beside a point.
+const LAST_MOVE_MARKS: [&str; 3] = ["(", ")", "*"];
+
+/// The best move's marks, in every theme.
+const BEST_MOVE_MARKS: [&str; 3] = ["{", "}", "+"];
+
+/// Marks a cell with `[left, right, beside]`: brackets around a square, or one mark beside a
+/// point (the intersections have no room around them).
+fn marks(
+    buf: &mut Buffer,
+    rect: ratatui::layout::Rect,
+    surface: Surface,
+    mid_y: u16,
+    [left, right, beside]: [&str; 3],
+) {
     let style = Style::default().add_modifier(Modifier::BOLD);
     match surface {
         Surface::Squares { .. } if rect.width >= 3 => {
-            buf.set_string(rect.x, mid_y, "(", style);
-            buf.set_string(rect.x + rect.width - 1, mid_y, ")", style);
+            buf.set_string(rect.x, mid_y, left, style);
+            buf.set_string(rect.x + rect.width - 1, mid_y, right, style);
         }
         Surface::Squares { .. } => {}
         Surface::Intersections => {
             let x = rect.x + (rect.width - 1) / 2 + 1;
             if x < rect.x + rect.width {
-                buf.set_string(x, mid_y, "*", style);
+                buf.set_string(x, mid_y, beside, style);
             }
         }
     }

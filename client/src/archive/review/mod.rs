@@ -1,0 +1,127 @@
+//! `kingme review GAME` (a stored game fetched from the server, as `kingme replay` does) and
+//! `kingme review --file PATH` (a PDN or kingme text record, as `kingme import` reads): every
+//! move looked at by the expert within a bound per position, then the review board.
+//!
+//! In a terminal it is a full-screen view (the keys of the replay, and m for the next
+//! mistake); otherwise the review is printed as text, one line per move.
+
+pub mod board;
+pub mod compute;
+pub mod text;
+pub mod view;
+
+use super::replay::key_step;
+use crate::launch::GlobalArgs;
+use crate::tui::theme::Theme;
+use anyhow::bail;
+use board::{Go, ReviewBoard};
+use kingme_shared::record::GameRecord;
+use kingme_shared::review::has_exact_results;
+use ratatui::crossterm::event::KeyCode;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The time per position when neither `--depth` nor `--time` is given.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(250);
+
+/// The longest time per position `--time` accepts.
+const MAX_TIME: f64 = 600.0;
+
+/// `kingme review`: look at every move of a game with the engine's eye.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReviewArgs {
+    /// The game's number, as `kingme history` lists it.
+    #[arg(required_unless_present = "file", conflicts_with = "file")]
+    pub game: Option<u64>,
+    /// Review a PDN (checkers) or kingme text record file instead of a stored game.
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+    /// Search each position this many plies deep.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Search each position this many seconds (default 0.25 without --depth).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// A checkers endgame database (from `kingme egdb build`; default: the largest in the data
+    /// directory's egdb folder): exact results in the review, exact scores in the search.
+    #[arg(long, value_name = "FILE")]
+    pub egdb: Option<PathBuf>,
+}
+
+/// `kingme review`: fetches or reads the game, reviews it on a thread, and shows the review.
+pub async fn review(global: &GlobalArgs, args: &ReviewArgs) -> anyhow::Result<()> {
+    let record = match (&args.file, args.game) {
+        (Some(path), _) => super::read_record(path)?,
+        (None, Some(game)) => super::fetch(global, game).await?,
+        (None, None) => bail!("name a game (its number in kingme history) or --file PATH"),
+    };
+    let args = args.clone();
+    tokio::task::spawn_blocking(move || review_record(record, &args)).await?
+}
+
+/// Reviews a record and shows it (blocking: the review's thread, then the terminal).
+fn review_record(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<()> {
+    let time = match args.time {
+        Some(seconds) if !(seconds > 0.0 && seconds <= MAX_TIME) => {
+            bail!(
+                "--time is the seconds per position, above 0 and at most {MAX_TIME}: got {seconds}"
+            )
+        }
+        Some(seconds) => Some(Duration::from_secs_f64(seconds)),
+        None if args.depth.is_none() => Some(DEFAULT_TIME),
+        None => None,
+    };
+    let kind = record.kind();
+    let egdb = match &args.egdb {
+        Some(_) if !has_exact_results(kind) => {
+            bail!("endgame databases are for checkers; leave out --egdb for {kind}")
+        }
+        Some(path) => Some(path.clone()),
+        None if has_exact_results(kind) => crate::local::endgame_files::local(),
+        None => None,
+    };
+    let positions = record.replay()?;
+    let interactive = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    let job = compute::Job {
+        start: positions[0].clone(),
+        moves: record.moves.clone(),
+        depth: args.depth,
+        time,
+        egdb,
+        show_progress: std::io::stderr().is_terminal(),
+    };
+    let reviewed = compute::run(job)?;
+    let title = super::replay::title_of(&record);
+    if !interactive {
+        std::io::stdout()
+            .lock()
+            .write_all(text::review_text(&title, &reviewed).as_bytes())?;
+        return Ok(());
+    }
+    show(ReviewBoard::new(title, reviewed, positions))
+}
+
+/// Where a key asks the board to go, `None` to quit, `Some(None)` for a key that does nothing.
+fn key_go(code: KeyCode) -> Option<Option<Go>> {
+    match code {
+        KeyCode::Char('m') => Some(Some(Go::NextMistake)),
+        code => key_step(code).map(|step| step.map(Go::Step)),
+    }
+}
+
+/// The review board, full screen, until q or Esc.
+fn show(mut board: ReviewBoard) -> anyhow::Result<()> {
+    let theme = Theme::ALL[0];
+    let draw =
+        |board: &ReviewBoard, frame: &mut ratatui::Frame<'_>| view::draw(board, frame, &theme);
+    super::full_screen::run(&mut board, draw, |board, code| match key_go(code) {
+        None => false,
+        Some(go) => {
+            if let Some(go) = go {
+                board.go(go);
+            }
+            true
+        }
+    })
+}
