@@ -28,7 +28,7 @@ mod pente_beginner;
 mod pente_oracle;
 mod pente_patterns;
 mod pente_threats;
-mod pente_tss;
+pub(crate) mod pente_tss;
 pub mod score;
 pub mod search;
 pub mod strength;

@@ -9,6 +9,16 @@
 //! reactor (the client on a thread with a progress bar, the server on its blocking pool for the
 //! protocol's `Analyse`), with the [`StopFlag`] in the bound to abandon it.
 
+mod analyse;
+mod class;
+mod exact;
+mod missed;
+
+pub use analyse::review_game;
+pub use class::{Standing, Thresholds};
+pub use exact::exact_result;
+pub use missed::forced_win;
+
 use crate::GameKind;
 use crate::ai::StopFlag;
 use crate::side::Side;
@@ -106,3 +116,6 @@ pub enum ReviewError {
     #[error("the review was stopped")]
     Stopped,
 }
+
+#[cfg(test)]
+mod tests;
