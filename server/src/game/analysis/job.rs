@@ -4,11 +4,11 @@
 //! It holds its slot of the server's cap ([`tokio::sync::OwnedSemaphorePermit`]) until the
 //! search has really ended, not merely until nobody waits for it.
 
-use super::placeholder::review_game;
 use kingme_shared::AnyGame;
 use kingme_shared::ai::StopFlag;
 use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::protocol::GameId;
+use kingme_shared::review::review_game;
 use kingme_shared::review::{GameReview, ReviewBound, ReviewError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

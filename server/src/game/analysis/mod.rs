@@ -7,7 +7,6 @@
 
 pub mod budget;
 pub mod job;
-mod placeholder;
 
 use crate::config::AnalysisLimits;
 use crate::refusal::Refusal;
