@@ -11,7 +11,8 @@ const CELL = 100;
 const MARGIN = 36;
 const STEP_MS = 150;
 
-function element(name, attributes = {}, parent = null) {
+/** An SVG element `name` with `attributes`, appended to `parent` if given. */
+export function element(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   if (parent) parent.appendChild(node);

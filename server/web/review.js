@@ -5,19 +5,12 @@
 // forced wins where there are any. The server computes; the page only shows.
 
 import { readPosition, afterRecord, moveText } from "./games.js";
+import { element } from "./board.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const MARKS = { Good: "", Inaccuracy: "?!", Mistake: "?", Blunder: "??" };
 const WORDS = { Good: "a good move", Inaccuracy: "an inaccuracy", Mistake: "a mistake", Blunder: "a blunder" };
 const GRAPH_WIDTH = 600;
 const GRAPH_HEIGHT = 150;
-
-function element(name, attributes = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 export class ReviewBoard {
   /**

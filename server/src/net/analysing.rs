@@ -9,7 +9,7 @@ use super::connection::Connection;
 use super::transport::Incoming;
 use crate::game::analysis::Asked;
 use crate::game::analysis::budget::Asker;
-use crate::game::analysis::job::{Event, Running};
+use crate::game::analysis::job::Event;
 use crate::refusal::Refusal;
 use kingme_shared::protocol::{ANALYSIS_VERSION, GameId, ServerMessage};
 use tokio::time::Instant;
@@ -74,13 +74,5 @@ impl<F: Incoming> Connection<F> {
                     .send(Refusal::AnalysisFailed(game).to_message(false));
             }
         }
-    }
-}
-
-/// The next word of the running analysis, with its game; never, without one.
-pub(super) async fn next_analysis(running: &mut Option<Running>) -> (GameId, Option<Event>) {
-    match running {
-        Some(running) => (running.game, running.next().await),
-        None => std::future::pending().await,
     }
 }

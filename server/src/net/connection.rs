@@ -11,7 +11,6 @@
 //! `super::web` gives it a WebSocket with JSON text frames. Everything above the bytes (the
 //! handshake, the limits, the routing) is this one code for both doors.
 
-use super::analysing::next_analysis;
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
@@ -21,7 +20,7 @@ use super::tls;
 use super::transport::{Incoming, Outgoing};
 use crate::game::TableCommand;
 use crate::game::analysis::Asked;
-use crate::game::analysis::job::Running;
+use crate::game::analysis::job::{Running, next_event};
 use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
@@ -249,7 +248,7 @@ impl<F: Incoming> Connection<F> {
                 Some(addresses) = next_nodes(&mut self.nodes_feed) => {
                     self.outbox.send(ServerMessage::Nodes { addresses });
                 }
-                (game, event) = next_analysis(&mut self.analysis) => {
+                (game, event) = next_event(&mut self.analysis) => {
                     self.analysis_event(game, event);
                 }
                 notice = next_notice(&mut notices) => match notice {

@@ -19,6 +19,7 @@ use crate::review::GameReview;
 use serde::{Deserialize, Serialize};
 
 pub use super::error_kind::ErrorKind;
+pub use super::game_options::{GameOptions, Opponent, SeatChoice};
 
 /// The protocol version spoken by this build. A server refuses a hello with a version outside
 /// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
@@ -67,45 +68,6 @@ pub fn quoted_move(text: &str) -> String {
 pub const MAX_POSITION_TEXT: usize = 2048;
 /// Most entries a game list carries.
 pub const MAX_LISTED_GAMES: usize = 200;
-
-/// Which seat the creator of a game takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SeatChoice {
-    /// A particular side.
-    Side(Side),
-    /// The server tosses a coin.
-    Random,
-    /// No seat: the creator watches. The opponent (a bot, or an open seat) takes the second
-    /// seat and the first stays open, so bots can be attached to both and watched.
-    Spectate,
-}
-
-/// Who sits opposite the creator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Opponent {
-    /// An open seat another person can join (or a bot can be attached to later).
-    OpenSeat,
-    /// A built-in bot at this level, seated at once.
-    Bot(Level),
-}
-
-/// Everything needed to create a game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameOptions {
-    /// The game and its rule variant.
-    pub spec: GameSpec,
-    /// Which side the creator takes.
-    pub seat: SeatChoice,
-    /// Who sits in the other seat.
-    pub opponent: Opponent,
-    /// The game's clock.
-    pub time_control: TimeControl,
-    /// Start from this position (checkers FEN or board file text, the Pente or noughts-and-crosses
-    /// position text) instead of the standard start.
-    pub start_position: Option<String>,
-    /// Whether the result counts for ratings.
-    pub rated: bool,
-}
 
 /// What a client says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

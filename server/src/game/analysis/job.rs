@@ -108,3 +108,12 @@ impl Drop for Running {
         self.stop.stop();
     }
 }
+
+/// The next word of the running analysis, with its game; never, without one (for a `select!`
+/// over a connection's other business).
+pub async fn next_event(running: &mut Option<Running>) -> (GameId, Option<Event>) {
+    match running {
+        Some(running) => (running.game, running.next().await),
+        None => std::future::pending().await,
+    }
+}
