@@ -8,8 +8,8 @@ use crate::options::OptionsError;
 use crate::storage::{IdentityError, StoreError};
 use kingme_shared::MoveError;
 use kingme_shared::protocol::{
-    ErrorKind, FrameError, GameId, MAX_ANNOUNCEMENT_CHARS, MAX_CHAT_CHARS, MAX_MOVE_TEXT,
-    MAX_NAME_CHARS, MAX_REASON_CHARS, PROTOCOL_VERSION, ServerMessage,
+    ANALYSIS_VERSION, ErrorKind, FrameError, GameId, MAX_ANNOUNCEMENT_CHARS, MAX_CHAT_CHARS,
+    MAX_MOVE_TEXT, MAX_NAME_CHARS, MAX_REASON_CHARS, PROTOCOL_VERSION, ServerMessage,
 };
 
 /// A refused request.
@@ -95,6 +95,43 @@ pub enum Refusal {
          in a moment"
     )]
     NoGameId,
+
+    // ---- the review board (`Analyse`) ----
+    #[error(
+        "game {0} is not over yet: the engine reviews a game only once it has ended, so that it \
+         never helps anyone playing it; ask again when the game is over"
+    )]
+    StillPlaying(GameId),
+    #[error(
+        "you are having game {0} analysed already; wait for its review (one analysis at a time \
+         on a connection)"
+    )]
+    AnalysisRunning(GameId),
+    #[error(
+        "you started {0} analyses within the last minute, this server's limit; try again in a \
+         minute"
+    )]
+    AnalysisBudget(usize),
+    #[error(
+        "the server is analysing {0} games already, as many as it runs at once; try again in a \
+         minute"
+    )]
+    AnalysesBusy(usize),
+    #[error(
+        "game {game}'s record does not replay ({reason}), so it cannot be reviewed; export it \
+         (Export) to look at it"
+    )]
+    NotReviewable { game: GameId, reason: String },
+    #[error(
+        "the review of game {0} broke off on the server; try again, and if it happens again tell \
+         the server's operator"
+    )]
+    AnalysisFailed(GameId),
+    #[error(
+        "Analyse needs protocol version {ANALYSIS_VERSION} and this connection's hello said \
+         version {0}; upgrade the client"
+    )]
+    AnalyseTooOld(u32),
 
     // ---- a cluster of nodes ----
     /// Only when the game's members could not be seated again at its new node (they are
@@ -289,7 +326,10 @@ impl Refusal {
             | R::Muted
             | R::ReasonTooLong { .. }
             | R::EmptyAnnouncement
-            | R::AnnouncementTooLong { .. } => ErrorKind::NotAllowed,
+            | R::AnnouncementTooLong { .. }
+            | R::StillPlaying(_)
+            | R::NotReviewable { .. }
+            | R::AnalysisFailed(_) => ErrorKind::NotAllowed,
             R::NotSeated(_)
             | R::NotInGame(_)
             | R::NotWatching(_)
@@ -299,9 +339,15 @@ impl Refusal {
             | R::OutOfTouch { .. }
             | R::GuestElsewhere(_)
             | R::NotInArchive(_) => ErrorKind::NoSuchGame,
-            R::TooManyGames(_) | R::Flood { .. } => ErrorKind::LimitExceeded,
+            R::TooManyGames(_)
+            | R::Flood { .. }
+            | R::AnalysisRunning(_)
+            | R::AnalysisBudget(_)
+            | R::AnalysesBusy(_) => ErrorKind::LimitExceeded,
             R::InvalidOptions(_) => ErrorKind::InvalidOptions,
-            R::ClientTooOld(_) | R::ClientTooNew(_) => ErrorKind::VersionMismatch,
+            R::ClientTooOld(_) | R::ClientTooNew(_) | R::AnalyseTooOld(_) => {
+                ErrorKind::VersionMismatch
+            }
             R::NoHello(_) | R::FirstNotHello | R::NoProof(_) | R::NotProof => {
                 ErrorKind::HandshakeRequired
             }

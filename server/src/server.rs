@@ -7,6 +7,7 @@
 #[cfg(feature = "cluster")]
 use crate::cluster::{Cluster, ClusterError, relay};
 use crate::config::{Config, Database};
+use crate::game::analysis::Analyst;
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
 use crate::lobby::{Lobby, feed, resume};
@@ -242,6 +243,10 @@ pub async fn run_doors(
         tls: Arc::clone(&tls),
         admins: Arc::clone(&config.admins),
         notices: crate::net::notices::channel(),
+        analyst: Arc::new(Analyst::new(
+            config.analysis,
+            config.endgame_database.clone(),
+        )),
     });
     // Game ids come from the database: the first block before anyone may create a game.
     if let Err(err) = tables.registry.ids.fill(&tables.storage).await {

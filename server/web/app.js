@@ -12,6 +12,7 @@ import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText, resultText } from "./lobby.js";
 import { Ratings } from "./ratings.js";
 import { blockedBy, blockingCommand } from "./blocking.js";
+import { ReviewBoard } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const games = new Map();
@@ -55,6 +56,7 @@ function sideIndex(side) { return side === "First" ? 0 : 1; }
 
 async function start() {
   catalogue = await loadCatalogue();
+  review.mateBound = catalogue.mate_bound;
   fillCreateForm(catalogue);
   const match = location.hash.match(/^#game=(\d+)$/);
   wantedGame = match ? Number(match[1]) : null;
@@ -129,6 +131,7 @@ function refused(message) {
 // ---- what the server says ----
 
 function receive(kind, body) {
+  if (review.receive(kind, body)) return;
   const game = body && body.game !== undefined ? games.get(body.game) : null;
   switch (kind) {
     case "Welcome":
@@ -296,6 +299,14 @@ const view = new BoardView($("board"), {
   onNote: (text) => { $("move-error").textContent = text; },
 });
 
+const review = new ReviewBoard({
+  view, send, sideName: (game, side) => sideName(game, side), mateBound: 9000,
+  onClose: () => {
+    const game = games.get(current);
+    if (game) { showPosition(game, false); view.setLegal(game.legal); }
+  },
+});
+
 function play(text) {
   $("move-error").textContent = "";
   send({ Move: { game: current, text } });
@@ -309,6 +320,7 @@ function openGame(id) {
   const game = games.get(id);
   current = id;
   wantedGame = null;
+  review.leave();
   showScreen("game");
   history.replaceState(null, "", `#game=${id}`);
   const board = game.board;
@@ -430,6 +442,8 @@ function showStatus(game) {
   const seated = Boolean(game.state.your_side);
   for (const button of ["resign", "draw", "takeback"]) $(button).hidden = !seated || Boolean(s.Over);
   $("rematch").hidden = !seated || !s.Over;
+  // Any finished game may be reviewed, by its players and by anyone who opens it.
+  $("review-open").hidden = !s.Over;
 }
 
 function announce(game, text) {
@@ -511,6 +525,10 @@ $("resign").addEventListener("click", () => {
 $("draw").addEventListener("click", () => send({ OfferDraw: { game: current } }));
 $("takeback").addEventListener("click", () => send({ RequestTakeback: { game: current } }));
 $("rematch").addEventListener("click", () => send({ Rematch: { game: current } }));
+$("review-open").addEventListener("click", () => {
+  const game = games.get(current);
+  if (game && game.state.status.Over) review.open(game);
+});
 $("leave").addEventListener("click", () => {
   const game = games.get(current);
   // A spectator stops watching; a player keeps the seat (the lobby can resume it).
@@ -520,6 +538,7 @@ $("leave").addEventListener("click", () => {
     games.delete(current);
   }
   current = null;
+  review.leave();
   history.replaceState(null, "", "/");
   showScreen("lobby");
 });

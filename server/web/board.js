@@ -11,7 +11,8 @@ const CELL = 100;
 const MARGIN = 36;
 const STEP_MS = 150;
 
-function element(name, attributes = {}, parent = null) {
+/** An SVG element `name` with `attributes`, appended to `parent` if given. */
+export function element(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
   if (parent) parent.appendChild(node);
@@ -34,6 +35,7 @@ export class BoardView {
     this.cursor = null;
     this.flip = false;
     this.lastPath = [];
+    this.bestPath = [];
     host.addEventListener("keydown", (event) => this.key(event));
   }
 
@@ -49,6 +51,7 @@ export class BoardView {
     this.margin = MARGIN * this.scale;
     this.pieces = new Map();
     this.lastPath = [];
+    this.bestPath = [];
     this.legal = [];
     this.chosen = [];
     this.cursor = { row: Math.floor(board.rows / 2), column: Math.floor(board.columns / 2) };
@@ -59,9 +62,19 @@ export class BoardView {
   setPosition(pieces, lastPath, slide) {
     this.pieces = pieces;
     this.lastPath = lastPath || [];
+    this.bestPath = [];
     this.chosen = [];
     this.draw();
     if (slide && this.lastPath.length > 1) this.slide(this.lastPath);
+  }
+
+  /**
+   * The review board's best move, drawn over the position: its squares framed and its path as
+   * a line (a deep purple with a light casing, 3:1 against every square and piece colour).
+   */
+  setBest(path) {
+    this.bestPath = path || [];
+    this.draw();
   }
 
   /** The legal moves as {text, path}; empty when it is not the viewer's turn. */
@@ -195,6 +208,7 @@ export class BoardView {
       }
     }
     for (const [number, piece] of this.pieces) this.drawPiece(svg, number, piece);
+    this.drawBest(svg);
     for (const number of this.chosen) {
       const { x, y } = this.squarePosition(number);
       element("rect", {
@@ -273,6 +287,31 @@ export class BoardView {
       const { y } = this.cellPosition(row, 0);
       element("text", { x: this.margin / 2, y: y + 9 * this.scale, "text-anchor": "middle", "font-size": labelSize, fill: "var(--ink)" }, svg).textContent = label;
     });
+  }
+
+  /** The best move: each square framed solid (the last move's frame is dashed), and a line. */
+  drawBest(svg) {
+    if (this.bestPath.length === 0) return;
+    const group = element("g", { class: "best", "pointer-events": "none", "data-path": this.bestPath.join("-") }, svg);
+    const points = this.bestPath.filter((number) => this.board.byNumber.has(number))
+      .map((number) => this.squarePosition(number));
+    for (const { x, y } of points) {
+      element("rect", {
+        x: x - CELL / 2 + 5, y: y - CELL / 2 + 5, width: CELL - 10, height: CELL - 10,
+        fill: "none", stroke: "var(--second)", "stroke-width": 12,
+      }, group);
+      element("rect", {
+        x: x - CELL / 2 + 5, y: y - CELL / 2 + 5, width: CELL - 10, height: CELL - 10,
+        fill: "none", stroke: "var(--best)", "stroke-width": 7,
+      }, group);
+    }
+    if (points.length > 1) {
+      const line = points.map(({ x, y }) => `${x},${y}`).join(" ");
+      element("polyline", { points: line, fill: "none", stroke: "var(--second)", "stroke-width": 16, "stroke-linecap": "round", "stroke-linejoin": "round" }, group);
+      element("polyline", { points: line, fill: "none", stroke: "var(--best)", "stroke-width": 9, "stroke-linecap": "round", "stroke-linejoin": "round" }, group);
+      const { x, y } = points[points.length - 1];
+      element("circle", { cx: x, cy: y, r: 14, fill: "var(--best)", stroke: "var(--second)", "stroke-width": 4 }, group);
+    }
   }
 
   /** The square's number in its top left corner, clear of the piece standing on it. */

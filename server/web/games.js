@@ -128,3 +128,26 @@ export function pieceName(board, piece) {
   return piece.kind === "man" || piece.kind === "king" || piece.kind === "stone"
     ? `${side} ${piece.kind}` : side;
 }
+
+/**
+ * The pieces after a played move, from the pieces before it and its record (the squares the
+ * piece visited, the squares it emptied): a placement puts the side's mark or stone; a move
+ * lifts the piece, empties the captured squares, and crowns a checkers man that reached the far
+ * row. For stepping through a finished game's positions; the server judged the moves.
+ */
+export function afterRecord(board, pieces, record) {
+  const next = new Map(pieces);
+  const path = record.path;
+  const to = path[path.length - 1];
+  let piece = path.length === 1 ? null : next.get(path[0]);
+  if (piece) next.delete(path[0]);
+  else if (board.kind === "TicTacToe") piece = { side: record.side, kind: record.side === FIRST ? "cross" : "nought" };
+  else if (board.kind === "Pente") piece = { side: record.side, kind: "stone" };
+  for (const square of record.removed) next.delete(square);
+  if (piece && board.kind === "Checkers" && piece.kind === "man") {
+    const farRow = piece.side === board.bottom_side ? 0 : board.rows - 1;
+    if (board.byNumber.get(to).row === farRow) piece = { ...piece, kind: "king" };
+  }
+  if (piece) next.set(to, piece);
+  return next;
+}

@@ -47,7 +47,8 @@ pub enum Attack {
     SlowReader,
     /// Sends messages far faster than the rate limit allows.
     Flood,
-    /// Moves, resigns and offers draws in a game where it holds no seat.
+    /// Moves, resigns and offers draws in a game where it holds no seat, and asks the engine
+    /// to analyse a game that does not exist, with bounds at their largest.
     ForeignSeat,
     /// Resumes a session with a token it made up.
     WrongToken,
@@ -80,7 +81,9 @@ impl Attack {
             Attack::SilentAfterHello => "hello, then silence (no pongs)",
             Attack::SlowReader => "hello, watches every game, asks for lists, never reads",
             Attack::Flood => "hello, then 400 pings at once",
-            Attack::ForeignSeat => "moves, resigns, offers a draw in a game it is not seated in",
+            Attack::ForeignSeat => {
+                "moves, resigns, offers a draw in a game it is not seated in; analyses no game"
+            }
             Attack::WrongToken => "hello resuming a made-up token",
         }
     }
@@ -271,11 +274,16 @@ pub async fn attack(
                     game: GameId(u64::MAX),
                     text: "5".to_owned(),
                 },
+                ClientMessage::Analyse {
+                    game: GameId(u64::MAX),
+                    depth: Some(u32::MAX),
+                    time_ms: Some(u64::MAX),
+                },
             ] {
                 bytes.extend_from_slice(&frame(&message));
             }
             stream.write_all(&bytes).await?;
-            let (seen, closed) = read_for(stream, 7, patience.reaction).await;
+            let (seen, closed) = read_for(stream, 8, patience.reaction).await;
             return Ok(reaction(&seen, closed));
         }
         Attack::WrongToken => {

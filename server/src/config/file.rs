@@ -44,6 +44,8 @@ pub struct ConfigFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot_searches: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub analyses: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub db: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_database: Option<bool>,

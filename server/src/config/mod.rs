@@ -2,10 +2,12 @@
 //! an embedding client all configure the same server the same way.
 
 pub mod admins;
+pub mod analysis;
 pub mod file;
 pub mod fuzzing;
 
 pub use admins::{Admins, BadFingerprint, Fingerprint};
+pub use analysis::AnalysisLimits;
 
 use crate::storage::Durability;
 use kingme_shared::ai::egdb::Egdb;
@@ -42,7 +44,9 @@ pub struct Config {
     pub bot_move_delay: Duration,
     /// Most bot searches running at once (each takes a blocking thread).
     pub bot_searches: usize,
-    /// The checkers endgame database the bots consult (`game::endgame::open` reads one), or
+    /// The review board's limits: analyses at once, per asker, and the search per position.
+    pub analysis: AnalysisLimits,
+    /// The checkers endgame database the bots (and the review board) consult (`game::endgame::open` reads one), or
     /// none.
     pub endgame_database: Option<Arc<Egdb>>,
     /// Where games, identities and ratings are kept.
@@ -170,6 +174,7 @@ impl Default for Config {
             bot_think_time: Duration::from_secs(1),
             bot_move_delay: Duration::from_millis(500),
             bot_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            analysis: AnalysisLimits::default(),
             endgame_database: None,
             database: Database::InMemory,
             new_database: false,

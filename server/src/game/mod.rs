@@ -4,11 +4,12 @@
 //! register of open tables ([`registry`]), the game ids reserved from the database
 //! ([`game_ids`]), the seams to a cluster's leases ([`ownership`]), to members at other nodes
 //! ([`remote`]) and to the node a lost game moved to ([`handover`]), and what a table is given
-//! to work with ([`context`]).
+//! to work with ([`context`]); and the review board's analyses of finished games ([`analysis`]).
 //!
 //! This layer knows players only as sessions (`crate::players`) and never reaches up into the
 //! lobby or the connections.
 
+pub mod analysis;
 pub mod archive;
 pub mod bot;
 pub mod clock;

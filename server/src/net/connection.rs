@@ -19,6 +19,8 @@ use super::rate_limit::RateLimiter;
 use super::tls;
 use super::transport::{Incoming, Outgoing};
 use crate::game::TableCommand;
+use crate::game::analysis::Asked;
+use crate::game::analysis::job::{Running, next_event};
 use crate::lobby::feed::{GameListFeed, next_list};
 use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
@@ -135,6 +137,8 @@ pub async fn serve_transport<F: Incoming>(
         nodes_feed: None,
         key: None,
         version: 0,
+        peer,
+        analysis: None,
     };
     let reason = connection.run().await;
     tracing::info!(connection = id, %peer, %reason, "connection closed");
@@ -166,6 +170,12 @@ pub(super) struct Connection<F> {
     pub(super) key: Option<[u8; 32]>,
     /// The protocol version the client speaks (set by the handshake).
     pub(super) version: u32,
+    /// The client's address (a proxy's, behind one): a guest's budget of analyses is its
+    /// address's.
+    pub(super) peer: SocketAddr,
+    /// The analysis this connection asked for, while it runs (dropped, and so stopped, when the
+    /// connection goes).
+    pub(super) analysis: Option<Running>,
 }
 
 impl<F: Incoming> Connection<F> {
@@ -175,6 +185,8 @@ impl<F: Incoming> Connection<F> {
             Err(reason) => return reason,
         };
         let reason = self.serve_session(&session, &replaced).await;
+        // Whatever ended the connection ends its analysis: dropping it raises its stop flag.
+        self.analysis = None;
         self.depart(&session);
         reason
     }
@@ -235,6 +247,9 @@ impl<F: Incoming> Connection<F> {
                 }
                 Some(addresses) = next_nodes(&mut self.nodes_feed) => {
                     self.outbox.send(ServerMessage::Nodes { addresses });
+                }
+                (game, event) = next_event(&mut self.analysis) => {
+                    self.analysis_event(game, event);
                 }
                 notice = next_notice(&mut notices) => match notice {
                     Notice::Announcement { from, text } => {
@@ -344,6 +359,15 @@ impl<F: Incoming> Connection<F> {
             }
             ClientMessage::Admin(action) => self.administer(session, action).await?,
             ClientMessage::AdminLog => self.admin_log().await?,
+            ClientMessage::Analyse {
+                game,
+                depth,
+                time_ms,
+            } => {
+                let asked = Asked { depth, time_ms };
+                self.analyse(game, asked, &session.name).await?;
+                return Ok(());
+            }
             message => {
                 let Some(game) = message.game() else {
                     return Ok(());
@@ -435,6 +459,7 @@ fn watcher_may(message: &ClientMessage) -> bool {
             | ClientMessage::History { .. }
             | ClientMessage::Leaderboard { .. }
             | ClientMessage::Export { .. }
+            | ClientMessage::Analyse { .. }
     )
 }
 

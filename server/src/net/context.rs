@@ -1,6 +1,6 @@
 //! What a connection is given: the lobby it routes requests to, the players' sessions, the
 //! database for the handshake and the archive, the server's id, its limits, the admins and the
-//! notices to every connection, and the signals and tracker of the server's lifetime. Nothing
+//! notices to every connection, the review board, and the signals and tracker of the server's lifetime. Nothing
 //! of the tables' own context.
 
 use super::notices::Notice;
@@ -10,6 +10,7 @@ use crate::cluster::membership::Membership;
 #[cfg(feature = "cluster")]
 use crate::cluster::relay::Relay;
 use crate::config::{Admins, Config};
+use crate::game::analysis::Analyst;
 use crate::lobby::Lobby;
 use crate::players::Sessions;
 use crate::storage::Storage;
@@ -75,6 +76,8 @@ pub struct ConnectionContext {
     pub admins: Arc<Admins>,
     /// Notices to every connection: announcements, bans.
     pub notices: broadcast::Sender<Notice>,
+    /// The review board: finished games analysed by the engine, within its limits.
+    pub analyst: Arc<Analyst>,
 }
 
 impl ConnectionContext {

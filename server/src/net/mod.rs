@@ -1,11 +1,12 @@
 //! The network side: one task pair per client ([`connection`]: reading and routing, and
 //! [`frames`]: writing), the handshake that admits a person or a guest ([`handshake`]), the rate
-//! limit ([`rate_limit`]), an admin's messages and the sanctions at sign-in and chat
+//! limit ([`rate_limit`]), the review board's `Analyse` ([`analysing`]), an admin's messages and the sanctions at sign-in and chat
 //! ([`moderation`]), the notices to every connection ([`notices`]), TLS and the server's certificate ([`tls`]), what a connection runs over ([`transport`]), why a connection closed
 //! ([`close_reason`]), what a connection is given ([`context`]), and the HTTP door with its
 //! WebSockets and web page ([`web`]). The top of the server's layers: it routes to the lobby and
 //! the tables.
 
+pub mod analysing;
 pub mod close_reason;
 pub mod connection;
 pub mod context;

@@ -2,8 +2,9 @@
 //! and restarted on its database ([`restart`]), reloading its certificate on SIGHUP
 //! ([`certificate_reload`]), configured by a file ([`config_file`]), its log in a pipe
 //! ([`log_colour`]), its Prometheus metrics after real games ([`metrics`]), moderation by its
-//! admins kept over a restart ([`moderation`]), and a database restored from a backup
-//! ([`restore`]). One module a former test file.
+//! admins kept over a restart ([`moderation`]), a database restored from a backup
+//! ([`restore`]), and the review board's `Analyse` on a server in the test's process
+//! ([`analysis`]). One module a former test file.
 //!
 //! Behind features, each in its own binary: `postgres` (the stores against a real PostgreSQL),
 //! `cluster` (nodes on PostgreSQL and Redis) and `faults` (the long kill loop).
@@ -12,6 +13,7 @@
 // `allow-unwrap-in-tests` (clippy.toml) then covers the helpers as well as the tests.
 #![cfg(test)]
 
+mod analysis;
 mod arguments;
 mod certificate_reload;
 mod config_file;

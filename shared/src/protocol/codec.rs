@@ -247,6 +247,44 @@ mod tests {
             reason: Some("spam".to_owned()),
         }));
         round_trip(ClientMessage::AdminLog);
+        round_trip(ClientMessage::Analyse {
+            game: GameId(7),
+            depth: Some(8),
+            time_ms: None,
+        });
+    }
+
+    #[test]
+    fn a_review_survives_the_wire_to_the_client() {
+        use crate::review::{Exact, GameReview, MoveClass, PlyReview};
+        let message = ServerMessage::Analysis {
+            game: GameId(7),
+            review: GameReview {
+                kind: crate::GameKind::Checkers,
+                plies: vec![PlyReview {
+                    mover: Side::First,
+                    played: "9-14".to_owned(),
+                    best: "11-15".to_owned(),
+                    best_squares: vec![11, 15],
+                    eval_before: 12,
+                    eval_after: -240,
+                    loss: 252,
+                    class: MoveClass::Blunder,
+                    exact: Some(Exact::Draw),
+                    missed_win: None,
+                }],
+                final_eval: -240,
+            },
+        };
+        let mut buffer = BytesMut::new();
+        ServerCodec::server()
+            .encode_frame(&message, &mut buffer)
+            .expect("encode");
+        let decoded = ClientCodec::client()
+            .decode_frame(&mut buffer)
+            .expect("decode")
+            .expect("a whole frame");
+        assert_eq!(decoded, message);
     }
 
     #[test]
@@ -335,7 +373,25 @@ mod tests {
             .expect("encode");
         assert_eq!(
             &frame[..],
-            &[0, 0, 0, 10, 0, 7, 3, b'a', b'd', b'a', 0, 0, 0, 1]
+            &[0, 0, 0, 10, 0, 8, 3, b'a', b'd', b'a', 0, 0, 0, 1]
+        );
+    }
+
+    #[test]
+    fn the_bytes_of_an_analyse_are_those_protocol_md_shows() {
+        // Variant 24, game 3, `Some(6)` plies, `Some(200)` ms (200 fits one varint byte).
+        let mut frame = BytesMut::from(&[0, 0, 0, 6, 24, 3, 1, 6, 1, 200][..]);
+        let message = ServerCodec::server()
+            .decode_frame(&mut frame)
+            .expect("decode")
+            .expect("a whole frame");
+        assert_eq!(
+            message,
+            ClientMessage::Analyse {
+                game: GameId(3),
+                depth: Some(6),
+                time_ms: Some(200),
+            }
         );
     }
 

@@ -74,6 +74,27 @@ mod tests {
     }
 
     #[test]
+    fn an_analyse_may_leave_its_bounds_out() {
+        let bare = decode_client_text(r#"{"Analyse":{"game":3}}"#).expect("decodes");
+        assert_eq!(
+            bare,
+            ClientMessage::Analyse {
+                game: GameId(3),
+                depth: None,
+                time_ms: None,
+            }
+        );
+        let bounded = ClientMessage::Analyse {
+            game: GameId(3),
+            depth: Some(6),
+            time_ms: Some(200),
+        };
+        let text = encode_client_text(&bounded).expect("encodes");
+        assert_eq!(text, r#"{"Analyse":{"game":3,"depth":6,"time_ms":200}}"#);
+        assert_eq!(decode_client_text(&text).expect("decodes"), bounded);
+    }
+
+    #[test]
     fn hostile_text_is_an_error_that_says_what_was_wrong() {
         let long = format!(r#"{{"Chat":{{"game":1,"text":"{}"}}}}"#, "a".repeat(20_000));
         assert!(matches!(
@@ -92,6 +113,9 @@ mod tests {
             r#"{"Fly":{}}"#,
             r#"{"Move":{"game":-1,"text":"x"}}"#,
             r#"{"Ping":{"nonce":1}} {"Ping":{"nonce":2}}"#,
+            r#"{"Analyse":{"game":3,"depth":-1}}"#,
+            r#"{"Analyse":{"game":3,"time_ms":"fast"}}"#,
+            r#"{"Analyse":{"depth":4}}"#,
             r#"{"Hello":{"protocol_version":4,"name":"a","public_key":[1,2],"legacy_secret":null,"resume":null,"guest":false}}"#,
         ] {
             let err = decode_client_text(bad).expect_err(bad);

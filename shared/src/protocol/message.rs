@@ -15,23 +15,31 @@ use crate::game::Side;
 use crate::game_kind::GameKind;
 use crate::games::spec::GameSpec;
 use crate::record::GameRecord;
+use crate::review::GameReview;
 use serde::{Deserialize, Serialize};
 
 pub use super::error_kind::ErrorKind;
+pub use super::game_options::{GameOptions, Opponent, SeatChoice};
 
 /// The protocol version spoken by this build. A server refuses a hello with a version outside
 /// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// The oldest version a server still speaks. Version 6 binds a person's proof to the TLS
 /// connection it was made on (`kingme_shared::identity::ChannelBinding`); an older client's
 /// proof binds nothing, so it could be relayed to another server, and it is refused with a
 /// message saying to upgrade. Version 7 adds the admins' messages (`Admin`, `AdminLog`) and
-/// `Announcement`, which a server sends only to clients of version 7.
+/// `Announcement`, which a server sends only to clients of version 7. Version 8 adds the review
+/// board's `Analyse`, answered by `AnalysisProgress` and `Analysis` (only ever to a client that
+/// asked, so only to version 8).
 pub const MIN_PROTOCOL_VERSION: u32 = 6;
 
 /// The first version whose clients are sent `Announcement`s.
 pub const ANNOUNCEMENT_VERSION: u32 = 7;
+
+/// The first version whose clients may send `Analyse` (and are answered `AnalysisProgress`
+/// and `Analysis`).
+pub const ANALYSIS_VERSION: u32 = 8;
 
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -60,45 +68,6 @@ pub fn quoted_move(text: &str) -> String {
 pub const MAX_POSITION_TEXT: usize = 2048;
 /// Most entries a game list carries.
 pub const MAX_LISTED_GAMES: usize = 200;
-
-/// Which seat the creator of a game takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SeatChoice {
-    /// A particular side.
-    Side(Side),
-    /// The server tosses a coin.
-    Random,
-    /// No seat: the creator watches. The opponent (a bot, or an open seat) takes the second
-    /// seat and the first stays open, so bots can be attached to both and watched.
-    Spectate,
-}
-
-/// Who sits opposite the creator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Opponent {
-    /// An open seat another person can join (or a bot can be attached to later).
-    OpenSeat,
-    /// A built-in bot at this level, seated at once.
-    Bot(Level),
-}
-
-/// Everything needed to create a game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameOptions {
-    /// The game and its rule variant.
-    pub spec: GameSpec,
-    /// Which side the creator takes.
-    pub seat: SeatChoice,
-    /// Who sits in the other seat.
-    pub opponent: Opponent,
-    /// The game's clock.
-    pub time_control: TimeControl,
-    /// Start from this position (checkers FEN or board file text, the Pente or noughts-and-crosses
-    /// position text) instead of the standard start.
-    pub start_position: Option<String>,
-    /// Whether the result counts for ratings.
-    pub rated: bool,
-}
 
 /// What a client says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -245,6 +214,19 @@ pub enum ClientMessage {
     /// Version 7: an admin asks for the admin log, newest first (at most
     /// [`MAX_ADMIN_LOG_ENTRIES`]); the answer is `AdminLog`.
     AdminLog,
+    /// Version 8: ask the server's engine to review a finished game move by move (the review
+    /// board). Each position is searched to `depth` plies or for `time_ms` milliseconds (both
+    /// optional, each capped by the server; with neither, the server's defaults). The answer is
+    /// `AnalysisProgress` now and then, and `Analysis` at the end, or an `Error`: a game still
+    /// being played is never analysed (that would be an engine aid to its players).
+    Analyse {
+        /// The finished game to review.
+        game: GameId,
+        /// The deepest search per position, in plies.
+        depth: Option<u32>,
+        /// The time per position, in milliseconds.
+        time_ms: Option<u64>,
+    },
 }
 
 impl ClientMessage {
@@ -275,7 +257,8 @@ impl ClientMessage {
             | ClientMessage::Prove { .. }
             | ClientMessage::WatchLobby { .. }
             | ClientMessage::Admin(_)
-            | ClientMessage::AdminLog => None,
+            | ClientMessage::AdminLog
+            | ClientMessage::Analyse { .. } => None,
         }
     }
 }
@@ -577,6 +560,23 @@ pub enum ServerMessage {
         from: String,
         /// What the admin said.
         text: String,
+    },
+    /// Version 8: how far the review of a game asked for with `Analyse` has come: `done` of
+    /// `total` positions searched (sent at most a few times a second).
+    AnalysisProgress {
+        /// The game being reviewed.
+        game: GameId,
+        /// Positions searched so far.
+        done: u32,
+        /// Positions to search in all.
+        total: u32,
+    },
+    /// Version 8: the answer to `Analyse`: the game reviewed, one entry per move.
+    Analysis {
+        /// The game reviewed.
+        game: GameId,
+        /// The review.
+        review: GameReview,
     },
 }
 

@@ -1,11 +1,13 @@
 //! The wire protocol between clients and the judge: message types in [`message`], every byte of
 //! their encoding in [`codec`] (its tokio-util adaptors, with the `codec` feature, are outside the
 //! protocol in the crate's `tokio_codec.rs`: the protocol needs no runtime), the WebSocket door's
-//! JSON in [`json`], the kinds of refusal in [`error_kind`]. `PROTOCOL.md` at the repository root
-//! documents it for people writing other clients.
+//! JSON in [`json`], the kinds of refusal in [`error_kind`], what creating a game takes in
+//! [`game_options`]. `PROTOCOL.md` at the repository root documents it for people writing other
+//! clients.
 
 pub mod codec;
 pub mod error_kind;
+pub mod game_options;
 pub mod json;
 pub mod message;
 

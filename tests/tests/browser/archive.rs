@@ -1,6 +1,7 @@
 //! The lobby's Watch on a finished game whose table has closed opens it from the server's
 //! archive (issue 32, defect 3): the game's board, every move and the result, with no banner
-//! saying there is no such game; and back in the lobby, nothing is left to complain about.
+//! saying there is no such game, and a Review button that reviews it; and back in the lobby,
+//! nothing is left to complain about.
 
 use super::*;
 
@@ -38,6 +39,15 @@ async fn watch_on_a_finished_game_opens_it_from_the_archive() {
         "{status}"
     );
     screenshot(&client, "archived.png").await;
+    // A game from the archive may be reviewed as well (the review board).
+    click(&client, "#review-open").await;
+    wait_for(&client, "body[data-review=shown]").await;
+    let reviewed = client
+        .find_all(Locator::Css("#review-moves li"))
+        .await
+        .unwrap()
+        .len();
+    assert_eq!(reviewed, moves_listed(&client).await, "every move reviewed");
     click(&client, "#leave").await;
     wait_for(&client, "#lobby:not([hidden])").await;
     // Leaving what the archive showed is no error either.

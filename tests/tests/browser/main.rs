@@ -46,6 +46,7 @@ mod archive;
 mod beside_the_board;
 mod following;
 mod ratings;
+mod review;
 
 /// Starts chromedriver on a free port; returns it and its URL once it says it is ready.
 async fn chromedriver() -> (Child, String) {

@@ -6,6 +6,7 @@ use kingme_shared::protocol::{
     ClientCodec, ClientMessage, EndReason, ErrorKind, GameStatus, PROTOCOL_VERSION, ServerMessage,
 };
 use kingme_shared::{GameKind, Side};
+use kingme_testkit::client::hello_message;
 use kingme_testkit::{Client, open_game, play_first_moves, start_server, test_config, two_players};
 use tokio_util::codec::Encoder;
 
@@ -99,6 +100,54 @@ async fn garbage_oversize_and_undecodable_frames_close_only_their_own_connection
         result.reason,
         EndReason::Win(_) | EndReason::Draw(_)
     ));
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn analyse_requests_out_of_bounds_are_capped_or_refused_and_games_go_on() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(server.addr(), open_game(GameKind::TicTacToe)).await;
+    // A client of version 7 knows no Analyse; one that sends it anyway is told so.
+    let mut old = Client::connect(server.addr()).await;
+    let mut hello = hello_message("old", None, None);
+    if let ClientMessage::Hello {
+        protocol_version, ..
+    } = &mut hello
+    {
+        *protocol_version = 7;
+    }
+    old.send(hello).await;
+    old.recv().await;
+    let analyse = |game, depth, time_ms| ClientMessage::Analyse {
+        game,
+        depth,
+        time_ms,
+    };
+    old.send(analyse(game, None, None)).await;
+    let (kind, message) = old.error().await;
+    assert_eq!(kind, ErrorKind::VersionMismatch);
+    assert!(message.contains("protocol version 8"), "{message}");
+    // A game in play is no one's to analyse, not even a spectator's at the largest bounds.
+    let mut spy = Client::hello(server.addr(), "spy").await;
+    spy.send(analyse(game, Some(u32::MAX), Some(u64::MAX)))
+        .await;
+    assert_eq!(spy.error().await.0, ErrorKind::NotAllowed);
+    let (result, moves) = play_first_moves([&mut ada, &mut bob], game, 0).await;
+    assert!(matches!(
+        result.reason,
+        EndReason::Win(_) | EndReason::Draw(_)
+    ));
+    // Over, it is analysed, the bounds capped by the server.
+    spy.send(analyse(game, Some(u32::MAX), Some(u64::MAX)))
+        .await;
+    let plies = spy
+        .until(|message| match message {
+            ServerMessage::Analysis { review, .. } => Some(review.plies.len()),
+            ServerMessage::Error { message, .. } => panic!("refused: {message}"),
+            _ => None,
+        })
+        .await;
+    assert_eq!(plies, moves.len());
     server.shutdown().await;
 }
 

@@ -82,7 +82,7 @@ async fn every_attack_is_answered_and_ordinary_games_finish_normally() {
                 else {
                     panic!("{attack}: {reaction}");
                 };
-                assert_eq!(errors.len() + moves_rejected, 7, "one refusal per request");
+                assert_eq!(errors.len() + moves_rejected, 8, "one refusal per request");
                 assert!(
                     errors
                         .iter()

@@ -7,8 +7,8 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use kingme_server::host::Durability;
 use kingme_server::host::backup;
 use kingme_server::host::{
-    Admins, ClusterSettings, Config, ConfigFile, Database, Fingerprint, LogFormat, TlsSettings,
-    TlsSource,
+    Admins, AnalysisLimits, ClusterSettings, Config, ConfigFile, Database, Fingerprint, LogFormat,
+    TlsSettings, TlsSource,
 };
 use kingme_server::host::{Doors, SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
@@ -113,6 +113,9 @@ struct Args {
     /// Bot searches running at once (default: one per core).
     #[arg(long)]
     bot_searches: Option<usize>,
+    /// Game reviews (the review board's Analyse) running at once (default: one per core).
+    #[arg(long)]
+    analyses: Option<usize>,
     /// The database for games, identities and ratings: an SQLite file (created on first run),
     /// `:memory:` for a throwaway one, or a PostgreSQL URL
     /// (`postgres://USER:PASSWORD@HOST:PORT/DB`) that several servers may share. Default:
@@ -217,7 +220,7 @@ impl Args {
             plain: [listen, grace_secs, max_connections, handshake_timeout_secs,
                 idle_timeout_secs, max_games_per_player, rate_burst, rate_per_second,
                 bot_think_ms, new_database, fsync, lease_ms, plaintext, log_format, admins],
-            optional: [http, metrics, bot_searches, db, egdb, cluster, advertise, tls_cert,
+            optional: [http, metrics, bot_searches, analyses, db, egdb, cluster, advertise, tls_cert,
                 tls_key, proxy_cert]);
     }
 
@@ -251,6 +254,7 @@ impl Args {
             rate_per_second: Some(self.rate_per_second),
             bot_think_ms: Some(self.bot_think_ms),
             bot_searches: Some(self.bot_searches.unwrap_or(Config::default().bot_searches)),
+            analyses: Some(self.analyses.unwrap_or(Config::default().analysis.running)),
             db: Some(self.database()?.path().display().to_string()),
             new_database: Some(self.new_database),
             fsync: Some(self.fsync),
@@ -347,6 +351,10 @@ impl Args {
             rate_per_second: self.rate_per_second,
             bot_think_time: Duration::from_millis(self.bot_think_ms),
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
+            analysis: AnalysisLimits {
+                running: self.analyses.unwrap_or(defaults.analysis.running),
+                ..defaults.analysis
+            },
             database: self.database()?,
             new_database: self.new_database,
             durability: if self.fsync {

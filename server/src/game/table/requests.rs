@@ -75,7 +75,8 @@ impl Table {
             | ClientMessage::Export { .. }
             | ClientMessage::WatchLobby { .. }
             | ClientMessage::Admin(_)
-            | ClientMessage::AdminLog => Err(Refusal::NotAGameMessage("a lobby request")),
+            | ClientMessage::AdminLog
+            | ClientMessage::Analyse { .. } => Err(Refusal::NotAGameMessage("a lobby request")),
         }
     }
 

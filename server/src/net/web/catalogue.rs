@@ -2,7 +2,8 @@
 //! crate rather than written again in JavaScript: each game's board (rows, columns, surface,
 //! labels, the side at the bottom, the sides' names, every square's number, name and cell, the
 //! bot levels' measured ratings in that game), the game specs a game can be created with, and
-//! the bot levels. The page reads position texts
+//! the bot levels, and the evaluation beyond which the review board calls a position a forced
+//! win. The page reads position texts
 //! with these square names; everything else comes over the WebSocket.
 
 use super::WebDoor;
@@ -23,6 +24,9 @@ struct Catalogue {
     boards: Vec<Board>,
     specs: Vec<SpecEntry>,
     levels: Vec<LevelEntry>,
+    /// An evaluation beyond this (either way) is a forced win, not an advantage: the review
+    /// board's graph and notes say so.
+    mate_bound: i32,
 }
 
 /// One game's board.
@@ -129,6 +133,7 @@ fn catalogue_json() -> String {
                 name: level.name(),
             })
             .collect(),
+        mate_bound: kingme_shared::ai::score::MATE_BOUND,
     };
     // Plain data of our own: serializing it cannot fail, but an empty object is a safe answer.
     serde_json::to_string(&catalogue).unwrap_or_else(|_| "{}".to_owned())

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 /// Every file of the page: its name under `/`, its content type, its bytes.
-pub const ASSETS: [(&str, &str, &[u8]); 10] = [
+pub const ASSETS: [(&str, &str, &[u8]); 11] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -61,6 +61,11 @@ pub const ASSETS: [(&str, &str, &[u8]); 10] = [
         "text/javascript; charset=utf-8",
         include_bytes!("../../../web/blocking.js"),
     ),
+    (
+        "review.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../../web/review.js"),
+    ),
 ];
 
 /// The routes of the page: `/` is `index.html`, `/NAME` one of the [`ASSETS`].
@@ -87,5 +92,50 @@ fn asset(name: &str) -> Response {
         )
             .into_response(),
         None => (StatusCode::NOT_FOUND, "no such file; the page is at /").into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The colour `--name` has in the page's style sheet, as red, green and blue.
+    fn colour(name: &str) -> [u8; 3] {
+        let css = std::str::from_utf8(ASSETS[1].2).unwrap();
+        let value = css
+            .lines()
+            .find_map(|line| line.trim().strip_prefix(&format!("--{name}:")))
+            .unwrap_or_else(|| panic!("style.css sets --{name}"));
+        let hex = value.trim().trim_start_matches('#');
+        [0, 2, 4].map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
+    }
+
+    /// WCAG's relative luminance.
+    fn luminance([r, g, b]: [u8; 3]) -> f64 {
+        let linear = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (a, b) = (luminance(colour(a)), luminance(colour(b)));
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    #[test]
+    fn the_review_boards_best_move_stands_out_on_every_square_and_its_casing() {
+        // WCAG's 3:1 for graphics, on whatever the mark is drawn over: checkers' dark squares,
+        // noughts and crosses' light ones, Pente's wood, and its own light casing over pieces.
+        for under in ["dark-square", "light-square", "wood", "second", "paper"] {
+            let ratio = contrast("best", under);
+            assert!(ratio >= 3.0, "--best on --{under}: {ratio:.2}:1");
+        }
+        assert_eq!(ASSETS[1].0, "style.css");
     }
 }
