@@ -23,6 +23,11 @@ use tokio::time::Instant;
 /// The least time per position a client may ask for: less searches nothing worth showing.
 pub const MIN_TIME_PER_POSITION: Duration = Duration::from_millis(10);
 
+/// The most search time one analysis may spend over all its positions: a long game's time per
+/// position is cut so that its review holds a slot about two minutes at most (never below
+/// [`MIN_TIME_PER_POSITION`]).
+pub const MAX_TIME_PER_ANALYSIS: Duration = Duration::from_secs(120);
+
 /// What a client asked of the search per position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Asked {
@@ -54,11 +59,12 @@ impl Analyst {
         }
     }
 
-    /// The search per position for what was asked, within the caps: a depth at most
-    /// `max_depth`; always a time, at most `max_time_per_position` (the default when nothing
-    /// was asked), so a deep request cannot hold a core for long.
+    /// The search per position for what was asked, within the caps, for a game of `moves`
+    /// moves: a depth at most `max_depth`; always a time, at most `max_time_per_position` (the
+    /// default when nothing was asked) and at most [`MAX_TIME_PER_ANALYSIS`] over the game, so
+    /// neither a deep request nor a long game can hold a core for long.
     #[must_use]
-    pub fn bound(&self, asked: Asked) -> (Option<u32>, Duration) {
+    pub fn bound(&self, asked: Asked, moves: usize) -> (Option<u32>, Duration) {
         let depth = asked
             .depth
             .map(|depth| depth.clamp(1, self.limits.max_depth));
@@ -68,7 +74,8 @@ impl Analyst {
             (None, Some(_)) => cap,
             (None, None) => self.limits.default_time_per_position.min(cap),
         };
-        (depth, time.max(MIN_TIME_PER_POSITION))
+        let share = MAX_TIME_PER_ANALYSIS / u32::try_from(moves.max(1)).unwrap_or(u32::MAX);
+        (depth, time.min(share).max(MIN_TIME_PER_POSITION))
     }
 
     /// Starts reviewing `stored` for `asker`: refused for a game not over, a record that does
@@ -99,7 +106,7 @@ impl Analyst {
             return Err(Refusal::AnalysisBudget(budget.per_window()));
         }
         drop(budget);
-        let (depth, time) = self.bound(asked);
+        let (depth, time) = self.bound(asked, stored.moves.len());
         let work = Work {
             game,
             start,
@@ -124,7 +131,7 @@ mod tests {
     fn the_search_asked_for_is_capped() {
         let analyst = analyst();
         let limits = AnalysisLimits::default();
-        let asked = |depth, time_ms| analyst.bound(Asked { depth, time_ms });
+        let asked = |depth, time_ms| analyst.bound(Asked { depth, time_ms }, 40);
         assert_eq!(asked(None, None), (None, limits.default_time_per_position));
         assert_eq!(
             asked(Some(99), None),
@@ -139,5 +146,24 @@ mod tests {
             asked(Some(4), Some(50)),
             (Some(4), Duration::from_millis(50))
         );
+    }
+
+    #[test]
+    fn a_long_games_time_per_position_is_cut_to_the_analysis_budget() {
+        let analyst = analyst();
+        let most = Asked {
+            depth: None,
+            time_ms: Some(u64::MAX),
+        };
+        let cap = AnalysisLimits::default().max_time_per_position;
+        // A game short enough keeps the cap a position.
+        let short = usize::try_from(MAX_TIME_PER_ANALYSIS.as_millis() / cap.as_millis()).unwrap();
+        assert_eq!(analyst.bound(most, short).1, cap);
+        // Twice as long: half as much a position, the whole within the budget.
+        let (_, time) = analyst.bound(most, 2 * short);
+        assert_eq!(time, cap / 2);
+        assert!(time * u32::try_from(2 * short).unwrap() <= MAX_TIME_PER_ANALYSIS);
+        // Never below the least that is worth searching.
+        assert_eq!(analyst.bound(most, 1_000_000).1, MIN_TIME_PER_POSITION);
     }
 }
