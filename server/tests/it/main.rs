@@ -1,6 +1,7 @@
 //! The server's integration tests in one test binary: the real `kingme-server` binary killed
 //! and restarted on its database ([`restart`]), reloading its certificate on SIGHUP
-//! ([`certificate_reload`]), configured by a file ([`config_file`]), its log in a pipe
+//! ([`certificate_reload`]) and its limits ([`live_limits`]), configured by a file
+//! ([`config_file`]), its log in a pipe
 //! ([`log_colour`]), its Prometheus metrics after real games ([`metrics`]), moderation by its
 //! admins kept over a restart ([`moderation`]), and a database restored from a backup
 //! ([`restore`]). One module a former test file.
@@ -15,6 +16,7 @@
 mod arguments;
 mod certificate_reload;
 mod config_file;
+mod live_limits;
 mod log_colour;
 mod metrics;
 mod moderation;
