@@ -30,28 +30,32 @@ async fn type_chat(client: &Client, text: &str) {
     click(client, "#chat-form button").await;
 }
 
-/// Waits for a chat line containing `text`.
-async fn chat_line(client: &Client, text: &str) {
+/// Waits for the page to show what `xpath` selects.
+async fn until_shown(client: &Client, xpath: &str) {
     client
         .wait()
         .at_most(patience::PAGE)
-        .for_element(Locator::XPath(&format!(
-            "//*[@id='chat']//li[contains(., '{text}')]"
-        )))
+        .for_element(Locator::XPath(xpath))
         .await
-        .unwrap_or_else(|err| panic!("the chat shows {text:?}: {err}"));
+        .unwrap_or_else(|err| panic!("the page shows {xpath}: {err}"));
+}
+
+/// Waits for a chat line containing `text`.
+async fn chat_line(client: &Client, text: &str) {
+    until_shown(
+        client,
+        &format!("//*[@id='chat']//li[contains(., '{text}')]"),
+    )
+    .await;
 }
 
 /// Waits for the status line to contain `text`; the status line.
 async fn status_saying(client: &Client, text: &str) -> String {
-    client
-        .wait()
-        .at_most(patience::PAGE)
-        .for_element(Locator::XPath(&format!(
-            "//*[@id='status' and contains(., '{text}')]"
-        )))
-        .await
-        .unwrap_or_else(|err| panic!("the status line says {text:?}: {err}"));
+    until_shown(
+        client,
+        &format!("//*[@id='status' and contains(., '{text}')]"),
+    )
+    .await;
     text_of(client, "#status").await
 }
 
