@@ -4,7 +4,11 @@
 //! [`crate::embed`] offers is here too.
 
 pub use crate::config::file::{ConfigFile, ConfigFileError, LogFormat, MAX_CONFIG_FILE_BYTES};
-pub use crate::config::{Admins, AnalysisLimits, BadFingerprint, ClusterSettings, Fingerprint};
+pub use crate::config::live::LIVE_KEYS;
+pub use crate::config::{
+    Admins, AnalysisLimits, BadFingerprint, ClusterSettings, Fingerprint, LimitChange, Limits,
+    LiveLimits,
+};
 pub use crate::embed::*;
 pub use crate::net::tls::{ServerTls, TlsError, self_signed_pem};
 #[cfg(feature = "metrics")]

@@ -6,7 +6,7 @@
 
 #[cfg(feature = "cluster")]
 use crate::cluster::{Cluster, ClusterError, relay};
-use crate::config::{Config, Database};
+use crate::config::{Config, Database, Limits};
 use crate::game::analysis::Analyst;
 use crate::game::bot::SearchPool;
 use crate::game::{TableContext, TableRegistry, TableTiming};
@@ -16,7 +16,7 @@ use crate::net::tls::{ServerTls, TlsError};
 use crate::net::web::metrics_door::serve_metrics;
 #[cfg(feature = "web")]
 use crate::net::web::{WebDoor, serve_http};
-use crate::net::{ConnectionContext, ConnectionLimits, connection};
+use crate::net::{ConnectionContext, ConnectionLimits, connection, permits};
 use crate::players::Sessions;
 #[cfg(feature = "postgres")]
 use crate::storage::PgStore;
@@ -27,7 +27,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use tokio::net::{TcpListener, ToSocketAddrs};
-use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 use tokio::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -186,6 +185,9 @@ pub async fn run_doors(
             format!("{:032x}", rand::random::<u128>())
         }
     };
+    // The limits in force from the configuration's fields, until SIGHUP replaces them.
+    let live = Arc::clone(&config.live);
+    live.replace(Limits::of(&config));
     let games = CancellationToken::new();
     let tasks = TaskTracker::new();
     // A cluster node joins before anything else: its tables take leases from the start.
@@ -226,11 +228,12 @@ pub async fn run_doors(
     let timers = TaskTracker::new();
     let feed = feed::spawn(Arc::clone(&tables.registry), tables.games.clone(), &timers);
     let net = Arc::new(ConnectionContext {
-        lobby: Lobby::new(Arc::clone(&tables), config.max_games_per_player, feed),
+        lobby: Lobby::new(Arc::clone(&tables), Arc::clone(&live), feed),
         sessions,
         storage,
         server_id,
         limits: ConnectionLimits::of(&config),
+        live: Arc::clone(&live),
         connections: CancellationToken::new(),
         timers,
         last_connection: AtomicU64::new(0),
@@ -277,7 +280,14 @@ pub async fn run_doors(
     }
     net.timers
         .spawn(watch_database(net.storage.clone(), net.connections.clone()));
-    let permits = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let made_for = live.current();
+    let permits = permits::for_limits(&made_for);
+    net.timers.spawn(permits::follow(
+        Arc::clone(&permits),
+        made_for,
+        live.subscribe(),
+        net.connections.clone(),
+    ));
     let connections = TaskTracker::new();
     // The HTTP door stops accepting when the TCP door does.
     let accepting = CancellationToken::new();

@@ -138,11 +138,13 @@ function receive(kind, body) {
       status("");
       send({ Leaderboard: { kind: null } });
       if (!welcomedOnce) {
-        // Signing in: a game named by the link is watched (or resumed); else the person's
-        // unfinished games come back (a State of each follows) and the first one opens.
+        // Signing in: the person's unfinished games come back (a State of each follows, with
+        // its chat so far) and the one the link names opens, else the first; a game the link
+        // names that is not the person's is watched. (Watching one of the person's own games
+        // too would bring its chat a second time.)
         welcomedOnce = true;
-        if (wantedGame !== null) send({ Watch: { game: wantedGame } });
-        else if (body.games.length > 0) wantedGame = NEXT;
+        if (wantedGame !== null && !body.games.includes(wantedGame)) send({ Watch: { game: wantedGame } });
+        else if (wantedGame === null && body.games.length > 0) wantedGame = NEXT;
       } else {
         // Back after a lost connection: each game's chat so far comes again with its State.
         for (const known of games.values()) known.chat = [];

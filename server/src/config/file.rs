@@ -189,6 +189,22 @@ impl ConfigFile {
         self
     }
 
+    /// The keys whose values differ between `self` and `other` (a key one has and the other
+    /// lacks counts), in alphabetical order.
+    #[must_use]
+    pub fn keys_differing(&self, other: &ConfigFile) -> Vec<String> {
+        let (Ok(mine), Ok(theirs)) = (toml::Table::try_from(self), toml::Table::try_from(other))
+        else {
+            return Vec::new();
+        };
+        let keys: std::collections::BTreeSet<&String> = mine
+            .keys()
+            .chain(theirs.keys())
+            .filter(|key| mine.get(*key) != theirs.get(*key))
+            .collect();
+        keys.into_iter().cloned().collect()
+    }
+
     /// The configuration as the TOML of a configuration file.
     #[must_use]
     pub fn to_toml(&self) -> String {
@@ -270,6 +286,19 @@ mod tests {
         assert!(bad.starts_with("line 2:"), "{bad}");
         assert!(bad.contains("\"3f2a\" is not a key fingerprint"), "{bad}");
         assert!(bad.contains("kingme identity show"), "{bad}");
+    }
+
+    #[test]
+    fn the_keys_that_differ_are_named_as_in_the_file() {
+        let before =
+            ConfigFile::parse_bytes(b"listen = \"a:1\"\nrate-burst = 5\nfsync = true\n").unwrap();
+        let after =
+            ConfigFile::parse_bytes(b"listen = \"a:2\"\nrate-burst = 5\ngrace-secs = 3\n").unwrap();
+        assert_eq!(
+            before.keys_differing(&after),
+            ["fsync", "grace-secs", "listen"]
+        );
+        assert!(after.keys_differing(&after).is_empty());
     }
 
     #[test]

@@ -20,8 +20,9 @@ pub fn target(name: &str) -> Option<Target> {
 }
 
 /// Reads the bytes as a configuration file: never a panic; a refusal names a line of the
-/// input; a configuration read is written and read again to the same settings, and its masked
-/// form (the one `--print-config` prints) reads too and masks no further.
+/// input; a configuration read is written and read again to the same settings (which SIGHUP's
+/// comparison, [`ConfigFile::keys_differing`], finds the same too), and its masked form (the
+/// one `--print-config` prints) reads too and masks no further.
 ///
 /// # Panics
 /// When a property fails.
@@ -42,6 +43,15 @@ pub fn config_file(data: &[u8]) {
     let again = ConfigFile::parse_bytes(text.as_bytes())
         .unwrap_or_else(|err| panic!("a configuration written reads again: {err}\n{text}"));
     assert_eq!(again, file, "the settings changed on the way:\n{text}");
+    // SIGHUP's comparison: nothing differs from itself, and from no settings at all, exactly
+    // the keys the file has.
+    assert!(file.keys_differing(&again).is_empty(), "{text}");
+    let given = file.keys_differing(&ConfigFile::default());
+    let mut written: Vec<String> = toml::from_str::<toml::Table>(&text)
+        .map(|table| table.keys().cloned().collect())
+        .unwrap_or_default();
+    written.sort();
+    assert_eq!(given, written, "the keys of\n{text}");
     let masked = file.masked();
     let shown = masked.to_toml();
     let read = ConfigFile::parse_bytes(shown.as_bytes())

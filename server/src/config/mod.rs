@@ -5,9 +5,11 @@ pub mod admins;
 pub mod analysis;
 pub mod file;
 pub mod fuzzing;
+pub mod live;
 
 pub use admins::{Admins, BadFingerprint, Fingerprint};
 pub use analysis::AnalysisLimits;
+pub use live::{LimitChange, Limits, LiveLimits};
 
 use crate::storage::Durability;
 use kingme_shared::ai::egdb::Egdb;
@@ -64,6 +66,9 @@ pub struct Config {
     pub tls: TlsSettings,
     /// The admins, by key fingerprint (`--admin`): shared, so that SIGHUP can replace them.
     pub admins: Arc<Admins>,
+    /// The limits in force, shared so that SIGHUP can replace them: the server puts the fields
+    /// above in it when it starts ([`Limits::of`]), and its parts read them from here.
+    pub live: Arc<LiveLimits>,
 }
 
 /// Where the server's certificate comes from, and the proxy's, if one ends TLS in front of it.
@@ -161,14 +166,15 @@ impl std::fmt::Display for Database {
 
 impl Default for Config {
     fn default() -> Self {
+        let limits = Limits::DEFAULT;
         Config {
-            max_connections: 16_384,
-            handshake_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(30),
+            max_connections: limits.max_connections,
+            handshake_timeout: limits.handshake_timeout,
+            idle_timeout: limits.idle_timeout,
             grace: Duration::from_secs(60),
-            max_games_per_player: 16,
-            rate_burst: 200,
-            rate_per_second: 100,
+            max_games_per_player: limits.max_games_per_player,
+            rate_burst: limits.rate_burst,
+            rate_per_second: limits.rate_per_second,
             outbox_capacity: 512,
             finished_linger: Duration::from_secs(300),
             bot_think_time: Duration::from_secs(1),
@@ -182,6 +188,7 @@ impl Default for Config {
             cluster: None,
             tls: TlsSettings::default(),
             admins: Arc::default(),
+            live: Arc::new(LiveLimits::new(limits)),
         }
     }
 }

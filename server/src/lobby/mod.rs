@@ -7,6 +7,7 @@
 pub mod feed;
 pub mod resume;
 
+use crate::config::LiveLimits;
 use crate::game::TableHandle;
 use crate::game::archive;
 use crate::game::seat::Seat;
@@ -23,22 +24,22 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Lobby {
     tables: Arc<TableContext>,
-    max_games_per_player: usize,
+    limits: Arc<LiveLimits>,
     feed: feed::GameListFeed,
 }
 
 impl Lobby {
-    /// A lobby opening tables with `tables`, holding each player to `max_games_per_player` open
-    /// or running games, and pushing its list to watchers through `feed`.
+    /// A lobby opening tables with `tables`, holding each player to the most open or running
+    /// games `limits` allow at the time, and pushing its list to watchers through `feed`.
     #[must_use]
     pub fn new(
         tables: Arc<TableContext>,
-        max_games_per_player: usize,
+        limits: Arc<LiveLimits>,
         feed: feed::GameListFeed,
     ) -> Lobby {
         Lobby {
             tables,
-            max_games_per_player,
+            limits,
             feed,
         }
     }
@@ -102,7 +103,7 @@ impl Lobby {
         session: &Arc<Session>,
         options: &GameOptions,
     ) -> Result<TableHandle, Refusal> {
-        let limit = self.max_games_per_player;
+        let limit = self.limits.current().max_games_per_player;
         if self.registry().active_among(&session.games()) >= limit {
             return Err(Refusal::TooManyGames(limit));
         }

@@ -18,6 +18,7 @@ use super::notices::{Notice, next_notice};
 use super::rate_limit::RateLimiter;
 use super::tls;
 use super::transport::{Incoming, Outgoing};
+use crate::config::Limits;
 use crate::game::TableCommand;
 use crate::game::analysis::Asked;
 use crate::game::analysis::job::{Running, next_event};
@@ -57,7 +58,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, id: u64, context: Arc<Co
         let binding = context.tls.binding(None);
         return serve_stream(stream, peer, binding, id, context).await;
     };
-    let limit = context.limits.handshake_timeout;
+    let limit = context.live.current().handshake_timeout;
     let handshake = tokio::select! {
         () = context.connections.cancelled() => return,
         handshake = tokio::time::timeout(limit, tls::accept(&certified, stream)) => handshake,
@@ -98,6 +99,15 @@ async fn serve_stream<S: AsyncRead + AsyncWrite + Send + 'static>(
     tokio::select! {
         () = linger(frames.into_inner()) => {}
         () = stop.cancelled() => {}
+    }
+}
+
+/// Takes the live limits again if SIGHUP changed them since they were read into `limits`, and
+/// holds `limiter` to the new rate.
+fn refresh(live: &mut watch::Receiver<Limits>, limits: &mut Limits, limiter: &mut RateLimiter) {
+    if live.has_changed().unwrap_or(false) {
+        *limits = *live.borrow_and_update();
+        limiter.adjust(limits.rate_burst, limits.rate_per_second);
     }
 }
 
@@ -218,8 +228,9 @@ impl<F: Incoming> Connection<F> {
         session: &Arc<Session>,
         replaced: &CancellationToken,
     ) -> CloseReason {
-        let limits = self.context.limits;
-        let idle = limits.idle_timeout;
+        // The live limits, read again when SIGHUP changed them.
+        let mut live = self.context.live.subscribe();
+        let mut limits = *live.borrow_and_update();
         let mut limiter =
             RateLimiter::new(limits.rate_burst, limits.rate_per_second, Instant::now());
         let mut heard = Instant::now();
@@ -233,7 +244,7 @@ impl<F: Incoming> Connection<F> {
         let mut taken_over = pin!(replaced.cancelled());
         // Set for the first deadline and moved on only when it passes: a message does not touch
         // the timer, the wake-up finds out whether the client spoke since.
-        let mut idle_timer = pin!(tokio::time::sleep_until(heard + idle));
+        let mut idle_timer = pin!(tokio::time::sleep_until(heard + limits.idle_timeout));
         let mut notices = self.context.notices.subscribe();
         loop {
             tokio::select! {
@@ -263,6 +274,8 @@ impl<F: Incoming> Connection<F> {
                     Notice::Banned { .. } => {}
                 },
                 () = &mut idle_timer => {
+                    refresh(&mut live, &mut limits, &mut limiter);
+                    let idle = limits.idle_timeout;
                     let deadline = heard + if pinged { idle * 2 } else { idle };
                     if Instant::now() < deadline {
                         idle_timer.as_mut().reset(deadline);
@@ -281,6 +294,7 @@ impl<F: Incoming> Connection<F> {
                     Some(Ok(message)) => {
                         heard = Instant::now();
                         pinged = false;
+                        refresh(&mut live, &mut limits, &mut limiter);
                         // The limit counts requests; a pong only answers the server's own
                         // ping and costs it nothing.
                         let counted = !matches!(message, ClientMessage::Pong { .. });

@@ -1,7 +1,7 @@
 //! What a connection is given: the lobby it routes requests to, the players' sessions, the
-//! database for the handshake and the archive, the server's id, its limits, the admins and the
-//! notices to every connection, the review board, and the signals and tracker of the server's lifetime. Nothing
-//! of the tables' own context.
+//! database for the handshake and the archive, the server's id, its limits (fixed and live),
+//! the admins and the notices to every connection, the review board, and the signals and
+//! tracker of the server's lifetime. Nothing of the tables' own context.
 
 use super::notices::Notice;
 use super::tls::ServerTls;
@@ -9,7 +9,7 @@ use super::tls::ServerTls;
 use crate::cluster::membership::Membership;
 #[cfg(feature = "cluster")]
 use crate::cluster::relay::Relay;
-use crate::config::{Admins, Config};
+use crate::config::{Admins, Config, LiveLimits};
 use crate::game::analysis::Analyst;
 use crate::lobby::Lobby;
 use crate::players::Sessions;
@@ -21,15 +21,12 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// A connection's limits and timings (from the server's [`Config`]).
+/// A connection's limits and timings fixed for the server's run (from its [`Config`]); the
+/// live ones are in [`ConnectionContext::live`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
-    pub handshake_timeout: Duration,
-    pub idle_timeout: Duration,
     /// How long a departed player's session waits for it.
     pub grace: Duration,
-    pub rate_burst: u32,
-    pub rate_per_second: u32,
     pub outbox_capacity: usize,
 }
 
@@ -38,11 +35,7 @@ impl ConnectionLimits {
     #[must_use]
     pub fn of(config: &Config) -> ConnectionLimits {
         ConnectionLimits {
-            handshake_timeout: config.handshake_timeout,
-            idle_timeout: config.idle_timeout,
             grace: config.grace,
-            rate_burst: config.rate_burst,
-            rate_per_second: config.rate_per_second,
             outbox_capacity: config.outbox_capacity,
         }
     }
@@ -57,6 +50,8 @@ pub struct ConnectionContext {
     /// Sent in identity challenges (stable for the database's life).
     pub server_id: String,
     pub limits: ConnectionLimits,
+    /// The limits SIGHUP may change: timeouts and the rate limit, read when they are used.
+    pub live: Arc<LiveLimits>,
     /// Cancelled once the tables are done: connections say goodbye and close.
     pub connections: CancellationToken,
     /// Timers that outlive a connection (session expiry).

@@ -39,7 +39,7 @@ impl<F: Incoming> Connection<F> {
     pub(super) async fn handshake(
         &mut self,
     ) -> Result<(Arc<Session>, CancellationToken), CloseReason> {
-        let limit = self.context.limits.handshake_timeout;
+        let limit = self.context.live.current().handshake_timeout;
         let first = tokio::select! {
             () = self.context.connections.cancelled() => return Err(self.shutting_down()),
             first = tokio::time::timeout(limit, self.frames.next()) => first,
@@ -181,7 +181,7 @@ impl<F: Incoming> Connection<F> {
             server_id: self.context.server_id.clone(),
             nonce,
         });
-        let limit = self.context.limits.handshake_timeout;
+        let limit = self.context.live.current().handshake_timeout;
         let answer = tokio::select! {
             () = self.context.connections.cancelled() => return Err(self.shutting_down()),
             answer = tokio::time::timeout(limit, self.frames.next()) => answer,

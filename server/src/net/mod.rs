@@ -1,7 +1,9 @@
 //! The network side: one task pair per client ([`connection`]: reading and routing, and
 //! [`frames`]: writing), the handshake that admits a person or a guest ([`handshake`]), the rate
-//! limit ([`rate_limit`]), the review board's `Analyse` ([`analysing`]), an admin's messages and the sanctions at sign-in and chat
-//! ([`moderation`]), the notices to every connection ([`notices`]), TLS and the server's certificate ([`tls`]), what a connection runs over ([`transport`]), why a connection closed
+//! limit ([`rate_limit`]), the connection permits ([`permits`]), the review board's `Analyse`
+//! ([`analysing`]), an admin's messages and the sanctions at sign-in and chat
+//! ([`moderation`]), the notices to every connection ([`notices`]), TLS and the server's
+//! certificate ([`tls`]), what a connection runs over ([`transport`]), why a connection closed
 //! ([`close_reason`]), what a connection is given ([`context`]), and the HTTP door with its
 //! WebSockets and web page ([`web`]). The top of the server's layers: it routes to the lobby and
 //! the tables.
@@ -14,6 +16,7 @@ pub mod frames;
 pub mod handshake;
 pub mod moderation;
 pub mod notices;
+pub mod permits;
 pub mod rate_limit;
 pub mod tls;
 pub mod transport;

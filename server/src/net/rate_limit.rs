@@ -25,6 +25,14 @@ impl RateLimiter {
         }
     }
 
+    /// Holds to `burst` and `per_second` from now on (SIGHUP changed them): a smaller burst
+    /// drops the tokens above it, a larger one fills in at the new rate.
+    pub fn adjust(&mut self, burst: u32, per_second: u32) {
+        self.burst = f64::from(burst.max(1));
+        self.per_second = f64::from(per_second);
+        self.tokens = self.tokens.min(self.burst);
+    }
+
     /// Takes a token for one message at `now`; `false` when the bucket is empty.
     pub fn allow(&mut self, now: Instant) -> bool {
         let elapsed: Duration = now.saturating_duration_since(self.updated);
@@ -57,5 +65,23 @@ mod tests {
         let later = start + Duration::from_secs(60);
         let allowed = (0..8).filter(|_| limiter.allow(later)).count();
         assert_eq!(allowed, 5);
+    }
+
+    #[test]
+    fn an_adjusted_bucket_holds_to_its_new_burst_and_rate() {
+        let start = Instant::now();
+        let mut limiter = RateLimiter::new(100, 100, start);
+        assert!(limiter.allow(start));
+        limiter.adjust(3, 1);
+        let allowed = (0..10).filter(|_| limiter.allow(start)).count();
+        assert_eq!(allowed, 3);
+        // One a second now: nothing after half a second, one after a second.
+        assert!(!limiter.allow(start + Duration::from_millis(500)));
+        assert!(limiter.allow(start + Duration::from_millis(1000)));
+        // A larger burst fills in at the rate, not at once.
+        limiter.adjust(50, 10);
+        let later = start + Duration::from_millis(1300);
+        let allowed = (0..10).filter(|_| limiter.allow(later)).count();
+        assert_eq!(allowed, 3);
     }
 }

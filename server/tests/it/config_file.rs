@@ -7,7 +7,7 @@ use crate::SERVER;
 use kingme_server::host::ConfigFile;
 use kingme_shared::protocol::{ClientMessage, ServerMessage};
 use kingme_testkit::Client;
-use kingme_testkit::server_process::{line_containing, listening_address, spawn_logged};
+use kingme_testkit::server_process::{LogLines, line_containing, listening_address, spawn_logged};
 use std::path::Path;
 use tokio::process::Command;
 
@@ -16,6 +16,19 @@ fn write_config(dir: &Path, text: &str) -> std::path::PathBuf {
     let path = dir.join("kingme.toml");
     std::fs::write(&path, text).unwrap();
     path
+}
+
+/// Starts the binary from the configuration file `config` alone: the process, its log, and
+/// the address it listens on.
+pub(crate) async fn start_from(config: &Path) -> (tokio::process::Child, LogLines, String) {
+    let (server, mut log) = spawn_logged(
+        Command::new(SERVER)
+            .arg("--config")
+            .arg(config)
+            .env("NO_COLOR", "1"),
+    );
+    let addr = listening_address(&line_containing(&mut log, "listening addr=").await);
+    (server, log, addr)
 }
 
 /// Runs the binary with `args` to its end: whether it succeeded, its output and its errors.
@@ -46,13 +59,7 @@ async fn a_server_starts_from_a_config_file_alone() {
             db.display().to_string()
         ),
     );
-    let (mut server, mut log) = spawn_logged(
-        Command::new(SERVER)
-            .arg("--config")
-            .arg(&config)
-            .env("NO_COLOR", "1"),
-    );
-    let addr = listening_address(&line_containing(&mut log, "listening addr=").await);
+    let (mut server, _log, addr) = start_from(&config).await;
     // It serves: a guest is welcomed, and the lobby answers.
     let mut alice = Client::connect(&addr).await.guest("alice").await;
     alice.send(ClientMessage::ListGames).await;
@@ -168,7 +175,7 @@ async fn print_config_masks_the_database_password() {
 
 /// Every key a configuration file may have, as the server's own refusal of an unknown key
 /// lists them.
-fn every_key() -> Vec<String> {
+pub(crate) fn every_key() -> Vec<String> {
     let err = ConfigFile::parse_bytes(b"no-such-key = 1")
         .unwrap_err()
         .to_string();

@@ -1,6 +1,7 @@
 //! The server's integration tests in one test binary: the real `kingme-server` binary killed
 //! and restarted on its database ([`restart`]), reloading its certificate on SIGHUP
-//! ([`certificate_reload`]), configured by a file ([`config_file`]), its log in a pipe
+//! ([`certificate_reload`]) and its limits ([`live_limits`]), configured by a file
+//! ([`config_file`]), its log in a pipe
 //! ([`log_colour`]), its Prometheus metrics after real games ([`metrics`]), moderation by its
 //! admins kept over a restart ([`moderation`]), a database restored from a backup
 //! ([`restore`]), and the review board's `Analyse` on a server in the test's process
@@ -17,6 +18,7 @@ mod analysis;
 mod arguments;
 mod certificate_reload;
 mod config_file;
+mod live_limits;
 mod log_colour;
 mod metrics;
 mod moderation;

@@ -12,9 +12,7 @@ use kingme_shared::protocol::{
     AdminAction, ClientMessage, EndReason, ErrorKind, GameId, GameStatus, Opponent, ServerMessage,
     TimeControl,
 };
-use kingme_testkit::server_process::{
-    line_containing, listening_address, spawn_logged, start_server_process,
-};
+use kingme_testkit::server_process::{line_containing, start_server_process};
 use kingme_testkit::{Client, patience, tictactoe_options};
 use std::path::Path;
 use tokio::process::{Child, Command};
@@ -244,14 +242,8 @@ async fn sighup_reads_the_admins_of_the_configuration_file_again() {
         std::fs::write(&config, text).unwrap();
     };
     write(&fingerprint_of(1));
-    let (mut server, mut log) = spawn_logged(
-        Command::new(SERVER)
-            .arg("--config")
-            .arg(&config)
-            .env("NO_COLOR", "1"),
-    );
+    let (mut server, mut log, addr) = crate::config_file::start_from(&config).await;
     let pid = server.id().unwrap();
-    let addr = listening_address(&line_containing(&mut log, "listening addr=").await);
     let announce = |text: &str| AdminAction::Announce { text: text.into() };
     let mut bob = Client::person(&addr, "bob", &key(2)).await;
     let (kind, _) = bob.administer(announce("not yet")).await.unwrap_err();

@@ -14,6 +14,8 @@
 //!   animated, the same moves, chat and clocks on both sides, takeback, draw, rematch, the watch
 //!   link opened in another tab (and the lobby's Watch button), the create form's open seat with
 //!   a clock and a start position, resign.
+//! - Moderation (`moderation.rs`): `/block NAME` hides NAME's chat, also after a reload; an
+//!   admin's announcement shows.
 //!
 //! Screenshots are kept in `target/browser-screenshots/` for a person to look at.
 //!
@@ -45,6 +47,7 @@ use tokio::process::{Child, Command};
 mod archive;
 mod beside_the_board;
 mod following;
+mod moderation;
 mod ratings;
 mod review;
 

@@ -7,8 +7,8 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use kingme_server::host::Durability;
 use kingme_server::host::backup;
 use kingme_server::host::{
-    Admins, AnalysisLimits, ClusterSettings, Config, ConfigFile, Database, Fingerprint, LogFormat,
-    TlsSettings, TlsSource,
+    Admins, AnalysisLimits, ClusterSettings, Config, ConfigFile, Database, Fingerprint, Limits,
+    LogFormat, TlsSettings, TlsSource,
 };
 use kingme_server::host::{Doors, SERVER_DB_FILE, default_db_path};
 use std::path::PathBuf;
@@ -59,7 +59,7 @@ fn tune_allocator() {
 fn tune_allocator() {}
 
 /// The kingme game server: hosts checkers, Pente and noughts-and-crosses games over TCP.
-#[derive(Debug, clap::Parser)]
+#[derive(Debug, Clone, clap::Parser)]
 #[command(name = "kingme-server", version, about)]
 struct Args {
     /// Read the settings from this TOML file: one key for every flag, named as the flag
@@ -176,9 +176,6 @@ struct Args {
     /// games and announce (`kingme admin`). Given here, they replace the file's `admins`.
     #[arg(long = "admin", value_name = "FINGERPRINT")]
     admins: Vec<Fingerprint>,
-    /// Whether the admins came from the command line (then SIGHUP keeps them).
-    #[arg(skip)]
-    admins_from_flags: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -198,15 +195,21 @@ macro_rules! lay_file_under_flags {
 }
 
 impl Args {
-    /// The command line, with the configuration file of `--config` under it.
-    fn parse_with_file() -> anyhow::Result<Args> {
+    /// The command line alone, and clap's record of which flags it gave.
+    fn parse_flags() -> (Args, ArgMatches) {
         let matches = Args::command().get_matches();
-        let mut args = Args::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
-        args.admins_from_flags = matches.value_source("admins") == Some(ValueSource::CommandLine);
-        if let Some(path) = args.config.clone() {
-            let file = ConfigFile::read(&path)
+        let args = Args::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+        (args, matches)
+    }
+
+    /// These flags (given as `matches` records) with the configuration file of `--config` under
+    /// them.
+    fn with_file(&self, matches: &ArgMatches) -> anyhow::Result<Args> {
+        let mut args = self.clone();
+        if let Some(path) = &self.config {
+            let file = ConfigFile::read(path)
                 .with_context(|| format!("cannot use the configuration file {}", path.display()))?;
-            args.lay_under(file, &matches);
+            args.lay_under(file, matches);
             args.check_pairs()
                 .with_context(|| format!("in the configuration file {}", path.display()))?;
         }
@@ -339,16 +342,29 @@ impl Args {
         }
     }
 
-    fn config(&self) -> anyhow::Result<Config> {
-        let defaults = Config::default();
-        Ok(Config {
+    /// The limits SIGHUP may change, as these settings set them.
+    fn limits(&self) -> Limits {
+        Limits {
             max_connections: self.max_connections,
             handshake_timeout: Duration::from_secs(self.handshake_timeout_secs),
             idle_timeout: Duration::from_secs(self.idle_timeout_secs),
-            grace: Duration::from_secs(self.grace_secs),
             max_games_per_player: self.max_games_per_player,
             rate_burst: self.rate_burst,
             rate_per_second: self.rate_per_second,
+        }
+    }
+
+    fn config(&self) -> anyhow::Result<Config> {
+        let defaults = Config::default();
+        let limits = self.limits();
+        Ok(Config {
+            max_connections: limits.max_connections,
+            handshake_timeout: limits.handshake_timeout,
+            idle_timeout: limits.idle_timeout,
+            grace: Duration::from_secs(self.grace_secs),
+            max_games_per_player: limits.max_games_per_player,
+            rate_burst: limits.rate_burst,
+            rate_per_second: limits.rate_per_second,
             bot_think_time: Duration::from_millis(self.bot_think_ms),
             bot_searches: self.bot_searches.unwrap_or(defaults.bot_searches),
             analysis: AnalysisLimits {
@@ -390,7 +406,8 @@ async fn check_address(flag: &str, address: &str) -> anyhow::Result<()> {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args = Args::parse_with_file()?;
+    let (flags, matches) = Args::parse_flags();
+    let args = flags.with_file(&matches)?;
     let log = tracing_subscriber::fmt().with_env_filter(
         tracing_subscriber::EnvFilter::try_from_default_env()
             .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
@@ -442,9 +459,11 @@ async fn main() -> anyhow::Result<()> {
         ),
     }
     let live = LiveSettings {
-        file: args.config.clone(),
+        started: args.effective()?,
+        flags,
+        matches,
         admins: Arc::clone(&config.admins),
-        admins_from_flags: args.admins_from_flags,
+        limits: Arc::clone(&config.live),
     };
     reload_on_hangup(Arc::clone(&tls), live);
     let listener = TcpListener::bind(&args.listen)
@@ -492,7 +511,7 @@ async fn main() -> anyhow::Result<()> {
 }
 
 /// What the binary does instead of serving: tools for the host.
-#[derive(Debug, clap::Subcommand)]
+#[derive(Debug, Clone, clap::Subcommand)]
 enum Command {
     /// Takes a backup of the database file (--db) into FILE, online: the server may be running
     /// on it. SQLite's backup API copies one committed state; the copy is checked and replaces

@@ -3,6 +3,7 @@
 //! time, so one slow client never holds up another; finished connections reach axum through
 //! a bounded channel, each with the [`WebPeer`] its WebSocket's proofs are checked against.
 
+use crate::config::LiveLimits;
 use crate::net::tls::{self, ServerTls};
 use axum::extract::connect_info::Connected;
 use axum::serve::{IncomingStream, Listener};
@@ -47,19 +48,19 @@ pub struct WebListener {
 
 impl WebListener {
     /// Accepts on `listener` until `stop` is cancelled, with `tls`'s certificate at the time of
-    /// each connection, each handshake within `handshake_timeout`.
+    /// each connection, each handshake within the `live` handshake timeout at its start.
     ///
     /// # Errors
     /// The listener has no local address.
     pub fn start(
         listener: TcpListener,
         tls: Arc<ServerTls>,
-        handshake_timeout: Duration,
+        live: Arc<LiveLimits>,
         stop: CancellationToken,
     ) -> std::io::Result<WebListener> {
         let local = listener.local_addr()?;
         let (sender, ready) = mpsc::channel(READY);
-        tokio::spawn(accept_loop(listener, tls, handshake_timeout, sender, stop));
+        tokio::spawn(accept_loop(listener, tls, live, sender, stop));
         Ok(WebListener { local, ready })
     }
 }
@@ -67,7 +68,7 @@ impl WebListener {
 async fn accept_loop(
     listener: TcpListener,
     tls: Arc<ServerTls>,
-    limit: Duration,
+    live: Arc<LiveLimits>,
     ready: mpsc::Sender<(WebIo, WebPeer)>,
     stop: CancellationToken,
 ) {
@@ -104,6 +105,7 @@ async fn accept_loop(
             continue;
         };
         let (ready, tls) = (ready.clone(), Arc::clone(&tls));
+        let limit = live.current().handshake_timeout;
         tokio::spawn(async move {
             let handshake = tokio::time::timeout(limit, tls::accept(&certified, stream)).await;
             drop(permit);

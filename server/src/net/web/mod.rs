@@ -56,8 +56,8 @@ pub async fn serve_http(
     with_metrics: bool,
 ) {
     let tls = Arc::clone(&door.context.tls);
-    let limit = door.context.limits.handshake_timeout;
-    let listener = match WebListener::start(listener, tls, limit, stop.clone()) {
+    let live = Arc::clone(&door.context.live);
+    let listener = match WebListener::start(listener, tls, live, stop.clone()) {
         Ok(listener) => listener,
         Err(err) => return tracing::error!(%err, "the HTTP door cannot listen"),
     };
