@@ -111,7 +111,7 @@ pub fn push_moves(position: &Position, out: &mut Vec<Move>) {
 }
 
 /// The number of legal moves, without building the steps.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn count_moves(position: &Position) -> u64 {
     match position.side_to_move() {
