@@ -77,6 +77,7 @@ impl CheckersSearch {
 
     /// Evaluates in the build `instructions` names instead of the fastest one; every build
     /// scores the same, so the search visits the same nodes (the tests compare them).
+    #[cfg(test)]
     #[must_use]
     pub fn with_instructions(mut self, instructions: Instructions) -> CheckersSearch {
         self.instructions = instructions;

@@ -1,6 +1,6 @@
 //! Checkers evaluations, from Black's point of view (the search turns them to the side to move).
 //!
-//! [`material`] is the classic levels' count: a man is worth 100, a king 175. [`expert_eval`] adds
+//! [`material`] is the classic levels' count: a man is worth 100, a king 175. [`expert_eval_in`] adds
 //! what a checkers player weighs besides material: men advancing (and the tempo count that goes
 //! with it once the board empties), the back-row guard that keeps the opponent from crowning,
 //! control of the centre, mobility, trading down when ahead, and endgame knowledge: the stronger
@@ -46,14 +46,8 @@ pub fn material(position: &Position) -> i32 {
     value(position.black()) - value(position.white())
 }
 
-/// The expert's evaluation, Black minus White, in the fastest build this processor has.
-#[must_use]
-pub fn expert_eval(position: &Position) -> i32 {
-    expert_eval_in(Instructions::detected(), position)
-}
-
-/// [`expert_eval`] in the build `instructions` names (a search asks once and keeps the
-/// answer); every build scores the same.
+/// The expert's evaluation, Black minus White, in the build `instructions` names (a search asks
+/// for [`Instructions::detected`] once and keeps the answer); every build scores the same.
 #[must_use]
 pub fn expert_eval_in(instructions: Instructions, position: &Position) -> i32 {
     call::<ExpertEval>(instructions, *position)
@@ -73,7 +67,7 @@ impl Kernel for ExpertEval {
     }
 }
 
-/// The body of [`expert_eval`].
+/// The body of [`expert_eval_in`].
 #[inline(always)]
 fn evaluate(position: &Position) -> i32 {
     let kings = position.kings();
@@ -189,7 +183,7 @@ mod tests {
     use crate::games::checkers::parse_fen;
 
     fn eval(fen: &str) -> i32 {
-        expert_eval(&parse_fen(fen).expect(fen))
+        expert_eval_in(Instructions::detected(), &parse_fen(fen).expect(fen))
     }
 
     #[test]

@@ -89,7 +89,7 @@ fn capture_origins<const BLACK: bool>(view: &View) -> u32 {
 
 /// Calls `visit` with every legal move of the position: captures by origin square, steps
 /// direction by direction.
-#[inline]
+#[inline(always)]
 pub fn for_each_move<F: FnMut(&Move)>(position: &Position, mut visit: F) {
     match position.side_to_move() {
         Side::First => generate::<true, F>(position, &mut visit),
