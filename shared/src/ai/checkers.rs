@@ -21,7 +21,7 @@ use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
 use super::egdb::{Egdb, Verdict};
 use super::search::{Found, SearchGame};
-use super::zobrist::checkers_key;
+use super::zobrist::{checkers_key, checkers_key_after};
 use crate::cpu::Instructions;
 use crate::game::Side;
 use crate::games::checkers::{
@@ -128,7 +128,8 @@ impl SearchGame for CheckersSearch {
         let undo = (self.position, self.reversible_from);
         let irreversible = mv.is_capture() || self.position.moves_a_man(&mv);
         self.position.play_unchecked(&mv);
-        self.keys.push(checkers_key(&self.position));
+        let key = checkers_key_after(self.key(), &undo.0, &self.position);
+        self.keys.push(key);
         if irreversible {
             self.reversible_from = self.keys.len() - 1;
         }
