@@ -50,7 +50,7 @@ pub fn material(position: &Position) -> i32 {
 /// for [`Instructions::detected`] once and keeps the answer); every build scores the same.
 #[must_use]
 pub fn expert_eval_in(instructions: Instructions, position: &Position) -> i32 {
-    call::<ExpertEval>(instructions, *position)
+    call::<ExpertEval>(instructions, position)
 }
 
 /// The expert's evaluation as a kernel of [`crate::cpu`]: its population counts (a dozen, and
@@ -62,8 +62,8 @@ impl Kernel for ExpertEval {
     type Output = i32;
 
     #[inline(always)]
-    fn run<R: Fn(Position) -> i32>(position: Position, _: &R) -> i32 {
-        evaluate(&position)
+    fn run<R: Fn(&Position) -> i32>(position: &Position, _: &R) -> i32 {
+        evaluate(position)
     }
 }
 

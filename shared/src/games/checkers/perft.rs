@@ -20,7 +20,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 /// [`perft`] in the build `instructions` names; every build counts the same.
 #[must_use]
 pub fn perft_in(instructions: Instructions, position: &Position, depth: u32) -> u64 {
-    call::<Perft>(instructions, (*position, depth))
+    call::<Perft>(instructions, &(*position, depth))
 }
 
 /// Perft's body, compiled once per build of [`crate::cpu`].
@@ -31,14 +31,15 @@ impl Kernel for Perft {
     type Output = u64;
 
     #[inline(always)]
-    fn run<R: Fn((Position, u32)) -> u64>((position, depth): (Position, u32), recurse: &R) -> u64 {
+    fn run<R: Fn(&(Position, u32)) -> u64>(input: &(Position, u32), recurse: &R) -> u64 {
+        let (position, depth) = (&input.0, input.1);
         match depth {
             0 => 1,
-            1 => count_moves(&position),
+            1 => count_moves(position),
             _ => {
                 let mut nodes = 0;
-                for_each_move(&position, |mv| {
-                    nodes += recurse((position.after(mv), depth - 1))
+                for_each_move(position, |mv| {
+                    nodes += recurse(&(position.after(mv), depth - 1))
                 });
                 nodes
             }
