@@ -1,10 +1,12 @@
 //! perft(11) of checkers from the start position, single-threaded, with bulk counting: the
 //! speed figure of the move generator. Run with `cargo bench -p kingme-shared --bench perft`;
 //! it prints nodes per second from one timed run, then criterion's own measurement (whose
-//! throughput line is nodes per second too).
+//! throughput line is nodes per second too), of the build this processor runs and, where that
+//! is the popcnt/BMI2 one, of the baseline build too (`kingme_shared::cpu`).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use kingme_shared::games::checkers::{Position, perft};
+use kingme_shared::cpu::Instructions;
+use kingme_shared::games::checkers::{Position, perft, perft_in};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -32,6 +34,12 @@ fn perft_from_the_start(c: &mut Criterion) {
     group.bench_function("perft_11_from_start", |b| {
         b.iter(|| perft(black_box(&start), black_box(DEPTH)));
     });
+    if Instructions::detected() != Instructions::BASELINE {
+        let baseline = Instructions::BASELINE;
+        group.bench_function("perft_11_from_start baseline", |b| {
+            b.iter(|| perft_in(baseline, black_box(&start), black_box(DEPTH)));
+        });
+    }
     group.finish();
 }
 

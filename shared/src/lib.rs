@@ -14,6 +14,7 @@ pub mod any_game;
 pub mod board_view;
 #[cfg(test)]
 pub(crate) mod conformance;
+pub mod cpu;
 pub mod domain;
 pub mod fuzzing;
 pub mod game;

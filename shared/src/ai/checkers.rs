@@ -16,12 +16,13 @@
 
 use super::Level;
 use super::book::Book;
-use super::checkers_eval::{expert_eval, material};
+use super::checkers_eval::{expert_eval_in, material};
 use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
 use super::egdb::{Egdb, Verdict};
 use super::search::{Found, SearchGame};
-use super::zobrist::checkers_key;
+use super::zobrist::{checkers_key, checkers_key_after};
+use crate::cpu::Instructions;
 use crate::game::Side;
 use crate::games::checkers::{
     Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
@@ -48,6 +49,8 @@ pub struct CheckersSearch {
     /// with that material still won for the winner are searched on rather than scored (see the
     /// file's comment).
     converting: Option<(Counts, Side)>,
+    /// The build of the evaluation to run ([`crate::cpu`]), asked once per search.
+    instructions: Instructions,
 }
 
 /// A database win's score before the material term: far above any evaluation of a position
@@ -68,7 +71,17 @@ impl CheckersSearch {
             reversible_from: 0,
             egdb: None,
             converting: None,
+            instructions: Instructions::detected(),
         }
+    }
+
+    /// Evaluates in the build `instructions` names instead of the fastest one; every build
+    /// scores the same, so the search visits the same nodes (the tests compare them).
+    #[cfg(test)]
+    #[must_use]
+    pub fn with_instructions(mut self, instructions: Instructions) -> CheckersSearch {
+        self.instructions = instructions;
+        self
     }
 
     /// Consults `egdb` in the search; when the root is won or lost there, searches on in
@@ -115,7 +128,8 @@ impl SearchGame for CheckersSearch {
         let undo = (self.position, self.reversible_from);
         let irreversible = mv.is_capture() || self.position.moves_a_man(&mv);
         self.position.play_unchecked(&mv);
-        self.keys.push(checkers_key(&self.position));
+        let key = checkers_key_after(self.key(), &undo.0, &self.position);
+        self.keys.push(key);
         if irreversible {
             self.reversible_from = self.keys.len() - 1;
         }
@@ -146,7 +160,7 @@ impl SearchGame for CheckersSearch {
 
     fn evaluate(&self) -> i32 {
         let black = if self.expert {
-            expert_eval(&self.position)
+            expert_eval_in(self.instructions, &self.position)
         } else {
             material(&self.position)
         };
@@ -329,6 +343,59 @@ mod tests {
             plies += 1;
         }
         (plies, game.outcome().and_then(|outcome| outcome.winner()))
+    }
+
+    #[test]
+    fn every_build_of_the_evaluation_searches_the_same_tree() {
+        use crate::ai::classic::expert;
+        use crate::ai::{ThinkOptions, search::Found};
+        use crate::cpu::Instructions;
+        use rand::SeedableRng;
+        // The start (out of the book's reach here: the search is called directly), a middle
+        // game, kings against men, and kings with a choice of captures.
+        let cases = [
+            (
+                "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                9,
+            ),
+            (
+                "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
+                9,
+            ),
+            ("W:WK3,K10,K26:B1,K9,K20,25,27", 9),
+            ("W:WK3,K10,K26,K32:BK9,K20,K22,25,27", 9),
+        ];
+        let search = |fen: &str, depth: u32, instructions: Instructions| -> Found<Move> {
+            let game = Checkers::from_position_text(fen).unwrap();
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let request = Request {
+                kind: GameKind::Checkers,
+                level: Level::Expert,
+                limits: &limits,
+                options: ThinkOptions::default(),
+                started: limits.clock.now(),
+            };
+            let mut search = CheckersSearch::new(&game, true).with_instructions(instructions);
+            let mut rng = StdRng::seed_from_u64(0);
+            expert(&mut search, TABLE_BITS, STRONG_NODES, &request, &mut rng).unwrap()
+        };
+        for (fen, depth) in cases {
+            let baseline = search(fen, depth, Instructions::BASELINE);
+            assert!(baseline.nodes > 1_000, "{fen}: {baseline:?}");
+            for instructions in Instructions::available() {
+                let found = search(fen, depth, instructions);
+                let name = instructions.name();
+                assert_eq!(found.nodes, baseline.nodes, "{name}, {fen}");
+                assert_eq!(
+                    (found.best, found.score, found.depth, &found.pv),
+                    (baseline.best, baseline.score, baseline.depth, &baseline.pv),
+                    "{name}, {fen}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! Checkers evaluations, from Black's point of view (the search turns them to the side to move).
 //!
-//! [`material`] is the classic levels' count: a man is worth 100, a king 175. [`expert_eval`] adds
+//! [`material`] is the classic levels' count: a man is worth 100, a king 175. [`expert_eval_in`] adds
 //! what a checkers player weighs besides material: men advancing (and the tempo count that goes
 //! with it once the board empties), the back-row guard that keeps the opponent from crowning,
 //! control of the centre, mobility, trading down when ahead, and endgame knowledge: the stronger
 //! side brings its kings close, takes the lone king's moves away and drives it out of the double
 //! corner, where it could otherwise shuttle forever.
 
+use crate::cpu::{Instructions, Kernel, call};
 use crate::game::Side;
 use crate::games::checkers::{Position, count_moves};
 
@@ -45,9 +46,30 @@ pub fn material(position: &Position) -> i32 {
     value(position.black()) - value(position.white())
 }
 
-/// The expert's evaluation, Black minus White.
+/// The expert's evaluation, Black minus White, in the build `instructions` names (a search asks
+/// for [`Instructions::detected`] once and keeps the answer); every build scores the same.
 #[must_use]
-pub fn expert_eval(position: &Position) -> i32 {
+pub fn expert_eval_in(instructions: Instructions, position: &Position) -> i32 {
+    call::<ExpertEval>(instructions, position)
+}
+
+/// The expert's evaluation as a kernel of [`crate::cpu`]: its population counts (a dozen, and
+/// four in each of the two move counts) are single instructions in the newer build.
+struct ExpertEval;
+
+impl Kernel for ExpertEval {
+    type Input = Position;
+    type Output = i32;
+
+    #[inline(always)]
+    fn run<R: Fn(&Position) -> i32>(position: &Position, _: &R) -> i32 {
+        evaluate(position)
+    }
+}
+
+/// The body of [`expert_eval_in`].
+#[inline(always)]
+fn evaluate(position: &Position) -> i32 {
     let kings = position.kings();
     let (black, white) = (position.black(), position.white());
     let (black_men, white_men) = (black & !kings, white & !kings);
@@ -92,6 +114,7 @@ pub fn expert_eval(position: &Position) -> i32 {
 }
 
 /// A man's advancement bonus for a side: rows gone forward, weighted towards the crowning row.
+#[inline(always)]
 fn advancement(men: u32, side: Side) -> i32 {
     let mut bonus = 0;
     let mut bits = men;
@@ -160,7 +183,7 @@ mod tests {
     use crate::games::checkers::parse_fen;
 
     fn eval(fen: &str) -> i32 {
-        expert_eval(&parse_fen(fen).expect(fen))
+        expert_eval_in(Instructions::detected(), &parse_fen(fen).expect(fen))
     }
 
     #[test]

@@ -35,27 +35,57 @@ const fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The hash of a position: pieces and side to move. At most 24 pieces, so computing it afresh
-/// costs about as much as updating it would.
+/// The hash of a position: pieces and side to move, computed afresh from all its pieces.
 #[must_use]
 pub fn checkers_key(position: &Position) -> u64 {
-    let kings = position.kings();
-    let masks = [
-        position.black() & !kings,
-        position.black() & kings,
-        position.white() & !kings,
-        position.white() & kings,
-    ];
     let mut key = match position.side_to_move() {
         Side::First => 0,
         Side::Second => WHITE_TO_MOVE,
     };
-    for (kind, &mask) in masks.iter().enumerate() {
-        let mut bits = mask;
-        while bits != 0 {
-            key ^= KEYS[kind][bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
+    for (kind, &mask) in kinds(position).iter().enumerate() {
+        key ^= squares_key(kind, mask);
+    }
+    key
+}
+
+/// The hash of `after` from `key`, the hash of `before`: only the squares whose piece changed
+/// (a move's origin and landing, its captures, a crowning) and the side to move are XORed out
+/// and in. The same number as [`checkers_key`] of `after`, for the few squares a move touches
+/// instead of every piece: the search takes it at every move it makes.
+#[must_use]
+pub fn checkers_key_after(key: u64, before: &Position, after: &Position) -> u64 {
+    let mut key = key;
+    if before.side_to_move() != after.side_to_move() {
+        key ^= WHITE_TO_MOVE;
+    }
+    let (old, new) = (kinds(before), kinds(after));
+    for kind in 0..4 {
+        key ^= squares_key(kind, old[kind] ^ new[kind]);
+    }
+    key
+}
+
+/// A position's pieces by kind, in the order of [`KEYS`]: Black men, Black kings, White men,
+/// White kings.
+#[inline(always)]
+fn kinds(position: &Position) -> [u32; 4] {
+    let kings = position.kings();
+    [
+        position.black() & !kings,
+        position.black() & kings,
+        position.white() & !kings,
+        position.white() & kings,
+    ]
+}
+
+/// The XOR of the keys of `kind` on the squares of `mask`.
+#[inline(always)]
+fn squares_key(kind: usize, mask: u32) -> u64 {
+    let mut key = 0;
+    let mut bits = mask;
+    while bits != 0 {
+        key ^= KEYS[kind][bits.trailing_zeros() as usize];
+        bits &= bits - 1;
     }
     key
 }
@@ -74,5 +104,51 @@ mod tests {
         assert_ne!(base, key("B:W21,22:BK1,2"), "a king is not a man");
         assert_ne!(base, key("B:W21,23:B1,2"), "another square");
         assert_ne!(key("B:W5:B6"), key("B:W6:B5"), "colours swapped");
+    }
+
+    #[test]
+    fn the_key_after_a_move_is_the_key_of_the_position_after_it() {
+        use crate::games::checkers::for_each_move;
+        use rand::rngs::StdRng;
+        use rand::seq::IndexedRandom;
+        use rand::{Rng, SeedableRng};
+        // Random games from the start and from positions with kings and captures: every move
+        // of every position on the way, steps, multi-jumps and crownings among them.
+        let mut rng = StdRng::seed_from_u64(34);
+        let (mut moves, mut captures, mut crownings) = (0, 0, 0);
+        for start in [
+            "B:W21-32:B1-12",
+            "W:WK3,K10,K26,K32:BK9,K20,K22,25,27",
+            "B:W6,7,14,18:B1,K23,24",
+        ] {
+            for _ in 0..40 {
+                let mut position = parse_fen(start).expect(start);
+                for _ in 0..rng.random_range(1..120) {
+                    let mut legal = Vec::new();
+                    for_each_move(&position, |mv| legal.push(*mv));
+                    let key = checkers_key(&position);
+                    for mv in &legal {
+                        let after = position.after(mv);
+                        assert_eq!(
+                            checkers_key_after(key, &position, &after),
+                            checkers_key(&after),
+                            "{position:?} then {mv:?}"
+                        );
+                        moves += 1;
+                        captures += u32::from(mv.is_capture());
+                        crownings +=
+                            u32::from(after.kings().count_ones() > position.kings().count_ones());
+                    }
+                    let Some(mv) = legal.choose(&mut rng) else {
+                        break;
+                    };
+                    position = position.after(mv);
+                }
+            }
+        }
+        assert!(
+            moves > 10_000 && captures > 500 && crownings > 50,
+            "{moves} {captures} {crownings}"
+        );
     }
 }

@@ -32,7 +32,7 @@ pub use moves::{MAX_LANDINGS, Move, jumped_square};
 pub use notation::{
     MoveText, full_move_text, legal_move_list, move_text, parse_move, parse_move_text,
 };
-pub use perft::perft;
+pub use perft::{perft, perft_in};
 pub use position::{MAX_PIECES, Piece, Position, crowning_row, side_name};
 pub use square::Square;
 pub use state::{Checkers, FORTY_MOVE_PLIES, REPETITIONS_FOR_DRAW};

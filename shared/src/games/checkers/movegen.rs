@@ -89,7 +89,7 @@ fn capture_origins<const BLACK: bool>(view: &View) -> u32 {
 
 /// Calls `visit` with every legal move of the position: captures by origin square, steps
 /// direction by direction.
-#[inline]
+#[inline(always)]
 pub fn for_each_move<F: FnMut(&Move)>(position: &Position, mut visit: F) {
     match position.side_to_move() {
         Side::First => generate::<true, F>(position, &mut visit),
@@ -111,7 +111,7 @@ pub fn push_moves(position: &Position, out: &mut Vec<Move>) {
 }
 
 /// The number of legal moves, without building the steps.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn count_moves(position: &Position) -> u64 {
     match position.side_to_move() {
