@@ -10,14 +10,12 @@ pub mod compute;
 pub mod text;
 pub mod view;
 
-use super::replay::key_step;
 use crate::launch::GlobalArgs;
 use crate::tui::theme::Theme;
 use anyhow::bail;
-use board::{Go, ReviewBoard};
+use board::{ReviewBoard, go_of_key};
 use kingme_shared::record::GameRecord;
 use kingme_shared::review::has_exact_results;
-use ratatui::crossterm::event::KeyCode;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -102,20 +100,12 @@ fn review_record(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<()> {
     show(ReviewBoard::new(title, reviewed, positions))
 }
 
-/// Where a key asks the board to go, `None` to quit, `Some(None)` for a key that does nothing.
-fn key_go(code: KeyCode) -> Option<Option<Go>> {
-    match code {
-        KeyCode::Char('m') => Some(Some(Go::NextMistake)),
-        code => key_step(code).map(|step| step.map(Go::Step)),
-    }
-}
-
 /// The review board, full screen, until q or Esc.
 fn show(mut board: ReviewBoard) -> anyhow::Result<()> {
     let theme = Theme::ALL[0];
     let draw =
         |board: &ReviewBoard, frame: &mut ratatui::Frame<'_>| view::draw(board, frame, &theme);
-    super::full_screen::run(&mut board, draw, |board, code| match key_go(code) {
+    super::full_screen::run(&mut board, draw, |board, code| match go_of_key(code) {
         None => false,
         Some(go) => {
             if let Some(go) = go {
