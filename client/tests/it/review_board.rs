@@ -69,6 +69,11 @@ fn v_at_game_over_opens_the_review_board_with_its_marks_at_every_size() {
         assert!(app.review_screen.is_none());
         assert_eq!(app.place(), Place::Game);
         assert_eq!(app.screen, Screen::Game);
+        assert!(
+            app.status.starts_with("back from the review board"),
+            "{}",
+            app.status
+        );
         let screen = render(&app);
         assert!(!screen.contains("evaluation"), "{size:?}:\n{screen}");
         assert!(!app.quit);

@@ -131,6 +131,8 @@ impl App {
             Some(Action::Cancel) => {
                 if matches!(self.review_screen, Some(ReviewScreen::Computing(_))) {
                     self.say("review stopped");
+                } else {
+                    self.say("back from the review board (v opens it again)");
                 }
                 self.review_screen = None;
                 return;
