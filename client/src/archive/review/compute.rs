@@ -12,6 +12,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The time per position when neither `--depth` nor `--time` is given (and in the client's
+/// review board).
+pub const DEFAULT_TIME: Duration = Duration::from_millis(250);
+
 /// What to review and how hard.
 #[derive(Debug, Clone)]
 pub struct Job {

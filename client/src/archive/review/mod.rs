@@ -14,14 +14,12 @@ use crate::launch::GlobalArgs;
 use crate::tui::theme::Theme;
 use anyhow::bail;
 use board::{ReviewBoard, go_of_key};
+pub use compute::DEFAULT_TIME;
 use kingme_shared::record::GameRecord;
 use kingme_shared::review::has_exact_results;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// The time per position when neither `--depth` nor `--time` is given.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(250);
 
 /// The longest time per position `--time` accepts.
 const MAX_TIME: f64 = 600.0;

@@ -6,9 +6,8 @@
 
 use super::App;
 use crate::archive::replay::Step;
-use crate::archive::review::DEFAULT_TIME;
 use crate::archive::review::board::{Go, ReviewBoard};
-use crate::archive::review::compute::{Job, review_with};
+use crate::archive::review::compute::{DEFAULT_TIME, Job, review_with};
 use crate::game::words::result_sentence;
 use crate::tui::keys::Action;
 use kingme_shared::AnyGame;
