@@ -125,3 +125,30 @@ fn esc_while_the_review_runs_stops_it_and_goes_back() {
     app.update(Event::Tick);
     assert!(app.review_screen.is_none());
 }
+
+#[test]
+fn clicks_on_the_review_board_do_not_reach_the_game_behind_it() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = finished(Some(Side::First), (80, 24));
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('v'));
+    app.wait_for_review();
+    let (cursor, status) = (app.table.as_ref().unwrap().cursor, app.status.clone());
+    // Every cell of the game's board, clicked where the review board is drawn.
+    for (column, row) in [(3, 2), (10, 3), (17, 8), (24, 12), (30, 15), (6, 14)] {
+        for kind in [
+            MouseEventKind::Down(MouseButton::Left),
+            MouseEventKind::Up(MouseButton::Left),
+        ] {
+            app.update(Event::Terminal(TerminalEvent::Mouse(MouseEvent {
+                kind,
+                column,
+                row,
+                modifiers: KeyModifiers::NONE,
+            })));
+        }
+    }
+    assert_eq!(app.table.as_ref().unwrap().cursor, cursor);
+    assert_eq!(app.status, status);
+    assert!(matches!(app.review_screen, Some(ReviewScreen::Shown(_))));
+}
