@@ -28,6 +28,7 @@ mod ratings;
 mod readme;
 mod relay_attack;
 mod returning;
+mod review_board;
 mod snapshots;
 mod stale_views;
 mod trust_e2e;

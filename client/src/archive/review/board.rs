@@ -1,9 +1,10 @@
 //! The review board's state: a reviewed game, every position of it, and the position being
 //! looked at; moving through it as the replay does, and on to the next mistake.
 
-use super::super::replay::Step;
+use super::super::replay::{Step, key_step};
 use kingme_shared::review::{GameReview, MoveClass, PlyReview};
 use kingme_shared::{AnyGame, GameKind, Side};
+use ratatui::crossterm::event::KeyCode;
 
 /// Where a key asks the review board to go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,6 +13,17 @@ pub enum Go {
     Step(Step),
     /// To the position before the next mistake or blunder (round to the first after the last).
     NextMistake,
+}
+
+/// Where a key asks the review board to go, `None` to leave it, `Some(None)` for a key that
+/// does nothing: the replay's keys, and m for the next mistake. `kingme review` and the
+/// review board inside the full-screen client read the same keys.
+#[must_use]
+pub fn go_of_key(code: KeyCode) -> Option<Option<Go>> {
+    match code {
+        KeyCode::Char('m') => Some(Some(Go::NextMistake)),
+        code => key_step(code).map(|step| step.map(Go::Step)),
+    }
 }
 
 /// A reviewed game and the position shown.

@@ -12,6 +12,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The time per position when neither `--depth` nor `--time` is given (and in the client's
+/// review board).
+pub const DEFAULT_TIME: Duration = Duration::from_millis(250);
+
 /// What to review and how hard.
 #[derive(Debug, Clone)]
 pub struct Job {
@@ -40,16 +44,8 @@ pub fn run(job: Job) -> anyhow::Result<GameReview> {
         .map_err(|_| anyhow::anyhow!("the review's thread failed"))?
 }
 
-/// The review itself, on the calling thread.
+/// The review itself, on the calling thread, with the progress bar on standard error.
 fn review(job: &Job) -> anyhow::Result<GameReview> {
-    let egdb: Option<Arc<Egdb>> = job
-        .egdb
-        .as_deref()
-        .map(|path| {
-            kingme_shared::ai::egdb::open(path)
-                .with_context(|| format!("cannot use the endgame database {}", path.display()))
-        })
-        .transpose()?;
     let bar = if job.show_progress {
         ProgressBar::new(0)
     } else {
@@ -60,15 +56,35 @@ fn review(job: &Job) -> anyhow::Result<GameReview> {
             .context("the progress style")?
             .progress_chars("=> "),
     );
-    let bound = ReviewBound {
-        depth: job.depth,
-        time_per_position: job.time,
-        stop: StopFlag::default(),
-    };
-    let reviewed = review_game(&job.start, &job.moves, &bound, egdb, &mut |done, total| {
+    let reviewed = review_with(job, StopFlag::default(), &mut |done, total| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    Ok(reviewed?)
+    reviewed
+}
+
+/// The review on the calling thread (a thread of its own: it is CPU-heavy), telling
+/// `progress` (positions done, positions in all) as it goes and ending early, with
+/// [`kingme_shared::review::ReviewError::Stopped`], once `stop` is raised. The endgame database
+/// is opened here too.
+pub fn review_with(
+    job: &Job,
+    stop: StopFlag,
+    progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<GameReview> {
+    let egdb: Option<Arc<Egdb>> = job
+        .egdb
+        .as_deref()
+        .map(|path| {
+            kingme_shared::ai::egdb::open(path)
+                .with_context(|| format!("cannot use the endgame database {}", path.display()))
+        })
+        .transpose()?;
+    let bound = ReviewBound {
+        depth: job.depth,
+        time_per_position: job.time,
+        stop,
+    };
+    Ok(review_game(&job.start, &job.moves, &bound, egdb, progress)?)
 }

@@ -10,20 +10,16 @@ pub mod compute;
 pub mod text;
 pub mod view;
 
-use super::replay::key_step;
 use crate::launch::GlobalArgs;
 use crate::tui::theme::Theme;
 use anyhow::bail;
-use board::{Go, ReviewBoard};
+use board::{ReviewBoard, go_of_key};
+pub use compute::DEFAULT_TIME;
 use kingme_shared::record::GameRecord;
 use kingme_shared::review::has_exact_results;
-use ratatui::crossterm::event::KeyCode;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// The time per position when neither `--depth` nor `--time` is given.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(250);
 
 /// The longest time per position `--time` accepts.
 const MAX_TIME: f64 = 600.0;
@@ -102,20 +98,12 @@ fn review_record(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<()> {
     show(ReviewBoard::new(title, reviewed, positions))
 }
 
-/// Where a key asks the board to go, `None` to quit, `Some(None)` for a key that does nothing.
-fn key_go(code: KeyCode) -> Option<Option<Go>> {
-    match code {
-        KeyCode::Char('m') => Some(Some(Go::NextMistake)),
-        code => key_step(code).map(|step| step.map(Go::Step)),
-    }
-}
-
 /// The review board, full screen, until q or Esc.
 fn show(mut board: ReviewBoard) -> anyhow::Result<()> {
     let theme = Theme::ALL[0];
     let draw =
         |board: &ReviewBoard, frame: &mut ratatui::Frame<'_>| view::draw(board, frame, &theme);
-    super::full_screen::run(&mut board, draw, |board, code| match key_go(code) {
+    super::full_screen::run(&mut board, draw, |board, code| match go_of_key(code) {
         None => false,
         Some(go) => {
             if let Some(go) = go {

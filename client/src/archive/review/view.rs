@@ -54,9 +54,9 @@ pub fn draw(board: &ReviewBoard, frame: &mut Frame<'_>, theme: &Theme) {
     draw_graph(board, frame, graph);
     draw_info(board, frame, info, compact);
     let keys = if compact {
-        "→/n ←/p s/e m mistake q quit"
+        "→/n ←/p s/e m mistake q leave"
     } else {
-        "→/n forward  ←/p back  Home/s start  End/e end  m next mistake  q quit"
+        "→/n forward  ←/p back  Home/s start  End/e end  m next mistake  q/Esc leave"
     };
     frame.render_widget(
         Paragraph::new(keys).style(Style::default().add_modifier(Modifier::DIM)),

@@ -94,7 +94,8 @@ impl App {
     }
 
     pub(super) fn mouse(&mut self, mouse: MouseEvent, out: &mut Vec<ClientMessage>) {
-        if self.overlay.is_some() || self.screen != Screen::Game {
+        // The review board covers the game: its clicks are not the game's.
+        if self.overlay.is_some() || self.screen != Screen::Game || self.review_screen.is_some() {
             return;
         }
         let Some(table) = &self.table else {

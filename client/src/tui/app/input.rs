@@ -46,6 +46,7 @@ impl App {
             Place::MoveLine => self.move_line_key(key, action, out),
             Place::ChatLine => self.chat_line_key(key, action, out),
             Place::GameOver => self.game_over_key(action, out),
+            Place::ReviewBoard => self.review_board_key(action),
             Place::Anywhere => {}
             Place::Reading
             | Place::Themes
@@ -163,11 +164,14 @@ impl App {
         }
     }
 
-    /// The first key after the game ended closes the game-over dialog; `m` offers a rematch.
+    /// The first key after the game ended closes the game-over dialog; `m` offers a rematch,
+    /// `v` opens the review board.
     fn game_over_key(&mut self, action: Option<Action>, out: &mut Vec<ClientMessage>) {
         self.game_over_dismissed = true;
         if action == Some(Action::Rematch) {
             self.act(Intent::Rematch, out);
+        } else if action == Some(Action::OpenReviewBoard) {
+            self.open_review_board();
         } else if let Some(table) = &self.table
             && let Some(result) = table.result()
         {
@@ -287,6 +291,7 @@ impl App {
             }
             Action::Takeback => self.act(Intent::Takeback, out),
             Action::Rematch => self.act(Intent::Rematch, out),
+            Action::OpenReviewBoard => self.open_review_board(),
             Action::Chat => self.chat_input = Some(TextField::new(MAX_CHAT_CHARS)),
             Action::Lobby => {
                 // The lobby shows what it has at once and asks for the news.

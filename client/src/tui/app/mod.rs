@@ -4,13 +4,15 @@
 //!
 //! Keys are looked up in the one key table ([`crate::tui::keys`]) and done in `input` (screens
 //! and typed lines) and `dialogs`; what reaches the game is an [`crate::game::intent::Intent`]
-//! resolved and sent in `board`, which also turns clicks into moves.
+//! resolved and sent in `board`, which also turns clicks into moves. The review board of a
+//! finished game runs and is shown from `review_board`.
 
 mod blocking;
 mod board;
 mod dialogs;
 mod held_letter;
 mod input;
+pub mod review_board;
 mod situation;
 
 use crate::game::game_of;
@@ -182,6 +184,8 @@ pub struct App {
     pub blocked_changed: bool,
     /// People's ratings, written beside their names.
     pub ratings: Ratings,
+    /// The review board of a finished game (`v`), over the screens while open.
+    pub review_screen: Option<review_board::ReviewScreen>,
 }
 
 impl App {
@@ -220,6 +224,7 @@ impl App {
             blocked: Blocked::default(),
             blocked_changed: false,
             ratings: Ratings::default(),
+            review_screen: None,
         }
     }
 
@@ -257,6 +262,7 @@ impl App {
                     table.tick();
                 }
                 self.release_held_letter(&mut out);
+                self.collect_review();
             }
             Event::Terminal(TerminalEvent::Resize(width, height)) => self.size = (width, height),
             Event::Terminal(TerminalEvent::Key(key)) if key.kind != KeyEventKind::Release => {

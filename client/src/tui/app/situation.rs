@@ -20,6 +20,9 @@ impl Situation for App {
             Some(Overlay::Create(_)) => return Place::Create,
             None => {}
         }
+        if self.review_screen.is_some() {
+            return Place::ReviewBoard;
+        }
         if self.chat_input.is_some() {
             return Place::ChatLine;
         }

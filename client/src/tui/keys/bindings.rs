@@ -4,10 +4,12 @@
 
 use super::when::{
     can_start_review, can_take_back, has_game_in_progress, has_games, has_question, holds_piece,
-    is_my_turn, is_over_player, is_playing_player, is_reviewing, line_is_empty, never,
-    selected_has_open_seat,
+    is_my_turn, is_over_player, is_over_with_moves, is_playing_player, is_reviewing, line_is_empty,
+    never, selected_has_open_seat,
 };
 use super::{Action as A, Binding, Place as P, bind};
+use crate::archive::replay::Step;
+use crate::archive::review::board::{Go, go_of_key};
 use ratatui::crossterm::event::KeyCode as K;
 
 fn up(k: K) -> bool {
@@ -40,6 +42,17 @@ fn enter_or_space(k: K) -> bool {
 
 fn any(_: K) -> bool {
     true
+}
+
+/// The keys `kingme review` reads for `go`, so the review board's keys are the same in the
+/// client.
+fn review_key(k: K, go: Go) -> bool {
+    go_of_key(k) == Some(Some(go))
+}
+
+/// The keys that leave `kingme review`.
+fn review_leave(k: K) -> bool {
+    go_of_key(k).is_none()
 }
 
 /// Every key, in the order help lists them and the footers name them.
@@ -375,6 +388,15 @@ pub const BINDINGS: &[Binding] = &[
     .footer("m rematch"),
     bind(
         P::Game,
+        "v",
+        "the review board: every move looked at by the engine",
+        A::OpenReviewBoard,
+        |k| k == K::Char('v'),
+    )
+    .when(is_over_with_moves)
+    .footer("v review board"),
+    bind(
+        P::Game,
         "c",
         "chat: type a line, Enter sends",
         A::Chat,
@@ -426,6 +448,15 @@ pub const BINDINGS: &[Binding] = &[
     .footer("m: rematch"),
     bind(
         P::GameOver,
+        "v",
+        "the review board: every move looked at by the engine",
+        A::OpenReviewBoard,
+        |k| k == K::Char('v'),
+    )
+    .when(is_over_with_moves)
+    .footer("v: review board"),
+    bind(
+        P::GameOver,
         "any other key",
         "close the dialog",
         A::Cancel,
@@ -468,6 +499,45 @@ pub const BINDINGS: &[Binding] = &[
     })
     .footer("y: yes"),
     bind(P::Question, "any other key", "no", A::Cancel, any).footer("any other key: no"),
+    // The review board (its own footer names its keys, as `kingme review`'s does).
+    bind(
+        P::ReviewBoard,
+        "→  n  Space",
+        "forward a move",
+        A::ReviewForward,
+        |k| review_key(k, Go::Step(Step::Forward)),
+    ),
+    bind(
+        P::ReviewBoard,
+        "←  p",
+        "back a move",
+        A::ReviewBack,
+        |k| review_key(k, Go::Step(Step::Back)),
+    ),
+    bind(
+        P::ReviewBoard,
+        "Home  s",
+        "the start",
+        A::ReviewStart,
+        |k| review_key(k, Go::Step(Step::Start)),
+    ),
+    bind(P::ReviewBoard, "End  e", "the end", A::ReviewEnd, |k| {
+        review_key(k, Go::Step(Step::End))
+    }),
+    bind(
+        P::ReviewBoard,
+        "m",
+        "the next mistake or blunder",
+        A::NextMistake,
+        |k| review_key(k, Go::NextMistake),
+    ),
+    bind(
+        P::ReviewBoard,
+        "Esc  q",
+        "back to where you were (stops a review still running)",
+        A::Cancel,
+        review_leave,
+    ),
     // The help and the whole status message.
     bind(P::Reading, "any key", "close it", A::Cancel, any).footer("any key closes"),
 ];

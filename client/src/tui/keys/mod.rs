@@ -42,6 +42,8 @@ pub enum Place {
     Question,
     /// The help or the whole status message.
     Reading,
+    /// The review board of a finished game (and its progress while it is computed).
+    ReviewBoard,
 }
 
 impl Place {
@@ -61,6 +63,7 @@ impl Place {
             Place::BotLevel => "bot level",
             Place::Question => "question",
             Place::Reading => "help, message",
+            Place::ReviewBoard => "review board",
         }
     }
 
@@ -135,6 +138,14 @@ pub enum Action {
     ReviewForward,
     /// Back to the live position.
     ReviewLive,
+    /// The review board's first position.
+    ReviewStart,
+    /// The review board's last position.
+    ReviewEnd,
+    /// The review board's next mistake or blunder.
+    NextMistake,
+    /// Open the review board of the finished game.
+    OpenReviewBoard,
     /// Resign (asking first).
     Resign,
     /// Offer a draw.

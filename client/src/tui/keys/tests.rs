@@ -13,6 +13,8 @@ fn spellings(key: KeyCode) -> Vec<String> {
         KeyCode::Right => &["→", "←→", "arrows"],
         KeyCode::Enter => &["Enter"],
         KeyCode::Esc => &["Esc"],
+        KeyCode::Home => &["Home"],
+        KeyCode::End => &["End"],
         KeyCode::Tab => &["Tab"],
         KeyCode::Backspace => &["Backspace"],
         KeyCode::Char(' ') => &["Space"],
@@ -134,6 +136,7 @@ fn every_place_has_a_row_and_a_name_of_its_own() {
         Place::BotLevel,
         Place::Question,
         Place::Reading,
+        Place::ReviewBoard,
     ];
     for place in places {
         assert!(BINDINGS.iter().any(|b| b.place == place), "{place:?}");

@@ -73,6 +73,11 @@ pub(crate) fn has_question(now: &dyn Situation) -> bool {
     })
 }
 
+/// A finished game with moves to review is on the table (played or watched).
+pub(crate) fn is_over_with_moves(now: &dyn Situation) -> bool {
+    has_moves(now) && now.table().is_some_and(|t| t.result().is_some())
+}
+
 pub(crate) fn is_over_player(now: &dyn Situation) -> bool {
     now.table()
         .is_some_and(|t| t.your_side.is_some() && t.result().is_some())

@@ -1,5 +1,6 @@
 //! Drawing: turns the [`App`] state into a frame. Nothing here changes state; the screens and
-//! dialogs live in the submodules, the layout shared with mouse handling in [`layout`].
+//! dialogs live in the submodules, the layout shared with mouse handling in [`layout`]. The
+//! review board of a finished game, while open, takes the whole screen.
 
 pub(crate) mod board;
 pub(crate) mod dialogs;
@@ -8,6 +9,7 @@ pub mod help;
 pub mod layout;
 pub(crate) mod lobby;
 pub mod panel;
+pub(crate) mod review_board;
 
 use crate::tui::app::{App, Link, Overlay, Screen};
 use crate::tui::keys::Place;
@@ -28,6 +30,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         height: area.height.saturating_sub(STATUS_HEIGHT),
         ..area
     };
+    if let Some(review) = &app.review_screen {
+        review_board::draw(frame, review, &app.theme);
+        overlay(frame, app);
+        return;
+    }
     let drawn = match (app.screen, &app.table) {
         (Screen::Game, Some(table)) => {
             if game::draw(frame, area, app, table) {
@@ -56,6 +63,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
     if drawn {
         status_bar(frame, area, app);
     }
+    overlay(frame, app);
+}
+
+/// The dialog on top, if any (the game-over dialog when the game just ended).
+fn overlay(frame: &mut Frame<'_>, app: &App) {
     match &app.overlay {
         Some(Overlay::Help) => dialogs::help(frame, app.screen == Screen::Game, &app.theme),
         Some(Overlay::Themes { selected }) => dialogs::themes(frame, *selected, &app.theme),
