@@ -10,7 +10,8 @@
 //! - game options and whole games between two clients ([`games`]), and the kill-and-restart
 //!   scenario two of the server's suites run ([`scenario`]);
 //! - how long a test waits for each thing it waits for ([`patience`]);
-//! - a scrape of `/metrics` read as Prometheus text ([`prometheus`]).
+//! - a scrape of `/metrics` read as Prometheus text ([`prometheus`]);
+//! - WCAG's contrast ratio of two colours ([`contrast`]).
 //!
 //! A program's path is always the caller's: `CARGO_BIN_EXE_*` names only the binaries of the
 //! test's own package.
@@ -18,6 +19,7 @@
 pub mod bot;
 pub mod client;
 pub mod cluster_node;
+pub mod contrast;
 pub mod games;
 pub mod http;
 pub mod link;

@@ -1,6 +1,6 @@
-//! WCAG 2.x contrast of the themes' colours: the relative luminance of a colour code (sRGB; the
-//! terminal's named and indexed colours as xterm's default palette shows them) and the ratio of
-//! two colours. The tests draw every game's board with a piece of each side on every square it
+//! WCAG 2.x contrast of the themes' colours: a colour code's sRGB value (the terminal's named
+//! and indexed colours as xterm's default palette shows them) and the ratio of two colours (by
+//! the testkit's one WCAG formula, which the web page's test uses too). The tests draw every game's board with a piece of each side on every square it
 //! can stand on, in every theme, and check each piece against the square under it.
 
 use ratatui::style::Color;
@@ -64,24 +64,13 @@ fn rgb(colour: Color) -> Option<(u8, u8, u8)> {
     })
 }
 
-/// WCAG 2.x relative luminance of a colour, 0 (black) to 1 (white); `None` for `Reset`.
-fn luminance(colour: Color) -> Option<f64> {
-    let linear = |channel: u8| {
-        let c = f64::from(channel) / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let (red, green, blue) = rgb(colour)?;
-    Some(0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue))
-}
-
 /// WCAG 2.x contrast ratio of two colours, 1 to 21; `None` when either is `Reset`.
 pub(super) fn contrast_ratio(one: Color, other: Color) -> Option<f64> {
-    let (one, other) = (luminance(one)?, luminance(other)?);
-    Some((one.max(other) + 0.05) / (one.min(other) + 0.05))
+    let ((r1, g1, b1), (r2, g2, b2)) = (rgb(one)?, rgb(other)?);
+    Some(kingme_testkit::contrast::contrast_ratio(
+        [r1, g1, b1],
+        [r2, g2, b2],
+    ))
 }
 
 #[cfg(test)]

@@ -110,22 +110,8 @@ mod tests {
         [0, 2, 4].map(|at| u8::from_str_radix(&hex[at..at + 2], 16).unwrap())
     }
 
-    /// WCAG's relative luminance.
-    fn luminance([r, g, b]: [u8; 3]) -> f64 {
-        let linear = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.039_28 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
-    }
-
     fn contrast(a: &str, b: &str) -> f64 {
-        let (a, b) = (luminance(colour(a)), luminance(colour(b)));
-        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+        kingme_testkit::contrast::contrast_ratio(colour(a), colour(b))
     }
 
     #[test]
