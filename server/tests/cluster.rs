@@ -1166,3 +1166,75 @@ async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
         .unwrap();
     Client::person(&home.addr, "mallory", &key(3)).await;
 }
+
+/// `action` made by `admin` until its node says another node heard it: a node subscribes to
+/// the moderation channel shortly after it listens. The admin's answer.
+async fn administer_everywhere(admin: &mut Client, action: AdminAction) -> String {
+    tokio::time::timeout(patience::REPLY, async {
+        loop {
+            let done = admin.administer(action.clone()).await.unwrap();
+            if done.contains("sent to 1 other node") {
+                return done;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("another node heard the admin's action")
+}
+
+/// An admin's announcement and ban at one node are carried out at the other: its people see
+/// the announcement, the banned person's connection there closes with the reason, and the game
+/// of theirs that node runs ends as a forfeit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let mut mallory = Client::person(&away.addr, "mallory", &key(3)).await;
+    let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
+    let game = create(&mut mallory, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state_of(game).await;
+    mallory.play(game, "5").await;
+
+    let announce = AdminAction::Announce {
+        text: "maintenance at five".into(),
+    };
+    let done = administer_everywhere(&mut root, announce).await;
+    assert!(done.starts_with("announced to 1 connection"), "{done}");
+    for client in [&mut bob, &mut mallory] {
+        let (from, text) = client
+            .until(|message| match message {
+                ServerMessage::Announcement { from, text } => Some((from, text)),
+                _ => None,
+            })
+            .await;
+        assert_eq!(
+            (from.as_str(), text.as_str()),
+            ("root", "maintenance at five")
+        );
+    }
+
+    let ban = AdminAction::Ban {
+        name: "mallory".into(),
+        reason: Some("spam in chat".into()),
+    };
+    let done = root.administer(ban).await.unwrap();
+    assert!(done.contains("sent to 1 other node"), "{done}");
+    let (kind, words) = mallory.fatal_error().await;
+    assert_eq!(kind, ErrorKind::Unauthorized);
+    assert!(
+        words.contains("banned") && words.contains("spam in chat"),
+        "{words}"
+    );
+    let result = bob.game_over(game).await;
+    assert_eq!(
+        (result.winner, result.reason),
+        (
+            Some(Side::Second),
+            kingme_shared::protocol::EndReason::Abandoned
+        )
+    );
+}
