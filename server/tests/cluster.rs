@@ -1238,3 +1238,36 @@ async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
         )
     );
 }
+
+/// An admin at one node closes a game another node runs: that node's table ends it, without a
+/// result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_at_one_node_closes_a_game_another_node_runs() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
+    let game = create(&mut eve, Opponent::OpenSeat).await;
+    // Refused as unknown until the other node has listed it in this node's lobby.
+    let done = tokio::time::timeout(patience::REPLY, async {
+        loop {
+            match root.administer(AdminAction::Close { game }).await {
+                Ok(done) => return done,
+                Err((kind, _)) => assert_eq!(kind, ErrorKind::NoSuchGame),
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the game listed at the admin's node");
+    assert!(
+        done.contains(&format!("closed game {game}")) && done.contains("sent to 1 other node"),
+        "{done}"
+    );
+    let result = eve.game_over(game).await;
+    assert_eq!(
+        (result.winner, result.reason),
+        (None, kingme_shared::protocol::EndReason::Aborted)
+    );
+}

@@ -156,11 +156,13 @@ impl<F: Incoming> Connection<F> {
     ) -> Result<ServerMessage, Refusal> {
         let fingerprint = self.admin_key()?;
         let action = checked(action)?;
-        // A game to close must be here and running before anything is logged.
+        // A game to close must be running, here or (on a cluster) at another node, before
+        // anything is logged: the node running it closes it.
         if let AdminAction::Close { game } = &action {
-            let table = self.context.lobby.table(*game)?;
-            if matches!(table.summary().status, GameStatus::Over(_)) {
-                return Err(Refusal::AlreadyOver(*game));
+            match self.context.lobby.registry().status(*game) {
+                None => return Err(Refusal::NoSuchGame(*game)),
+                Some(GameStatus::Over(_)) => return Err(Refusal::AlreadyOver(*game)),
+                Some(_) => {}
             }
         }
         let entry = AdminLogEntry {
