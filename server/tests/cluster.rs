@@ -14,7 +14,8 @@
 //! lost (subscriptions cut, the game's node held from publishing, Redis away); a game created
 //! while Redis is away refused, with nothing of it announced or stored; a join whose answer was
 //! lost with Redis answered again once Redis is back; a ban and a mute made at one node holding
-//! at another; a node's metrics door counting its leases, the games it took over and its failed
+//! at another, and an announcement, a ban's disconnect and forfeit and a `close` made at one node
+//! carried out at another; a node's metrics door counting its leases, the games it took over and its failed
 //! Redis requests, and its `/readyz` failing while it is not joined to the cluster.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
