@@ -271,6 +271,14 @@ pub async fn run_doors(
     };
     #[cfg(not(feature = "cluster"))]
     let lone = true;
+    // Admins' actions made at other nodes are carried out here too.
+    #[cfg(feature = "cluster")]
+    if let Some(actions) = relay.as_ref().and_then(|relay| relay.moderation()) {
+        net.timers.spawn(crate::net::moderation::from_other_nodes(
+            Arc::clone(&net),
+            actions,
+        ));
+    }
     if lone {
         match resume::resume_games(&tables, &net.sessions).await {
             Ok(0) => {}

@@ -14,7 +14,8 @@
 //! lost (subscriptions cut, the game's node held from publishing, Redis away); a game created
 //! while Redis is away refused, with nothing of it announced or stored; a join whose answer was
 //! lost with Redis answered again once Redis is back; a ban and a mute made at one node holding
-//! at another; a node's metrics door counting its leases, the games it took over and its failed
+//! at another, and an announcement, a ban's disconnect and forfeit and a `close` made at one node
+//! carried out at another; a node's metrics door counting its leases, the games it took over and its failed
 //! Redis requests, and its `/readyz` failing while it is not joined to the cluster.
 //!
 //! Behind the `cluster-tests` feature: `cargo test -p kingme-server --features cluster-tests
@@ -1165,4 +1166,109 @@ async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
         .await
         .unwrap();
     Client::person(&home.addr, "mallory", &key(3)).await;
+}
+
+/// `action` made by `admin` until its node says another node heard it: a node subscribes to
+/// the moderation channel shortly after it listens. The admin's answer.
+async fn administer_everywhere(admin: &mut Client, action: AdminAction) -> String {
+    tokio::time::timeout(patience::REPLY, async {
+        loop {
+            let done = admin.administer(action.clone()).await.unwrap();
+            if done.contains("sent to 1 other node") {
+                return done;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("another node heard the admin's action")
+}
+
+/// An admin's announcement and ban at one node are carried out at the other: its people see
+/// the announcement, the banned person's connection there closes with the reason, and the game
+/// of theirs that node runs ends as a forfeit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let mut mallory = Client::person(&away.addr, "mallory", &key(3)).await;
+    let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
+    let game = create(&mut mallory, Opponent::OpenSeat).await;
+    bob.send(ClientMessage::Join { game }).await;
+    bob.state_of(game).await;
+    mallory.play(game, "5").await;
+
+    let announce = AdminAction::Announce {
+        text: "maintenance at five".into(),
+    };
+    let done = administer_everywhere(&mut root, announce).await;
+    assert!(done.starts_with("announced to 1 connection"), "{done}");
+    for client in [&mut bob, &mut mallory] {
+        let (from, text) = client
+            .until(|message| match message {
+                ServerMessage::Announcement { from, text } => Some((from, text)),
+                _ => None,
+            })
+            .await;
+        assert_eq!(
+            (from.as_str(), text.as_str()),
+            ("root", "maintenance at five")
+        );
+    }
+
+    let ban = AdminAction::Ban {
+        name: "mallory".into(),
+        reason: Some("spam in chat".into()),
+    };
+    let done = root.administer(ban).await.unwrap();
+    assert!(done.contains("sent to 1 other node"), "{done}");
+    let (kind, words) = mallory.fatal_error().await;
+    assert_eq!(kind, ErrorKind::Unauthorized);
+    assert!(
+        words.contains("banned") && words.contains("spam in chat"),
+        "{words}"
+    );
+    let result = bob.game_over(game).await;
+    assert_eq!(
+        (result.winner, result.reason),
+        (
+            Some(Side::Second),
+            kingme_shared::protocol::EndReason::Abandoned
+        )
+    );
+}
+
+/// An admin at one node closes a game another node runs: that node's table ends it, without a
+/// result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_admin_at_one_node_closes_a_game_another_node_runs() {
+    let (_postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
+    let game = create(&mut eve, Opponent::OpenSeat).await;
+    // Refused as unknown until the other node has listed it in this node's lobby.
+    let done = tokio::time::timeout(patience::REPLY, async {
+        loop {
+            match root.administer(AdminAction::Close { game }).await {
+                Ok(done) => return done,
+                Err((kind, _)) => assert_eq!(kind, ErrorKind::NoSuchGame),
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the game listed at the admin's node");
+    assert!(
+        done.contains(&format!("closed game {game}")) && done.contains("sent to 1 other node"),
+        "{done}"
+    );
+    let result = eve.game_over(game).await;
+    assert_eq!(
+        (result.winner, result.reason),
+        (None, kingme_shared::protocol::EndReason::Aborted)
+    );
 }

@@ -1,11 +1,11 @@
 //! What travels between nodes over Redis pub/sub (encoded and decoded by [`super::wire`]): requests for a game another node
 //! runs, the game's messages for members at other nodes (and word that some were lost), players'
-//! comings and goings, and a game's move to another node. A player is named by what its own node
+//! comings and goings, a game's move to another node, and an admin's action for every node. A player is named by what its own node
 //! proved: a person's name (its key was checked there) or a guest's name with its key (the hash
 //! of the resume token it holds).
 
 use crate::players::Session;
-use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
+use kingme_shared::protocol::{AdminAction, ClientMessage, GameId, ServerMessage};
 use serde::{Deserialize, Serialize};
 
 /// A player as another node names it.
@@ -69,4 +69,11 @@ pub enum Envelope {
     /// seats it there again (on the inbox of the player's node, from the node that lost the
     /// game's lease).
     Moved { game: GameId, player: Who },
+    /// Admin `admin` at node `from` did `action` (stored and carried out there): every other
+    /// node carries it out for its own connections and games (on the moderation channel).
+    Moderation {
+        from: String,
+        admin: String,
+        action: AdminAction,
+    },
 }

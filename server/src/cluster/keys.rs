@@ -12,6 +12,10 @@ pub const GAMES: &str = "kingme:games";
 /// Redis started (empty): so a Redis restart does not forget games whose node died meanwhile.
 pub const LISTED: &str = "kingme:listed";
 
+/// The channel every node listens on for admins' actions to carry out at every node (a ban's
+/// disconnect and forfeits, `close`, announcements: `cluster/relay/moderation.rs`).
+pub const MODERATION: &str = "kingme:moderation";
+
 /// A node's heartbeat: its advertised address, expiring unless renewed.
 #[must_use]
 pub fn node(id: &str) -> String {

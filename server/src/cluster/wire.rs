@@ -132,6 +132,21 @@ mod tests {
     }
 
     #[test]
+    fn an_admin_action_for_every_node_comes_back_as_it_went() {
+        let sent = Envelope::Moderation {
+            from: "node-a".to_owned(),
+            admin: "root".to_owned(),
+            action: kingme_shared::protocol::AdminAction::Ban {
+                name: "mallory".to_owned(),
+                reason: Some("spam in chat".to_owned()),
+            },
+        };
+        let bytes = encode(&sent).expect("encodes");
+        let got: Envelope = decode(&bytes).expect("decodes");
+        assert_eq!(format!("{got:?}"), format!("{sent:?}"));
+    }
+
+    #[test]
     fn a_lobby_list_comes_back_as_it_went() {
         let empty: LobbyList = Vec::new();
         let bytes = encode(&empty).expect("encodes");

@@ -165,6 +165,20 @@ impl TableRegistry {
         }
     }
 
+    /// The status of game `id` as this node knows it: its table's here, else (on a cluster node)
+    /// as the node running it last listed it; `None` for a game running nowhere.
+    #[must_use]
+    pub fn status(&self, id: GameId) -> Option<GameStatus> {
+        if let Some(table) = self.tables.lock().get(&id) {
+            return Some(table.summary().status);
+        }
+        self.elsewhere
+            .lock()
+            .iter()
+            .find(|summary| summary.id == id)
+            .map(|summary| summary.status)
+    }
+
     /// The tables here where the person (or guest) `name` holds a seat.
     #[must_use]
     pub fn seating(&self, name: &str) -> Vec<TableHandle> {

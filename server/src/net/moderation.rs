@@ -2,10 +2,13 @@
 //! connection that proved a key the server names as an admin's (guests never), checked, stored
 //! with the admin log in one transaction, and only then carried out on this server (a banned
 //! person's connections close and their games end; a closed game ends; an announcement goes to
-//! every connection); and the sanctions read from the database at sign-in (a ban refuses it) and
-//! at each chat line (a mute refuses it), so every server sharing the database holds them.
+//! every connection) and, on a cluster, published for every other node to carry out for its own
+//! connections and games (`from_other_nodes`); and the sanctions read from the database at
+//! sign-in (a ban refuses it) and at each chat line (a mute refuses it), so every server sharing
+//! the database holds them.
 
 use super::connection::Connection;
+use super::context::ConnectionContext;
 use super::notices::Notice;
 use super::transport::Incoming;
 use crate::game::TableCommand;
@@ -64,6 +67,68 @@ fn checked(action: AdminAction) -> Result<AdminAction, Refusal> {
     })
 }
 
+/// Carries out `admin`'s stored `action` at this node: a ban closes the person's connections
+/// here and ends the games of theirs this node runs (a forfeit, by their tables), a close ends
+/// the game if this node runs it, an announcement goes to every connection here. How many games
+/// a ban ended, or how many connections an announcement reached.
+async fn carry_out(context: &ConnectionContext, admin: &str, action: &AdminAction) -> usize {
+    match action {
+        AdminAction::Ban { name, reason } => {
+            let _ = context.notices.send(Notice::Banned {
+                name: name.clone(),
+                reason: reason.clone(),
+            });
+            let tables = context.lobby.registry().seating(name);
+            for table in &tables {
+                table
+                    .send(TableCommand::Banned { name: name.clone() })
+                    .await;
+            }
+            tables.len()
+        }
+        AdminAction::Close { game } => match context.lobby.table(*game) {
+            Ok(table) if !matches!(table.summary().status, GameStatus::Over(_)) => {
+                table.send(TableCommand::Close).await;
+                1
+            }
+            _ => 0,
+        },
+        AdminAction::Announce { text } => context
+            .notices
+            .send(Notice::Announcement {
+                from: admin.to_owned(),
+                text: text.clone(),
+            })
+            .unwrap_or(0),
+        AdminAction::Unban { .. } | AdminAction::Mute { .. } | AdminAction::Unmute { .. } => 0,
+    }
+}
+
+/// Carries out here the admins' actions made at other nodes of the cluster, as they come, until
+/// the server stops.
+#[cfg(feature = "cluster")]
+pub async fn from_other_nodes(
+    context: Arc<ConnectionContext>,
+    mut actions: tokio::sync::mpsc::Receiver<crate::cluster::relay::Moderation>,
+) {
+    loop {
+        let moderation = tokio::select! {
+            () = context.connections.cancelled() => return,
+            moderation = actions.recv() => match moderation {
+                Some(moderation) => moderation,
+                None => return,
+            },
+        };
+        let done = carry_out(&context, &moderation.admin, &moderation.action).await;
+        tracing::info!(
+            admin = %moderation.admin,
+            action = %moderation.action,
+            done,
+            "carried out an admin action made at another node"
+        );
+    }
+}
+
 /// `count` things in words: `1 game`, `2 games`.
 fn count(count: usize, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
@@ -91,17 +156,15 @@ impl<F: Incoming> Connection<F> {
     ) -> Result<ServerMessage, Refusal> {
         let fingerprint = self.admin_key()?;
         let action = checked(action)?;
-        // A game to close must be here and running before anything is logged.
-        let table = match &action {
-            AdminAction::Close { game } => {
-                let table = self.context.lobby.table(*game)?;
-                if matches!(table.summary().status, GameStatus::Over(_)) {
-                    return Err(Refusal::AlreadyOver(*game));
-                }
-                Some(table)
+        // A game to close must be running, here or (on a cluster) at another node, before
+        // anything is logged: the node running it closes it.
+        if let AdminAction::Close { game } = &action {
+            match self.context.lobby.registry().status(*game) {
+                None => return Err(Refusal::NoSuchGame(*game)),
+                Some(GameStatus::Over(_)) => return Err(Refusal::AlreadyOver(*game)),
+                Some(_) => {}
             }
-            _ => None,
-        };
+        }
         let entry = AdminLogEntry {
             at_ms: unix_ms(),
             admin: session.name.clone(),
@@ -115,23 +178,15 @@ impl<F: Incoming> Connection<F> {
             .await
             .map_err(Refusal::ActionNotStored)?;
         tracing::info!(admin = %session.name, %action, changed, "admin action");
+        let done = carry_out(&self.context, &session.name, &action).await;
+        let elsewhere = self.elsewhere(&session.name, &action).await;
         let message = match &action {
-            AdminAction::Ban { name, reason } => {
-                let _ = self.context.notices.send(Notice::Banned {
-                    name: name.clone(),
-                    reason: reason.clone(),
-                });
-                let tables = self.context.lobby.registry().seating(name);
-                for table in &tables {
-                    table
-                        .send(TableCommand::Banned { name: name.clone() })
-                        .await;
-                }
+            AdminAction::Ban { name, .. } => {
                 let again = if changed { "" } else { " again" };
                 format!(
                     "banned {name}{again}: their sign-in is refused from now on, their \
-                     connections here close, and {} of theirs here end",
-                    count(tables.len(), "game", "games")
+                     connections here close, and {} of theirs here end{elsewhere}",
+                    count(done, "game", "games")
                 )
             }
             AdminAction::Unban { name } if changed => format!("unbanned {name}"),
@@ -143,27 +198,50 @@ impl<F: Incoming> Connection<F> {
             AdminAction::Unmute { name } if changed => format!("unmuted {name}"),
             AdminAction::Unmute { name } => format!("{name} was not muted; nothing changed"),
             AdminAction::Close { game } => {
-                if let Some(table) = table {
-                    table.send(TableCommand::Close).await;
-                }
-                format!("closed game {game}: it ends without a result (aborted)")
+                format!("closed game {game}: it ends without a result (aborted){elsewhere}")
             }
-            AdminAction::Announce { text } => {
-                let reached = self
-                    .context
-                    .notices
-                    .send(Notice::Announcement {
-                        from: session.name.clone(),
-                        text: text.clone(),
-                    })
-                    .unwrap_or(0);
-                format!(
-                    "announced to {} on this server",
-                    count(reached, "connection", "connections")
-                )
-            }
+            AdminAction::Announce { .. } => format!(
+                "announced to {} on this server{elsewhere}",
+                count(done, "connection", "connections")
+            ),
         };
         Ok(ServerMessage::AdminDone { action, message })
+    }
+
+    /// On a cluster node, `action` (carried out here) published for every other node to carry
+    /// out; what the admin is told of it (nothing alone, or for an action with nothing to do
+    /// there).
+    #[cfg(feature = "cluster")]
+    async fn elsewhere(&self, admin: &str, action: &AdminAction) -> String {
+        let Some(relay) = &self.context.relay else {
+            return String::new();
+        };
+        if !matches!(
+            action,
+            AdminAction::Ban { .. } | AdminAction::Close { .. } | AdminAction::Announce { .. }
+        ) {
+            return String::new();
+        }
+        match relay.moderate(admin, action).await {
+            Ok(nodes) => format!(
+                "; sent to {}",
+                count(nodes as usize, "other node", "other nodes")
+            ),
+            Err(err) => {
+                tracing::error!(%err, %action, "an admin action was not sent to the other nodes");
+                format!(
+                    "; NOT sent to the other nodes ({err}): it holds on this node only (a ban \
+                     still refuses sign-ins everywhere); try again once Redis answers"
+                )
+            }
+        }
+    }
+
+    /// Without a cluster there is no other node.
+    #[cfg(not(feature = "cluster"))]
+    #[allow(clippy::unused_async)]
+    async fn elsewhere(&self, _admin: &str, _action: &AdminAction) -> String {
+        String::new()
     }
 
     /// An admin's `AdminLog`: the log's latest entries.

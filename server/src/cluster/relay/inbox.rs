@@ -1,6 +1,7 @@
-//! What arrives on this node's channels (its inbox and its followed games' channels, on one
-//! subscription, so a game's answers and messages keep their order): each envelope decoded by
-//! [`crate::cluster::wire`] and handed to the part of the relay it is for.
+//! What arrives on this node's channels (its inbox, its followed games' channels and the
+//! moderation channel, on one subscription, so a game's answers and messages keep their order):
+//! each envelope decoded by [`crate::cluster::wire`] and handed to the part of the relay it is
+//! for.
 
 use super::handover::Again;
 use super::{Envelope, Relay};
@@ -18,6 +19,7 @@ impl Relay {
                 let (mut sink, mut messages) = subscriber.split();
                 let mut channels = self.following.channels();
                 channels.push(keys::inbox(&self.node));
+                channels.push(keys::MODERATION.to_owned());
                 if self.link.noted(sink.subscribe(channels).await).is_ok() {
                     self.following.connected(sink);
                     // Whatever was published while this node was not subscribed is lost to
@@ -108,6 +110,11 @@ impl Relay {
                 }
             }
             Envelope::Departed { from, player } => self.left(&player, &from),
+            Envelope::Moderation {
+                from,
+                admin,
+                action,
+            } => self.moderated(&from, super::Moderation { admin, action }),
         }
     }
 }

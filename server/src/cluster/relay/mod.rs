@@ -35,7 +35,8 @@
 //! there), [`attachment`] (a player of another node as a session here), [`departures`] (a
 //! player leaving its node or coming back), [`inbox`] (what arrives on this node's channels),
 //! [`mod@handover`] (a game's members seated again after it moved, or after its messages were lost,
-//! with the retry policy) and [`lobby`] (every node's games in every lobby).
+//! with the retry policy), [`lobby`] (every node's games in every lobby) and [`mod@moderation`] (an
+//! admin's ban, `close` and announcement carried out at every node).
 
 mod attachment;
 mod departures;
@@ -43,8 +44,10 @@ mod forward;
 mod handover;
 mod inbox;
 mod lobby;
+mod moderation;
 
 pub use handover::handover;
+pub use moderation::Moderation;
 
 use super::envelope::{Envelope, Who};
 use super::following::Following;
@@ -59,6 +62,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::Duration;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 /// Relay attachments' connection ids, far above any real connection's.
@@ -66,9 +70,11 @@ const RELAY_IDS: u64 = 1 << 62;
 
 /// Why a message could not be relayed.
 #[derive(Debug, thiserror::Error)]
-enum RelayError {
+pub enum RelayError {
+    /// Redis did not take it.
     #[error("Redis: {0}")]
     Redis(#[from] redis::RedisError),
+    /// It does not encode, or is too large.
     #[error(transparent)]
     Encode(#[from] WireError),
 }
@@ -97,6 +103,10 @@ pub struct Relay {
     /// The games other nodes run that this node's players are in.
     following: Following,
     last_attachment: AtomicU64,
+    /// Admins' actions from other nodes, for this node's assembly to carry out.
+    moderation: mpsc::Sender<Moderation>,
+    /// The receiving end, until the assembly takes it ([`Relay::moderation`]).
+    moderated: Mutex<Option<mpsc::Receiver<Moderation>>>,
     stop: CancellationToken,
 }
 impl Relay {
@@ -111,7 +121,10 @@ impl Relay {
         ttl: Duration,
         stop: CancellationToken,
     ) -> Relay {
+        let (moderation, moderated) = moderation::channel();
         Relay {
+            moderation,
+            moderated: Mutex::new(Some(moderated)),
             following: Following::new(Arc::clone(&sessions)),
             node,
             link,
@@ -124,6 +137,12 @@ impl Relay {
             last_attachment: AtomicU64::new(RELAY_IDS),
             stop,
         }
+    }
+
+    /// The admins' actions made at other nodes, to carry out here: given once, to the server's
+    /// assembly (`None` after).
+    pub fn moderation(&self) -> Option<mpsc::Receiver<Moderation>> {
+        self.moderated.lock().take()
     }
 
     /// Publishes `envelope` to `node`'s inbox; how many nodes heard it (0: the node is gone).
