@@ -152,3 +152,55 @@ fn clicks_on_the_review_board_do_not_reach_the_game_behind_it() {
     assert_eq!(app.status, status);
     assert!(matches!(app.review_screen, Some(ReviewScreen::Shown(_))));
 }
+
+/// Whether the first board drawn on `screen` has its columns lettered h to a (seen from the
+/// second side), from its line of column letters; `None` if no such line.
+fn columns_flipped(screen: &str) -> Option<bool> {
+    let letters: Vec<&str> = ["a", "b", "c", "d", "e", "f", "g", "h"].to_vec();
+    screen.lines().find_map(|line| {
+        let board_part = line.split(['│', '┌', '└']).next().unwrap_or(line);
+        let tokens: Vec<&str> = board_part.split_whitespace().collect();
+        let mut reversed = letters.clone();
+        reversed.reverse();
+        if tokens == letters {
+            Some(false)
+        } else if tokens == reversed {
+            Some(true)
+        } else {
+            None
+        }
+    })
+}
+
+#[test]
+fn the_review_board_shows_the_board_the_way_round_the_game_screen_does() {
+    // Black takes White's last man: the game is over at once.
+    let mut seen = Vec::new();
+    for side in [Side::First, Side::Second] {
+        let over = state(
+            GameKind::Checkers,
+            Some("B:W18:B14"),
+            &["14x23"],
+            Some(side),
+        );
+        let mut app = app_with(over, (120, 40));
+        let game_screen = render(&app);
+        let game_flipped = columns_flipped(&game_screen).expect("the game screen's letters");
+        key(&mut app, KeyCode::Char('v'));
+        app.wait_for_review();
+        let review = render(&app);
+        assert!(review.contains("evaluation"), "{review}");
+        assert_eq!(
+            columns_flipped(&review),
+            Some(game_flipped),
+            "{side:?}: the game screen:\n{game_screen}\nthe review board:\n{review}"
+        );
+        seen.push(game_flipped);
+    }
+    // One side sees the board each way round.
+    assert_eq!(
+        seen.iter().filter(|flipped| **flipped).count(),
+        1,
+        "{seen:?}"
+    );
+}

@@ -36,6 +36,8 @@ pub struct ReviewBoard {
     positions: Vec<AnyGame>,
     /// How many moves have been played in the position shown.
     at: usize,
+    /// Drawn seen from the second side, as the game screen shows the person who played it.
+    pub flipped: bool,
 }
 
 impl ReviewBoard {
@@ -48,6 +50,7 @@ impl ReviewBoard {
             review,
             positions,
             at: 0,
+            flipped: false,
         }
     }
 

@@ -70,7 +70,7 @@ fn draw_board(board: &ReviewBoard, frame: &mut Frame<'_>, area: Rect, theme: &Th
         .next_ply()
         .map(|ply| ply.best_squares.clone())
         .unwrap_or_default();
-    let geometry = BoardGeometry::new(board.kind(), false);
+    let geometry = BoardGeometry::new(board.kind(), board.flipped);
     match geometry.fit(area) {
         Some(fitted) => crate::tui::ui::board::draw_marked(
             frame.buffer_mut(),
@@ -78,11 +78,11 @@ fn draw_board(board: &ReviewBoard, frame: &mut Frame<'_>, area: Rect, theme: &Th
             board.position(),
             &best,
             &board.last_move(),
-            false,
+            board.flipped,
             theme,
         ),
         None => frame.render_widget(
-            Paragraph::new(board_text(board.position(), false, false)),
+            Paragraph::new(board_text(board.position(), board.flipped, false)),
             area,
         ),
     }

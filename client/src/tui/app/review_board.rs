@@ -34,6 +34,8 @@ pub struct Computing {
     pub game: GameId,
     title: String,
     positions: Vec<AnyGame>,
+    /// The board the way round the game screen had it.
+    flipped: bool,
     /// Positions searched, and positions in all (0 until the review has started).
     progress: Arc<[AtomicUsize; 2]>,
     stop: StopFlag,
@@ -112,12 +114,13 @@ impl App {
             self.complain(format!("cannot start the review's thread: {err}"));
             return;
         }
-        let game = table.id;
+        let (game, flipped) = (table.id, table.flipped);
         self.say(format!("reviewing game {game} (Esc stops)"));
         self.review_screen = Some(ReviewScreen::Computing(Computing {
             game,
             title: format!("game {game} — {}", result_sentence(kind, result)),
             positions,
+            flipped,
             progress,
             stop,
             result: receiver,
@@ -181,8 +184,9 @@ impl App {
         match result {
             Ok(review) => {
                 let game = computing.game;
-                let board =
+                let mut board =
                     ReviewBoard::new(computing.title.clone(), review, computing.positions.clone());
+                board.flipped = computing.flipped;
                 self.review_screen = Some(ReviewScreen::Shown(Box::new(board)));
                 self.say(format!("the review of game {game}: Esc or q goes back"));
             }
