@@ -444,6 +444,8 @@ function showStatus(game) {
   const seated = Boolean(game.state.your_side);
   for (const button of ["resign", "draw", "takeback"]) $(button).hidden = !seated || Boolean(s.Over);
   $("rematch").hidden = !seated || !s.Over;
+  // Only a player in a game going on moves: a spectator is not offered the move form.
+  for (const part of ["move-form", "board-help"]) $(part).hidden = !seated || Boolean(s.Over);
   // Any finished game may be reviewed, by its players and by anyone who opens it.
   $("review-open").hidden = !s.Over;
 }

@@ -989,12 +989,16 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     wait_for(&client, "#game:not([hidden])").await;
     assert_eq!(shown_game(&client).await, rematch.0);
     assert!(text_of(&client, "#game-title").await.contains("watching"));
-    assert!(
-        client
-            .find(Locator::Css("#resign:not([hidden])"))
-            .await
-            .is_err()
-    );
+    // A spectator is offered neither resign nor the move form (nor its help about moving).
+    for offered in ["#resign", "#move-form", "#board-help"] {
+        assert!(
+            client
+                .find(Locator::Css(&format!("{offered}:not([hidden])")))
+                .await
+                .is_err(),
+            "a spectator sees {offered}"
+        );
+    }
     // Back in the lobby, the game's Watch button opens it again.
     click(&client, "#leave").await;
     let watch = format!("#games button[aria-label=\"Watch game {}\"]", rematch.0);
