@@ -11,6 +11,7 @@
 use super::analyze::seconds;
 use super::ballots;
 use anyhow::Context;
+use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind, Side};
@@ -87,6 +88,10 @@ pub struct Tally {
     pub thinking: Duration,
     /// Moves this side chose (its thinking time is spread over them).
     pub moves: u32,
+    /// Moves played in under half the time budget (a side with one).
+    pub quick: u32,
+    /// Of those, the moves whose score was a proven win or loss.
+    pub proven: u32,
 }
 
 impl Tally {
@@ -213,6 +218,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         b.nodes += played.nodes[1];
         b.thinking += played.thinking[1];
         b.moves += played.moves[1];
+        a.quick += played.quick[0];
+        a.proven += played.proven[0];
+        b.quick += played.quick[1];
+        b.proven += played.proven[1];
         let result = match played.winner {
             Some(side) if side == a_side => {
                 a.wins += 1;
@@ -247,7 +256,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     println!();
     for (level, tally) in [(&a_name, a), (&b_name, b)] {
         println!(
-            "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s  {:.3} s/move",
+            "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s  {:.3} s/move over {} \
+             moves, {} under half the time ({} a proven win or loss)",
             tally.wins,
             tally.draws,
             tally.losses,
@@ -255,7 +265,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             args.games,
             100.0 * tally.points() / f64::from(args.games),
             tally.speed(),
-            tally.seconds_per_move()
+            tally.seconds_per_move(),
+            tally.moves,
+            tally.quick,
+            tally.proven
         );
     }
     Ok(())
@@ -279,6 +292,9 @@ pub(super) struct Played {
     nodes: [u64; 2],
     thinking: [Duration; 2],
     moves: [u32; 2],
+    /// Moves in under half a time budget, and those of them with a proven win or loss.
+    quick: [u32; 2],
+    proven: [u32; 2],
 }
 
 /// Plays `players[0]` (on `first_side`) against `players[1]` from `start`, each a level and its
@@ -324,6 +340,8 @@ pub(super) fn play_game_with(
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
         moves: [0; 2],
+        quick: [0; 2],
+        proven: [0; 2],
     };
     let kind = game.kind();
     let limits: [Limits; 2] = std::array::from_fn(|index| {
@@ -350,6 +368,13 @@ pub(super) fn play_game_with(
         played.nodes[who] += report.nodes;
         played.thinking[who] += report.elapsed;
         played.moves[who] += 1;
+        if limits[who]
+            .time
+            .is_some_and(|budget| report.elapsed < budget / 2)
+        {
+            played.quick[who] += 1;
+            played.proven[who] += u32::from(report.score.abs() >= MATE_BOUND);
+        }
         game.play(&report.best).map_err(|err| {
             anyhow::anyhow!("the {} level played an illegal move: {err}", levels[who])
         })?;
@@ -414,6 +439,7 @@ mod tests {
             nodes: 1000,
             thinking: Duration::from_millis(500),
             moves: 4,
+            ..Tally::default()
         };
         assert!((tally.points() - 3.5).abs() < 1e-9);
         assert!((tally.speed() - 2000.0).abs() < 1e-6);
