@@ -11,6 +11,7 @@
 use super::analyze::seconds;
 use super::ballots;
 use anyhow::Context;
+use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind, Side};
@@ -85,6 +86,12 @@ pub struct Tally {
     pub losses: u32,
     pub nodes: u64,
     pub thinking: Duration,
+    /// Moves this side chose (its thinking time is spread over them).
+    pub moves: u32,
+    /// Moves played in under half the time budget (a side with one).
+    pub quick: u32,
+    /// Of those, the moves whose score was a proven win or loss.
+    pub proven: u32,
 }
 
 impl Tally {
@@ -100,6 +107,16 @@ impl Tally {
         let seconds = self.thinking.as_secs_f64();
         if seconds > 0.0 {
             self.nodes as f64 / seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// Mean thinking time a move, in seconds (0 before the first move).
+    #[must_use]
+    pub fn seconds_per_move(&self) -> f64 {
+        if self.moves > 0 {
+            self.thinking.as_secs_f64() / f64::from(self.moves)
         } else {
             0.0
         }
@@ -197,8 +214,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         )?;
         a.nodes += played.nodes[0];
         a.thinking += played.thinking[0];
+        a.moves += played.moves[0];
         b.nodes += played.nodes[1];
         b.thinking += played.thinking[1];
+        b.moves += played.moves[1];
+        a.quick += played.quick[0];
+        a.proven += played.proven[0];
+        b.quick += played.quick[1];
+        b.proven += played.proven[1];
         let result = match played.winner {
             Some(side) if side == a_side => {
                 a.wins += 1;
@@ -233,14 +256,19 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     println!();
     for (level, tally) in [(&a_name, a), (&b_name, b)] {
         println!(
-            "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s",
+            "{level:<12} wins {:>3}  draws {:>3}  losses {:>3}  score {:.1}/{} ({:.0}%)  {:.0} nodes/s  {:.3} s/move over {} \
+             moves, {} under half the time ({} a proven win or loss)",
             tally.wins,
             tally.draws,
             tally.losses,
             tally.points(),
             args.games,
             100.0 * tally.points() / f64::from(args.games),
-            tally.speed()
+            tally.speed(),
+            tally.seconds_per_move(),
+            tally.moves,
+            tally.quick,
+            tally.proven
         );
     }
     Ok(())
@@ -260,9 +288,13 @@ pub(super) struct Played {
     pub(super) winner: Option<Side>,
     plies: u32,
     how: String,
-    /// Nodes and thinking time of levels[0] and levels[1].
+    /// Nodes, thinking time and moves of levels[0] and levels[1].
     nodes: [u64; 2],
     thinking: [Duration; 2],
+    moves: [u32; 2],
+    /// Moves in under half a time budget, and those of them with a proven win or loss.
+    quick: [u32; 2],
+    proven: [u32; 2],
 }
 
 /// Plays `players[0]` (on `first_side`) against `players[1]` from `start`, each a level and its
@@ -307,6 +339,9 @@ pub(super) fn play_game_with(
         how: String::new(),
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
+        moves: [0; 2],
+        quick: [0; 2],
+        proven: [0; 2],
     };
     let kind = game.kind();
     let limits: [Limits; 2] = std::array::from_fn(|index| {
@@ -332,6 +367,14 @@ pub(super) fn play_game_with(
         .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
         played.nodes[who] += report.nodes;
         played.thinking[who] += report.elapsed;
+        played.moves[who] += 1;
+        if limits[who]
+            .time
+            .is_some_and(|budget| report.elapsed < budget / 2)
+        {
+            played.quick[who] += 1;
+            played.proven[who] += u32::from(report.score.abs() >= MATE_BOUND);
+        }
         game.play(&report.best).map_err(|err| {
             anyhow::anyhow!("the {} level played an illegal move: {err}", levels[who])
         })?;
@@ -395,8 +438,12 @@ mod tests {
             losses: 2,
             nodes: 1000,
             thinking: Duration::from_millis(500),
+            moves: 4,
+            ..Tally::default()
         };
         assert!((tally.points() - 3.5).abs() < 1e-9);
         assert!((tally.speed() - 2000.0).abs() < 1e-6);
+        assert!((tally.seconds_per_move() - 0.125).abs() < 1e-9);
+        assert!(Tally::default().seconds_per_move().abs() < 1e-12);
     }
 }

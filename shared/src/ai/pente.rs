@@ -503,4 +503,54 @@ mod tests {
         }
         assert!(claims > 0, "no position had a win to check");
     }
+
+    /// A clock for the tests below: every reading is one millisecond after the last, so a
+    /// search's time is a count of its looks at the clock (one every 64 nodes) and its
+    /// decisions do not depend on the machine's speed or load. Per thread, so tests running side
+    /// by side do not move each other's time.
+    fn stepping_now() -> std::time::Instant {
+        use std::cell::Cell;
+        use std::sync::OnceLock;
+        static BASE: OnceLock<std::time::Instant> = OnceLock::new();
+        thread_local!(static READINGS: Cell<u32> = const { Cell::new(0) });
+        let base = *BASE.get_or_init(std::time::Instant::now);
+        let readings = READINGS.with(|r| {
+            r.set(r.get() + 1);
+            r.get()
+        });
+        base + Duration::from_millis(u64::from(readings))
+    }
+
+    fn on_the_stepping_clock(text: &str, time: Duration) -> crate::ai::Report {
+        let limits = Limits {
+            time: Some(time),
+            clock: crate::ai::clock::Clock::new(stepping_now),
+            ..Limits::default()
+        };
+        let game = AnyGame::Pente(Pente::from_position_text(text).unwrap());
+        think(&game, Level::Expert, &limits, 0).unwrap()
+    }
+
+    #[test]
+    fn the_expert_spends_its_time_on_a_quiet_position_and_none_on_a_forced_one() {
+        // A quiet middle game (no four, no win by threats): the expert deepens until the budget
+        // is spent, well past the first iterations, and never past the budget.
+        let budget = Duration::from_millis(500);
+        let quiet = on_the_stepping_clock("1:K10,N13,L9:L11,M11,K12:0,0", budget);
+        assert!(quiet.score.abs() < MATE_BOUND, "{quiet:?}");
+        assert!(quiet.elapsed >= budget * 9 / 10, "{quiet:?}");
+        assert!(
+            quiet.elapsed <= budget + Duration::from_millis(5),
+            "{quiet:?}"
+        );
+        assert!(quiet.depth >= 5, "{quiet:?}");
+        // A win in one, and a four that only one point blocks: played at once.
+        for forced in [
+            "1:K10,L10,M10,N10,A3:K11,L11,M11,S19:0,0",
+            "1:K10,B3,K12:C3,D3,E3,F3:0,0",
+        ] {
+            let report = on_the_stepping_clock(forced, budget);
+            assert!(report.elapsed <= budget / 10, "{forced}: {report:?}");
+        }
+    }
 }
