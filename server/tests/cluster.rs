@@ -1129,14 +1129,21 @@ fn node_with_admin() -> Command {
     command
 }
 
+/// Two nodes of one cluster, each naming the person of `key(1)` admin, and that person, `root`,
+/// signed in at the first; the services are kept while the first value lives.
+async fn two_nodes_with_admin() -> ((TempPostgres, TempRedis), Node, Node, Client) {
+    let (postgres, db, redis) = services();
+    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
+    let root = Client::person(&home.addr, "root", &key(1)).await;
+    ((postgres, redis), home, away, root)
+}
+
 /// Bans and mutes are kept in the shared database and read at each sign-in and chat line, so
 /// an admin's ban and mute at one node hold at the other at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ban_and_a_mute_made_at_one_node_hold_at_another() {
-    let (_postgres, db, redis) = services();
-    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let (_services, home, away, mut root) = two_nodes_with_admin().await;
     let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
     let game = create(&mut eve, Opponent::OpenSeat).await;
     let ban = AdminAction::Ban {
@@ -1189,10 +1196,7 @@ async fn administer_everywhere(admin: &mut Client, action: AdminAction) -> Strin
 /// of theirs that node runs ends as a forfeit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
-    let (_postgres, db, redis) = services();
-    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let (_services, _home, away, mut root) = two_nodes_with_admin().await;
     let mut mallory = Client::person(&away.addr, "mallory", &key(3)).await;
     let mut bob = Client::person(&away.addr, "bob", &key(2)).await;
     let game = create(&mut mallory, Opponent::OpenSeat).await;
@@ -1206,12 +1210,7 @@ async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
     let done = administer_everywhere(&mut root, announce).await;
     assert!(done.starts_with("announced to 1 connection"), "{done}");
     for client in [&mut bob, &mut mallory] {
-        let (from, text) = client
-            .until(|message| match message {
-                ServerMessage::Announcement { from, text } => Some((from, text)),
-                _ => None,
-            })
-            .await;
+        let (from, text) = client.announcement().await;
         assert_eq!(
             (from.as_str(), text.as_str()),
             ("root", "maintenance at five")
@@ -1244,10 +1243,7 @@ async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
 /// result.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_admin_at_one_node_closes_a_game_another_node_runs() {
-    let (_postgres, db, redis) = services();
-    let home = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let away = Node::start(node_with_admin(), &db, &redis.url()).await;
-    let mut root = Client::person(&home.addr, "root", &key(1)).await;
+    let (_services, _home, away, mut root) = two_nodes_with_admin().await;
     let mut eve = Client::person(&away.addr, "eve", &key(4)).await;
     let game = create(&mut eve, Opponent::OpenSeat).await;
     // Refused as unknown until the other node has listed it in this node's lobby.

@@ -457,6 +457,15 @@ impl Client {
         .await
     }
 
+    /// The next admin's announcement, as (admin, text), skipping everything before it.
+    pub async fn announcement(&mut self) -> (String, String) {
+        self.until(|message| match message {
+            ServerMessage::Announcement { from, text } => Some((from, text)),
+            _ => None,
+        })
+        .await
+    }
+
     /// The next error (fatal or not).
     pub async fn error(&mut self) -> (ErrorKind, String) {
         self.until(|message| match message {

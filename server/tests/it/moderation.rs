@@ -93,12 +93,7 @@ async fn a_non_admins_admin_message_is_refused() {
     let done = root.administer(announce).await.unwrap();
     assert!(done.contains("announced to 3 connections"), "{done}");
     for client in [&mut guest, &mut bob, &mut root] {
-        let (from, text) = client
-            .until(|message| match message {
-                ServerMessage::Announcement { from, text } => Some((from, text)),
-                _ => None,
-            })
-            .await;
+        let (from, text) = client.announcement().await;
         assert_eq!(
             (from.as_str(), text.as_str()),
             ("root", "maintenance at five")
