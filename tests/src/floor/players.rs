@@ -231,19 +231,33 @@ mod tests {
     use std::sync::atomic::Ordering;
     use tokio::net::TcpListener;
 
-    /// Runs a relay and `pairs` pairs over `wire` flat out for a fifth of a second.
-    async fn run(pairs_asked: u64, echo: bool, wire: Wire) -> Tally {
+    /// A relay for kept connections over `wire` in this process: its address, its counts and
+    /// its task.
+    async fn relay(
+        echo: bool,
+        wire: Wire,
+    ) -> (
+        std::net::SocketAddr,
+        std::sync::Arc<RelayCounts>,
+        tokio::task::JoinHandle<std::io::Result<()>>,
+    ) {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
         let addr = listener.local_addr().expect("an address");
-        let sizes = FrameSizes::default();
         let options = RelayOptions {
-            sizes,
+            sizes: FrameSizes::default(),
             echo,
             handshake: None,
         };
         let counts = std::sync::Arc::new(RelayCounts::default());
         let tls = (wire == Wire::Tls).then(|| wire::acceptor().expect("a certificate"));
-        let relay = tokio::spawn(serve(listener, options, tls, counts.clone()));
+        let task = tokio::spawn(serve(listener, options, tls, counts.clone()));
+        (addr, counts, task)
+    }
+
+    /// Runs a relay and `pairs` pairs over `wire` flat out for a fifth of a second.
+    async fn run(pairs_asked: u64, echo: bool, wire: Wire) -> Tally {
+        let sizes = FrameSizes::default();
+        let (addr, counts, relay) = relay(echo, wire).await;
         let pairs = connect_all(addr, pairs_asked, wire)
             .await
             .expect("the pairs connect");
@@ -283,16 +297,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_player_without_tls_gets_no_answer_from_a_relay_with_tls() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
-        let addr = listener.local_addr().expect("an address");
-        let options = RelayOptions {
-            sizes: FrameSizes::default(),
-            echo: true,
-            handshake: None,
-        };
-        let counts = std::sync::Arc::new(RelayCounts::default());
-        let tls = Some(wire::acceptor().expect("a certificate"));
-        let relay = tokio::spawn(serve(listener, options, tls, counts.clone()));
+        let (addr, counts, relay) = relay(true, Wire::Tls).await;
         let refused = connect(addr, 0, Wire::Plaintext).await;
         relay.abort();
         // The relay answers the plaintext hello with a TLS alert (read as a frame far too
