@@ -1,5 +1,5 @@
 //! The `kingme` binary: the terminal client and the engine tools (`perft`, `analyze`,
-//! `match`, `ladder`, `egdb`, `book`). This file only declares the command line and hands each subcommand to its module.
+//! `match`, `engine`, `ladder`, `egdb`, `book`). This file only declares the command line and hands each subcommand to its module.
 
 mod tools;
 
@@ -36,6 +36,8 @@ enum Command {
     Analyze(tools::analyze::AnalyzeArgs),
     /// Play games between two AI levels and print wins, draws, losses and the score.
     Match(tools::engine_match::MatchArgs),
+    /// The expert on standard input and output, for another kingme's `match --b-binary`.
+    Engine(tools::engine::EngineArgs),
     /// Play a round robin between the AI levels and print their fitted Elo ratings.
     Ladder(tools::ladder::LadderArgs),
     /// Checkers endgame databases: `egdb build --pieces N`.
@@ -102,6 +104,9 @@ fn run() -> anyhow::Result<ExitCode> {
         }
         Some(Command::Match(args)) => {
             return tools::engine_match::run(&args).map(|()| ExitCode::SUCCESS);
+        }
+        Some(Command::Engine(args)) => {
+            return tools::engine::run(&args).map(|()| ExitCode::SUCCESS);
         }
         Some(Command::Ladder(args)) => {
             return tools::ladder::run(&args).map(|()| ExitCode::SUCCESS);

@@ -45,6 +45,20 @@ pub fn expected(difference: f64) -> f64 {
     1.0 / (1.0 + (-difference / SCALE).exp())
 }
 
+/// The rating difference at which a player is expected to score `score` (strictly between 0 and
+/// 1): the inverse of [`expected`].
+#[must_use]
+pub fn difference(score: f64) -> f64 {
+    SCALE * (score / (1.0 - score)).ln()
+}
+
+/// How many rating points one more point of expected score is worth at `score`: the slope of
+/// [`difference`], which turns a score's error bar into a rating difference's.
+#[must_use]
+pub fn points_per_score(score: f64) -> f64 {
+    SCALE / (score * (1.0 - score))
+}
+
 /// Fits `players` ratings to the pairings. Players who never played keep the anchor's rating
 /// with no error bar (there is nothing to measure them by).
 #[must_use]
@@ -171,6 +185,21 @@ mod tests {
             }
         }
         pairings
+    }
+
+    #[test]
+    fn a_difference_is_the_inverse_of_its_expected_score() {
+        for points in [-600.0, -35.0, 0.0, 120.0, 400.0] {
+            let score = expected(points);
+            assert!((difference(score) - points).abs() < 1e-6, "{points}");
+            // The slope: a small change of score moves the difference by the slope's amount.
+            let step = 1e-6;
+            let numeric = (difference(score + step) - difference(score - step)) / (2.0 * step);
+            assert!(
+                (numeric - points_per_score(score)).abs() < 1e-3 * numeric,
+                "{points}"
+            );
+        }
     }
 
     #[test]

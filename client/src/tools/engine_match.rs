@@ -5,15 +5,21 @@
 //! checkers endgame database (`--egdb-file`, or the largest in the data directory) to one side
 //! or both, so a level can play itself with and without it; `--no-book a|b|both` keeps a side
 //! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
-
+//! `--b-binary PATH` has side b played by another kingme binary's expert through `kingme engine`
+//! (a frozen yardstick, [`super::external_engine`]). At the end, the score with its error bar
+//! and the Elo difference ([`super::match_score`]).
+//!
 //! `--b-without-threats` gives Pente's second side the search as it was before the threat
 //! search, to measure what it gains.
 use super::analyze::seconds;
 use super::ballots;
+use super::engine_protocol::Budget;
+use super::external_engine::{EngineSetup, ExternalEngine};
+use super::match_score::Estimate;
 use anyhow::Context;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
-use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
+use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
 
@@ -26,9 +32,17 @@ pub struct MatchArgs {
     /// The first side's level.
     #[arg(long)]
     pub a: Level,
-    /// The second side's level.
-    #[arg(long)]
-    pub b: Level,
+    /// The second side's level (the expert of --b-binary when that is given).
+    #[arg(
+        long,
+        required_unless_present = "b_binary",
+        conflicts_with = "b_binary"
+    )]
+    pub b: Option<Level>,
+    /// Side b is another kingme binary's expert, played through its `kingme engine` at the
+    /// same --time (a frozen yardstick: docs/engine.md).
+    #[arg(long, value_name = "PATH", conflicts_with = "b_without_threats")]
+    pub b_binary: Option<std::path::PathBuf>,
     /// How many games.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
@@ -175,7 +189,27 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         without_threats: args.b_without_threats,
         ..ThinkOptions::default()
     };
-    let (a_name, b_name) = (args.a.to_string(), side_name(args.b, &b_options));
+    let mut external = match &args.b_binary {
+        Some(path) => {
+            let with_egdb = egdb.as_ref().is_some_and(|(sides, _)| sides.includes(1));
+            let setup = EngineSetup {
+                egdb_file: if with_egdb {
+                    super::egdb::locate(args.egdb_file.as_deref(), None)?
+                } else {
+                    None
+                },
+                no_book: args.no_book.is_some_and(|sides| sides.includes(1)),
+            };
+            Some(ExternalEngine::start(path, &setup)?)
+        }
+        None => None,
+    };
+    let b_level = args.b.unwrap_or(Level::Expert);
+    let a_name = args.a.to_string();
+    let b_name = match &args.b_binary {
+        Some(path) => format!("{} (expert)", path.display()),
+        None => side_name(b_level, &b_options),
+    };
     println!(
         "{a_name} vs {b_name} at {}, {} games{}",
         args.game,
@@ -204,9 +238,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .seed
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(index));
+        let b_player = match external.as_mut() {
+            Some(engine) => Player::External(engine),
+            None => Player::Level(b_level, b_options),
+        };
         let played = play_game_with(
             start,
-            [(args.a, ThinkOptions::default()), (args.b, b_options)],
+            [Player::Level(args.a, ThinkOptions::default()), b_player],
             a_side,
             &limits,
             seed,
@@ -271,6 +309,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             tally.proven
         );
     }
+    if let Some(estimate) = Estimate::of(a.wins, a.draws, a.losses) {
+        println!("{a_name} against {b_name}: {}", estimate.describe());
+    }
     Ok(())
 }
 
@@ -280,6 +321,24 @@ fn side_name(level: Level, options: &ThinkOptions) -> String {
         format!("{level} (without threats)")
     } else {
         level.to_string()
+    }
+}
+
+/// Who plays a side: a level of this build, or another binary's expert.
+pub(super) enum Player<'a> {
+    /// A level of this build, with its engine options.
+    Level(Level, ThinkOptions),
+    /// Another binary's expert, through `kingme engine`.
+    External(&'a mut ExternalEngine),
+}
+
+impl Player<'_> {
+    /// The level that plays: an external engine plays its expert.
+    fn level(&self) -> Level {
+        match self {
+            Player::Level(level, _) => *level,
+            Player::External(_) => Level::Expert,
+        }
     }
 }
 
@@ -314,7 +373,7 @@ pub(super) fn play_game(
     };
     play_game_with(
         start,
-        players,
+        players.map(|(level, options)| Player::Level(level, options)),
         first_side,
         &[limits.clone(), limits],
         seed,
@@ -326,12 +385,15 @@ pub(super) fn play_game(
 /// applies only to the levels that search under a time budget.
 pub(super) fn play_game_with(
     start: AnyGame,
-    players: [(Level, ThinkOptions); 2],
+    mut players: [Player<'_>; 2],
     first_side: Side,
     limits: &[Limits; 2],
     seed: u64,
     max_plies: u32,
 ) -> anyhow::Result<Played> {
+    // What an external engine is sent: the start and every move since, in notation.
+    let start_text = start.position_text();
+    let mut moves: Vec<String> = Vec::new();
     let mut game = start;
     let mut played = Played {
         winner: None,
@@ -345,7 +407,7 @@ pub(super) fn play_game_with(
     };
     let kind = game.kind();
     let limits: [Limits; 2] = std::array::from_fn(|index| {
-        let plan = plan(kind, players[index].0);
+        let plan = plan(kind, players[index].level());
         Limits {
             time: limits[index]
                 .time
@@ -353,18 +415,21 @@ pub(super) fn play_game_with(
             ..limits[index].clone()
         }
     });
-    let levels = players.map(|(level, _)| level);
     while game.outcome().is_none() && played.plies < max_plies {
         let who = usize::from(game.side_to_move() != first_side);
-        let (level, options) = players[who];
-        let report = think_with(
-            &game,
-            level,
-            &limits[who],
-            seed ^ u64::from(played.plies),
-            &options,
-        )
-        .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
+        let seed = seed ^ u64::from(played.plies);
+        let report = match &mut players[who] {
+            Player::Level(level, options) => think_with(&game, *level, &limits[who], seed, options)
+                .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?,
+            Player::External(engine) => {
+                let budget = Budget {
+                    time: limits[who].time,
+                    seed,
+                    ..Budget::default()
+                };
+                external_report(engine, &game, &start_text, &moves, &budget)?
+            }
+        };
         played.nodes[who] += report.nodes;
         played.thinking[who] += report.elapsed;
         played.moves[who] += 1;
@@ -375,8 +440,12 @@ pub(super) fn play_game_with(
             played.quick[who] += 1;
             played.proven[who] += u32::from(report.score.abs() >= MATE_BOUND);
         }
+        moves.push(game.move_text(&report.best));
         game.play(&report.best).map_err(|err| {
-            anyhow::anyhow!("the {} level played an illegal move: {err}", levels[who])
+            anyhow::anyhow!(
+                "the {} level played an illegal move: {err}",
+                players[who].level()
+            )
         })?;
         played.plies += 1;
     }
@@ -391,6 +460,34 @@ pub(super) fn play_game_with(
         None => played.how = format!("stopped at {max_plies} plies"),
     }
     Ok(played)
+}
+
+/// The external engine's move for `game` (which started at `start` and has `moves` played), as
+/// a report: its move checked against the rules, and its search's figures as it gave them.
+fn external_report(
+    engine: &mut ExternalEngine,
+    game: &AnyGame,
+    start: &str,
+    moves: &[String],
+    budget: &Budget,
+) -> anyhow::Result<Report> {
+    let answer = engine.ask(game.kind(), start, moves, budget)?;
+    let best = game.parse_move(&answer.text).map_err(|err| {
+        anyhow::anyhow!(
+            "the other binary played {:?} in {}: {err}",
+            answer.text,
+            game.position_text()
+        )
+    })?;
+    Ok(Report {
+        best,
+        text: answer.text,
+        score: answer.info.score,
+        depth: answer.info.depth,
+        nodes: answer.info.nodes,
+        pv: Vec::new(),
+        elapsed: answer.info.time,
+    })
 }
 
 #[cfg(test)]

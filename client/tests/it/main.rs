@@ -33,6 +33,7 @@ mod snapshots;
 mod stale_views;
 mod trust_e2e;
 mod watch_finished;
+mod yardstick;
 
 /// The `kingme` binary the tests run.
 const KINGME: &str = env!("CARGO_BIN_EXE_kingme");

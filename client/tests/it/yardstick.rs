@@ -1,0 +1,98 @@
+//! `kingme match --b-binary`: the real `kingme` binary plays another kingme binary (itself, here)
+//! through `kingme engine`, the frozen yardstick of docs/engine.md. Every game ends (a move the
+//! other binary named that the rules refuse would end the match with an error), each side's
+//! tally adds up to the games played and mirrors the other's, and the score comes with its error
+//! bar. A binary that is not a kingme engine is refused with the reason.
+
+use crate::KINGME;
+use std::process::{Command, Output};
+
+/// Runs `kingme match` with `args` in a data directory of its own.
+fn kingme_match(args: &[&str]) -> Output {
+    let home = tempfile::tempdir().unwrap();
+    Command::new(KINGME)
+        .arg("match")
+        .args(args)
+        .env("KINGME_DATA_DIR", home.path())
+        .env("KINGME_CONFIG_DIR", home.path())
+        .output()
+        .unwrap()
+}
+
+/// The number after `word` in `line`.
+fn after(line: &str, word: &str) -> u32 {
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == word).unwrap();
+    words.next().unwrap().parse().unwrap()
+}
+
+/// Checks a finished match of `games` games and returns side a's wins, draws and losses.
+fn check_tallies(output: &Output, games: u32) -> [u32; 3] {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let finished = stdout.lines().filter(|l| l.starts_with("game ")).count();
+    assert_eq!(finished, games as usize, "{stdout}");
+    let tallies: Vec<[u32; 3]> = stdout
+        .lines()
+        .filter(|l| l.contains(" wins ") && l.contains(" losses "))
+        .map(|l| [after(l, "wins"), after(l, "draws"), after(l, "losses")])
+        .collect();
+    let [a, b] = tallies[..] else {
+        panic!("two tallies: {stdout}");
+    };
+    assert_eq!(a.iter().sum::<u32>(), games, "{stdout}");
+    assert_eq!([a[0], a[1], a[2]], [b[2], b[1], b[0]], "{stdout}");
+    let score = stdout
+        .lines()
+        .find(|l| l.contains("(one standard error"))
+        .unwrap_or_else(|| panic!("a score with its error bar: {stdout}"));
+    assert!(score.contains(&format!("{games} games")), "{score}");
+    a
+}
+
+#[test]
+fn a_match_against_another_binary_plays_every_game_and_the_score_adds_up() {
+    // Noughts and crosses: both experts are perfect, so every game is drawn.
+    let output = kingme_match(&[
+        "--game",
+        "tictactoe",
+        "--a",
+        "expert",
+        "--b-binary",
+        KINGME,
+        "--games",
+        "4",
+    ]);
+    assert_eq!(check_tallies(&output, 4), [0, 4, 0]);
+    // Checkers from the ballots, cut short: the other binary's moves go through the rules with
+    // the game's whole history.
+    let output = kingme_match(&[
+        "--a",
+        "club",
+        "--b-binary",
+        KINGME,
+        "--games",
+        "2",
+        "--time",
+        "0.01",
+        "--max-plies",
+        "30",
+    ]);
+    check_tallies(&output, 2);
+}
+
+#[test]
+fn a_binary_that_is_not_a_kingme_engine_is_refused_with_the_reason() {
+    let missing = kingme_match(&["--a", "expert", "--b-binary", "/no/such/kingme"]);
+    assert!(!missing.status.success());
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("cannot start /no/such/kingme engine"),
+        "{stderr}"
+    );
+    let silent = kingme_match(&["--a", "expert", "--b-binary", "/bin/true"]);
+    assert!(!silent.status.success());
+    let stderr = String::from_utf8_lossy(&silent.stderr);
+    assert!(stderr.contains("/bin/true engine ended"), "{stderr}");
+}
