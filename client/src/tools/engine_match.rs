@@ -55,6 +55,10 @@ pub struct MatchArgs {
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// Checkers: side a's contempt for draws, in percent of its root evaluation, instead of
+    /// the expert's own (to tune it by matches).
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(i32).range(0..=200))]
+    pub a_contempt: Option<i32>,
     /// Pente: the second side searches as before the threat search (no threat search beyond a
     /// win in two, no capture threats in the evaluation), to measure what it gains.
     #[arg(long)]
@@ -205,7 +209,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         None => None,
     };
     let b_level = args.b.unwrap_or(Level::Expert);
-    let a_name = args.a.to_string();
+    let a_options = ThinkOptions {
+        contempt: args.a_contempt,
+        ..ThinkOptions::default()
+    };
+    let a_name = match args.a_contempt {
+        Some(percent) => format!("{} (contempt {percent}%)", args.a),
+        None => args.a.to_string(),
+    };
     let b_name = match &args.b_binary {
         Some(path) => format!("{} (expert)", path.display()),
         None => side_name(b_level, &b_options),
@@ -244,7 +255,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         };
         let played = play_game_with(
             start,
-            [Player::Level(args.a, ThinkOptions::default()), b_player],
+            [Player::Level(args.a, a_options), b_player],
             a_side,
             &limits,
             seed,

@@ -1,7 +1,16 @@
 //! Checkers for the search: make/unmake by copying the 16-byte position, the draw rules seen
-//! coming (a position repeated since the last irreversible move scores as a draw, as does the
-//! forty-move rule), captures first in the move order, and a capture extension so that no search
-//! stops in the middle of an exchange.
+//! coming, captures first in the move order, and a capture extension so that no search stops in
+//! the middle of an exchange (captures are compulsory: a forcing sequence of them is always
+//! searched to its end).
+//!
+//! Draws: a position that repeats one first seen inside the search (after the root) is a draw,
+//! as the side that steered into the cycle could repeat it; one first seen in the game before
+//! the search is a draw only the third time it stands, as the rules have it, so a side that is
+//! better does not take the opponent's return to an old position for a draw it must accept. The
+//! forty-move rule is seen coming. The expert scores these draws with a contempt: below zero for
+//! the side its root evaluation has ahead (by [`CONTEMPT_PERCENT`] of that evaluation, at most
+//! [`MAX_CONTEMPT`]), above zero for the other, so that the stronger side plays on rather than
+//! repeat. An endgame database's draw is exact and scores 0.
 //!
 //! The classic levels count material only (a man 100, a king 175, a side without a move has lost);
 //! `expert` uses [`super::checkers_eval`], and an endgame database when it is given one: a
@@ -51,7 +60,20 @@ pub struct CheckersSearch {
     converting: Option<(Counts, Side)>,
     /// The build of the evaluation to run ([`crate::cpu`]), asked once per search.
     instructions: Instructions,
+    /// Where in `keys` the root stands: an earlier position repeated is a draw only the third
+    /// time, one seen after the root already the second.
+    root: usize,
+    /// What a draw is worth to the side to move at the root (0 or below when it is ahead);
+    /// the other side's is the negative.
+    root_draw: i32,
 }
+
+/// The expert's contempt for draws, in percent of its root evaluation: a side ahead by a man
+/// (100) scores a draw at minus this many points.
+pub const CONTEMPT_PERCENT: i32 = 25;
+
+/// The most a draw's score moves away from 0 with the contempt.
+pub const MAX_CONTEMPT: i32 = 50;
 
 /// A database win's score before the material term: far above any evaluation of a position
 /// with few pieces, below [`super::search::MATE_BOUND`] (a database win is not a mate in so
@@ -67,11 +89,36 @@ impl CheckersSearch {
         CheckersSearch {
             position: *game.position(),
             expert,
+            root: keys.len() - 1,
             keys,
             reversible_from: 0,
             egdb: None,
             converting: None,
             instructions: Instructions::detected(),
+            root_draw: 0,
+        }
+    }
+
+    /// Scores the draws it sees with a contempt of `percent` of the root's evaluation (from
+    /// the side to move's point of view), at most [`MAX_CONTEMPT`] either way: a draw is worth
+    /// less than 0 to a side the evaluation has ahead, more than 0 to one behind. Only for the
+    /// expert's evaluation; the classic levels' draws stay 0, as plain minimax scores them.
+    #[must_use]
+    pub fn with_contempt(mut self, percent: i32) -> CheckersSearch {
+        if self.expert {
+            let ahead = self.evaluate();
+            self.root_draw =
+                -(ahead.saturating_mul(percent) / 100).clamp(-MAX_CONTEMPT, MAX_CONTEMPT);
+        }
+        self
+    }
+
+    /// A draw's score for the side to move.
+    fn draw_score(&self) -> i32 {
+        if (self.keys.len() - 1 - self.root).is_multiple_of(2) {
+            self.root_draw
+        } else {
+            -self.root_draw
         }
     }
 
@@ -145,17 +192,23 @@ impl SearchGame for CheckersSearch {
     fn terminal(&self) -> Option<i32> {
         let now = self.keys.len() - 1;
         if now - self.reversible_from >= FORTY_MOVE_PLIES {
-            return Some(0);
+            return Some(self.draw_score());
         }
-        // A position seen before with the same side to move (two, four, ... plies back) can be
-        // repeated again by the side that steered into it: count it a draw at once.
+        // The same position with the same side to move, two, four, ... plies back, latest
+        // first. Seen after the root, the side that steered into the cycle can repeat it: a
+        // draw at once. Seen only before the root, it is a draw the third time it stands.
         let key = self.keys[now];
-        let repeated = (self.reversible_from..now)
+        let mut seen = (self.reversible_from..now)
             .rev()
             .skip(1)
             .step_by(2)
-            .any(|index| self.keys[index] == key);
-        repeated.then_some(0)
+            .filter(|&index| self.keys[index] == key);
+        let repeated = match seen.next() {
+            Some(index) if index > self.root => true,
+            Some(_) => seen.next().is_some(),
+            None => false,
+        };
+        repeated.then(|| self.draw_score())
     }
 
     fn evaluate(&self) -> i32 {
@@ -244,7 +297,8 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
             ties: vec![line.mv],
         });
     }
-    let mut search = CheckersSearch::new(game, request.deepens());
+    let contempt = request.options.contempt.unwrap_or(CONTEMPT_PERCENT);
+    let mut search = CheckersSearch::new(game, request.deepens()).with_contempt(contempt);
     if request.level == Level::Expert {
         search = search.with_egdb(request.limits.egdb.clone());
     }
@@ -408,25 +462,148 @@ mod tests {
         }
     }
 
-    #[test]
-    fn repetitions_in_the_game_history_count_as_draws_in_the_search() {
-        // Shuffle kings so the start position stands twice; a search sees the repeat coming.
-        let mut game = Checkers::from_position_text("B:WK32:BK1").unwrap();
-        for text in ["1-5", "32-28", "5-1", "28-32"] {
+    /// A game from `fen` with `moves` played.
+    fn after_moves(fen: &str, moves: &[&str]) -> Checkers {
+        let mut game = Checkers::from_position_text(fen).unwrap();
+        for text in moves {
             let mv = game.parse_move(text).unwrap();
             game.play(&mv).unwrap();
         }
-        let mut search = CheckersSearch::new(&game, true);
-        assert_eq!(
-            search.terminal(),
-            Some(0),
-            "the start is on the board again"
-        );
-        let mv = game.parse_move("1-6").unwrap();
-        let undo = search.make(mv);
+        game
+    }
+
+    /// Makes the moves `texts` in the search, in order.
+    fn make_all(search: &mut CheckersSearch, game: &Checkers, texts: &[&str]) {
+        let mut replay = game.clone();
+        for text in texts {
+            let mv = replay.parse_move(text).unwrap();
+            replay.play(&mv).unwrap();
+            search.make(mv);
+        }
+    }
+
+    #[test]
+    fn a_repetition_of_the_game_before_the_search_is_a_draw_only_the_third_time() {
+        // Kings shuffle so that the start stands again: the second time, not a draw yet.
+        let shuffle = ["1-5", "32-28", "5-1", "28-32"];
+        let twice = after_moves("B:WK32:BK1", &shuffle);
+        assert_eq!(twice.repetitions(), 2);
+        let mut search = CheckersSearch::new(&twice, true);
+        assert_eq!(search.terminal(), None, "the root stands the second time");
+        // Going round again inside the search reaches the start a third time: the rules' draw.
+        make_all(&mut search, &twice, &shuffle);
+        assert_eq!(search.terminal(), Some(0));
+        // One step of the cycle reaches a position that stood once before the root: play goes
+        // on, the side ahead does not take it for a draw.
+        let mut search = CheckersSearch::new(&twice, true);
+        make_all(&mut search, &twice, &["1-5"]);
         assert_eq!(search.terminal(), None);
-        search.unmake(mv, undo);
-        assert_eq!(search.key(), checkers_key(game.position()));
+        // A position first seen inside the search is a draw the second time: the side that
+        // steered into the cycle can repeat it.
+        let once = Checkers::from_position_text("B:WK32:BK1").unwrap();
+        let mut search = CheckersSearch::new(&once, true);
+        make_all(&mut search, &once, &["1-6", "32-28", "6-1", "28-32"]);
+        assert_eq!(search.terminal(), None, "the root itself, the second time");
+        make_all(&mut search, &once, &["1-6"]);
+        assert_eq!(search.terminal(), Some(0), "first seen inside the search");
+        search.unmake(once.parse_move("1-6").unwrap(), (*once.position(), 0));
+        assert_eq!(search.key(), checkers_key(once.position()));
+    }
+
+    #[test]
+    fn a_draw_is_worth_less_than_zero_to_the_side_ahead_and_more_to_the_other() {
+        // Black a king and a man up, to move; a cycle inside the search is a draw.
+        let game = Checkers::from_position_text("B:WK32:BK1,K10,12").unwrap();
+        let cycle = ["1-5", "32-28", "5-1", "28-32", "1-5"];
+        let draw_after = |plies: usize, search: &mut CheckersSearch| {
+            make_all(search, &game, &cycle[..plies]);
+            search.terminal()
+        };
+        let ahead = CheckersSearch::new(&game, true).evaluate();
+        assert!(ahead > 2 * MAX_CONTEMPT, "{ahead}");
+        let mut search = CheckersSearch::new(&game, true).with_contempt(CONTEMPT_PERCENT);
+        // White to move after the fifth ply: the draw is White's gain.
+        assert_eq!(draw_after(5, &mut search), Some(MAX_CONTEMPT));
+        let mut search = CheckersSearch::new(&game, true).with_contempt(10);
+        assert_eq!(
+            draw_after(5, &mut search),
+            Some((ahead / 10).min(MAX_CONTEMPT))
+        );
+        // White to move at the root, behind: a draw is worth more than 0 to it, and less than
+        // 0 to Black after a ply.
+        let white = Checkers::from_position_text("W:WK32:BK1,K10,12").unwrap();
+        let mut search = CheckersSearch::new(&white, true).with_contempt(CONTEMPT_PERCENT);
+        assert_eq!(search.draw_score(), MAX_CONTEMPT);
+        make_all(&mut search, &white, &["32-28"]);
+        assert_eq!(search.draw_score(), -MAX_CONTEMPT);
+        // The classic levels keep plain minimax's draws.
+        let mut classic = CheckersSearch::new(&game, false).with_contempt(CONTEMPT_PERCENT);
+        assert_eq!(draw_after(5, &mut classic), Some(0));
+    }
+
+    #[test]
+    fn ahead_where_it_repeated_before_the_expert_now_plays_on() {
+        // From a game of the expert against itself (ACF ballot 28, 40,000 nodes a move): White,
+        // three kings and two men against two kings and three men, to move where the position
+        // had stood before. The expert before this change scored every line a draw (0 at depth
+        // 8 and 12: any return to a position of the game counted as one) and repeated; now only
+        // a third time is, so it sees its lead and plays on.
+        let moves = "22-17 13x22 25x18 10-14 18x9 6x13 29-25 16-20 25-22 2-6 22-17 13x22 26x17 \
+            7-11 17-14 11-16 28-24 6-10 14x7 3x10 23-18 16x23 18-14 10x17 21x14 12-16 27x18 \
+            20x27 31x24 1-6 30-26 8-11 26-23 16-20 32-27 4-8 23-19 8-12 19-15 11-16 15-11 6-9 \
+            11-7 9-13 7-2 13-17 14-10 17-22 10-7 22-25 18-14 25-30 7-3 30-25 3-7 25-22 7-11 \
+            22-26 14-10 5-9 2-6 9-14 6-9 14-17 10-6 17-21 6-1 21-25 9-14 25-29 1-6 29-25 11-7 \
+            25-22 7-10 26-30 6-9 30-26";
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let ballot = "W:W19,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,12,13,16";
+        let game = after_moves(ballot, &moves);
+        assert_eq!(
+            game.position_text(),
+            "W:WK9,K10,K14,24,27:B12,16,20,K22,K26"
+        );
+        assert!(game.history().len() > 8, "a history of king moves");
+        let limits = Limits {
+            depth: Some(8),
+            ..Limits::default()
+        };
+        let report = think(&AnyGame::Checkers(game.clone()), Level::Expert, &limits, 0).unwrap();
+        assert!(report.score > MAX_CONTEMPT, "{report:?}");
+        let mut next = AnyGame::Checkers(game);
+        next.play(&report.best).unwrap();
+        assert_eq!(next.outcome(), None, "{report:?}");
+    }
+
+    #[test]
+    fn without_a_repetition_in_reach_the_contempt_changes_no_search() {
+        // Men only: no move can be taken back, so no position can come again, and the search
+        // is the same with the contempt and without (nodes, move, score and line).
+        use crate::ai::ThinkOptions;
+        for fen in [
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
+            "W:W18,22,24,25,27,28,30:B2,3,6,7,9,11,13",
+        ] {
+            let game = AnyGame::from_position_text(GameKind::Checkers, fen).unwrap();
+            let limits = Limits {
+                depth: Some(9),
+                no_book: true,
+                ..Limits::default()
+            };
+            let search = |contempt| {
+                let options = ThinkOptions {
+                    contempt: Some(contempt),
+                    ..ThinkOptions::default()
+                };
+                crate::ai::think_with(&game, Level::Expert, &limits, 0, &options).unwrap()
+            };
+            let (without, with) = (search(0), search(CONTEMPT_PERCENT));
+            assert!(without.nodes > 1_000, "{fen}: {without:?}");
+            assert_eq!(
+                (without.nodes, &without.text, without.score, &without.pv),
+                (with.nodes, &with.text, with.score, &with.pv),
+                "{fen}"
+            );
+        }
     }
 
     #[test]

@@ -187,6 +187,7 @@ mod tests {
         minimax: false,
         fixed_depth: true,
         without_threats: false,
+        contempt: None,
     };
 
     fn quick(level: Level) -> Limits {

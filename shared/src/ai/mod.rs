@@ -105,6 +105,10 @@ pub struct ThinkOptions {
     /// threat search at the leaves, no capture threats in the evaluation. For measuring what the
     /// threat search gains (`kingme match --b-without-threats`).
     pub without_threats: bool,
+    /// Checkers: the expert's contempt for draws, in percent of its root evaluation, instead
+    /// of its own (`CONTEMPT_PERCENT` in `ai/checkers.rs`), to tune it by matches (`kingme match
+    /// --a-contempt`).
+    pub contempt: Option<i32>,
 }
 
 /// What a search chose and found.
