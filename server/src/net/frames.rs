@@ -3,9 +3,9 @@
 //! moment so the goodbye is not destroyed by a reset.
 
 use super::transport::{Incoming, Outgoing};
+use crate::players::Quiet;
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{FrameError, ServerMessage};
-use std::pin::pin;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 use tokio::time::Duration;
@@ -57,9 +57,10 @@ pub async fn write_frames(
     closing: CancellationToken,
     kick: CancellationToken,
 ) {
-    // Made once, not for every batch: each new wait registers with its token and drops out.
-    let mut kicked = pin!(kick.cancelled());
-    let mut closed = pin!(closing.cancelled());
+    // Made once, not for every batch: each new wait registers with its token and drops out;
+    // quiet, so a batch does not poll them again (players/quiet.rs).
+    let mut kicked = Quiet::new(kick.cancelled_owned());
+    let mut closed = Quiet::new(closing.cancelled_owned());
     loop {
         let message = tokio::select! {
             biased;
