@@ -8,7 +8,7 @@ pub mod quiet;
 pub mod session;
 pub mod sessions;
 
-pub use outbox::Outbox;
+pub use outbox::{Outbox, Parcel};
 pub use quiet::Quiet;
 pub use session::{Attachment, Session};
 pub use sessions::Sessions;
