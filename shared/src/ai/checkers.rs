@@ -16,7 +16,7 @@
 
 use super::Level;
 use super::book::Book;
-use super::checkers_eval::{expert_eval_in, material};
+use super::checkers_eval::{Weights, expert_eval_in, material};
 use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
 use super::egdb::{Egdb, Verdict};
@@ -51,6 +51,8 @@ pub struct CheckersSearch {
     converting: Option<(Counts, Side)>,
     /// The build of the evaluation to run ([`crate::cpu`]), asked once per search.
     instructions: Instructions,
+    /// The expert evaluation's weights (the shipped ones unless an engine tool says otherwise).
+    weights: &'static Weights,
 }
 
 /// A database win's score before the material term: far above any evaluation of a position
@@ -72,7 +74,15 @@ impl CheckersSearch {
             egdb: None,
             converting: None,
             instructions: Instructions::detected(),
+            weights: Weights::shipped(),
         }
+    }
+
+    /// Evaluates with `weights` instead of the shipped ones, if given.
+    #[must_use]
+    pub fn with_weights(mut self, weights: Option<&'static Weights>) -> CheckersSearch {
+        self.weights = weights.unwrap_or(self.weights);
+        self
     }
 
     /// Evaluates in the build `instructions` names instead of the fastest one; every build
@@ -160,7 +170,7 @@ impl SearchGame for CheckersSearch {
 
     fn evaluate(&self) -> i32 {
         let black = if self.expert {
-            expert_eval_in(self.instructions, &self.position)
+            expert_eval_in(self.instructions, self.weights, &self.position)
         } else {
             material(&self.position)
         };
@@ -244,7 +254,8 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
             ties: vec![line.mv],
         });
     }
-    let mut search = CheckersSearch::new(game, request.deepens());
+    let mut search =
+        CheckersSearch::new(game, request.deepens()).with_weights(request.options.checkers_weights);
     if request.level == Level::Expert {
         search = search.with_egdb(request.limits.egdb.clone());
     }

@@ -187,6 +187,7 @@ mod tests {
         minimax: false,
         fixed_depth: true,
         without_threats: false,
+        checkers_weights: None,
     };
 
     fn quick(level: Level) -> Limits {

@@ -16,7 +16,7 @@
 
 pub mod book;
 mod checkers;
-mod checkers_eval;
+pub mod checkers_eval;
 mod classic;
 pub mod clock;
 pub mod egdb;
@@ -105,6 +105,10 @@ pub struct ThinkOptions {
     /// threat search at the leaves, no capture threats in the evaluation. For measuring what the
     /// threat search gains (`kingme match --b-without-threats`).
     pub without_threats: bool,
+    /// Checkers: the expert evaluates with these weights instead of the shipped ones (the
+    /// hand-set weights the tuning replaced, or a file `kingme tune` wrote), to measure one
+    /// against the other (`kingme match --b-weights`).
+    pub checkers_weights: Option<&'static checkers_eval::Weights>,
 }
 
 /// What a search chose and found.
