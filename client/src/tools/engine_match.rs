@@ -7,7 +7,8 @@
 //! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
 
 //! `--b-without-threats` gives Pente's second side the search as it was before the threat
-//! search, to measure what it gains.
+//! search, to measure what it gains; `--b-weights hand|FILE` gives checkers' second side other
+//! evaluation weights than the shipped ones.
 use super::analyze::seconds;
 use super::ballots;
 use anyhow::Context;
@@ -58,6 +59,10 @@ pub struct MatchArgs {
     /// Which sides play without the checkers opening book: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
     pub no_book: Option<Sides>,
+    /// Checkers: the second side's expert evaluates with these weights instead of the shipped
+    /// ones: "hand" (the hand-set weights the tuning replaced) or a file `kingme tune` wrote.
+    #[arg(long, value_name = "hand|FILE")]
+    pub b_weights: Option<String>,
 }
 
 /// Which sides of a match an option applies to.
@@ -173,9 +178,17 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let starts = super::openings::openings(args.game, args.games, args.seed)?;
     let b_options = ThinkOptions {
         without_threats: args.b_without_threats,
+        checkers_weights: args
+            .b_weights
+            .as_deref()
+            .map(super::tune::weights_named)
+            .transpose()?,
         ..ThinkOptions::default()
     };
-    let (a_name, b_name) = (args.a.to_string(), side_name(args.b, &b_options));
+    let (a_name, b_name) = (
+        args.a.to_string(),
+        side_name(args.b, &b_options, args.b_weights.as_deref()),
+    );
     println!(
         "{a_name} vs {b_name} at {}, {} games{}",
         args.game,
@@ -274,13 +287,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A side's name in the match's lines: its level, and the switch that changes it.
-fn side_name(level: Level, options: &ThinkOptions) -> String {
+/// A side's name in the match's lines: its level, and the switches that change it.
+fn side_name(level: Level, options: &ThinkOptions, weights: Option<&str>) -> String {
+    let mut name = level.to_string();
     if options.without_threats {
-        format!("{level} (without threats)")
-    } else {
-        level.to_string()
+        name.push_str(" (without threats)");
     }
+    if let Some(weights) = weights {
+        name.push_str(&format!(" ({weights} weights)"));
+    }
+    name
 }
 
 /// One finished game.

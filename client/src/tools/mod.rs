@@ -10,3 +10,4 @@ pub mod engine_match;
 pub mod ladder;
 mod openings;
 pub mod perft;
+pub mod tune;

@@ -12,6 +12,7 @@
 //! two cannot disagree.
 
 mod masks;
+pub mod texel;
 pub mod weights;
 
 use crate::cpu::{Instructions, Kernel, call};
