@@ -13,6 +13,7 @@ pub mod positions;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use kingme_shared::ai::checkers_eval::Weights;
+use kingme_shared::ai::checkers_eval::weights::MAX_FILE_LEN;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -163,8 +164,7 @@ pub fn weights_named(name: &str) -> anyhow::Result<&'static Weights> {
         "hand" => Ok(Weights::hand()),
         "shipped" => Ok(Weights::shipped()),
         path => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read the weights file {path}"))?;
+            let text = read_text(Path::new(path), MAX_FILE_LEN as u64, "weights file")?;
             let file = Weights::parse(&text).with_context(|| format!("in {path}"))?;
             // Read once for a tool's whole run; the search holds the weights by reference.
             Ok(Box::leak(Box::new(file.weights)))
@@ -183,6 +183,20 @@ fn bar(template: &str, length: Option<u64>) -> anyhow::Result<ProgressBar> {
     Ok(bar)
 }
 
+/// Reads the text file `path` (a `what`), refusing one larger than `max` bytes.
+fn read_text(path: &Path, max: u64, what: &str) -> anyhow::Result<String> {
+    let length = std::fs::metadata(path)
+        .with_context(|| format!("cannot read the {what} {}", path.display()))?
+        .len();
+    anyhow::ensure!(
+        length <= max,
+        "the {what} {} has {length} bytes, more than the {max} read",
+        path.display()
+    );
+    std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the {what} {} as text", path.display()))
+}
+
 /// Writes `text` to `path`, creating its folder.
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -195,6 +209,42 @@ fn write(path: &Path, text: &str) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kingme_shared::ai::checkers_eval::texel;
+
+    /// The shipped weights are the fit's: the error they give on the committed positions is
+    /// the final error their provenance records, at its recorded scale, and no step of 1 of any
+    /// weight the fit moves lowers it (a local minimum of exactly that fit).
+    #[test]
+    fn the_shipped_weights_are_a_local_minimum_of_the_committed_positions() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let text = std::fs::read_to_string(root.join("shared/data/checkers-weights.toml"))
+            .expect("the shipped weights file");
+        let file = Weights::parse(&text).expect("the shipped weights");
+        assert_eq!(file.weights, *Weights::shipped());
+        let recorded = |key: &str| -> f64 {
+            file.provenance(key)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("the provenance's {key}"))
+        };
+        let positions_file = file.provenance("positions_file").expect("positions_file");
+        let positions = positions::read(&root.join(positions_file)).expect("the positions");
+        assert_eq!(positions.len() as f64, recorded("positions"));
+        let samples = fit::samples(&positions);
+        let k = recorded("k");
+        let error = texel::error(&samples, &file.weights, k);
+        let final_error = recorded("final_error");
+        assert!(
+            (error - final_error).abs() <= 1e-12 * final_error,
+            "the shipped weights give {error}, the fit recorded {final_error}"
+        );
+        assert_eq!(
+            texel::lower_step(&samples, &file.weights, k, &fit::FROZEN),
+            None,
+            "a step lowers the error: the shipped weights are not the fit's"
+        );
+        // And the fit did better than the hand-set weights it started from.
+        assert!(error < texel::error(&samples, Weights::hand(), k));
+    }
 
     #[test]
     fn weights_are_named_or_read_from_a_file() {

@@ -77,16 +77,7 @@ pub fn parse(text: &str) -> anyhow::Result<Vec<Labelled>> {
 
 /// Reads a positions file, refusing one larger than [`MAX_FILE_LEN`].
 pub fn read(path: &Path) -> anyhow::Result<Vec<Labelled>> {
-    let length = std::fs::metadata(path)
-        .with_context(|| format!("cannot read the positions file {}", path.display()))?
-        .len();
-    anyhow::ensure!(
-        length <= MAX_FILE_LEN,
-        "the positions file {} has {length} bytes, more than the {MAX_FILE_LEN} read",
-        path.display()
-    );
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the positions file {}", path.display()))?;
+    let text = super::read_text(path, MAX_FILE_LEN, "positions file")?;
     parse(&text).with_context(|| format!("in {}", path.display()))
 }
 

@@ -312,10 +312,6 @@ mod tests {
         )
     }
 
-    fn eval(fen: &str) -> i32 {
-        eval_with(Weights::shipped(), fen)
-    }
-
     #[test]
     fn material_counts_men_and_kings() {
         let position = parse_fen("B:W21,22,K30:B1,K5").expect("a FEN");
