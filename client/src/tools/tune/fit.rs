@@ -7,9 +7,17 @@ use indicatif::ProgressBar;
 use kingme_shared::ai::checkers_eval::texel::{self, Fit, Sample};
 use kingme_shared::ai::checkers_eval::{Term, Weights};
 
-/// The terms the fit leaves alone: the man, the unit of the scale (with `k` free, scaling every
-/// weight together would change nothing).
-pub const FROZEN: [Term; 1] = [Term::Man];
+/// The terms the fit leaves alone: the man, the unit of the scale; and the three terms that
+/// make the search make progress in a won ending (the hunters' distance, the weak kings' moves,
+/// the weak kings out of the double corners). Results cannot teach those: the ending is won
+/// however the kings stand, and left free the fit turned the hunters' distance into a count of
+/// the stronger side's kings (+157 a step: a search that keeps its kings away).
+pub const FROZEN: [Term; 4] = [
+    Term::Man,
+    Term::HunterDistance,
+    Term::WeakKingMoves,
+    Term::WeakKingsOut,
+];
 
 /// A fit and the scale it was made at.
 #[derive(Debug, Clone)]

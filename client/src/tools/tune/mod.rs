@@ -60,11 +60,12 @@ pub struct TuneArgs {
 /// Runs `kingme tune`.
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let started = Instant::now();
+    let commit = output::commit();
     let start = weights_named(&args.start)?;
     let (positions, games, positions_file) = match &args.positions {
         Some(path) => (positions::read(path)?, 0, path.clone()),
         None => {
-            let made = make_positions(args)?;
+            let made = make_positions(args, &commit)?;
             (made, args.games, args.save_positions.clone())
         }
     };
@@ -78,7 +79,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let provenance = output::Provenance {
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        commit: output::commit(),
+        commit: commit.clone(),
         seed: args.seed,
         games,
         positions_file: positions_file.display().to_string(),
@@ -100,7 +101,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
 }
 
 /// Plays the games, writes the positions file and returns its positions.
-fn make_positions(args: &TuneArgs) -> anyhow::Result<Vec<positions::Labelled>> {
+fn make_positions(args: &TuneArgs, commit: &str) -> anyhow::Result<Vec<positions::Labelled>> {
     let egdb = match args.egdb.as_deref() {
         None => None,
         Some(name) => {
@@ -147,7 +148,7 @@ fn make_positions(args: &TuneArgs) -> anyhow::Result<Vec<positions::Labelled>> {
             "{} positions, {} of them labelled by the endgame database; commit {}.",
             made.positions.len(),
             made.exact,
-            output::commit()
+            commit
         ),
     ];
     write(
