@@ -1,15 +1,17 @@
 //! The positions `kingme tune` fits to, made by self-play: each game starts from an ACF
 //! three-move ballot (in turn), plays a few random moves from the seed so that no two games are
 //! alike, and is then played out by the expert against itself at a small node budget (a node
-//! budget, so that the games do not depend on how busy the machine is). A few quiet positions of
+//! budget, so that the games do not depend on how busy the machine is), with the weights the fit
+//! starts from. A few quiet positions of
 //! each game (the side to move has no capture: a capture is not a position to evaluate, the
 //! search resolves it) are kept, labelled with the game's result, or exactly by the endgame
 //! database when one is given and holds the position.
 
 use super::positions::Labelled;
 use indicatif::ProgressBar;
+use kingme_shared::ai::checkers_eval::Weights;
 use kingme_shared::ai::egdb::{Egdb, Verdict};
-use kingme_shared::ai::{Level, Limits, think};
+use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::games::checkers::{Position, has_capture};
 use kingme_shared::{AnyGame, Side};
 use rand::rngs::StdRng;
@@ -31,6 +33,9 @@ pub struct Settings {
     pub max_plies: u32,
     /// The seed of the random moves and of the sampling.
     pub seed: u64,
+    /// The weights the expert plays the games with (the fit's starting weights, so that a run
+    /// plays the same games whatever weights are shipped at the time).
+    pub weights: &'static Weights,
 }
 
 /// What the generation made.
@@ -141,7 +146,11 @@ fn play(
         if !has_capture(&position) {
             quiet.push(position);
         }
-        let report = think(&game, Level::Expert, limits, u64::from(plies))
+        let options = ThinkOptions {
+            checkers_weights: Some(settings.weights),
+            ..ThinkOptions::default()
+        };
+        let report = think_with(&game, Level::Expert, limits, u64::from(plies), &options)
             .ok_or_else(|| anyhow::anyhow!("no move in an unfinished game"))?;
         game.play(&report.best)?;
         plies += 1;
@@ -170,6 +179,7 @@ mod tests {
             per_game: 5,
             max_plies: 60,
             seed: 9,
+            weights: Weights::hand(),
         };
         let bar = ProgressBar::hidden();
         let made = generate(&settings, None, &bar).expect("games");

@@ -49,7 +49,8 @@ pub struct TuneArgs {
         default_value = "checkers-tune-positions.txt"
     )]
     pub save_positions: PathBuf,
-    /// The weights to start from: a weights file, or "hand" (default) or "shipped".
+    /// The weights to start from, and to play the games with: a weights file, or "hand"
+    /// (default) or "shipped".
     #[arg(long, value_name = "FILE|hand|shipped", default_value = "hand")]
     pub start: String,
     /// The weights file to write.
@@ -65,7 +66,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let (positions, games, positions_file) = match &args.positions {
         Some(path) => (positions::read(path)?, 0, path.clone()),
         None => {
-            let made = make_positions(args, &commit)?;
+            let made = make_positions(args, start, &commit)?;
             (made, args.games, args.save_positions.clone())
         }
     };
@@ -101,7 +102,11 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
 }
 
 /// Plays the games, writes the positions file and returns its positions.
-fn make_positions(args: &TuneArgs, commit: &str) -> anyhow::Result<Vec<positions::Labelled>> {
+fn make_positions(
+    args: &TuneArgs,
+    start: &'static Weights,
+    commit: &str,
+) -> anyhow::Result<Vec<positions::Labelled>> {
     let egdb = match args.egdb.as_deref() {
         None => None,
         Some(name) => {
@@ -122,6 +127,7 @@ fn make_positions(args: &TuneArgs, commit: &str) -> anyhow::Result<Vec<positions
         per_game: args.per_game,
         max_plies: 300,
         seed: args.seed,
+        weights: start,
     };
     let bar = bar(
         "{elapsed_precise} [{bar:30}] {pos}/{len} games, {eta} left: {msg}",
