@@ -447,6 +447,34 @@ mod tests {
     }
 
     #[test]
+    fn other_weights_change_the_expert_s_checkers_scores() {
+        use kingme_shared::ai::checkers_eval::Weights;
+        let game = AnyGame::from_position_text(GameKind::Checkers, "B:W18,22,24,28:B6,9,11,K15")
+            .expect("a position");
+        let limits = Limits {
+            depth: Some(3),
+            no_book: true,
+            ..Limits::default()
+        };
+        let score = |weights: Option<&'static Weights>| {
+            let options = ThinkOptions {
+                checkers_weights: weights,
+                fixed_depth: true,
+                ..ThinkOptions::default()
+            };
+            think_with(&game, Level::Expert, &limits, 0, &options)
+                .expect("a move")
+                .score
+        };
+        assert_eq!(score(None), score(Some(Weights::shipped())));
+        assert_ne!(score(None), score(Some(Weights::hand())));
+        assert_eq!(
+            side_name(Level::Expert, &ThinkOptions::default(), Some("hand")),
+            "expert (hand weights)"
+        );
+    }
+
+    #[test]
     fn points_and_speed() {
         let tally = Tally {
             wins: 3,
