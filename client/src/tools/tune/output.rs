@@ -1,5 +1,5 @@
 //! The weights file `kingme tune` writes: a comment, the `[weights]` section, and the fit's
-//! provenance (the command, the commit it ran at, the seed, the games and positions, the scale
+//! provenance (the command, the commit it ran at, the starting weights, the seed, the games and positions, the scale
 //! `k` and the errors), in the form [`kingme_shared::ai::checkers_eval::Weights::parse`] reads.
 //! `k` and the final error are written so that they read back exactly (the test of the shipped
 //! weights recomputes the error and compares).
@@ -14,6 +14,8 @@ pub struct Provenance {
     pub command: String,
     /// The commit it ran at (`git rev-parse --short HEAD`), or "unknown".
     pub commit: String,
+    /// The weights the fit started from ("hand", "shipped" or a file).
+    pub start: String,
     /// The seed of the games.
     pub seed: u64,
     /// Games played (0 when the positions were read from a file made before).
@@ -36,6 +38,7 @@ pub fn to_text(fitted: &Fitted, provenance: &Provenance) -> String {
     let _ = writeln!(text, "\n[provenance]");
     let _ = writeln!(text, "command = {}", quote(&provenance.command));
     let _ = writeln!(text, "commit = {}", quote(&provenance.commit));
+    let _ = writeln!(text, "start = {}", quote(&provenance.start));
     let _ = writeln!(text, "seed = {}", provenance.seed);
     let _ = writeln!(text, "games = {}", provenance.games);
     let _ = writeln!(
@@ -83,6 +86,7 @@ mod tests {
         let provenance = Provenance {
             command: "kingme tune --seed 3 \"quoted\"".to_owned(),
             commit: "abc1234".to_owned(),
+            start: "hand".to_owned(),
             seed: 3,
             games: 10,
             positions_file: "p.txt".to_owned(),
