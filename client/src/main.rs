@@ -44,6 +44,8 @@ enum Command {
     Egdb(tools::egdb::EgdbArgs),
     /// The checkers opening book: `book build`.
     Book(tools::book::BookArgs),
+    /// Fit the checkers evaluation's weights to self-play results (Texel's way) and write them.
+    Tune(tools::tune::TuneArgs),
     /// List finished games from the server's history, newest first.
     History(archive::HistoryArgs),
     /// Show the rating leaderboard (Elo, K = 32) of people and bot levels.
@@ -113,6 +115,7 @@ fn run() -> anyhow::Result<ExitCode> {
         }
         Some(Command::Egdb(args)) => return tools::egdb::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Book(args)) => return tools::book::run(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Tune(args)) => return tools::tune::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Identity(args)) => {
             let text = kingme_client::identity::command::run(&args, cli.global.name.as_deref())?;

@@ -10,7 +10,8 @@
 //! and the Elo difference ([`super::match_score`]).
 //!
 //! `--b-without-threats` gives Pente's second side the search as it was before the threat
-//! search, to measure what it gains.
+//! search, to measure what it gains; `--b-weights hand|FILE` gives checkers' second side other
+//! evaluation weights than the shipped ones.
 use super::analyze::seconds;
 use super::ballots;
 use super::engine_protocol::Budget;
@@ -76,6 +77,10 @@ pub struct MatchArgs {
     /// Which sides play without the checkers opening book: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
     pub no_book: Option<Sides>,
+    /// Checkers: the second side's expert evaluates with these weights instead of the shipped
+    /// ones: "hand" (the hand-set weights the tuning replaced) or a file `kingme tune` wrote.
+    #[arg(long, value_name = "hand|FILE", conflicts_with = "b_binary")]
+    pub b_weights: Option<String>,
 }
 
 /// Which sides of a match an option applies to.
@@ -191,6 +196,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let starts = super::openings::openings(args.game, args.games, args.seed)?;
     let b_options = ThinkOptions {
         without_threats: args.b_without_threats,
+        checkers_weights: args
+            .b_weights
+            .as_deref()
+            .map(super::tune::weights_named)
+            .transpose()?,
         ..ThinkOptions::default()
     };
     let mut external = match &args.b_binary {
@@ -219,7 +229,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     };
     let b_name = match &args.b_binary {
         Some(path) => format!("{} (expert)", path.display()),
-        None => side_name(b_level, &b_options),
+        None => side_name(b_level, &b_options, args.b_weights.as_deref()),
     };
     println!(
         "{a_name} vs {b_name} at {}, {} games{}",
@@ -326,13 +336,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A side's name in the match's lines: its level, and the switch that changes it.
-fn side_name(level: Level, options: &ThinkOptions) -> String {
+/// A side's name in the match's lines: its level, and the switches that change it.
+fn side_name(level: Level, options: &ThinkOptions, weights: Option<&str>) -> String {
+    let mut name = level.to_string();
     if options.without_threats {
-        format!("{level} (without threats)")
-    } else {
-        level.to_string()
+        name.push_str(" (without threats)");
     }
+    if let Some(weights) = weights {
+        name.push_str(&format!(" ({weights} weights)"));
+    }
+    name
 }
 
 /// Who plays a side: a level of this build, or another binary's expert.
@@ -536,6 +549,34 @@ mod tests {
             assert!(played.plies <= 9);
         }
         assert_eq!(wins + draws, 4);
+    }
+
+    #[test]
+    fn other_weights_change_the_expert_s_checkers_scores() {
+        use kingme_shared::ai::checkers_eval::Weights;
+        let game = AnyGame::from_position_text(GameKind::Checkers, "B:W18,22,24,28:B6,9,11,K15")
+            .expect("a position");
+        let limits = Limits {
+            depth: Some(3),
+            no_book: true,
+            ..Limits::default()
+        };
+        let score = |weights: Option<&'static Weights>| {
+            let options = ThinkOptions {
+                checkers_weights: weights,
+                fixed_depth: true,
+                ..ThinkOptions::default()
+            };
+            think_with(&game, Level::Expert, &limits, 0, &options)
+                .expect("a move")
+                .score
+        };
+        assert_eq!(score(None), score(Some(Weights::shipped())));
+        assert_ne!(score(None), score(Some(Weights::hand())));
+        assert_eq!(
+            side_name(Level::Expert, &ThinkOptions::default(), Some("hand")),
+            "expert (hand weights)"
+        );
     }
 
     #[test]

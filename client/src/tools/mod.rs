@@ -14,3 +14,4 @@ pub mod ladder;
 pub mod match_score;
 mod openings;
 pub mod perft;
+pub mod tune;

@@ -26,7 +26,7 @@
 
 use super::Level;
 use super::book::Book;
-use super::checkers_eval::{expert_eval_in, material};
+use super::checkers_eval::{Weights, expert_eval_in, material};
 use super::classic::{Request, classic, expert};
 use super::egdb::index::Counts;
 use super::egdb::{Egdb, Verdict};
@@ -67,6 +67,8 @@ pub struct CheckersSearch {
     /// What a draw is worth to the side to move at the root (0 or below when it is ahead);
     /// the other side's is the negative.
     root_draw: i32,
+    /// The expert evaluation's weights (the shipped ones unless an engine tool says otherwise).
+    weights: &'static Weights,
 }
 
 /// The expert's contempt for draws, in percent of its root evaluation: a side ahead by a man
@@ -100,6 +102,7 @@ impl CheckersSearch {
             converting: None,
             instructions: Instructions::detected(),
             root_draw: 0,
+            weights: Weights::shipped(),
         }
     }
 
@@ -124,6 +127,13 @@ impl CheckersSearch {
         } else {
             -self.root_draw
         }
+    }
+
+    /// Evaluates with `weights` instead of the shipped ones, if given.
+    #[must_use]
+    pub fn with_weights(mut self, weights: Option<&'static Weights>) -> CheckersSearch {
+        self.weights = weights.unwrap_or(self.weights);
+        self
     }
 
     /// Evaluates in the build `instructions` names instead of the fastest one; every build
@@ -217,7 +227,7 @@ impl SearchGame for CheckersSearch {
 
     fn evaluate(&self) -> i32 {
         let black = if self.expert {
-            expert_eval_in(self.instructions, &self.position)
+            expert_eval_in(self.instructions, self.weights, &self.position)
         } else {
             material(&self.position)
         };
@@ -302,7 +312,9 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
         });
     }
     let contempt = request.options.contempt.unwrap_or(CONTEMPT_PERCENT);
-    let mut search = CheckersSearch::new(game, request.deepens()).with_contempt(contempt);
+    let mut search = CheckersSearch::new(game, request.deepens())
+        .with_weights(request.options.checkers_weights)
+        .with_contempt(contempt);
     if request.level == Level::Expert {
         search = search.with_egdb(request.limits.egdb.clone());
     }

@@ -188,6 +188,7 @@ mod tests {
         fixed_depth: true,
         without_threats: false,
         contempt: None,
+        checkers_weights: None,
     };
 
     fn quick(level: Level) -> Limits {

@@ -16,7 +16,7 @@
 
 pub mod book;
 mod checkers;
-mod checkers_eval;
+pub mod checkers_eval;
 mod classic;
 pub mod clock;
 pub mod egdb;
@@ -109,6 +109,10 @@ pub struct ThinkOptions {
     /// of its own (`CONTEMPT_PERCENT` in `ai/checkers.rs`), to tune it by matches (`kingme match
     /// --a-contempt`).
     pub contempt: Option<i32>,
+    /// Checkers: the expert evaluates with these weights instead of the shipped ones (the
+    /// hand-set weights the tuning replaced, or a file `kingme tune` wrote), to measure one
+    /// against the other (`kingme match --b-weights`).
+    pub checkers_weights: Option<&'static checkers_eval::Weights>,
 }
 
 /// What a search chose and found.

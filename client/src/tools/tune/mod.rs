@@ -1,0 +1,285 @@
+//! `kingme tune`: fits the weights of the expert's checkers evaluation to game results, Texel's
+//! way. Self-play games make the positions ([`generate`]), written to a positions file
+//! ([`positions`]) that `--positions FILE` reads back instead of playing again; the fit
+//! ([`fit`]) finds the sigmoid's scale and then the weights; the weights file ([`output`]) says
+//! where they came from. The shipped weights are `shared/data/checkers-weights.toml`, made by
+//! this command (see docs/engine.md).
+
+pub mod fit;
+pub mod generate;
+pub mod output;
+pub mod positions;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use kingme_shared::ai::checkers_eval::Weights;
+use kingme_shared::ai::checkers_eval::weights::MAX_FILE_LEN;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `kingme tune`.
+#[derive(Debug, clap::Args)]
+pub struct TuneArgs {
+    /// Self-play games to make positions from (not with --positions).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Nodes the expert searches a move in those games.
+    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Quiet positions kept from each game.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub per_game: u32,
+    /// At most this many random moves after each game's ballot.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: u32,
+    /// The seed of the games' random moves and of the sampling.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Label endgame positions exactly by this endgame database (or "auto": the largest in the
+    /// data directory).
+    #[arg(long, value_name = "FILE|auto")]
+    pub egdb: Option<String>,
+    /// Fit to the positions of this file (made by an earlier run) instead of playing games.
+    #[arg(long, value_name = "FILE", conflicts_with = "egdb")]
+    pub positions: Option<PathBuf>,
+    /// Where to write the positions the games made.
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "checkers-tune-positions.txt"
+    )]
+    pub save_positions: PathBuf,
+    /// The weights to start from, and to play the games with: a weights file, or "hand"
+    /// (default) or "shipped".
+    #[arg(long, value_name = "FILE|hand|shipped", default_value = "hand")]
+    pub start: String,
+    /// The weights file to write.
+    #[arg(long, value_name = "FILE", default_value = "checkers-weights.toml")]
+    pub out: PathBuf,
+}
+
+/// Runs `kingme tune`.
+pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let commit = output::commit();
+    let start = weights_named(&args.start)?;
+    let (positions, games, positions_file) = match &args.positions {
+        Some(path) => (positions::read(path)?, 0, path.clone()),
+        None => {
+            let made = make_positions(args, start, &commit)?;
+            (made, args.games, args.save_positions.clone())
+        }
+    };
+    anyhow::ensure!(
+        !positions.is_empty(),
+        "no positions to fit to: play more games (--games) or give a positions file with some"
+    );
+    let samples = fit::samples(&positions);
+    let bar = bar("{elapsed_precise} {pos} passes: {msg}", None)?;
+    let fitted = fit::run(&samples, start, &bar);
+    bar.finish_and_clear();
+    let provenance = output::Provenance {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        commit: commit.clone(),
+        start: args.start.clone(),
+        seed: args.seed,
+        games,
+        positions_file: positions_file.display().to_string(),
+        positions: positions.len(),
+    };
+    write(&args.out, &output::to_text(&fitted, &provenance))?;
+    println!(
+        "{}: k {:.5}, error {:.6} -> {:.6} over {} positions in {} passes, {:.0} s",
+        args.out.display(),
+        fitted.k,
+        fitted.fit.start_error,
+        fitted.fit.error,
+        positions.len(),
+        fitted.fit.passes,
+        started.elapsed().as_secs_f64()
+    );
+    print!("{}", fitted.fit.weights);
+    Ok(())
+}
+
+/// Plays the games, writes the positions file and returns its positions.
+fn make_positions(
+    args: &TuneArgs,
+    start: &'static Weights,
+    commit: &str,
+) -> anyhow::Result<Vec<positions::Labelled>> {
+    let egdb = match args.egdb.as_deref() {
+        None => None,
+        Some(name) => {
+            let file = (name != "auto").then(|| Path::new(name));
+            let path = super::egdb::locate(file, None)?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "no endgame database in the data directory: build one with kingme egdb \
+                     build --pieces 5, or name one with --egdb FILE"
+                )
+            })?;
+            Some(super::egdb::open(&path)?)
+        }
+    };
+    let settings = generate::Settings {
+        games: args.games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        per_game: args.per_game,
+        max_plies: 300,
+        seed: args.seed,
+        weights: start,
+    };
+    let bar = bar(
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {eta} left: {msg}",
+        Some(u64::from(args.games)),
+    )?;
+    let made = generate::generate(&settings, egdb.as_deref(), &bar)?;
+    bar.finish_and_clear();
+    let comments = vec![
+        "Checkers positions for kingme tune: FEN, then the result for Black (1, 0.5, 0)."
+            .to_owned(),
+        format!(
+            "{} games (seed {}, {} nodes a move, up to {} random moves after the ballot, {} \
+             positions a game); Black won {}, drawn {}, White won {}.",
+            args.games,
+            args.seed,
+            args.nodes,
+            args.random_plies,
+            args.per_game,
+            made.results[0],
+            made.results[1],
+            made.results[2]
+        ),
+        format!(
+            "{} positions, {} of them labelled by the endgame database; commit {}.",
+            made.positions.len(),
+            made.exact,
+            commit
+        ),
+    ];
+    write(
+        &args.save_positions,
+        &positions::to_text(&comments, &made.positions),
+    )?;
+    println!("{}", comments[1..].join(" "));
+    Ok(made.positions)
+}
+
+/// The weights `name` names: "hand", "shipped", or a weights file.
+pub fn weights_named(name: &str) -> anyhow::Result<&'static Weights> {
+    match name {
+        "hand" => Ok(Weights::hand()),
+        "shipped" => Ok(Weights::shipped()),
+        path => {
+            let text = read_text(Path::new(path), MAX_FILE_LEN as u64, "weights file")?;
+            let file = Weights::parse(&text).with_context(|| format!("in {path}"))?;
+            // Read once for a tool's whole run; the search holds the weights by reference.
+            Ok(Box::leak(Box::new(file.weights)))
+        }
+    }
+}
+
+/// A progress bar with `template`, of `length` steps or counting up.
+fn bar(template: &str, length: Option<u64>) -> anyhow::Result<ProgressBar> {
+    let bar = length.map_or_else(ProgressBar::no_length, ProgressBar::new);
+    bar.set_style(
+        ProgressStyle::with_template(template)
+            .context("the progress style")?
+            .progress_chars("=> "),
+    );
+    Ok(bar)
+}
+
+/// Reads the text file `path` (a `what`), refusing one larger than `max` bytes.
+fn read_text(path: &Path, max: u64, what: &str) -> anyhow::Result<String> {
+    let length = std::fs::metadata(path)
+        .with_context(|| format!("cannot read the {what} {}", path.display()))?
+        .len();
+    anyhow::ensure!(
+        length <= max,
+        "the {what} {} has {length} bytes, more than the {max} read",
+        path.display()
+    );
+    std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the {what} {} as text", path.display()))
+}
+
+/// Writes `text` to `path`, creating its folder.
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create the folder {}", parent.display()))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kingme_shared::ai::checkers_eval::texel;
+
+    /// The shipped weights are the fit's: the fit, run again on the committed positions from
+    /// the recorded starting weights, gives the same scale, the same weights and the same final
+    /// error as the provenance records, and no step of 1 of any weight it moves lowers that
+    /// error (a local minimum of exactly that fit).
+    #[test]
+    fn the_fit_of_the_committed_positions_gives_the_shipped_weights() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let text = std::fs::read_to_string(root.join("shared/data/checkers-weights.toml"))
+            .expect("the shipped weights file");
+        let file = Weights::parse(&text).expect("the shipped weights");
+        assert_eq!(file.weights, *Weights::shipped());
+        let recorded = |key: &str| -> f64 {
+            file.provenance(key)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("the provenance's {key}"))
+        };
+        let positions_file = file.provenance("positions_file").expect("positions_file");
+        let positions = positions::read(&root.join(positions_file)).expect("the positions");
+        assert_eq!(positions.len() as f64, recorded("positions"));
+        let samples = fit::samples(&positions);
+        let start = weights_named(file.provenance("start").expect("start")).expect("a start");
+        let fitted = fit::run(&samples, start, &ProgressBar::hidden());
+        // The scale and the error to 1e-9 of them: another processor's `exp` may round its
+        // last bit otherwise; the weights exactly.
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
+        assert!(close(fitted.k, recorded("k")), "the scale: {}", fitted.k);
+        assert_eq!(fitted.fit.weights, file.weights, "the weights");
+        assert!(
+            close(fitted.fit.error, recorded("final_error")),
+            "the final error: {}",
+            fitted.fit.error
+        );
+        assert_eq!(
+            texel::error(&samples, &file.weights, fitted.k),
+            fitted.fit.error
+        );
+        assert_eq!(
+            texel::lower_step(&samples, &file.weights, fitted.k, &fit::FROZEN),
+            None
+        );
+        // And the fit did better than the hand-set weights.
+        assert!(fitted.fit.error < texel::error(&samples, Weights::hand(), fitted.k));
+    }
+
+    #[test]
+    fn weights_are_named_or_read_from_a_file() {
+        assert_eq!(weights_named("hand").expect("hand"), Weights::hand());
+        assert_eq!(
+            weights_named("shipped").expect("shipped"),
+            Weights::shipped()
+        );
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("w.toml");
+        std::fs::write(&path, Weights::hand().to_string()).expect("written");
+        let read = weights_named(path.to_str().expect("a path")).expect("a file");
+        assert_eq!(read, Weights::hand());
+        std::fs::write(&path, "[weights]\nman = 100\n").expect("written");
+        let refusal = weights_named(path.to_str().expect("a path")).expect_err("incomplete");
+        assert!(
+            format!("{refusal:#}").contains("has no weight"),
+            "{refusal:#}"
+        );
+    }
+}

@@ -1,0 +1,104 @@
+//! The weights file `kingme tune` writes: a comment, the `[weights]` section, and the fit's
+//! provenance (the command, the commit it ran at, the starting weights, the seed, the games and positions, the scale
+//! `k` and the errors), in the form [`kingme_shared::ai::checkers_eval::Weights::parse`] reads.
+//! `k` and the final error are written so that they read back exactly (the test of the shipped
+//! weights recomputes the error and compares).
+
+use super::fit::Fitted;
+use std::fmt::Write as _;
+
+/// Where the positions came from and how the fit was run.
+#[derive(Debug, Clone)]
+pub struct Provenance {
+    /// The command line.
+    pub command: String,
+    /// The commit it ran at (`git rev-parse --short HEAD`), or "unknown".
+    pub commit: String,
+    /// The weights the fit started from ("hand", "shipped" or a file).
+    pub start: String,
+    /// The seed of the games.
+    pub seed: u64,
+    /// Games played (0 when the positions were read from a file made before).
+    pub games: u32,
+    /// The positions file fitted to.
+    pub positions_file: String,
+    /// How many positions, and how many of them the endgame database labelled.
+    pub positions: usize,
+}
+
+/// The file's text.
+#[must_use]
+pub fn to_text(fitted: &Fitted, provenance: &Provenance) -> String {
+    let mut text = String::from(
+        "# The expert's checkers evaluation weights, fitted to game results by `kingme tune`\n\
+         # (a Texel fit: see docs/engine.md). The unit: a man is 100.\n\n",
+    );
+    let _ = write!(text, "{}", fitted.fit.weights);
+    let quote = |value: &str| format!("{:?}", value);
+    let _ = writeln!(text, "\n[provenance]");
+    let _ = writeln!(text, "command = {}", quote(&provenance.command));
+    let _ = writeln!(text, "commit = {}", quote(&provenance.commit));
+    let _ = writeln!(text, "start = {}", quote(&provenance.start));
+    let _ = writeln!(text, "seed = {}", provenance.seed);
+    let _ = writeln!(text, "games = {}", provenance.games);
+    let _ = writeln!(
+        text,
+        "positions_file = {}",
+        quote(&provenance.positions_file)
+    );
+    let _ = writeln!(text, "positions = {}", provenance.positions);
+    let _ = writeln!(text, "k = {:?}", fitted.k);
+    let _ = writeln!(text, "passes = {}", fitted.fit.passes);
+    let _ = writeln!(text, "start_error = {:?}", fitted.fit.start_error);
+    let _ = writeln!(text, "final_error = {:?}", fitted.fit.error);
+    text
+}
+
+/// The commit of the working directory's repository, short, or "unknown".
+#[must_use]
+pub fn commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .map_or_else(|| "unknown".to_owned(), |text| text.trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kingme_shared::ai::checkers_eval::Weights;
+    use kingme_shared::ai::checkers_eval::texel::Fit;
+
+    #[test]
+    fn the_file_reads_back_with_its_provenance() {
+        let fitted = Fitted {
+            fit: Fit {
+                weights: *Weights::hand(),
+                start_error: 0.125,
+                error: 0.1_f64 / 3.0,
+                passes: 4,
+            },
+            k: 0.0123456789,
+        };
+        let provenance = Provenance {
+            command: "kingme tune --seed 3 \"quoted\"".to_owned(),
+            commit: "abc1234".to_owned(),
+            start: "hand".to_owned(),
+            seed: 3,
+            games: 10,
+            positions_file: "p.txt".to_owned(),
+            positions: 99,
+        };
+        let file = Weights::parse(&to_text(&fitted, &provenance)).expect("its own file");
+        assert_eq!(file.weights, *Weights::hand());
+        assert_eq!(file.provenance("seed"), Some("3"));
+        assert_eq!(file.provenance("k").map(str::parse), Some(Ok(fitted.k)));
+        assert_eq!(
+            file.provenance("final_error").map(str::parse),
+            Some(Ok(fitted.fit.error))
+        );
+    }
+}

@@ -1,0 +1,117 @@
+//! The positions file of `kingme tune`: one labelled position a line, its FEN and its result for
+//! Black (`1`, `0.5` or `0`), after `#` comment lines that say how the positions were made. It
+//! is written once by the generation and read again with `--positions FILE`, so a fit can be
+//! repeated or changed without playing the games again. A file is input: its size, its lines
+//! and every position are checked, and a bad line is refused with its number.
+
+use anyhow::Context;
+use kingme_shared::ai::checkers_eval::features;
+use kingme_shared::ai::checkers_eval::texel::Sample;
+use kingme_shared::games::checkers::{Position, fen, parse_fen};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The largest positions file read: 64 MB, about a million positions.
+pub const MAX_FILE_LEN: u64 = 64 * 1024 * 1024;
+
+/// One position and the result of its game for Black (or the database's verdict).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Labelled {
+    /// The position.
+    pub position: Position,
+    /// 1 a Black win, 0.5 a draw, 0 a White win.
+    pub result: f64,
+}
+
+impl Labelled {
+    /// The fit's sample of this position.
+    #[must_use]
+    pub fn sample(&self) -> Sample {
+        Sample {
+            features: features(&self.position),
+            result: self.result,
+        }
+    }
+}
+
+/// The file's text: the `comments` (one `# ` line each), then one position a line.
+#[must_use]
+pub fn to_text(comments: &[String], positions: &[Labelled]) -> String {
+    let mut text = String::new();
+    for comment in comments {
+        let _ = writeln!(text, "# {comment}");
+    }
+    for labelled in positions {
+        let _ = writeln!(text, "{} {}", fen(&labelled.position), labelled.result);
+    }
+    text
+}
+
+/// Reads the positions of a file's text; a line that is not a FEN and a result of 1, 0.5 or 0
+/// is refused with its number.
+pub fn parse(text: &str) -> anyhow::Result<Vec<Labelled>> {
+    let mut positions = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let number = index + 1;
+        let Some((position, result)) = line.rsplit_once(' ') else {
+            anyhow::bail!("positions line {number}: expected a FEN and a result (1, 0.5 or 0)");
+        };
+        let result = match result {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            other => anyhow::bail!(
+                "positions line {number}: the result {other:?} is not 1, 0.5 or 0 (Black's score)"
+            ),
+        };
+        let position = parse_fen(position.trim())
+            .map_err(|err| anyhow::anyhow!("positions line {number}: {err}"))?;
+        positions.push(Labelled { position, result });
+    }
+    Ok(positions)
+}
+
+/// Reads a positions file, refusing one larger than [`MAX_FILE_LEN`].
+pub fn read(path: &Path) -> anyhow::Result<Vec<Labelled>> {
+    let text = super::read_text(path, MAX_FILE_LEN, "positions file")?;
+    parse(&text).with_context(|| format!("in {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_round_trip_through_the_text() {
+        let positions = vec![
+            Labelled {
+                position: Position::start(),
+                result: 0.5,
+            },
+            Labelled {
+                position: parse_fen("W:WK3,20:B1,K30").expect("a FEN"),
+                result: 1.0,
+            },
+            Labelled {
+                position: parse_fen("B:W20:B1").expect("a FEN"),
+                result: 0.0,
+            },
+        ];
+        let text = to_text(&["made by a test".to_owned()], &positions);
+        assert!(text.starts_with("# made by a test\n"));
+        assert_eq!(parse(&text).expect("its own text"), positions);
+    }
+
+    #[test]
+    fn bad_lines_are_refused_with_their_number() {
+        let refusal = |text: &str| parse(text).expect_err(text).to_string();
+        assert!(refusal("# fine\nB:W20:B1 2\n").contains("line 2: the result \"2\""));
+        assert!(refusal("B:W20:B1\n").contains("line 1"));
+        assert!(refusal("B:W20:B20 1\n").contains("line 1"));
+        assert!(refusal("nonsense\n").contains("expected a FEN"));
+    }
+}
