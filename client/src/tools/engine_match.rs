@@ -7,10 +7,12 @@
 //! out of the opening book; `--start POS` (repeatable) plays from given positions instead.
 
 //! `--b-without-threats` gives Pente's second side the search as it was before the threat
-//! search, to measure what it gains.
+//! search, to measure what it gains; `--flat-time a|b|both` keeps a side's time budget flat
+//! (the same for every move, as before the sharpness rule), to measure what the rule gains.
 use super::analyze::seconds;
 use super::ballots;
 use anyhow::Context;
+use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
@@ -58,6 +60,10 @@ pub struct MatchArgs {
     /// Which sides play without the checkers opening book: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
     pub no_book: Option<Sides>,
+    /// Which sides spend the same time on every move (a, b or both; default neither): the
+    /// Pente expert's budget as before the sharpness rule.
+    #[arg(long, value_name = "SIDES")]
+    pub flat_time: Option<Sides>,
 }
 
 /// Which sides of a match an option applies to.
@@ -147,6 +153,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             .filter(|(sides, _)| sides.includes(index))
             .map(|(_, db)| db.clone()),
         no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
+        time_use: if args.flat_time.is_some_and(|sides| sides.includes(index)) {
+            TimeUse::Flat
+        } else {
+            TimeUse::default()
+        },
         ..Limits::default()
     });
     let openings: Vec<(AnyGame, String)> = if !args.starts.is_empty() {
@@ -175,7 +186,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         without_threats: args.b_without_threats,
         ..ThinkOptions::default()
     };
-    let (a_name, b_name) = (args.a.to_string(), side_name(args.b, &b_options));
+    let flat = |index: usize| args.flat_time.is_some_and(|sides| sides.includes(index));
+    let (a_name, b_name) = (
+        side_name(args.a, &ThinkOptions::default(), flat(0)),
+        side_name(args.b, &b_options, flat(1)),
+    );
     println!(
         "{a_name} vs {b_name} at {}, {} games{}",
         args.game,
@@ -274,13 +289,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A side's name in the match's lines: its level, and the switch that changes it.
-fn side_name(level: Level, options: &ThinkOptions) -> String {
+/// A side's name in the match's lines: its level, and the switches that change it.
+fn side_name(level: Level, options: &ThinkOptions, flat_time: bool) -> String {
+    let mut name = level.to_string();
     if options.without_threats {
-        format!("{level} (without threats)")
-    } else {
-        level.to_string()
+        name.push_str(" (without threats)");
     }
+    if flat_time {
+        name.push_str(" (flat time)");
+    }
+    name
 }
 
 /// One finished game.
