@@ -456,6 +456,33 @@ mod tests {
     }
 
     #[test]
+    fn the_expert_claims_no_win_through_threes_that_a_capture_refutes() {
+        use crate::ai::pente_tss::tests::{THREES_A_CAPTURE_BREAKS, THREES_AND_A_FIFTH_PAIR};
+        // M9 would take a stone out of each of K10's threes: K10 may be played, but not as a
+        // proven win.
+        let report = think(
+            &AnyGame::Pente(Pente::from_position_text(THREES_A_CAPTURE_BREAKS).unwrap()),
+            Level::Expert,
+            &quick(),
+            0,
+        )
+        .unwrap();
+        assert!(
+            !(report.text == "K10" && report.score > MATE_BOUND),
+            "{report:?}"
+        );
+        // J9 would take the fifth pair after K10: the expert's move leaves no win at once.
+        let game = Pente::from_position_text(THREES_AND_A_FIFTH_PAIR).unwrap();
+        let report = think(&AnyGame::Pente(game.clone()), Level::Expert, &quick(), 0).unwrap();
+        let mut played = game.clone();
+        played.play(&after_point(&report.text)).unwrap();
+        assert!(oracle::winning_moves(&played).is_empty(), "{report:?}");
+        if report.score >= MATE - 3 {
+            assert!(oracle::wins_within_three(&game, after_point(&report.text)));
+        }
+    }
+
+    #[test]
     fn facing_a_win_every_saving_move_is_a_candidate() {
         // Positions from random play in a crowded square, kept when the side to move faces a
         // win; the moves that save it come from the rules, not from the engine.
