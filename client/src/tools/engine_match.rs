@@ -37,6 +37,10 @@ pub struct MatchArgs {
     /// Seconds per move for the expert (default 1).
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
+    /// Seconds per move for the second side's expert, if not `--time` (to give two ways of
+    /// spending time the same mean time a move).
+    #[arg(long, value_name = "SECONDS")]
+    pub b_time: Option<f64>,
     /// Seed for the levels' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -146,20 +150,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let limits: [Limits; 2] = std::array::from_fn(|index| Limits {
-        time,
-        egdb: egdb
+    let mut limits = side_limits(args)?;
+    for (index, side) in limits.iter_mut().enumerate() {
+        side.egdb = egdb
             .as_ref()
             .filter(|(sides, _)| sides.includes(index))
-            .map(|(_, db)| db.clone()),
-        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
-        time_use: if args.flat_time.is_some_and(|sides| sides.includes(index)) {
-            TimeUse::Flat
-        } else {
-            TimeUse::default()
-        },
-        ..Limits::default()
-    });
+            .map(|(_, db)| db.clone());
+    }
     let openings: Vec<(AnyGame, String)> = if !args.starts.is_empty() {
         args.starts
             .iter()
@@ -192,10 +189,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         side_name(args.b, &b_options, flat(1)),
     );
     println!(
-        "{a_name} vs {b_name} at {}, {} games{}",
+        "{a_name} vs {b_name} at {}, {} games{}{}",
         args.game,
         args.games,
-        time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64()))
+        time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64())),
+        args.b_time
+            .map_or(String::new(), |t| format!(" ({t} s for {b_name})"))
     );
     let (mut a, mut b) = (Tally::default(), Tally::default());
     for index in 0..args.games {
@@ -287,6 +286,26 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Each side's limits from the arguments (the endgame database aside): its time, its way of
+/// spending it and whether it uses the opening book.
+fn side_limits(args: &MatchArgs) -> anyhow::Result<[Limits; 2]> {
+    let time = args.time.map(seconds).transpose()?;
+    let b_time = match args.b_time {
+        Some(b) => Some(seconds(b)?),
+        None => time,
+    };
+    Ok(std::array::from_fn(|index| Limits {
+        time: if index == 0 { time } else { b_time },
+        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
+        time_use: if args.flat_time.is_some_and(|sides| sides.includes(index)) {
+            TimeUse::Flat
+        } else {
+            TimeUse::default()
+        },
+        ..Limits::default()
+    }))
 }
 
 /// A side's name in the match's lines: its level, and the switches that change it.
@@ -414,6 +433,32 @@ pub(super) fn play_game_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_side_gets_its_own_time_and_way_of_spending_it() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let parse = |line: &str| Cli::parse_from(line.split(' ')).args;
+        let both = side_limits(&parse("kingme --a expert --b expert --time 1")).unwrap();
+        assert_eq!(both[0].time, Some(Duration::from_secs(1)));
+        assert_eq!(both[1].time, both[0].time);
+        assert!(both.iter().all(|side| side.time_use == TimeUse::default()));
+        let args = parse("kingme --a expert --b expert --time 1 --b-time 0.5 --flat-time b");
+        let [a, b] = side_limits(&args).unwrap();
+        assert_eq!(b.time, Some(Duration::from_millis(500)));
+        assert_eq!(
+            (a.time_use, b.time_use),
+            (TimeUse::default(), TimeUse::Flat)
+        );
+        assert_eq!(
+            side_name(Level::Expert, &ThinkOptions::default(), true),
+            "expert (flat time)"
+        );
+    }
 
     #[test]
     fn a_short_match_counts_every_game_once() {
