@@ -6,6 +6,7 @@
 //! data directory's egdb folder) and its verdict on the position is printed.
 
 use anyhow::Context;
+use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
 use kingme_shared::{AnyGame, GameKind};
@@ -60,9 +61,11 @@ pub fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("cannot read the {} position {text:?}", args.game))?,
         None => AnyGame::start(args.game),
     };
+    // The time asked for is the time spent, however sharp the position.
     let mut limits = Limits {
         depth: args.depth,
         time: args.time.map(seconds).transpose()?,
+        time_use: TimeUse::Flat,
         ..Limits::default()
     };
     println!("game      {}", args.game);

@@ -11,13 +11,15 @@
 //!
 //! `--b-without-threats` gives Pente's second side the search as it was before the threat
 //! search, to measure what it gains; `--b-weights hand|FILE` gives checkers' second side other
-//! evaluation weights than the shipped ones.
+//! evaluation weights than the shipped ones; `--flat-time a|b|both` keeps a side's time budget
+//! flat (the same for every move, as before the sharpness rule), to measure what the rule gains.
 use super::analyze::seconds;
 use super::ballots;
 use super::engine_protocol::Budget;
 use super::external_engine::{EngineSetup, ExternalEngine};
 use super::match_score::Estimate;
 use anyhow::Context;
+use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
@@ -50,6 +52,10 @@ pub struct MatchArgs {
     /// Seconds per move for the expert (default 1).
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
+    /// Seconds per move for the second side's expert, if not `--time` (to give two ways of
+    /// spending time the same mean time a move).
+    #[arg(long, value_name = "SECONDS")]
+    pub b_time: Option<f64>,
     /// Seed for the levels' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -81,6 +87,10 @@ pub struct MatchArgs {
     /// ones: "hand" (the hand-set weights the tuning replaced) or a file `kingme tune` wrote.
     #[arg(long, value_name = "hand|FILE", conflicts_with = "b_binary")]
     pub b_weights: Option<String>,
+    /// Which sides spend the same time on every move (a, b or both; default neither): the
+    /// Pente expert's budget as before the sharpness rule.
+    #[arg(long, value_name = "SIDES")]
+    pub flat_time: Option<Sides>,
 }
 
 /// Which sides of a match an option applies to.
@@ -163,15 +173,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let limits: [Limits; 2] = std::array::from_fn(|index| Limits {
-        time,
-        egdb: egdb
+    let mut limits = side_limits(args)?;
+    for (index, side) in limits.iter_mut().enumerate() {
+        side.egdb = egdb
             .as_ref()
             .filter(|(sides, _)| sides.includes(index))
-            .map(|(_, db)| db.clone()),
-        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
-        ..Limits::default()
-    });
+            .map(|(_, db)| db.clone());
+    }
     let openings: Vec<(AnyGame, String)> = if !args.starts.is_empty() {
         args.starts
             .iter()
@@ -223,19 +231,25 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         contempt: args.a_contempt,
         ..ThinkOptions::default()
     };
+    let flat = |index: usize| args.flat_time.is_some_and(|sides| sides.includes(index));
     let a_name = match args.a_contempt {
-        Some(percent) => format!("{} (contempt {percent}%)", args.a),
-        None => args.a.to_string(),
+        Some(percent) => format!(
+            "{} (contempt {percent}%)",
+            side_name(args.a, &a_options, None, flat(0))
+        ),
+        None => side_name(args.a, &a_options, None, flat(0)),
     };
     let b_name = match &args.b_binary {
         Some(path) => format!("{} (expert)", path.display()),
-        None => side_name(b_level, &b_options, args.b_weights.as_deref()),
+        None => side_name(b_level, &b_options, args.b_weights.as_deref(), flat(1)),
     };
     println!(
-        "{a_name} vs {b_name} at {}, {} games{}",
+        "{a_name} vs {b_name} at {}, {} games{}{}",
         args.game,
         args.games,
-        time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64()))
+        time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64())),
+        args.b_time
+            .map_or(String::new(), |t| format!(" ({t} s for {b_name})"))
     );
     let (mut a, mut b) = (Tally::default(), Tally::default());
     for index in 0..args.games {
@@ -336,14 +350,42 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Each side's limits from the arguments (the endgame database aside): its time, its way of
+/// spending it and whether it uses the opening book.
+fn side_limits(args: &MatchArgs) -> anyhow::Result<[Limits; 2]> {
+    let time = args.time.map(seconds).transpose()?;
+    let b_time = match args.b_time {
+        Some(b) => Some(seconds(b)?),
+        None => time,
+    };
+    Ok(std::array::from_fn(|index| Limits {
+        time: if index == 0 { time } else { b_time },
+        no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
+        time_use: if args.flat_time.is_some_and(|sides| sides.includes(index)) {
+            TimeUse::Flat
+        } else {
+            TimeUse::default()
+        },
+        ..Limits::default()
+    }))
+}
+
 /// A side's name in the match's lines: its level, and the switches that change it.
-fn side_name(level: Level, options: &ThinkOptions, weights: Option<&str>) -> String {
+fn side_name(
+    level: Level,
+    options: &ThinkOptions,
+    weights: Option<&str>,
+    flat_time: bool,
+) -> String {
     let mut name = level.to_string();
     if options.without_threats {
         name.push_str(" (without threats)");
     }
     if let Some(weights) = weights {
         name.push_str(&format!(" ({weights} weights)"));
+    }
+    if flat_time {
+        name.push_str(" (flat time)");
     }
     name
 }
@@ -519,6 +561,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_side_gets_its_own_time_and_way_of_spending_it() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let parse = |line: &str| Cli::parse_from(line.split(' ')).args;
+        let both = side_limits(&parse("kingme --a expert --b expert --time 1")).unwrap();
+        assert_eq!(both[0].time, Some(Duration::from_secs(1)));
+        assert_eq!(both[1].time, both[0].time);
+        assert!(both.iter().all(|side| side.time_use == TimeUse::default()));
+        let args = parse("kingme --a expert --b expert --time 1 --b-time 0.5 --flat-time b");
+        let [a, b] = side_limits(&args).unwrap();
+        assert_eq!(b.time, Some(Duration::from_millis(500)));
+        assert_eq!(
+            (a.time_use, b.time_use),
+            (TimeUse::default(), TimeUse::Flat)
+        );
+        assert_eq!(
+            side_name(Level::Expert, &ThinkOptions::default(), None, true),
+            "expert (flat time)"
+        );
+    }
+
+    #[test]
     fn a_short_match_counts_every_game_once() {
         let (mut wins, mut draws) = (0, 0);
         for index in 0..4u32 {
@@ -574,7 +642,7 @@ mod tests {
         assert_eq!(score(None), score(Some(Weights::shipped())));
         assert_ne!(score(None), score(Some(Weights::hand())));
         assert_eq!(
-            side_name(Level::Expert, &ThinkOptions::default(), Some("hand")),
+            side_name(Level::Expert, &ThinkOptions::default(), Some("hand"), false),
             "expert (hand weights)"
         );
     }

@@ -7,6 +7,7 @@
 //! Each search's time goes to `kingme_bot_search_seconds` ([`crate::telemetry`]).
 
 use crate::telemetry;
+use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::egdb::Egdb;
 use kingme_shared::ai::{Level, Limits, StopFlag, think};
 use kingme_shared::{AnyGame, Side};
@@ -33,11 +34,12 @@ impl SearchPool {
         }
     }
 
-    /// The limits of one search: `budget` of time, stopped by `stop`, with the pool's endgame
-    /// database.
-    fn limits(&self, budget: Duration, stop: StopFlag) -> Limits {
+    /// The limits of one search: `time` for the move, stopped by `stop`, with the pool's
+    /// endgame database.
+    fn limits(&self, time: MoveTime, stop: StopFlag) -> Limits {
         Limits {
-            time: Some(budget),
+            time: Some(time.base),
+            time_use: time.time_use,
             stop,
             egdb: self.egdb.clone(),
             ..Limits::default()
@@ -61,7 +63,7 @@ pub struct MoveRequest<C> {
     pub game: AnyGame,
     pub side: Side,
     /// The time it may use.
-    pub budget: Duration,
+    pub budget: MoveTime,
     /// The table's position number; an answer for an older one is ignored.
     pub epoch: u64,
     /// The answer is not given before this instant (a pause for people to follow the game).
@@ -156,17 +158,38 @@ impl Drop for Bot {
     }
 }
 
+/// A bot's time for a move: its budget, and how a search that reads the position's sharpness
+/// (the Pente expert) may bend it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveTime {
+    /// The time a move takes as a rule.
+    pub base: Duration,
+    /// How the base bends to the position ([`TimeUse`]).
+    pub time_use: TimeUse,
+}
+
 /// The time a bot may spend on a move with `left` on its clock: a share of what is left, so a
-/// bot never loses on time by thinking; `fallback` without clocks.
+/// bot never loses on time by thinking; `fallback` without clocks. With a clock that runs over
+/// the game, a sharp position may take more than the share, never more than twice it nor a
+/// fifteenth of what is left, and a quiet one takes less, which it keeps for later; with a
+/// limit per move, what a move does not use is lost, so every move may use it all.
 #[must_use]
-pub fn budget(left: Option<Duration>, per_move: bool, fallback: Duration) -> Duration {
-    match left {
+pub fn budget(left: Option<Duration>, per_move: bool, fallback: Duration) -> MoveTime {
+    let base = match left {
         None => fallback,
         // A fixed limit per move: use most of it, keeping a margin for relay.
         Some(left) if per_move => left.mul_f64(0.8).saturating_sub(Duration::from_millis(50)),
         Some(left) => (left / 30).min(fallback.max(left / 60)),
     }
-    .max(Duration::from_millis(1))
+    .max(Duration::from_millis(1));
+    let time_use = match left {
+        None => TimeUse::default(),
+        Some(_) if per_move => TimeUse::Flat,
+        Some(left) => TimeUse::BySharpness {
+            cap: Some((base * 2).min(left / 15).max(base)),
+        },
+    };
+    MoveTime { base, time_use }
 }
 
 #[cfg(test)]
@@ -178,21 +201,47 @@ mod tests {
         use kingme_shared::ai::egdb::{encode, solve};
         let egdb = Arc::new(Egdb::parse(encode(&solve(2, |_| {}))).expect("a database"));
         let pool = SearchPool::new(0, Some(Arc::clone(&egdb)));
-        let limits = pool.limits(Duration::from_millis(5), StopFlag::default());
+        let time = budget(None, false, Duration::from_millis(5));
+        let limits = pool.limits(time, StopFlag::default());
         assert!(limits.egdb.is_some_and(|db| Arc::ptr_eq(&db, &egdb)));
         assert_eq!(limits.time, Some(Duration::from_millis(5)));
-        let without = SearchPool::new(1, None).limits(Duration::ZERO, StopFlag::default());
+        assert_eq!(limits.time_use, time.time_use);
+        let without = SearchPool::new(1, None).limits(time, StopFlag::default());
         assert!(without.egdb.is_none());
     }
 
     #[test]
     fn a_bot_never_plans_to_use_all_its_time() {
         let s = Duration::from_secs;
-        assert_eq!(budget(None, false, s(1)), s(1));
-        assert!(budget(Some(s(5)), true, s(1)) < s(5));
-        assert!(budget(Some(s(5)), true, s(1)) >= s(3));
-        assert!(budget(Some(s(60)), false, s(1)) <= s(2));
-        assert!(budget(Some(Duration::from_millis(30)), false, s(1)) < Duration::from_millis(30));
-        assert!(budget(Some(Duration::ZERO), true, s(1)) > Duration::ZERO);
+        let base = |left, per_move| budget(left, per_move, s(1)).base;
+        assert_eq!(base(None, false), s(1));
+        assert!(base(Some(s(5)), true) < s(5));
+        assert!(base(Some(s(5)), true) >= s(3));
+        assert!(base(Some(s(60)), false) <= s(2));
+        assert!(base(Some(Duration::from_millis(30)), false) < Duration::from_millis(30));
+        assert!(base(Some(Duration::ZERO), true) > Duration::ZERO);
+    }
+
+    #[test]
+    fn a_sharp_move_may_take_more_of_a_clock_but_never_over_a_fifteenth_of_it() {
+        use kingme_shared::ai::budget::Sharpness;
+        let s = Duration::from_secs;
+        for left in [s(1), s(30), s(300), s(3600)] {
+            let time = budget(Some(left), false, s(5));
+            let [quiet, sharp] =
+                [Sharpness::Quiet, Sharpness::Sharp].map(|x| time.time_use.budget(time.base, x));
+            assert!(quiet < time.base && sharp > time.base, "{left:?}: {time:?}");
+            assert!(
+                sharp <= left / 15 && sharp <= time.base * 2,
+                "{left:?}: {time:?}"
+            );
+        }
+        // A limit per move: every move may use it all, whatever the position.
+        let per_move = budget(Some(s(5)), true, s(1));
+        assert_eq!(per_move.time_use, TimeUse::Flat);
+        assert_eq!(
+            per_move.time_use.budget(per_move.base, Sharpness::Quiet),
+            per_move.base
+        );
     }
 }

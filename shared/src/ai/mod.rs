@@ -6,15 +6,17 @@
 //! search found. The same position, seed and depth limit give the same move.
 //!
 //! Files: `level` (the names), `strength` (what each level does in each game), `ladder` (their
-//! measured ratings), `egdb` (checkers endgame databases), `book` (the checkers opening book),
+//! measured ratings), `clock` (the clock a search reads) and `budget` (how much of the time a
+//! move may take, by the position's sharpness), `egdb` (checkers endgame databases), `book` (the checkers opening book),
 //! `search` (generic negamax, alpha-beta, iterative deepening),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
-//! `pente` with `pente_patterns`, `pente_beginner`, `pente_threats` and `pente_tss` (the threat
-//! search; and, for tests,
+//! `pente` with `pente_patterns`, `pente_beginner`, `pente_threats`, `pente_sharpness` (for the
+//! time budget) and `pente_tss` (the threat search; and, for tests,
 //! `pente_oracle`: facts from the rules alone).
 
 pub mod book;
+pub mod budget;
 mod checkers;
 pub mod checkers_eval;
 mod classic;
@@ -27,6 +29,7 @@ mod pente_beginner;
 #[cfg(test)]
 mod pente_oracle;
 mod pente_patterns;
+mod pente_sharpness;
 mod pente_threats;
 pub(crate) mod pente_tss;
 pub mod score;
@@ -88,6 +91,27 @@ pub struct Limits {
     pub no_book: bool,
     /// The clock the time limit is read by (the system's by default).
     pub clock: clock::Clock,
+    /// How the time budget bends to the position (the Pente expert reads it): by default more
+    /// when it is sharp and less when quiet, never beyond twice `time` ([`budget::TimeUse`]).
+    pub time_use: budget::TimeUse,
+}
+
+impl Limits {
+    /// The limits of a search governed by time, for a position of this `sharpness`: the time
+    /// budget (`default` when neither a time, a depth nor a node limit is set) bent by
+    /// [`Limits::time_use`]. A search limited only by depth or nodes is left as it is.
+    #[must_use]
+    pub fn for_sharpness(&self, sharpness: budget::Sharpness, default: Duration) -> Limits {
+        let base = match self.time {
+            Some(time) => time,
+            None if self.depth.is_none() && self.nodes.is_none() => default,
+            None => return self.clone(),
+        };
+        Limits {
+            time: Some(self.time_use.budget(base, sharpness)),
+            ..self.clone()
+        }
+    }
 }
 
 /// Switches for engine tools, beyond what bots use.

@@ -7,7 +7,8 @@
 //! `beginner` is the priority board ([`super::pente_beginner`]); `intermediate` and `advanced`
 //! search a few plies over the candidates ([`super::strength`]); `strong` and `expert` first look
 //! for a win by threats ([`super::pente_tss`]), then deepen iteratively with the transposition
-//! table, asking the threat search again at quiet leaves where a three stands.
+//! table, asking the threat search again at quiet leaves where a three stands. The expert's time
+//! budget is bent to the position's sharpness first ([`super::pente_sharpness`]).
 
 use super::classic::{Request, classic, expert};
 use super::clock::Deadline;
@@ -17,9 +18,10 @@ use super::pente_patterns::{
     BLOCK_WIN, EVAL_LIMIT, WIN_NOW, evaluate_with_shape, faces_a_fifth_pair, faces_a_four,
     for_each_point, near_stones, point_score,
 };
+use super::pente_sharpness::sharpness;
 use super::pente_threats::{win_in_one, winning_points};
 use super::pente_tss::{ThreatLimits, ThreatSearch};
-use super::search::{Found, MATE, MATE_BOUND, SearchGame};
+use super::search::{DEFAULT_TIME, Found, MATE, MATE_BOUND, SearchGame};
 use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
 use rand::rngs::StdRng;
@@ -260,6 +262,17 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
         let mut search = PenteSearch::new(game, CLASSIC_BREADTH);
         return classic(&mut search, request.classic_depth(), request, rng);
     }
+    // The expert's time: more where the position is sharp, less where it is quiet.
+    let budgeted;
+    let request = if request.level == Level::Expert && !request.options.fixed_depth {
+        budgeted = request.limits.for_sharpness(sharpness(game), DEFAULT_TIME);
+        &Request {
+            limits: &budgeted,
+            ..*request
+        }
+    } else {
+        request
+    };
     if !request.options.minimax
         && !request.options.fixed_depth
         && !request.limits.stop.is_stopped()
@@ -315,6 +328,7 @@ fn threat_win(game: &Pente, request: &Request<'_>) -> Option<Found<Point>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::budget::{Sharpness, TimeUse};
     use crate::ai::pente_oracle as oracle;
     use crate::ai::{Limits, think};
     use crate::{AnyGame, Side};
@@ -442,6 +456,33 @@ mod tests {
     }
 
     #[test]
+    fn the_expert_claims_no_win_through_threes_that_a_capture_refutes() {
+        use crate::ai::pente_tss::tests::{THREES_A_CAPTURE_BREAKS, THREES_AND_A_FIFTH_PAIR};
+        // M9 would take a stone out of each of K10's threes: K10 may be played, but not as a
+        // proven win.
+        let report = think(
+            &AnyGame::Pente(Pente::from_position_text(THREES_A_CAPTURE_BREAKS).unwrap()),
+            Level::Expert,
+            &quick(),
+            0,
+        )
+        .unwrap();
+        assert!(
+            !(report.text == "K10" && report.score > MATE_BOUND),
+            "{report:?}"
+        );
+        // J9 would take the fifth pair after K10: the expert's move leaves no win at once.
+        let game = Pente::from_position_text(THREES_AND_A_FIFTH_PAIR).unwrap();
+        let report = think(&AnyGame::Pente(game.clone()), Level::Expert, &quick(), 0).unwrap();
+        let mut played = game.clone();
+        played.play(&after_point(&report.text)).unwrap();
+        assert!(oracle::winning_moves(&played).is_empty(), "{report:?}");
+        if report.score >= MATE - 3 {
+            assert!(oracle::wins_within_three(&game, after_point(&report.text)));
+        }
+    }
+
+    #[test]
     fn facing_a_win_every_saving_move_is_a_candidate() {
         // Positions from random play in a crowded square, kept when the side to move faces a
         // win; the moves that save it come from the rules, not from the engine.
@@ -521,22 +562,30 @@ mod tests {
         base + Duration::from_millis(u64::from(readings))
     }
 
-    fn on_the_stepping_clock(text: &str, time: Duration) -> crate::ai::Report {
+    fn on_the_stepping_clock(text: &str, time: Duration, time_use: TimeUse) -> crate::ai::Report {
         let limits = Limits {
             time: Some(time),
             clock: crate::ai::clock::Clock::new(stepping_now),
+            time_use,
             ..Limits::default()
         };
         let game = AnyGame::Pente(Pente::from_position_text(text).unwrap());
         think(&game, Level::Expert, &limits, 0).unwrap()
     }
 
+    /// A quiet middle game: no four, no three, no pair to take.
+    const QUIET: &str = "1:K10,N13,L9:L11,M11,K12:0,0";
+
+    /// The same with a pair to take for each side (the first takes L11-M11 from K11, the second
+    /// K10-L9 from M8): sharp, but nothing forced.
+    const TWO_PAIRS: &str = "1:K10,N13,L9,N11:L11,M11,K12,J11:0,0";
+
     #[test]
     fn the_expert_spends_its_time_on_a_quiet_position_and_none_on_a_forced_one() {
-        // A quiet middle game (no four, no win by threats): the expert deepens until the budget
-        // is spent, well past the first iterations, and never past the budget.
+        // A quiet middle game (no four, no win by threats): with the flat rule the expert
+        // deepens until the budget is spent, well past the first iterations, and never past it.
         let budget = Duration::from_millis(500);
-        let quiet = on_the_stepping_clock("1:K10,N13,L9:L11,M11,K12:0,0", budget);
+        let quiet = on_the_stepping_clock(QUIET, budget, TimeUse::Flat);
         assert!(quiet.score.abs() < MATE_BOUND, "{quiet:?}");
         assert!(quiet.elapsed >= budget * 9 / 10, "{quiet:?}");
         assert!(
@@ -549,8 +598,41 @@ mod tests {
             "1:K10,L10,M10,N10,A3:K11,L11,M11,S19:0,0",
             "1:K10,B3,K12:C3,D3,E3,F3:0,0",
         ] {
-            let report = on_the_stepping_clock(forced, budget);
+            let report = on_the_stepping_clock(forced, budget, TimeUse::default());
             assert!(report.elapsed <= budget / 10, "{forced}: {report:?}");
         }
+    }
+
+    #[test]
+    fn the_expert_spends_more_on_a_sharp_position_than_a_quiet_one_within_the_cap() {
+        let budget = Duration::from_millis(400);
+        let game = |text: &str| Pente::from_position_text(text).unwrap();
+        assert_eq!(sharpness(&game(QUIET)), Sharpness::Quiet);
+        assert_eq!(sharpness(&game(TWO_PAIRS)), Sharpness::Sharp);
+        let spent = |text: &str, time_use: TimeUse| {
+            let report = on_the_stepping_clock(text, budget, time_use);
+            assert!(report.score.abs() < MATE_BOUND, "{text}: {report:?}");
+            report.elapsed
+        };
+        let near = |elapsed: Duration, planned: Duration| {
+            elapsed >= planned * 9 / 10 && elapsed <= planned + Duration::from_millis(5)
+        };
+        // By sharpness: a share of the budget when quiet, more than the budget when sharp.
+        let rule = TimeUse::default();
+        let quiet = spent(QUIET, rule);
+        let sharp = spent(TWO_PAIRS, rule);
+        assert!(
+            near(quiet, rule.budget(budget, Sharpness::Quiet)),
+            "{quiet:?}"
+        );
+        assert!(
+            near(sharp, rule.budget(budget, Sharpness::Sharp)),
+            "{sharp:?}"
+        );
+        assert!(quiet < budget && sharp > budget, "{quiet:?} {sharp:?}");
+        // A cap at the budget holds the sharp position to it; the flat rule spends the budget.
+        let capped = spent(TWO_PAIRS, TimeUse::BySharpness { cap: Some(budget) });
+        assert!(near(capped, budget), "{capped:?}");
+        assert!(near(spent(TWO_PAIRS, TimeUse::Flat), budget));
     }
 }

@@ -240,7 +240,7 @@ impl ThreatSearch {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ai::pente_oracle as oracle;
     use rand::SeedableRng;
@@ -277,6 +277,76 @@ mod tests {
             find("1:K10,L10,M10,L11,A3:L12,A1,S19,S1:0,0", fours(1)),
             None
         );
+    }
+
+    /// The threat search at the expert's root.
+    const ROOT: ThreatLimits = ThreatLimits {
+        threats: 6,
+        threes: 2,
+        nodes: 20_000,
+    };
+
+    fn point(text: &str) -> Point {
+        crate::games::pente::parse_point(text).unwrap()
+    }
+
+    /// The position after `moves` (their texts) from `text`.
+    fn after(text: &str, moves: &[&str]) -> Pente {
+        let mut position = game(text);
+        for &mv in moves {
+            position.play(&point(mv)).unwrap();
+        }
+        position
+    }
+
+    /// The first player's K10 makes two open threes at once (J10-L10 on row 10, K11-K12 on
+    /// column K): the second player can block only one, and the other becomes an open four.
+    const DOUBLE_THREE: &str = "1:J10,L10,K11,K12,A10:A1,S19,A19,S1,S10:0,0";
+
+    /// The same with the second player's S10 on J12: it flanks the pair K11-L10 (a diagonal),
+    /// so M9 takes K11 and L10, a stone out of each three, and one stone put back mends only one.
+    pub(crate) const THREES_A_CAPTURE_BREAKS: &str = "1:J10,L10,K11,K12,A10:A1,S19,A19,S1,J12:0,0";
+
+    #[test]
+    fn a_win_through_threes_is_no_win_when_a_capture_breaks_them() {
+        let free = ThreatSearch::new(ROOT, None).find(&game(DOUBLE_THREE));
+        assert_eq!(free.map(|win| win.first), Some(point("K10")), "{free:?}");
+        // From the rules: after K10, M9 takes K11 and L10.
+        let taken = after(THREES_A_CAPTURE_BREAKS, &["K10", "M9"]);
+        assert!(taken.board().stone_at(point("K11")).is_none());
+        assert!(taken.board().stone_at(point("L10")).is_none());
+        let broken = ThreatSearch::new(ROOT, None).find(&game(THREES_A_CAPTURE_BREAKS));
+        assert_ne!(
+            broken.map(|win| win.first),
+            Some(point("K10")),
+            "{broken:?}"
+        );
+    }
+
+    /// The double three again, with L11 added to the first player and M12 to the second, and
+    /// the second player eight stones up: K10 would make the pair K10-L11 (a diagonal) that J9
+    /// takes for the fifth pair.
+    pub(crate) const THREES_AND_A_FIFTH_PAIR: &str = "1:J10,L10,K11,K12,L11:A1,S19,A19,S1,M12:0,8";
+
+    #[test]
+    fn a_win_through_threes_is_no_win_when_the_defender_takes_the_fifth_pair() {
+        // With no stones taken, K10 wins (J9 takes the pair, and K10 is played again).
+        let at_zero = THREES_AND_A_FIFTH_PAIR.replace(":0,8", ":0,0");
+        let win = ThreatSearch::new(ROOT, None).find(&game(&at_zero));
+        assert_eq!(win.map(|win| win.first), Some(point("K10")), "{win:?}");
+        // From the rules: after K10 the second player wins at once, by J9.
+        let threatened = after(THREES_AND_A_FIFTH_PAIR, &["K10"]);
+        assert_eq!(oracle::winning_moves(&threatened), vec![point("J9")]);
+        // Whatever the threat search claims, its first move leaves no win at once.
+        let position = game(THREES_AND_A_FIFTH_PAIR);
+        if let Some(win) = ThreatSearch::new(ROOT, None).find(&position) {
+            let mut played = position.clone();
+            played.play(&win.first).unwrap();
+            assert!(
+                played.outcome().is_some() || oracle::winning_moves(&played).is_empty(),
+                "{win:?}"
+            );
+        }
     }
 
     #[test]

@@ -44,7 +44,7 @@ impl Table {
             side,
             budget,
             epoch: self.judge.epoch(),
-            not_before: now + self.bot_pause(time_left.map(|_| budget)),
+            not_before: now + self.bot_pause(time_left.map(|_| budget.base)),
             reply: self.commands.clone(),
         };
         let your_turn = self.your_turn();
