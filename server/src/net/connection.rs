@@ -14,7 +14,7 @@
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
-use super::notices::{Notice, notice_stream};
+use super::notices::{Notice, next_notice};
 use super::rate_limit::RateLimiter;
 use super::tls;
 use super::transport::{Incoming, Outgoing};
@@ -23,7 +23,7 @@ use crate::game::TableCommand;
 use crate::game::analysis::Asked;
 use crate::game::analysis::job::{Running, next_event};
 use crate::lobby::feed::{GameListFeed, next_list};
-use crate::players::{Outbox, Quiet, Session};
+use crate::players::{Outbox, Session};
 use crate::refusal::Refusal;
 use crate::storage::HistoryQuery;
 use crate::telemetry::{ConnectionGauge, Door};
@@ -239,14 +239,13 @@ impl<F: Incoming> Connection<F> {
         let kick = self.kick.clone();
         // The waits are made once, not on every message: each new one would register with its
         // token (a lock shared by every connection) and with the timer wheel, and drop out again.
-        // Quiet: polled only when they woke, not on every message (players/quiet.rs).
-        let mut shutting_down = Quiet::new(connections.cancelled_owned());
-        let mut kicked = Quiet::new(kick.cancelled_owned());
-        let mut taken_over = Quiet::new(replaced.clone().cancelled_owned());
+        let mut shutting_down = pin!(connections.cancelled());
+        let mut kicked = pin!(kick.cancelled());
+        let mut taken_over = pin!(replaced.cancelled());
         // Set for the first deadline and moved on only when it passes: a message does not touch
         // the timer, the wake-up finds out whether the client spoke since.
         let mut idle_timer = pin!(tokio::time::sleep_until(heard + limits.idle_timeout));
-        let mut notices = Quiet::new(notice_stream(self.context.notices.subscribe()));
+        let mut notices = self.context.notices.subscribe();
         loop {
             tokio::select! {
                 () = &mut shutting_down => return self.shutting_down(),
@@ -263,7 +262,7 @@ impl<F: Incoming> Connection<F> {
                 (game, event) = next_event(&mut self.analysis) => {
                     self.analysis_event(game, event);
                 }
-                Some(notice) = notices.next() => match notice {
+                notice = next_notice(&mut notices) => match notice {
                     Notice::Announcement { from, text } => {
                         if self.version >= ANNOUNCEMENT_VERSION {
                             self.outbox.send(ServerMessage::Announcement { from, text });

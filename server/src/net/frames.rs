@@ -1,11 +1,11 @@
 //! The writing half of a connection: queued messages written as frames, in batches with one
-//! flush each (every parcel queued when the writer wakes), the goodbye written on closing, and the closed connection's input drained for a
+//! flush each, the goodbye written on closing, and the closed connection's input drained for a
 //! moment so the goodbye is not destroyed by a reset.
 
 use super::transport::{Incoming, Outgoing};
-use crate::players::{Parcel, Quiet};
 use futures::{SinkExt, StreamExt};
-use kingme_shared::protocol::FrameError;
+use kingme_shared::protocol::{FrameError, ServerMessage};
+use std::pin::pin;
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 use tokio::time::Duration;
@@ -53,14 +53,13 @@ pub async fn linger_messages(mut incoming: impl Incoming) {
 /// its close frame).
 pub async fn write_frames(
     mut sink: impl Outgoing,
-    mut queue: mpsc::Receiver<Parcel>,
+    mut queue: mpsc::Receiver<Box<ServerMessage>>,
     closing: CancellationToken,
     kick: CancellationToken,
 ) {
-    // Made once, not for every batch: each new wait registers with its token and drops out;
-    // quiet, so a batch does not poll them again (players/quiet.rs).
-    let mut kicked = Quiet::new(kick.cancelled_owned());
-    let mut closed = Quiet::new(closing.cancelled_owned());
+    // Made once, not for every batch: each new wait registers with its token and drops out.
+    let mut kicked = pin!(kick.cancelled());
+    let mut closed = pin!(closing.cancelled());
     loop {
         let message = tokio::select! {
             biased;
@@ -78,8 +77,8 @@ pub async fn write_frames(
         }
     }
     let finish = async {
-        while let Ok(parcel) = queue.try_recv() {
-            feed(&mut sink, parcel).await?;
+        while let Ok(message) = queue.try_recv() {
+            sink.feed(*message).await?;
         }
         sink.flush().await?;
         sink.close().await?;
@@ -88,23 +87,15 @@ pub async fn write_frames(
     let _ = tokio::time::timeout(CLOSE_TIMEOUT, finish).await;
 }
 
-/// Writes a parcel and every other one already queued, then flushes once.
+/// Writes a message and every other one already queued, then flushes once.
 async fn write_batch(
     sink: &mut impl Outgoing,
-    first: Parcel,
-    queue: &mut mpsc::Receiver<Parcel>,
+    first: Box<ServerMessage>,
+    queue: &mut mpsc::Receiver<Box<ServerMessage>>,
 ) -> Result<(), FrameError> {
-    feed(sink, first).await?;
-    while let Ok(parcel) = queue.try_recv() {
-        feed(sink, parcel).await?;
+    sink.feed(*first).await?;
+    while let Ok(message) = queue.try_recv() {
+        sink.feed(*message).await?;
     }
     sink.flush().await
-}
-
-/// Hands a parcel's messages to the sink, in order, without flushing.
-async fn feed(sink: &mut impl Outgoing, parcel: Parcel) -> Result<(), FrameError> {
-    for message in parcel {
-        sink.feed(message).await?;
-    }
-    Ok(())
 }

@@ -3,7 +3,6 @@
 //! its own receiver once welcomed and acts on what concerns it. A connection that falls behind
 //! skips the notices it missed rather than holding anyone up.
 
-use futures::Stream;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 /// Notices held for the slowest connection before it misses some.
@@ -48,15 +47,6 @@ pub async fn next_notice(notices: &mut broadcast::Receiver<Notice>) -> Notice {
     }
 }
 
-/// The notices as a stream, as [`next_notice`] gives them: one future kept for the connection's
-/// life instead of a new wait (registering with the channel's shared lock) for every message.
-pub fn notice_stream(notices: broadcast::Receiver<Notice>) -> impl Stream<Item = Notice> + Send {
-    futures::stream::unfold(notices, |mut notices| async move {
-        let notice = next_notice(&mut notices).await;
-        Some((notice, notices))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,24 +65,5 @@ mod tests {
             panic!("not an announcement");
         };
         assert_eq!(text, "5");
-    }
-
-    #[tokio::test]
-    async fn the_stream_gives_every_notice_in_order() {
-        use futures::StreamExt;
-        let sender = channel();
-        let mut notices = std::pin::pin!(notice_stream(sender.subscribe()));
-        for name in ["ann", "bob"] {
-            let _ = sender.send(Notice::Banned {
-                name: name.into(),
-                reason: None,
-            });
-        }
-        for name in ["ann", "bob"] {
-            let Some(Notice::Banned { name: banned, .. }) = notices.next().await else {
-                panic!("not a ban");
-            };
-            assert_eq!(banned, name);
-        }
     }
 }

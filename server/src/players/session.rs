@@ -9,7 +9,7 @@
 //! seats back. The small lock here guards who the player is reached through,
 //! never a game: games live in their table tasks.
 
-use super::outbox::{Outbox, Parcel};
+use super::outbox::Outbox;
 use crate::storage::Participant;
 use kingme_shared::protocol::{GameId, PlayerId, ServerMessage};
 use parking_lot::{Mutex, MutexGuard};
@@ -72,13 +72,6 @@ impl Session {
         // Queuing never waits, so the lock is held only for a moment.
         if let Some(attachment) = &self.reach().attachment {
             attachment.outbox.send(message);
-        }
-    }
-
-    /// Sends messages together (written in one write), as [`Session::send`] does each.
-    pub fn send_all(&self, messages: Parcel) {
-        if let Some(attachment) = &self.reach().attachment {
-            attachment.outbox.send_all(messages);
         }
     }
 

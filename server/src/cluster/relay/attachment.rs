@@ -64,18 +64,16 @@ impl Relay {
                     () = kick.cancelled() => return,
                     message = queue.recv() => message,
                 };
-                let Some(parcel) = message else { return };
-                for message in parcel {
-                    let route = relay.routes.lock().get(&player).cloned();
-                    if let Some((node, _)) = route {
-                        let envelope = Envelope::Deliver {
-                            player: player.clone(),
-                            message,
-                        };
-                        // A failure is logged by the link; the player catches up with the full
-                        // state when it asks again.
-                        let _ = relay.publish(&node, &envelope).await;
-                    }
+                let Some(message) = message else { return };
+                let route = relay.routes.lock().get(&player).cloned();
+                if let Some((node, _)) = route {
+                    let envelope = Envelope::Deliver {
+                        player: player.clone(),
+                        message: *message,
+                    };
+                    // A failure is logged by the link; the player catches up with the full
+                    // state when it asks again.
+                    let _ = relay.publish(&node, &envelope).await;
                 }
             }
         });

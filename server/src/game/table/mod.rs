@@ -31,7 +31,7 @@ use super::ownership::Lease;
 use super::seat::Seat;
 use super::table_handle::{COMMAND_QUEUE, TableCommand, TableHandle};
 use crate::options::GameSetup;
-use crate::players::{Quiet, Session};
+use crate::players::Session;
 use crate::storage::{Storage, StoredGame};
 use crate::telemetry::GameGauge;
 pub use creation::create;
@@ -170,8 +170,7 @@ impl Table {
         // The waits are made once, not on every command: a new one would register with the token
         // (a lock every table shares) and with the timer wheel each time. The timer is moved only
         // when the next deadline changes.
-        // Quiet: a command does not poll it again (players/quiet.rs).
-        let mut stopped = Quiet::new(shutdown.cancelled_owned());
+        let mut stopped = pin!(shutdown.cancelled());
         let mut timer = pin!(tokio::time::sleep_until(Instant::now()));
         let mut armed: Option<Instant> = None;
         self.settle().await;

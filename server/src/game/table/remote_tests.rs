@@ -2,8 +2,7 @@
 //! another node (a cluster's relay): a message for every member goes to the fan-out once,
 //! whatever their number, and in order with the messages for one of them, each saying whether
 //! that one is a member; and a table whose lease is lost hands every member over to the game's
-//! new node, telling them nothing untrue. (And, on the same bench, that a member connected here
-//! gets a move and the turn it gives in one parcel of its outbox.)
+//! new node, telling them nothing untrue.
 
 use super::*;
 use crate::game::bot::SearchPool;
@@ -12,7 +11,7 @@ use crate::game::handover::Handover;
 use crate::game::ownership::Ownership;
 use crate::game::registry::TableRegistry;
 use crate::game::remote::{RemoteMail, RemoteMembers};
-use crate::players::{Attachment, Outbox, Parcel};
+use crate::players::{Attachment, Outbox};
 use crate::refusal::Refusal;
 use crate::storage::{Fence, SqliteStore};
 use futures::FutureExt;
@@ -103,7 +102,7 @@ async fn play_first_move(table: &TableHandle, player: &Arc<Session>) {
 }
 
 /// A person connected here, or (`relayed`) at another node.
-fn person(id: u64, relayed: bool) -> (Arc<Session>, mpsc::Receiver<Parcel>) {
+fn person(id: u64, relayed: bool) -> (Arc<Session>, mpsc::Receiver<Box<ServerMessage>>) {
     let session = Arc::new(Session::new(PlayerId(id), format!("p{id}"), false, None));
     let (outbox, receiver) = Outbox::channel(64, CancellationToken::new());
     session.attach(Attachment {
@@ -130,11 +129,8 @@ async fn a_move_goes_to_the_members_elsewhere_once() {
     play_first_move(&table, &ada).await;
     // The spectator here hears of the move through its own connection.
     loop {
-        let parcel = local_box.recv().await.unwrap();
-        if parcel
-            .iter()
-            .any(|message| matches!(message, ServerMessage::MovePlayed { .. }))
-        {
+        let message = local_box.recv().await.unwrap();
+        if matches!(*message, ServerMessage::MovePlayed { .. }) {
             break;
         }
     }
@@ -172,35 +168,6 @@ async fn a_move_goes_to_the_members_elsewhere_once() {
     assert!(moved < turn, "{recorded:#?}");
 }
 
-#[tokio::test]
-async fn a_member_here_gets_a_move_and_the_turn_it_gives_in_one_parcel() {
-    let remote = Arc::new(Recorded::default());
-    let context = cluster_context(&remote, None, None);
-    let (ada, _ada_box) = person(1, false);
-    let (bob, mut bob_box) = person(2, false);
-    let table = open_game(&context, &ada, &bob, Vec::new()).await;
-    play_first_move(&table, &ada).await;
-    loop {
-        let parcel = Vec::from(bob_box.recv().await.unwrap());
-        if parcel
-            .iter()
-            .any(|message| matches!(message, ServerMessage::MovePlayed { .. }))
-        {
-            assert!(
-                matches!(
-                    parcel.as_slice(),
-                    [
-                        ServerMessage::MovePlayed { .. },
-                        ServerMessage::YourTurn { .. }
-                    ]
-                ),
-                "{parcel:#?}"
-            );
-            break;
-        }
-    }
-}
-
 /// Leases drawn from the test's database, as a cluster node's are (without Redis).
 #[derive(Debug)]
 struct DatabaseLeases(Storage);
@@ -232,10 +199,8 @@ impl Handover for Handed {
 }
 
 /// Every message waiting in an outbox.
-fn drained(outbox: &mut mpsc::Receiver<Parcel>) -> Vec<ServerMessage> {
-    std::iter::from_fn(|| outbox.try_recv().ok().map(Vec::from))
-        .flatten()
-        .collect()
+fn drained(outbox: &mut mpsc::Receiver<Box<ServerMessage>>) -> Vec<ServerMessage> {
+    std::iter::from_fn(|| outbox.try_recv().ok().map(|message| *message)).collect()
 }
 
 #[tokio::test]
@@ -251,13 +216,10 @@ async fn a_table_fenced_out_hands_every_member_over_and_says_nothing_untrue() {
     let (bob, _bob_box) = person(2, true);
     let (cy, mut cy_box) = person(3, false);
     let table = open_game(&context, &ada, &bob, vec![Arc::clone(&cy)]).await;
-    while !ada_box
-        .recv()
-        .await
-        .unwrap()
-        .iter()
-        .any(|message| matches!(message, ServerMessage::YourTurn { .. }))
-    {}
+    while !matches!(
+        *ada_box.recv().await.unwrap(),
+        ServerMessage::YourTurn { .. }
+    ) {}
 
     // Another node takes the game over: it draws a newer token, so ada's move is refused by the
     // database and the table stops.

@@ -28,31 +28,6 @@ pub(super) enum Mail {
     },
 }
 
-/// The messages of one delivery for each member connected here, gathered to be handed over
-/// together, one parcel a member.
-#[derive(Default)]
-struct Parcels(Vec<(Arc<Session>, Vec<ServerMessage>)>);
-
-impl Parcels {
-    fn add(&mut self, to: &Arc<Session>, message: ServerMessage) {
-        // A game has two seats and a few spectators: a search beats a map.
-        match self
-            .0
-            .iter_mut()
-            .find(|(session, _)| Arc::ptr_eq(session, to))
-        {
-            Some((_, messages)) => messages.push(message),
-            None => self.0.push((Arc::clone(to), vec![message])),
-        }
-    }
-
-    fn send(self) {
-        for (session, messages) in self.0 {
-            session.send_all(messages.into_boxed_slice());
-        }
-    }
-}
-
 /// A game's line in the lobby.
 pub(super) fn game_summary(
     id: GameId,
@@ -95,29 +70,22 @@ impl Table {
     /// Sends the held mail and refreshes the lobby's summary. A message for every member goes
     /// to each member connected here and once, whatever their number, to those connected at
     /// other nodes.
-    ///
-    /// Each member connected here gets all its messages of the mail in one parcel, in order
-    /// (a move and the turn it gives are written together).
     pub(super) fn deliver(&self) {
         let mail = std::mem::take(&mut *self.mail.borrow_mut());
-        let mut parcels = Parcels::default();
         for mail in mail {
             match mail {
                 Mail::One {
                     to,
                     member,
                     message,
-                } => match &self.context.remote {
-                    Some(_) if to.is_relayed() => self.send_now(&to, member, message),
-                    _ => parcels.add(&to, message),
-                },
+                } => self.send_now(&to, member, message),
                 Mail::All { to, message } => {
                     let mut elsewhere = false;
                     for session in &to {
                         if self.context.remote.is_some() && session.is_relayed() {
                             elsewhere = true;
                         } else {
-                            parcels.add(session, message.clone());
+                            session.send(message.clone());
                         }
                     }
                     if let Some(remote) = self.context.remote.as_ref().filter(|_| elsewhere) {
@@ -126,7 +94,6 @@ impl Table {
                 }
             }
         }
-        parcels.send();
         if self.publish_due.replace(false) {
             self.publish_now();
         }
