@@ -835,6 +835,51 @@ mod tests {
     }
 
     #[test]
+    fn the_files_largest_endings_are_scored_exactly_with_one_ply_left() {
+        use crate::ai::egdb::index::position_at;
+        use crate::ai::egdb::{encode, solve};
+        // Probing the largest count only from two plies (as some chess engines do with their
+        // tables) was measured and gave no speed (docs/measurements/egdb.md, ninth session):
+        // one ply left is enough for an exact score, the horizon alone is left out.
+        let db = Arc::new(Egdb::parse(encode(&solve(3, |_| {}))).unwrap());
+        // A root outside the file, so that no conversion's rule applies.
+        let root = Checkers::from_position_text("B:W21,22,23:B9,10").unwrap();
+        let mut search = CheckersSearch::new(&root, true).with_egdb(Some(db.clone()));
+        assert_eq!(search.converting, None);
+        let mut scored = [0u32; 3];
+        for counts in Counts::with_total(3) {
+            for index in (0..counts.entries()).step_by(11) {
+                let Some(position) = position_at(counts, index) else {
+                    continue;
+                };
+                for position in [position, position.with_side_to_move(Side::Second)] {
+                    if has_capture(&position) {
+                        continue;
+                    }
+                    search.position = position;
+                    let verdict = db.verdict(&position).unwrap();
+                    assert_eq!(search.probe(0), None, "{position:?}: the horizon");
+                    assert_eq!(
+                        search.probe(1),
+                        Some(search.known_score(verdict)),
+                        "{position:?}"
+                    );
+                    scored[verdict.code() as usize - 1] += 1;
+                }
+            }
+        }
+        assert!(
+            scored.iter().all(|&n| n > 50),
+            "wins, losses, draws: {scored:?}"
+        );
+        // A smaller ending is probed at the horizon too.
+        search.position = *Checkers::from_position_text("W:WK1:BK32")
+            .unwrap()
+            .position();
+        assert_eq!(search.probe(0), Some(0), "a king against a king: drawn");
+    }
+
+    #[test]
     fn the_files_largest_endings_are_not_probed_at_the_horizon_and_smaller_ones_are() {
         let truth = crate::ai::egdb::solve(3, |_| {});
         // One ply: the two-piece positions the captures lead to are at the horizon. With the
