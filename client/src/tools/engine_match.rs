@@ -232,13 +232,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         ..ThinkOptions::default()
     };
     let flat = |index: usize| args.flat_time.is_some_and(|sides| sides.includes(index));
-    let a_name = match args.a_contempt {
-        Some(percent) => format!(
-            "{} (contempt {percent}%)",
-            side_name(args.a, &a_options, None, flat(0))
-        ),
-        None => side_name(args.a, &a_options, None, flat(0)),
-    };
+    let a_name = side_name(args.a, &a_options, None, flat(0));
     let b_name = match &args.b_binary {
         Some(path) => format!("{} (expert)", path.display()),
         None => side_name(b_level, &b_options, args.b_weights.as_deref(), flat(1)),
@@ -386,6 +380,9 @@ fn side_name(
     }
     if flat_time {
         name.push_str(" (flat time)");
+    }
+    if let Some(percent) = options.contempt {
+        name.push_str(&format!(" (contempt {percent}%)"));
     }
     name
 }
