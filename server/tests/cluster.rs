@@ -1223,20 +1223,8 @@ async fn an_announcement_and_a_ban_made_at_one_node_act_at_another() {
     };
     let done = root.administer(ban).await.unwrap();
     assert!(done.contains("sent to 1 other node"), "{done}");
-    let (kind, words) = mallory.fatal_error().await;
-    assert_eq!(kind, ErrorKind::Unauthorized);
-    assert!(
-        words.contains("banned") && words.contains("spam in chat"),
-        "{words}"
-    );
-    let result = bob.game_over(game).await;
-    assert_eq!(
-        (result.winner, result.reason),
-        (
-            Some(Side::Second),
-            kingme_shared::protocol::EndReason::Abandoned
-        )
-    );
+    mallory.expect_banned("spam in chat").await;
+    bob.expect_won_by_abandonment(game, Side::Second).await;
 }
 
 /// An admin at one node closes a game another node runs: that node's table ends it, without a

@@ -11,13 +11,14 @@
 use crate::link::{Link, Wire};
 use crate::patience;
 use bytes::BytesMut;
-use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::identity::{self, ChannelBinding, ProofScope, SigningKey};
 use kingme_shared::protocol::{
-    AdminAction, AdminLogEntry, ClientMessage, ErrorKind, GameId, GameOptions, GameResult,
-    GameState, GameStatus, GameSummary, PROTOCOL_VERSION, PlayerId, SeatChoice, ServerMessage,
+    AdminAction, AdminLogEntry, ClientMessage, EndReason, ErrorKind, GameId, GameOptions,
+    GameResult, GameState, GameStatus, GameSummary, PROTOCOL_VERSION, PlayerId, SeatChoice,
+    ServerMessage,
 };
+use kingme_shared::{GameKind, Side};
 use std::fmt::Display;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -444,6 +445,32 @@ impl Client {
             _ => None,
         })
         .await
+    }
+
+    /// Reads up to the close that a ban ends with, and checks it: a fatal `Unauthorized` error
+    /// that says the player is banned and gives `reason`.
+    ///
+    /// # Panics
+    /// When the connection closes otherwise.
+    pub async fn expect_banned(&mut self, reason: &str) {
+        let (kind, words) = self.fatal_error().await;
+        assert_eq!(kind, ErrorKind::Unauthorized, "{words}");
+        assert!(
+            words.contains("banned") && words.contains(reason),
+            "{words}"
+        );
+    }
+
+    /// Waits for `game` to end because the opponent left, and checks that `winner` won it.
+    ///
+    /// # Panics
+    /// When the game ends otherwise.
+    pub async fn expect_won_by_abandonment(&mut self, game: GameId, winner: Side) {
+        let result = self.game_over(game).await;
+        assert_eq!(
+            (result.winner, result.reason),
+            (Some(winner), EndReason::Abandoned)
+        );
     }
 
     /// The result of `game`, skipping everything before its `GameOver`.

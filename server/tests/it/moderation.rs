@@ -135,17 +135,8 @@ async fn a_ban_and_a_mute_are_kept_over_a_restart_until_lifted() {
         done.contains("banned mallory") && done.contains("2 games"),
         "{done}"
     );
-    let (kind, words) = mallory.fatal_error().await;
-    assert_eq!(kind, ErrorKind::Unauthorized);
-    assert!(
-        words.contains("banned") && words.contains("spam in chat"),
-        "{words}"
-    );
-    let result = bob.game_over(game).await;
-    assert_eq!(
-        (result.winner, result.reason),
-        (Some(Side::Second), EndReason::Abandoned)
-    );
+    mallory.expect_banned("spam in chat").await;
+    bob.expect_won_by_abandonment(game, Side::Second).await;
     tokio::time::timeout(patience::REPLY, async {
         loop {
             bob.send(ClientMessage::ListGames).await;
