@@ -214,6 +214,22 @@ fn game_over_dialog_names_winner_and_reason() {
     let picture = check("game_over", &app);
     assert!(picture.contains("O wins: X resigned"), "{picture}");
     assert!(picture.contains("You lost."), "{picture}");
+    // The dialog is as wide as its key line, so the keys are not broken across lines.
+    assert!(
+        picture.contains("m: rematch · v: review board · any other key: close"),
+        "{picture}"
+    );
+    // At 80 columns the footer still names the way out of a finished game.
+    let footer = picture.lines().last().unwrap_or_default();
+    for name in [
+        "m rematch",
+        "v review board",
+        "b lobby",
+        "x leave",
+        "? help",
+    ] {
+        assert!(footer.contains(name), "{name} missing: {footer}");
+    }
 }
 
 #[test]
@@ -239,8 +255,32 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
     key(&mut app, KeyCode::Char('b'));
     key(&mut app, KeyCode::Char('?'));
     let in_lobby = render(&app);
+    // The review board's `?` lists its own keys: a finished game, its dialog closed, then `v`.
+    let mut app = app_with(
+        state(
+            GameKind::TicTacToe,
+            None,
+            &["1", "4", "2", "5"],
+            Some(Side::First),
+        ),
+        (80, 24),
+    );
+    app.update(Event::Server(crate::fixtures::first_resigns()));
+    key(&mut app, KeyCode::Char(' '));
+    key(&mut app, KeyCode::Char('v'));
+    key(&mut app, KeyCode::Char('?'));
+    let on_review_board = render(&app);
+    assert!(
+        on_review_board.contains("Keys on the review board"),
+        "{on_review_board}"
+    );
+    assert!(!on_review_board.contains("resign"), "{on_review_board}");
     for (place, keys, what) in kingme_client::tui::ui::help::help_rows() {
-        let picture = if place == "game" { &in_game } else { &in_lobby };
+        let picture = match place {
+            "game" => &in_game,
+            "review board" => &on_review_board,
+            _ => &in_lobby,
+        };
         assert!(picture.contains(keys), "{keys} missing:\n{picture}");
         assert!(picture.contains(what), "{what} missing:\n{picture}");
     }

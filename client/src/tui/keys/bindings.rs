@@ -3,9 +3,9 @@
 //! one line of help (each key once).
 
 use super::when::{
-    can_start_review, can_take_back, has_game_in_progress, has_games, has_question, holds_piece,
-    is_my_turn, is_over_player, is_over_with_moves, is_playing_player, is_reviewing, line_is_empty,
-    never, selected_has_open_seat,
+    can_start_review, can_start_review_live, can_take_back, has_game_in_progress, has_games,
+    has_question, holds_piece, is_my_turn, is_over_player, is_over_with_moves, is_playing_player,
+    is_reviewing, line_is_empty, never, selected_has_open_seat,
 };
 use super::{Action as A, Binding, Place as P, bind};
 use crate::archive::replay::Step;
@@ -268,7 +268,7 @@ pub const BINDINGS: &[Binding] = &[
         |k| k == K::Char('['),
     )
     .when(can_start_review)
-    .footer("[ review"),
+    .footer_when("[ review", can_start_review_live),
     bind(
         P::Game,
         "arrows  hjkl",
@@ -534,10 +534,13 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         P::ReviewBoard,
         "Esc  q",
-        "back to where you were (stops a review still running)",
+        "go back (stops a review still running)",
         A::Cancel,
         review_leave,
     ),
+    bind(P::ReviewBoard, "?", "these keys", A::Help, |k| {
+        k == K::Char('?')
+    }),
     // The help and the whole status message.
     bind(P::Reading, "any key", "close it", A::Cancel, any).footer("any key closes"),
 ];

@@ -73,7 +73,12 @@ impl Place {
     pub(crate) fn in_help(self) -> bool {
         matches!(
             self,
-            Place::Anywhere | Place::Lobby | Place::Game | Place::Create | Place::SetupBoard
+            Place::Anywhere
+                | Place::Lobby
+                | Place::Game
+                | Place::Create
+                | Place::SetupBoard
+                | Place::ReviewBoard
         )
     }
 

@@ -16,6 +16,13 @@ pub(crate) fn never(_: KeyCode) -> bool {
     false
 }
 
+/// `[` could start stepping through the moves, and the game is not over: once it is, the
+/// review board's `v` steps through them too, so the footer leaves `[` out to make room for the
+/// way out (the key still works).
+pub(crate) fn can_start_review_live(now: &dyn Situation) -> bool {
+    can_start_review(now) && now.table().is_some_and(|t| t.result().is_none())
+}
+
 /// A game of the person's is in progress (seated, not over).
 pub(crate) fn has_game_in_progress(now: &dyn Situation) -> bool {
     now.game_in_progress().is_some()

@@ -43,23 +43,35 @@ fn boxed(frame: &mut Frame<'_>, area: Rect, title: &str, theme: &Theme) -> Rect 
     inner
 }
 
-/// The help overlay: every key.
-/// The keys of the screen shown (and those that work anywhere), so the list fits a standard
-/// terminal; the other screen's help lists the rest.
-pub(crate) fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
-    let wanted = |place: &str| match place {
-        "anywhere" => true,
-        "game" => in_game,
-        _ => !in_game,
+/// The screen a help overlay is opened over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HelpFor {
+    /// The lobby (and the create dialog).
+    Lobby,
+    /// A game.
+    Game,
+    /// The review board of a finished game.
+    ReviewBoard,
+}
+
+/// The help overlay: the keys of the screen shown (and those that work anywhere, except on the
+/// review board, where they do not), so the list fits a standard terminal; each other screen's
+/// help lists its own.
+pub(crate) fn help(frame: &mut Frame<'_>, under: HelpFor, theme: &Theme) {
+    let wanted = |place: &str| match (under, place) {
+        (HelpFor::ReviewBoard, place) => place == "review board",
+        (_, "anywhere") => true,
+        (HelpFor::Game, place) => place == "game",
+        (HelpFor::Lobby, place) => place != "game" && place != "review board",
     };
     let keys: Vec<_> = crate::tui::keys::help_rows()
         .filter(|(place, _, _)| wanted(place))
         .collect();
     let area = centred(frame.area(), 92, keys.len() as u16 + 2);
-    let title = if in_game {
-        "Keys in a game (the lobby's ? lists the lobby's)"
-    } else {
-        "Keys in the lobby (a game's ? lists the game's)"
+    let title = match under {
+        HelpFor::Game => "Keys in a game (the lobby's ? lists the lobby's)",
+        HelpFor::Lobby => "Keys in the lobby (a game's ? lists the game's)",
+        HelpFor::ReviewBoard => "Keys on the review board",
     };
     let closes = dialog_keys(Place::Reading).join(" · ");
     let inner = boxed(frame, area, &format!("{title} — {closes}"), theme);
@@ -68,7 +80,12 @@ pub(crate) fn help(frame: &mut Frame<'_>, in_game: bool, theme: &Theme) {
         .map(|(place, keys, what)| {
             Line::from(vec![
                 Span::styled(
-                    format!("{place:<12}"),
+                    // One place only on the review board: no column for it.
+                    if under == HelpFor::ReviewBoard {
+                        String::new()
+                    } else {
+                        format!("{place:<12}")
+                    },
                     Style::default().add_modifier(Modifier::DIM),
                 ),
                 Span::styled(
@@ -164,10 +181,17 @@ pub(crate) fn game_over(
     if !changes.is_empty() {
         lines.push(Line::from(format!("Ratings: {}", changes.join(" · "))));
     }
-    lines.push(Line::from(hints(Place::GameOver, now).join(" · ")));
+    let keys = hints(Place::GameOver, now).join(" · ");
+    // As wide as the key line (at least 46 columns) where the screen allows, so the keys are
+    // not broken across lines; the height is counted at the width the dialog gets.
+    let wanted = (keys.chars().count() + 2).max(46);
+    lines.push(Line::from(keys));
+    let width = u16::try_from(wanted)
+        .unwrap_or(u16::MAX)
+        .min(frame.area().width);
     let text = Paragraph::new(lines).wrap(Wrap { trim: true });
-    let height = text.line_count(44) as u16 + 2;
-    let area = centred(frame.area(), 46, height);
+    let height = text.line_count(width.saturating_sub(2)) as u16 + 2;
+    let area = centred(frame.area(), width, height);
     let inner = boxed(frame, area, "Game over", theme);
     frame.render_widget(text, inner);
 }

@@ -69,7 +69,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
 /// The dialog on top, if any (the game-over dialog when the game just ended).
 fn overlay(frame: &mut Frame<'_>, app: &App) {
     match &app.overlay {
-        Some(Overlay::Help) => dialogs::help(frame, app.screen == Screen::Game, &app.theme),
+        Some(Overlay::Help) => {
+            let under = if app.review_screen.is_some() {
+                dialogs::HelpFor::ReviewBoard
+            } else if app.screen == Screen::Game {
+                dialogs::HelpFor::Game
+            } else {
+                dialogs::HelpFor::Lobby
+            };
+            dialogs::help(frame, under, &app.theme);
+        }
         Some(Overlay::Themes { selected }) => dialogs::themes(frame, *selected, &app.theme),
         Some(Overlay::Create(form)) => dialogs::create(frame, form, &app.theme),
         Some(Overlay::Confirm(what)) => dialogs::confirm(frame, *what, &app.theme),
