@@ -10,7 +10,7 @@ import {
 } from "./games.js";
 import { BoardView } from "./board.js";
 import { showGames, fillCreateForm, createMessage, clockText, resultText } from "./lobby.js";
-import { Ratings } from "./ratings.js";
+import { Ratings, countsForRating } from "./ratings.js";
 import { blockedBy, blockingCommand } from "./blocking.js";
 import { ReviewBoard } from "./review.js";
 
@@ -214,8 +214,11 @@ function receive(kind, body) {
       if (!game) break;
       game.state.status = { Over: body.result };
       game.legal = [];
-      // A rated game moved its players' ratings: ask for them again to show the change.
-      if (game.state.rated) send({ Leaderboard: { kind: null } });
+      // A rated game moved its players' ratings, once both sides moved (PLIES_TO_RATE in
+      // shared/src/domain/outcome.rs): ask for them again to show the change.
+      if (game.state.rated && countsForRating(body.result, game.state.moves.length)) {
+        send({ Leaderboard: { kind: null } });
+      }
       setClocks(game, body.clocks);
       if (game.state.id === current) { view.setLegal([]); showStatus(game); }
       break;
@@ -436,7 +439,12 @@ function showStatus(game) {
   let text;
   if (s === "Open") text = "Waiting for a player to join: share the watch link, or they find it in the lobby.";
   else if (s === "Playing") text = `${sideName(game, game.state.side_to_move)} to move.`;
-  else if (s.Over) text = `${resultText(game.board, s.Over)}.`;
+  else if (s.Over) {
+    text = `${resultText(game.board, s.Over)}.`;
+    if (game.state.rated && !countsForRating(s.Over, game.state.moves.length)) {
+      text += " Not rated: it ended before both sides moved.";
+    }
+  }
   $("game-status").textContent = text;
   // For scripts (the browser test): whether the game is over.
   if (s.Over) $("game").dataset.over = "yes";

@@ -4,6 +4,16 @@
 
 const START = 1500;
 
+/** The moves a rated game needs before its end counts: one by each side (PLIES_TO_RATE in
+ * shared/src/domain/outcome.rs). */
+const PLIES_TO_RATE = 2;
+
+/** Whether a rated game that ended with `result` after `plies` moves moved its players' ratings,
+ * as the server decides (GameResult::counts_for_rating): not aborted, and both sides moved. */
+export function countsForRating(result, plies) {
+  return result.reason !== "Aborted" && plies >= PLIES_TO_RATE;
+}
+
 export class Ratings {
   constructor() {
     this.people = new Map();

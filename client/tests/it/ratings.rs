@@ -71,10 +71,15 @@ fn the_lobby_writes_ratings_beside_people_and_bots() {
     assert!(picture.contains(&format!("({bot})")), "{picture}");
 }
 
-/// A rated game of ada's against a bot, on screen at `size`, after the ratings were heard
-/// once (ada's first rated game: she is not on the list yet).
+/// A rated game of ada's against a bot, one move each (so its end counts), on screen at
+/// `size`, after the ratings were heard once (ada's first rated game: she is not on the list
+/// yet).
 fn rated_game(size: (u16, u16)) -> App {
-    let mut game = state(GameKind::Checkers, None, &["11-15"], Some(Side::Second));
+    rated_game_after(&["11-15", "23-19"], size)
+}
+
+fn rated_game_after(moves: &[&str], size: (u16, u16)) -> App {
+    let mut game = state(GameKind::Checkers, None, moves, Some(Side::Second));
     game.rated = true;
     let mut app = app_with(game, size);
     app.update(leaderboard(vec![entry(GameKind::Checkers, "bob", 1532)]));
@@ -130,6 +135,19 @@ fn a_first_rated_game_counts_from_1500_and_shows_on_a_small_screen() {
     ]));
     let picture = render(&app);
     assert!(picture.contains("Ratings: ada 1484 (−16)"), "{picture}");
+}
+
+#[test]
+fn a_rated_game_ended_before_both_sides_moved_asks_for_none_and_says_so() {
+    let mut app = rated_game_after(&["11-15"], (80, 24));
+    let sent = resigned(&mut app);
+    assert!(!asks_for_ratings(&sent), "{sent:?}");
+    let picture = render(&app);
+    assert!(
+        picture.contains("Not rated: it ended before both sides moved."),
+        "{picture}"
+    );
+    assert!(!picture.contains("Ratings:"), "{picture}");
 }
 
 #[test]

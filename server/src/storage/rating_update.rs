@@ -4,19 +4,20 @@
 use super::ratings::{Rated, Rating, RatingChange};
 use super::records::Participant;
 use super::store::{Store, StoreError};
-use kingme_shared::domain::{EndReason, GameResult};
+use kingme_shared::domain::GameResult;
 use kingme_shared::{GameKind, Side};
 
-/// Applies a finished game to both sides' ratings, if it counts: both seats rated identities,
-/// the game rated, and not aborted. Returns the changes, first side first.
+/// Applies a finished game of `plies` moves to both sides' ratings, if it counts: both seats
+/// rated identities, the game rated, and [`GameResult::counts_for_rating`] (not aborted, both
+/// sides moved). Returns the changes, first side first.
 pub fn rate_game(
     store: &mut dyn Store,
     kind: GameKind,
     seats: &[Participant; 2],
-    rated: bool,
+    (rated, plies): (bool, usize),
     result: &GameResult,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
-    if !rated || result.reason == EndReason::Aborted {
+    if !rated || !result.counts_for_rating(plies) {
         return Ok(None);
     }
     let (Some(first), Some(second)) = (Rated::of(&seats[0]), Rated::of(&seats[1])) else {

@@ -310,7 +310,7 @@ impl Storage {
                 store,
                 stored.game.spec.kind(),
                 &stored.game.seats,
-                stored.game.rated,
+                (stored.game.rated, stored.moves.len()),
                 &result,
             )
         })
@@ -451,6 +451,17 @@ mod tests {
         }
     }
 
+    /// Creates a rated game and plays one move each, so that its end counts for ratings.
+    async fn started(storage: &Storage, id: u64, seats: [Participant; 2]) {
+        storage.create_game(game(id, seats)).await.unwrap();
+        for (ply, text) in [(1, "5"), (2, "1")] {
+            storage
+                .record_move(GameId(id), move_at(ply, text))
+                .await
+                .unwrap();
+        }
+    }
+
     #[tokio::test]
     async fn a_fenced_storage_writes_only_under_the_latest_lease() {
         let storage = start();
@@ -588,10 +599,7 @@ mod tests {
             })
             .await
             .unwrap();
-        storage
-            .create_game(game(1, [alice.clone(), bot.clone()]))
-            .await
-            .unwrap();
+        started(&storage, 1, [alice.clone(), bot.clone()]).await;
         let win = GameResult {
             winner: Some(Side::First),
             reason: EndReason::Win(WinReason::ThreeInARow),
@@ -606,20 +614,14 @@ mod tests {
         assert_eq!((changes[1].before, changes[1].after), (1500.0, 1484.0));
         // Alice (1516) beats the bot (1484) again: expected 1 / (1 + 10^(-32/400)) = 0.545922,
         // so she gains 32 * 0.454078 = 14.53.
-        storage
-            .create_game(game(2, [alice.clone(), bot.clone()]))
-            .await
-            .unwrap();
+        started(&storage, 2, [alice.clone(), bot.clone()]).await;
         let changes = storage
             .finish_game(GameId(2), win, 6)
             .await
             .unwrap()
             .unwrap();
         assert!((changes[0].after - 1530.53).abs() < 0.01, "{changes:?}");
-        storage
-            .create_game(game(3, [Participant::Guest("g".into()), bot]))
-            .await
-            .unwrap();
+        started(&storage, 3, [Participant::Guest("g".into()), bot]).await;
         assert_eq!(storage.finish_game(GameId(3), win, 7).await.unwrap(), None);
         let board = storage
             .leaderboard(Some(GameKind::TicTacToe))
@@ -635,11 +637,43 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_rated_game_ended_before_both_sides_moved_moves_no_rating() {
+        let storage = start();
+        let alice = Participant::Person("alice".into());
+        let bob = Participant::Person("bob".into());
+        let resigned = GameResult {
+            winner: Some(Side::Second),
+            reason: EndReason::Resignation,
+        };
+        // Resigned at once, then after alice's first move only.
+        storage
+            .create_game(game(1, [alice.clone(), bob.clone()]))
+            .await
+            .unwrap();
+        assert_eq!(storage.finish_game(GameId(1), resigned, 5).await, Ok(None));
+        storage
+            .create_game(game(2, [alice.clone(), bob.clone()]))
+            .await
+            .unwrap();
+        storage
+            .record_move(GameId(2), move_at(1, "5"))
+            .await
+            .unwrap();
+        assert_eq!(storage.finish_game(GameId(2), resigned, 6).await, Ok(None));
+        let board = storage.leaderboard(Some(GameKind::TicTacToe)).await;
+        assert_eq!(board.map(|b| b.len()), Ok(0), "nobody was rated");
+        // Once both have moved, the same resignation counts.
+        started(&storage, 3, [alice, bob]).await;
+        let changes = storage.finish_game(GameId(3), resigned, 7).await.unwrap();
+        assert!(changes.is_some(), "both moved: rated");
+    }
+
+    #[tokio::test]
     async fn a_bot_level_enters_the_pool_at_its_measured_rating() {
         let storage = start();
         let alice = Participant::Person("alice".into());
         let expert = Participant::Bot(Level::Expert);
-        storage.create_game(game(1, [alice, expert])).await.unwrap();
+        started(&storage, 1, [alice, expert]).await;
         let win = GameResult {
             winner: Some(Side::Second),
             reason: EndReason::Win(WinReason::ThreeInARow),

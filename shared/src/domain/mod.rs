@@ -15,5 +15,5 @@ pub use moderation::{
     AdminAction, AdminLogEntry, MAX_ADMIN_LOG_ENTRIES, MAX_ANNOUNCEMENT_CHARS, MAX_REASON_CHARS,
 };
 pub use move_record::{MAX_MOVE_TEXT, MoveRecord};
-pub use outcome::{EndReason, GameResult, GameStatus};
+pub use outcome::{EndReason, GameResult, GameStatus, PLIES_TO_RATE};
 pub use time_control::{ClockState, TimeControl};

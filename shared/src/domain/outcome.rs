@@ -1,4 +1,5 @@
-//! How a game stands and how it ended: `GameStatus`, `GameResult`, `EndReason`.
+//! How a game stands and how it ended: `GameStatus`, `GameResult`, `EndReason`, and whether
+//! an ended game counts for ratings.
 
 use crate::game::{DrawReason, Side, WinReason};
 use serde::{Deserialize, Serialize};
@@ -46,6 +47,19 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
+/// The moves a rated game needs before its end counts for ratings: one by each side.
+pub const PLIES_TO_RATE: usize = 2;
+
+impl GameResult {
+    /// Whether a rated game that ended so, after `plies` moves, moves its players' ratings. An
+    /// aborted game never does, nor one that ends before both sides have moved (a resignation or
+    /// a player leaving at once says nothing of their strength: lichess aborts such games too).
+    #[must_use]
+    pub fn counts_for_rating(&self, plies: usize) -> bool {
+        self.reason != EndReason::Aborted && plies >= PLIES_TO_RATE
+    }
+}
+
 /// Where a game stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameStatus {
@@ -55,4 +69,25 @@ pub enum GameStatus {
     Playing,
     /// Over, with its result.
     Over(GameResult),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_counts_for_rating_once_both_sides_moved_unless_aborted() {
+        let resigned = GameResult {
+            winner: Some(Side::First),
+            reason: EndReason::Resignation,
+        };
+        assert!(!resigned.counts_for_rating(0));
+        assert!(!resigned.counts_for_rating(1));
+        assert!(resigned.counts_for_rating(2));
+        let aborted = GameResult {
+            winner: None,
+            reason: EndReason::Aborted,
+        };
+        assert!(!aborted.counts_for_rating(40));
+    }
 }

@@ -30,7 +30,10 @@ async fn a_rated_game_shows_the_ratings_and_their_change_beside_the_names() {
     click(&client, resume).await;
     wait_for(&client, "#game:not([hidden]) #board[data-turn=mine]").await;
 
-    // Resigned: 1500 less about 32 against a bot rated 0.
+    // One move each (a game ended sooner is not rated), then resigned: 1500 less about 32
+    // against a bot rated 0.
+    play_first_marked(&client).await;
+    wait_for(&client, "#moves li:nth-child(2)").await;
     click(&client, "#resign").await;
     client.accept_alert().await.unwrap();
     wait_for(&client, "#game[data-over]").await;
@@ -45,6 +48,29 @@ async fn a_rated_game_shows_the_ratings_and_their_change_beside_the_names() {
             panic!("the new rating and its change ({err})");
         });
     screenshot(&client, "rated.png").await;
+    assert_eq!(page_errors(&client).await, Vec::<String>::new());
+    client.close().await.unwrap();
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_rated_game_resigned_before_both_sides_moved_says_it_is_not_rated() {
+    let server = start_web_server(test_config()).await;
+    let (_driver, client) = signed_in(&server, "quitter", false).await;
+    wait_for(&client, "#create-rated:checked:not(:disabled)").await;
+    create_against_random_bot(&client, "checkers").await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    click(&client, "#resign").await;
+    client.accept_alert().await.unwrap();
+    wait_for(&client, "#game[data-over]").await;
+    let status = text_of(&client, "#game-status").await;
+    assert!(
+        status.contains("Not rated: it ended before both sides moved."),
+        "{status}"
+    );
+    let me = text_of(&client, "#bottom-player").await;
+    assert!(!me.contains('('), "no rating and no change: {me}");
+    screenshot(&client, "not-rated.png").await;
     assert_eq!(page_errors(&client).await, Vec::<String>::new());
     client.close().await.unwrap();
     server.shutdown().await;

@@ -466,9 +466,11 @@ impl App {
                     }
                     return;
                 };
-                // A rated game's end moved ratings: the list after it tells by how much.
-                if let ServerMessage::GameOver { game, .. } = &message
+                // A rated game's end moved ratings (once both sides moved): the list after it
+                // tells by how much.
+                if let ServerMessage::GameOver { game, result, .. } = &message
                     && table.rated
+                    && result.counts_for_rating(table.moves.len())
                 {
                     self.ratings.expect_change(*game);
                     out.push(ClientMessage::Leaderboard { kind: None });

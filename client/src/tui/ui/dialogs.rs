@@ -180,6 +180,8 @@ pub(crate) fn game_over(
         .collect();
     if !changes.is_empty() {
         lines.push(Line::from(format!("Ratings: {}", changes.join(" · "))));
+    } else if table.rated && !result.counts_for_rating(table.moves.len()) {
+        lines.push(Line::from("Not rated: it ended before both sides moved."));
     }
     let keys = hints(Place::GameOver, now).join(" · ");
     // As wide as the key line (at least 46 columns) where the screen allows, so the keys are

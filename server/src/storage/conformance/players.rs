@@ -167,6 +167,10 @@ pub fn rated_results_from_two_stores_at_once_lose_no_update(database: &mut dyn T
             [bob.clone(), alice.clone()]
         };
         create(first.as_mut(), &new_game(*id, GameKind::Checkers, seats));
+        // Both sides move: a game ended sooner is not rated.
+        for (ply, text) in [(1, "11-15"), (2, "23-19")] {
+            ok(first.record_move(*id, &stored_move(ply, text)), "a move");
+        }
     }
     let win = GameResult {
         winner: Some(Side::First),
@@ -219,7 +223,7 @@ fn finish_rated(store: &mut dyn Store, id: GameId, result: &GameResult) {
             store,
             game.game.spec.kind(),
             &game.game.seats,
-            game.game.rated,
+            (game.game.rated, game.moves.len()),
             result,
         )
     })();
