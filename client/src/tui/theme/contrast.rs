@@ -166,6 +166,14 @@ mod tests {
         check_pieces_reach_three_to_one(Some(Highlight::BestMove));
     }
 
+    /// A piece stands on the last move's squares (where it went) and on the selection (the
+    /// held piece).
+    #[test]
+    fn every_piece_reaches_three_to_one_on_the_last_move_and_the_selection_in_every_theme() {
+        check_pieces_reach_three_to_one(Some(Highlight::LastMove));
+        check_pieces_reach_three_to_one(Some(Highlight::Selected));
+    }
+
     fn check_pieces_reach_three_to_one(highlight: Option<Highlight>) {
         let mut failures = Vec::new();
         for theme in Theme::ALL.iter().filter(|theme| !theme.monochrome) {

@@ -25,11 +25,14 @@ pub struct Theme {
     pub(crate) second_piece: Color,
     /// The square under the keyboard cursor.
     pub cursor: Color,
-    /// The picked-up piece and the path it has taken.
+    /// The picked-up piece and the path it has taken. The piece stands on it, so both pieces'
+    /// colours reach 3:1 against it (`theme/contrast.rs` checks it).
     pub selected: Color,
     /// Where the picked-up piece may go.
     pub(crate) destination: Color,
-    /// The squares of the last move.
+    /// The squares of the last move; the moved piece stands on one, so both pieces' colours
+    /// reach 3:1 against it too. A theme whose palette has no such colour but its dark squares'
+    /// (the 16-colour one) gives the dark squares' colour, and the board marks the squares.
     pub(crate) last_move: Color,
     /// The squares of the engine's best move on the review board. A piece stands on its first
     /// square, so both pieces' colours reach 3:1 against it (`theme/contrast.rs` checks it).
@@ -53,9 +56,9 @@ impl Theme {
             first_piece: Color::Rgb(255, 60, 50),
             second_piece: Color::Rgb(250, 250, 240),
             cursor: Color::Rgb(60, 120, 220),
-            selected: Color::Rgb(230, 200, 40),
+            selected: Color::Rgb(30, 50, 150),
             destination: Color::Rgb(60, 170, 80),
-            last_move: Color::Rgb(160, 110, 160),
+            last_move: Color::Rgb(70, 20, 90),
             best_move: Color::Rgb(0, 60, 80),
             text: Color::Reset,
             accent: Color::Yellow,
@@ -70,7 +73,7 @@ impl Theme {
             first_piece: Color::Rgb(20, 20, 30),
             second_piece: Color::Rgb(255, 255, 255),
             cursor: Color::Rgb(240, 140, 40),
-            selected: Color::Rgb(240, 220, 60),
+            selected: Color::Rgb(150, 130, 20),
             destination: Color::Rgb(80, 200, 120),
             last_move: Color::Rgb(200, 120, 200),
             best_move: Color::Rgb(200, 120, 40),
@@ -87,9 +90,9 @@ impl Theme {
             first_piece: Color::Red,
             second_piece: Color::White,
             cursor: Color::Blue,
-            selected: Color::Yellow,
+            selected: Color::Black,
             destination: Color::Cyan,
-            last_move: Color::Magenta,
+            last_move: Color::Black,
             best_move: Color::Black,
             text: Color::Reset,
             accent: Color::Yellow,
@@ -104,9 +107,9 @@ impl Theme {
             first_piece: Color::LightRed,
             second_piece: Color::LightCyan,
             cursor: Color::LightBlue,
-            selected: Color::LightYellow,
+            selected: Color::Indexed(236),
             destination: Color::LightGreen,
-            last_move: Color::LightMagenta,
+            last_move: Color::Indexed(53),
             best_move: Color::Indexed(18),
             text: Color::White,
             accent: Color::LightYellow,
@@ -131,14 +134,25 @@ impl Theme {
         },
     ];
 
-    /// The style of a highlight: a background colour, or for monochrome a text modifier.
+    /// The style of a highlight: a background colour, or for monochrome a text modifier. A
+    /// highlight given the dark squares' own colour (a palette with nothing else the pieces
+    /// stand out on) gets the modifier as well.
     #[must_use]
     pub(crate) fn highlight(&self, colour: Color, modifier: Modifier) -> Style {
         if self.monochrome {
             Style::default().add_modifier(modifier)
+        } else if colour == self.dark_square {
+            Style::default().bg(colour).add_modifier(modifier)
         } else {
             Style::default().bg(colour)
         }
+    }
+
+    /// Whether the last move's squares need marks of their own: its colour (or none, in
+    /// monochrome) does not tell them from the dark squares.
+    #[must_use]
+    pub(crate) fn marks_last_move(&self) -> bool {
+        self.monochrome || self.last_move == self.dark_square
     }
 
     /// The style of the title and other accents.

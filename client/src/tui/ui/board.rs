@@ -249,8 +249,8 @@ fn draw_cell(
             }
         }
     }
-    if theme.monochrome && highlight == Some(Highlight::LastMove) && !is_cursor {
-        // Italics may not show: the last move's squares get marks of their own.
+    if theme.marks_last_move() && highlight == Some(Highlight::LastMove) && !is_cursor {
+        // Italics may not show, nor the dark squares' colour: the squares get marks of their own.
         marks(buf, rect, geometry.layout.surface, mid_y, LAST_MOVE_MARKS);
     }
     if highlight == Some(Highlight::BestMove) && !is_cursor {
