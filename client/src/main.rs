@@ -116,7 +116,9 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Egdb(args)) => return tools::egdb::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Book(args)) => return tools::book::run(&args).map(|()| ExitCode::SUCCESS),
         Some(Command::Tune(args)) => return tools::tune::run(&args).map(|()| ExitCode::SUCCESS),
-        Some(Command::Import(args)) => return archive::import(&args).map(|()| ExitCode::SUCCESS),
+        Some(Command::Import(args)) => {
+            return archive::import(&cli.global, &args).map(|()| ExitCode::SUCCESS);
+        }
         Some(Command::Identity(args)) => {
             let text = kingme_client::identity::command::run(&args, cli.global.name.as_deref())?;
             print!("{text}");

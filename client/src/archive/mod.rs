@@ -9,15 +9,16 @@ mod full_screen;
 pub mod replay;
 pub mod review;
 
+use crate::game::board_geometry::BoardGeometry;
 use crate::launch::GlobalArgs;
 use crate::net::embedded::EmbeddedServer;
 use crate::net::event::{Event, LinkEvent};
 use crate::net::{Net, NetConfig};
 use anyhow::{Context, bail};
-use kingme_shared::GameKind;
 use kingme_shared::protocol::{ClientMessage, GameId, ServerMessage};
 use kingme_shared::record::pdn;
 use kingme_shared::record::{GameRecord, text};
+use kingme_shared::{GameKind, Side};
 use replay::Replay;
 use std::io::Write;
 use tokio::sync::mpsc;
@@ -255,15 +256,42 @@ pub async fn export(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()
     Ok(())
 }
 
-/// `kingme replay`: fetches a stored game and steps through it.
+/// `kingme replay`: fetches a stored game and steps through it, seen from the person's side.
 pub async fn replay(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<()> {
     let record = fetch(global, args.game).await?;
-    replay::show(Replay::new(record)?)
+    let flipped = seen_flipped(&record, my_name(global).as_deref());
+    let mut replay = Replay::new(record)?;
+    replay.flipped = flipped;
+    replay::show(replay)
 }
 
-/// `kingme import`: reads a PDN or kingme text record file and steps through it.
-pub fn import(args: &ImportArgs) -> anyhow::Result<()> {
-    replay::show(Replay::new(read_record(&args.file)?)?)
+/// `kingme import`: reads a PDN or kingme text record file and steps through it, seen from
+/// the person's side.
+pub fn import(global: &GlobalArgs, args: &ImportArgs) -> anyhow::Result<()> {
+    let record = read_record(&args.file)?;
+    let flipped = seen_flipped(&record, my_name(global).as_deref());
+    let mut replay = Replay::new(record)?;
+    replay.flipped = flipped;
+    replay::show(replay)
+}
+
+/// The name the person goes by (`--name`, else the one chosen before), if any.
+pub(crate) fn my_name(global: &GlobalArgs) -> Option<String> {
+    global
+        .name
+        .clone()
+        .or_else(crate::identity::name::default_name)
+}
+
+/// Whether `record`'s board is drawn flipped for `me`: as the game screen showed it to them
+/// if they played it (the first side when they played both), else the diagram's way.
+pub(crate) fn seen_flipped(record: &GameRecord, me: Option<&str>) -> bool {
+    let side = me.and_then(|me| {
+        [Side::First, Side::Second]
+            .into_iter()
+            .find(|side| record.players[side.index()] == me)
+    });
+    BoardGeometry::flipped_for(record.kind(), side)
 }
 
 /// Reads a PDN or kingme text record file, refusing one larger than a record can be.
@@ -286,6 +314,32 @@ fn read_record(path: &std::path::Path) -> anyhow::Result<GameRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_is_seen_as_its_player_saw_the_game() {
+        let mut record = GameRecord::new(GameKind::Checkers);
+        record.players = ["ann".into(), "bob".into()];
+        for (me, side) in [
+            (Some("ann"), Some(Side::First)),
+            (Some("bob"), Some(Side::Second)),
+            (Some("cy"), None),
+            (None, None),
+        ] {
+            assert_eq!(
+                seen_flipped(&record, me),
+                BoardGeometry::flipped_for(GameKind::Checkers, side),
+                "{me:?}"
+            );
+        }
+        // Checkers puts White (the second side) at the bottom: Black's player sees it flipped.
+        assert!(seen_flipped(&record, Some("ann")));
+        assert!(!seen_flipped(&record, Some("bob")));
+        record.players = ["bob".into(), "bob".into()];
+        assert!(
+            seen_flipped(&record, Some("bob")),
+            "both sides: as the first"
+        );
+    }
 
     #[test]
     fn exported_files_import_back_for_every_game() {

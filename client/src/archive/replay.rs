@@ -38,6 +38,9 @@ pub struct Replay {
     positions: Vec<AnyGame>,
     /// How many moves have been played in the position shown.
     at: usize,
+    /// Drawn flipped, as the game screen showed it to the person looking, who played the side
+    /// the board's layout puts at the top ([`BoardGeometry::flipped_for`]).
+    pub flipped: bool,
 }
 
 impl Replay {
@@ -48,6 +51,7 @@ impl Replay {
             record,
             positions,
             at: 0,
+            flipped: false,
         })
     }
 
@@ -125,18 +129,18 @@ impl Replay {
         );
         // The game screen's board widget, with the move just played marked; as text when
         // the terminal is too small for it.
-        let geometry = BoardGeometry::new(self.position().kind(), false);
+        let geometry = BoardGeometry::new(self.position().kind(), self.flipped);
         match geometry.fit(board) {
             Some(area) => crate::tui::ui::board::draw_position(
                 frame.buffer_mut(),
                 area,
                 self.position(),
                 &self.last_move(),
-                false,
+                self.flipped,
                 &Theme::ALL[0],
             ),
             None => frame.render_widget(
-                Paragraph::new(board_text(self.position(), false, false)),
+                Paragraph::new(board_text(self.position(), self.flipped, false)),
                 board,
             ),
         }
@@ -182,7 +186,11 @@ pub fn show(mut replay: Replay) -> anyhow::Result<()> {
         writeln!(out, "{}", replay.title())?;
         loop {
             writeln!(out, "\n{}", replay.caption())?;
-            write!(out, "{}", board_text(replay.position(), false, false))?;
+            write!(
+                out,
+                "{}",
+                board_text(replay.position(), replay.flipped, false)
+            )?;
             if replay.at() == replay.record.moves.len() {
                 return Ok(());
             }
@@ -267,6 +275,34 @@ mod tests {
         // The board widget of the game screen: pieces as glyphs, not plain mode's letters.
         assert!(screen.contains('●') && screen.contains('○'), "{screen}");
         assert_eq!(replay.last_move(), vec![15, 22]);
+    }
+
+    /// The screen's rows, trailing spaces trimmed.
+    fn rows(replay: &Replay) -> Vec<String> {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|frame| replay.draw(frame)).unwrap();
+        let buffer = terminal.backend().buffer();
+        (0..24)
+            .map(|y| {
+                let row: String = (0..80).map(|x| buffer[(x, y)].symbol()).collect();
+                row.trim_end().to_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_flipped_replay_draws_the_board_from_the_second_side() {
+        let mut replay = replay();
+        let files = |rows: Vec<String>| {
+            rows.into_iter()
+                .find(|row| row.contains('a') && row.contains('h') && !row.contains("vs"))
+                .map(|row| row.split_whitespace().collect::<String>())
+        };
+        // White at the bottom, the diagram's way; flipped, Black, as its player's game screen
+        // has it.
+        assert_eq!(files(rows(&replay)).as_deref(), Some("abcdefgh"));
+        replay.flipped = true;
+        assert_eq!(files(rows(&replay)).as_deref(), Some("hgfedcba"));
     }
 
     #[test]

@@ -53,11 +53,13 @@ pub async fn review(global: &GlobalArgs, args: &ReviewArgs) -> anyhow::Result<()
         (None, None) => bail!("name a game (its number in kingme history) or --file PATH"),
     };
     let args = args.clone();
-    tokio::task::spawn_blocking(move || review_record(record, &args)).await?
+    let flipped = super::seen_flipped(&record, super::my_name(global).as_deref());
+    tokio::task::spawn_blocking(move || review_record(record, &args, flipped)).await?
 }
 
-/// Reviews a record and shows it (blocking: the review's thread, then the terminal).
-fn review_record(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<()> {
+/// Reviews a record and shows it (blocking: the review's thread, then the terminal), drawn
+/// flipped when `flipped`.
+fn review_record(record: GameRecord, args: &ReviewArgs, flipped: bool) -> anyhow::Result<()> {
     let time = match args.time {
         Some(seconds) if !(seconds > 0.0 && seconds <= MAX_TIME) => {
             bail!(
@@ -95,7 +97,9 @@ fn review_record(record: GameRecord, args: &ReviewArgs) -> anyhow::Result<()> {
             .write_all(text::review_text(&title, &reviewed).as_bytes())?;
         return Ok(());
     }
-    show(ReviewBoard::new(title, reviewed, positions))
+    let mut board = ReviewBoard::new(title, reviewed, positions);
+    board.flipped = flipped;
+    show(board)
 }
 
 /// The review board, full screen, until q or Esc.
