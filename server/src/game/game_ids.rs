@@ -3,8 +3,10 @@
 //! so taking one does not wait. A burst of new games that empties the pool before the top-up
 //! comes back is served, not refused: a request that finds the pool empty waits for the next
 //! block ([`GameIds::next`]; one reservation at a time, the others wait for it), and each time
-//! the pool runs dry the blocks grow, up to [`MAX_BLOCK`]. Ids reserved but never used (the
-//! server stopped) are skipped for good, never handed out again.
+//! the pool runs dry the blocks grow, up to [`MAX_BLOCK`]. Ids reserved but never used are
+//! given back when the server stops, where the database can take them back (SQLite, a server
+//! of its own: the embedded server's games go on #1, #2, #3 across restarts); elsewhere, or
+//! after a crash, they are skipped for good, never handed out again.
 
 use crate::storage::{Storage, StoreError};
 use kingme_shared::domain::GameId;
@@ -139,11 +141,32 @@ impl GameIds {
                     }
                 }
                 tokio::select! {
-                    () = stop.cancelled() => return,
+                    () = stop.cancelled() => break,
                     () = ids.low.notified() => {}
                 }
             }
+            ids.give_back(&storage).await;
         });
+    }
+
+    /// Empties the pool and gives its ids back to the database: the run of consecutive ids
+    /// that ends with the highest (ids are handed out in order, so that is all of them unless
+    /// another server shares the database).
+    async fn give_back(&self, storage: &Storage) {
+        let unused: Vec<GameId> = self.pool.lock().drain(..).collect();
+        let Some(&last) = unused.last() else {
+            return;
+        };
+        let first = unused
+            .iter()
+            .rev()
+            .zip(unused.iter().rev().skip(1))
+            .take_while(|(higher, lower)| lower.0 + 1 == higher.0)
+            .last()
+            .map_or(last, |(_, lower)| *lower);
+        if let Err(err) = storage.release_game_ids(first, last).await {
+            tracing::warn!(%err, "could not give back the unused game ids {first} to {last}");
+        }
     }
 }
 
@@ -174,10 +197,12 @@ mod tests {
         stop.cancel();
         tasks.close();
         tasks.wait().await;
-        // The next block follows every id handed out, also after a restart.
+        // Stopped, the supply gave back the ids it had not handed out: the next id, also after
+        // a restart, is the one after the last handed out.
+        assert_eq!(ids.ready(), 0);
         assert_eq!(
             storage.reserve_game_ids(1).await.unwrap()[0].0,
-            u64::from(3 * BLOCK) + u64::try_from(ids.ready()).unwrap() + 1
+            u64::from(3 * BLOCK) + 1
         );
     }
 

@@ -125,6 +125,9 @@ impl<S: Store> Store for FaultyStore<S> {
     fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError> {
         self.inner.reserve_game_ids(count)
     }
+    fn release_game_ids(&mut self, first: GameId, last: GameId) -> Result<bool, StoreError> {
+        self.inner.release_game_ids(first, last)
+    }
     fn claim_lease(&mut self, game: GameId) -> Result<u64, StoreError> {
         self.inner.claim_lease(game)
     }

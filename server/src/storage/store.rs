@@ -156,6 +156,15 @@ pub trait Store: Send {
     /// never the same twice, also to other servers on the same database (once the batch is
     /// committed: an id from a batch that failed may be handed out again).
     fn reserve_game_ids(&mut self, count: u32) -> Result<Vec<GameId>, StoreError>;
+    /// Gives back the ids `first..=last`, reserved and never used, if nothing was reserved
+    /// after them: the next reservation then hands them out again, so a server's ids run on
+    /// without a gap after a restart. Returns whether they were taken back. The default keeps
+    /// the gap: a database that other servers share may have handed out more meanwhile (a
+    /// PostgreSQL sequence cannot be wound back safely).
+    fn release_game_ids(&mut self, first: GameId, last: GameId) -> Result<bool, StoreError> {
+        let _ = (first, last);
+        Ok(false)
+    }
     /// Takes the lease on a game for a new owner: the game's fencing token, one above the last
     /// handed out for it (1 for the first), committed with the batch. From then on only writes
     /// carrying this token pass [`Store::check_lease`].

@@ -339,6 +339,13 @@ impl Storage {
         self.run(move |store| store.reserve_game_ids(count)).await
     }
 
+    /// Gives back the unused ids `first..=last` if nothing was reserved after them
+    /// ([`Store::release_game_ids`]); whether they were taken back.
+    pub async fn release_game_ids(&self, first: GameId, last: GameId) -> Result<bool, StoreError> {
+        self.run(move |store| store.release_game_ids(first, last))
+            .await
+    }
+
     /// Finished games, newest first, at most [`MAX_HISTORY_ENTRIES`] (also when the query's
     /// limit is 0).
     pub async fn history(&self, mut query: HistoryQuery) -> Result<Vec<HistoryEntry>, StoreError> {

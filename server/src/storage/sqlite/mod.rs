@@ -327,6 +327,20 @@ impl Store for SqliteStore {
         Ok((last - u64::from(count) + 1..=last).map(GameId).collect())
     }
 
+    fn release_game_ids(&mut self, first: GameId, last: GameId) -> Result<bool, StoreError> {
+        // Only if `last` is still the last id handed out: then no id above it exists anywhere.
+        let (first, last) = (as_sql_id(first)?, as_sql_id(last)?);
+        let changed = self
+            .connection
+            .prepare_cached(
+                "UPDATE server_meta SET value = ?1 \
+                 WHERE key = 'last_game_id' AND CAST(value AS INTEGER) = ?2 AND ?1 < ?2",
+            )
+            .and_then(|mut statement| statement.execute([first - 1, last]))
+            .map_err(database)?;
+        Ok(changed == 1)
+    }
+
     fn claim_lease(&mut self, game: GameId) -> Result<u64, StoreError> {
         let id = as_sql_id(game)?;
         let token: i64 = self
@@ -688,6 +702,22 @@ mod tests {
             .unwrap();
         assert_eq!(store.reserve_game_ids(2).unwrap(), [GameId(8), GameId(9)]);
         assert_eq!(store.reserve_game_ids(1).unwrap(), [GameId(10)]);
+    }
+
+    #[test]
+    fn unused_ids_given_back_are_handed_out_again_unless_more_were_reserved() {
+        let mut store = memory();
+        assert_eq!(store.reserve_game_ids(4).unwrap().len(), 4);
+        store
+            .create_game(&new_game(GameId(1), GameKind::Checkers, alice_and_bot()))
+            .unwrap();
+        // 2 to 4 were never used: given back, the next reservation starts at 2 again.
+        assert!(store.release_game_ids(GameId(2), GameId(4)).unwrap());
+        assert_eq!(store.reserve_game_ids(2).unwrap(), [GameId(2), GameId(3)]);
+        // Ids below the last reserved one cannot go back: 4 and 5 were reserved after 3.
+        assert_eq!(store.reserve_game_ids(2).unwrap(), [GameId(4), GameId(5)]);
+        assert!(!store.release_game_ids(GameId(3), GameId(3)).unwrap());
+        assert_eq!(store.reserve_game_ids(1).unwrap(), [GameId(6)]);
     }
 
     #[test]
