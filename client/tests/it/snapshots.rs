@@ -199,8 +199,9 @@ fn lobby_lists_games() {
     );
 }
 
-#[test]
-fn game_over_dialog_names_winner_and_reason() {
+/// A noughts and crosses game at 80x24 that the first side (the person) resigned after four
+/// moves: its game-over dialog open.
+fn resigned_after_four_moves() -> App {
     let mut app = app_with(
         state(
             GameKind::TicTacToe,
@@ -211,6 +212,12 @@ fn game_over_dialog_names_winner_and_reason() {
         (80, 24),
     );
     app.update(Event::Server(crate::fixtures::first_resigns()));
+    app
+}
+
+#[test]
+fn game_over_dialog_names_winner_and_reason() {
+    let app = resigned_after_four_moves();
     let picture = check("game_over", &app);
     assert!(picture.contains("O wins: X resigned"), "{picture}");
     assert!(picture.contains("You lost."), "{picture}");
@@ -256,16 +263,7 @@ fn help_lists_every_key_and_fits_a_standard_terminal() {
     key(&mut app, KeyCode::Char('?'));
     let in_lobby = render(&app);
     // The review board's `?` lists its own keys: a finished game, its dialog closed, then `v`.
-    let mut app = app_with(
-        state(
-            GameKind::TicTacToe,
-            None,
-            &["1", "4", "2", "5"],
-            Some(Side::First),
-        ),
-        (80, 24),
-    );
-    app.update(Event::Server(crate::fixtures::first_resigns()));
+    let mut app = resigned_after_four_moves();
     key(&mut app, KeyCode::Char(' '));
     key(&mut app, KeyCode::Char('v'));
     key(&mut app, KeyCode::Char('?'));
