@@ -53,8 +53,9 @@ const CHECKERS: [(Level, i32); 9] = [
 /// Pente, the expert at its default 1 s: `kingme ladder --game pente` with 20 games a pair
 /// between the other levels (the 0.2 s run's games between the levels that have not changed
 /// since, replayed for the retuned `intermediate`, `advanced` and `strong`) and 16 games of the
-/// expert against its four nearest levels (`--time 1 --span 4`); 624 games, errors near 100 to
-/// 150; see docs/measurements/ladder.md.
+/// expert against its four nearest levels (`--time 1 --span 4`, played again after its time
+/// began to follow the position's sharpness); 624 games, errors near 100 to 150; see
+/// docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 9] = [
     (Level::Random, 0),
     (Level::Beginner, 350),
@@ -62,9 +63,9 @@ const PENTE: [(Level, i32); 9] = [
     (Level::Casual, 780),
     (Level::Intermediate, 1030),
     (Level::Club, 1240),
-    (Level::Advanced, 1420),
-    (Level::Strong, 1580),
-    (Level::Expert, 1750),
+    (Level::Advanced, 1430),
+    (Level::Strong, 1560),
+    (Level::Expert, 1720),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (864 games,
