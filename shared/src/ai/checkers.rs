@@ -13,8 +13,9 @@
 //! repeat; by default it is off ([`CONTEMPT_PERCENT`]: measured no gain). An endgame database's
 //! draw is exact and scores 0.
 //!
-//! The classic levels count material only (a man 100, a king 175, a side without a move has lost);
-//! `expert` uses [`super::checkers_eval`], and an endgame database when it is given one: a
+//! The fixed-depth levels count material only (a man 100, a king 175, a side without a move has
+//! lost); the deepening levels (`advanced` and `strong` under node budgets, and `expert`) use
+//! [`super::checkers_eval`], and `expert` alone an endgame database when it is given one: a
 //! position in the database is scored exactly (won, lost or drawn, a little more for more
 //! material) and searched no further. In a won position the expert must also make progress, so it
 //! converts by a rule: positions with the root's own material that are still won are searched on

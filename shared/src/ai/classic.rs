@@ -46,8 +46,8 @@ impl Request<'_> {
         self.plan().temperature
     }
 
-    /// Whether the level deepens iteratively (`strong` and `expert`) rather than searching a
-    /// fixed depth.
+    /// Whether the level deepens iteratively (`expert`, and the levels whose plan gives them a
+    /// node budget) rather than searching a fixed depth.
     #[must_use]
     pub fn deepens(&self) -> bool {
         self.plan().deepens
@@ -118,8 +118,9 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 }
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
-/// extensions, under the limits or one second when none is set; `strong` the same under its
-/// plan's node budget (or `strong_nodes` if the plan has none) unless the limits set one. With `minimax` or
+/// extensions, under the limits or one second when none is set; a level whose plan has a node
+/// budget (`strong`, and any other deepening level) the same under that budget, `strong`
+/// under `strong_nodes` if its plan has none, unless the limits set one. With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
 pub fn expert<G: SearchGame>(
@@ -133,8 +134,12 @@ pub fn expert<G: SearchGame>(
         return classic(game, request.classic_depth(), request, rng);
     }
     let mut limits = request.limits.clone();
-    if request.level == Level::Strong && limits.nodes.is_none() {
-        limits.nodes = Some(request.plan().nodes.unwrap_or(strong_nodes));
+    if limits.nodes.is_none() {
+        limits.nodes = match request.plan().nodes {
+            Some(nodes) => Some(nodes),
+            None if request.level == Level::Strong => Some(strong_nodes),
+            None => None,
+        };
     }
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
         limits.time = Some(DEFAULT_TIME);
@@ -402,6 +407,27 @@ mod tests {
         let report = think(&game, Level::Expert, &limits, 1).unwrap();
         raiser.join().unwrap();
         assert!(game.legal_moves().contains(&report.best));
+    }
+
+    #[test]
+    fn every_level_with_a_node_budget_keeps_to_it() {
+        // Not only `strong`: any deepening level below the expert searches its plan's nodes
+        // (within a little, as the search checks its limits in batches), not the expert's time.
+        for kind in GameKind::ALL {
+            for level in Level::ALL {
+                let Some(budget) = plan(kind, level).nodes else {
+                    continue;
+                };
+                for game in random_positions(kind, 3, 8) {
+                    let report = think(&game, level, &Limits::default(), 1).unwrap();
+                    assert!(
+                        report.nodes <= budget + budget / 2 + 200,
+                        "{kind} {level}: {} nodes for a budget of {budget}",
+                        report.nodes
+                    );
+                }
+            }
+        }
     }
 
     #[test]
