@@ -35,7 +35,7 @@ use super::zobrist::{checkers_key, checkers_key_after};
 use crate::cpu::Instructions;
 use crate::game::Side;
 use crate::games::checkers::{
-    Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
+    Checkers, FORTY_MOVE_PLIES, Move, Position, crowning_row, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
 use std::sync::Arc;
@@ -281,6 +281,12 @@ impl SearchGame for CheckersSearch {
         has_capture(&self.position)
     }
 
+    fn reducible(&self, mv: &Move) -> bool {
+        let crowns = self.position.moves_a_man(mv)
+            && mv.to().bit() & crowning_row(self.position.side_to_move()) != 0;
+        !mv.is_capture() && !crowns
+    }
+
     fn order_hint(&self, mv: &Move) -> i32 {
         // Captures are compulsory, so they are all or nothing in a list; the bigger first.
         (mv.capture_count() * 100) as i32
@@ -388,15 +394,71 @@ mod tests {
         );
     }
 
+    /// Forced wins, each with Black to move and no more material than White: the position,
+    /// the plies within which it is won, the only winning move.
+    const FORCED_WINS: [(&str, u32, &str); 6] = [
+        ("B:W14,30:B1,22", 5, "1-6"),
+        ("B:W14,32:B6,26", 7, "26-31"),
+        ("B:W20,32:B10,11", 7, "10-15"),
+        ("B:WK3,10:B1,K9", 7, "9-6"),
+        ("B:WK26,31:B25,27", 7, "25-30"),
+        ("B:WK4,23:B2,3", 7, "2-7"),
+    ];
+
     #[test]
     fn the_expert_finds_forced_wins() {
-        // Each with Black to move and no more material than White.
-        check_forced_win("B:W14,30:B1,22", 5, "1-6");
-        check_forced_win("B:W14,32:B6,26", 7, "26-31");
-        check_forced_win("B:W20,32:B10,11", 7, "10-15");
-        check_forced_win("B:WK3,10:B1,K9", 7, "9-6");
-        check_forced_win("B:WK26,31:B25,27", 7, "25-30");
-        check_forced_win("B:WK4,23:B2,3", 7, "2-7");
+        for (fen, plies, expected) in FORCED_WINS {
+            check_forced_win(fen, plies, expected);
+        }
+    }
+
+    #[test]
+    fn late_move_reductions_keep_the_forced_wins() {
+        // The expert's search (table and all) at the depth the wins need, with its late-move
+        // reductions and without: both find the win, and the reductions did cut some nodes.
+        use crate::ai::search::{SearchConfig, Searcher};
+        let (mut reduced_nodes, mut full_nodes) = (0, 0);
+        for (fen, plies, expected) in FORCED_WINS {
+            let game = Checkers::from_position_text(fen).unwrap();
+            for reductions in [true, false] {
+                let config = SearchConfig {
+                    pruning: true,
+                    extensions: true,
+                    table_bits: Some(TABLE_BITS),
+                    reductions,
+                };
+                let limits = Limits::default();
+                let mut searcher = Searcher::new(config, &limits, limits.clock.now());
+                let found = searcher
+                    .iterate(&mut CheckersSearch::new(&game, true), plies + 1)
+                    .unwrap();
+                assert_eq!(game.move_text(&found.best), expected, "{fen}: {found:?}");
+                assert!(found.score > MATE_BOUND, "{fen}: {found:?}");
+                *if reductions {
+                    &mut reduced_nodes
+                } else {
+                    &mut full_nodes
+                } += found.nodes;
+            }
+        }
+        assert!(
+            reduced_nodes < full_nodes,
+            "{reduced_nodes} against {full_nodes}"
+        );
+    }
+
+    #[test]
+    fn only_quiet_moves_are_reduced() {
+        let reducible = |fen: &str, text: &str| {
+            let game = Checkers::from_position_text(fen).unwrap();
+            let mv = game.parse_move(text).unwrap();
+            CheckersSearch::new(&game, true).reducible(&mv)
+        };
+        assert!(reducible("B:W14,30:B1,22", "1-6"), "a man's step");
+        assert!(reducible("B:WK3,10:B1,K9", "9-6"), "a king's step");
+        assert!(!reducible("B:W14,32:B6,26", "26-31"), "a crowning");
+        assert!(!reducible("W:W14,30:B10,22", "14x7"), "a capture");
+        assert!(!reducible("W:W6,30:B1,22", "6-2"), "White's crowning");
     }
 
     /// Plays expert against expert from `fen` and returns the plies until the end and the winner.

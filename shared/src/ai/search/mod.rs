@@ -7,10 +7,13 @@
 //! Move lists live in per-ply buffers owned by the [`Searcher`], so once they have grown the inner
 //! loop allocates nothing.
 //!
-//! Files: [`game`] (what a game implements to be searched); this file, the searcher. The scores
+//! Files: [`game`] (what a game implements to be searched); `tests`, the iterative deepening's
+//! guarantees; this file, the searcher. The scores
 //! it gives are [`crate::ai::score`]'s.
 
 mod game;
+#[cfg(test)]
+mod tests;
 
 pub use super::score::{MATE, MATE_BOUND};
 pub use game::{HISTORY_SIZE, SearchGame};
@@ -32,6 +35,20 @@ const INFINITY: i32 = MATE + 1;
 /// some 15 microseconds), many enough that reading the clock costs nothing.
 const CHECK_EVERY: u64 = 64;
 
+/// Iterative deepening searches from this depth on within a window around the last
+/// iteration's score ...
+const ASPIRATION_FROM_DEPTH: u32 = 4;
+/// ... this many of the evaluation's units ([`SearchGame::temperature_unit`], a man in
+/// checkers) wide either side, and again with the failed side open when the score falls
+/// outside it.
+const ASPIRATION_UNITS: f64 = 0.35;
+
+/// Late-move reductions start at this depth left ...
+const REDUCE_FROM_DEPTH: i32 = 3;
+/// ... with the move after this many searched at full depth (the hash move, the captures and
+/// the killers come first).
+const REDUCE_AFTER_MOVES: usize = 3;
+
 /// How a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchConfig {
@@ -41,6 +58,9 @@ pub struct SearchConfig {
     pub extensions: bool,
     /// Log2 of the transposition table's entries; `None` for no table.
     pub table_bits: Option<u32>,
+    /// Late-move reductions: a quiet move ([`SearchGame::reducible`]) late in the order is
+    /// first searched a ply shallower, and again at full depth only if it beats alpha.
+    pub reductions: bool,
 }
 
 impl SearchConfig {
@@ -49,6 +69,7 @@ impl SearchConfig {
         pruning: true,
         extensions: false,
         table_bits: None,
+        reductions: false,
     };
 }
 
@@ -249,9 +270,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         }
         let max_depth = max_depth.min(MAX_PLY as u32 - 8);
         let (mut depth, mut widened) = (1, false);
+        let mut window = (-INFINITY, INFINITY);
+        let aspiration = (f64::from(game.temperature_unit()) * ASPIRATION_UNITS).ceil() as i32;
         while depth <= max_depth {
-            let (score, best) = self.root_search(game, &mut root, depth as i32);
+            let (score, best) = self.root_search(game, &mut root, depth as i32, window);
             if let Some(best) = best {
+                // Above the window's floor: better than the last iteration's move even if it
+                // failed high.
                 found.best = best;
                 found.score = score;
                 found.depth = depth;
@@ -259,6 +284,15 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             if self.stopped {
                 break;
+            }
+            if score <= window.0 {
+                // Failed low: the same depth again with no floor.
+                window.0 = -INFINITY;
+                continue;
+            }
+            if score >= window.1 {
+                window.1 = INFINITY;
+                continue;
             }
             if score <= -MATE_BOUND && !widened {
                 // Every root move loses: search the ones the cut list left out, at this depth.
@@ -274,6 +308,11 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 break;
             }
             depth += 1;
+            window = if depth >= ASPIRATION_FROM_DEPTH && score.abs() < MATE_BOUND {
+                (score - aspiration, score + aspiration)
+            } else {
+                (-INFINITY, INFINITY)
+            };
         }
         found.nodes = self.nodes;
         found.ties = vec![found.best];
@@ -286,17 +325,20 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         Some(found)
     }
 
-    /// One iteration at the root: searches `root` (best first from the last iteration) and moves
-    /// the best to the front. Returns the best score and the best move found, the latter `None`
-    /// if stopped before the first move was searched.
+    /// One iteration at the root within the aspiration `window`: searches `root` (best first
+    /// from the last iteration) and moves the best to the front. Returns the best score (at
+    /// most the window's floor if every move failed low, at least its ceiling if one failed
+    /// high) and the move that scored above the floor, `None` if none did or if stopped before
+    /// the first move was searched.
     fn root_search<G: SearchGame<Move = M>>(
         &mut self,
         game: &mut G,
         root: &mut [M],
         depth: i32,
+        (mut alpha, beta): (i32, i32),
     ) -> (i32, Option<M>) {
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
-        let mut best: Option<(usize, i32)> = None;
+        let mut best: Option<usize> = None;
+        let mut best_score = -INFINITY;
         self.lines[0].clear();
         for (index, &mv) in root.iter().enumerate() {
             let undo = game.make(mv);
@@ -304,7 +346,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 -self.negamax(game, depth - 1, -beta, -alpha, 1)
             } else {
                 let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, 1);
-                if probe > alpha && !self.stopped {
+                if probe > alpha && probe < beta && !self.stopped {
                     -self.negamax(game, depth - 1, -beta, -alpha, 1)
                 } else {
                     probe
@@ -314,23 +356,30 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             if self.stopped {
                 break;
             }
+            best_score = best_score.max(score);
             if score > alpha {
                 alpha = score;
-                best = Some((index, score));
+                best = Some(index);
                 self.extend_line(0, mv);
-            }
-        }
-        match best {
-            Some((index, score)) => {
-                root[..=index].rotate_right(1);
-                let key = game.key();
-                if let Some(table) = &mut self.table {
-                    table.store(key, depth, score, Bound::Exact, Some(root[0]), 0);
+                if alpha >= beta {
+                    break;
                 }
-                (score, Some(root[0]))
             }
-            None => (alpha, None),
         }
+        let Some(index) = best else {
+            return (best_score, None);
+        };
+        root[..=index].rotate_right(1);
+        let key = game.key();
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if let Some(table) = &mut self.table {
+            table.store(key, depth, best_score, bound, Some(root[0]), 0);
+        }
+        (best_score, Some(root[0]))
     }
 
     /// Negamax from the side to move's point of view, fail-soft.
@@ -407,11 +456,22 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 continue;
             };
             index += 1;
+            let reduced = self.config.reductions
+                && depth >= REDUCE_FROM_DEPTH
+                && index > REDUCE_AFTER_MOVES
+                && !extend
+                && game.reducible(&mv);
             let undo = game.make(mv);
             let score = if !self.config.pruning || index == 1 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let mut probe = -INFINITY;
+                if reduced {
+                    probe = -self.negamax(game, depth - 2, -alpha - 1, -alpha, ply + 1);
+                }
+                if (!reduced || probe > alpha) && !self.stopped {
+                    probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta && !self.stopped {
                     -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
                 } else {
