@@ -335,7 +335,7 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
 mod tests {
     use super::*;
     use crate::ai::Level;
-    use crate::ai::search::MATE_BOUND;
+    use crate::ai::search::{MATE_BOUND, SearchConfig, Searcher};
     use crate::ai::{Limits, think};
     use crate::game::Game;
     use crate::{AnyGame, GameKind};
@@ -405,6 +405,82 @@ mod tests {
         ("B:WK4,23:B2,3", 7, "2-7"),
     ];
 
+    /// Middle games and endings with quiet moves to spare (the start, early middle games, kings
+    /// against men, kings with a choice of captures), and two forced wins with the loser's side
+    /// of them, whose scores jump out of the aspiration window from one depth to the next, above
+    /// it for the winner and below it for the loser.
+    const SEARCH_POSITIONS: [&str; 11] = [
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
+        "W:W18,20,22,24,25,26,28,29,31:B2,5,6,8,10,11,13,15,16",
+        "B:W17,20,21,23,25,26,27,29,30,31:B1,3,5,6,8,10,11,12,14,15",
+        "B:WK3,22,25,27,30:B6,9,K14,20",
+        "W:WK3,K10,K26:B1,K9,K20,25,27",
+        "W:WK3,K10,K26,K32:BK9,K20,K22,25,27",
+        "B:W14,32:B6,26",
+        "W:W14,32:B6,K31",
+        "B:W20,32:B10,11",
+        "W:W20,32:B11,15",
+    ];
+
+    /// The expert's search with a table of `2^table_bits` entries or none (so that every
+    /// search's score is exact, whatever order the moves were tried in), with or without
+    /// late-move reductions.
+    fn searcher(table_bits: Option<u32>, reductions: bool) -> Searcher<Move> {
+        let config = SearchConfig {
+            pruning: true,
+            extensions: true,
+            table_bits,
+            reductions,
+        };
+        let limits = Limits::default();
+        Searcher::new(config, &limits, limits.clock.now())
+    }
+
+    #[test]
+    fn aspiration_windows_give_the_exact_score() {
+        // Iterative deepening searches from depth 4 on in a narrow window around the last
+        // score and again where the score falls outside it; every root move scored with an
+        // open window at the same depth must give the same best score.
+        for fen in SEARCH_POSITIONS {
+            let game = Checkers::from_position_text(fen).unwrap();
+            assert!(game.legal_moves().len() > 1, "{fen}: a choice to search");
+            for depth in 1..=7 {
+                let mut search = CheckersSearch::new(&game, true);
+                let deepened = searcher(None, false).iterate(&mut search, depth).unwrap();
+                let exact = searcher(None, false)
+                    .exact_root(&mut search, depth)
+                    .unwrap();
+                assert_eq!(deepened.depth, depth, "{fen}");
+                assert_eq!(deepened.score, exact.score, "{fen} at depth {depth}");
+                assert!(
+                    exact.ties.contains(&deepened.best),
+                    "{fen} at depth {depth}: {deepened:?} is not among {exact:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn late_move_reductions_search_fewer_nodes() {
+        // Not in every position (a small ending may have no quiet move late enough), but overall.
+        let nodes = |reductions| -> u64 {
+            SEARCH_POSITIONS
+                .iter()
+                .map(|fen| {
+                    let game = Checkers::from_position_text(fen).unwrap();
+                    let mut search = CheckersSearch::new(&game, true);
+                    searcher(None, reductions)
+                        .iterate(&mut search, 8)
+                        .unwrap()
+                        .nodes
+                })
+                .sum()
+        };
+        let (full, reduced) = (nodes(false), nodes(true));
+        assert!(reduced < full, "{reduced} nodes reduced, {full} not");
+    }
+
     #[test]
     fn the_expert_finds_forced_wins() {
         for (fen, plies, expected) in FORCED_WINS {
@@ -416,20 +492,11 @@ mod tests {
     fn late_move_reductions_keep_the_forced_wins() {
         // The expert's search (table and all) at the depth the wins need, with its late-move
         // reductions and without: both find the win, and the reductions did cut some nodes.
-        use crate::ai::search::{SearchConfig, Searcher};
         let (mut reduced_nodes, mut full_nodes) = (0, 0);
         for (fen, plies, expected) in FORCED_WINS {
             let game = Checkers::from_position_text(fen).unwrap();
             for reductions in [true, false] {
-                let config = SearchConfig {
-                    pruning: true,
-                    extensions: true,
-                    table_bits: Some(TABLE_BITS),
-                    reductions,
-                };
-                let limits = Limits::default();
-                let mut searcher = Searcher::new(config, &limits, limits.clock.now());
-                let found = searcher
+                let found = searcher(Some(TABLE_BITS), reductions)
                     .iterate(&mut CheckersSearch::new(&game, true), plies + 1)
                     .unwrap();
                 assert_eq!(game.move_text(&found.best), expected, "{fen}: {found:?}");
