@@ -36,7 +36,7 @@ use super::zobrist::{checkers_key, checkers_key_after};
 use crate::cpu::Instructions;
 use crate::game::Side;
 use crate::games::checkers::{
-    Checkers, FORTY_MOVE_PLIES, Move, Position, for_each_move, has_capture,
+    Checkers, FORTY_MOVE_PLIES, Move, Position, crowning_row, for_each_move, has_capture,
 };
 use rand::rngs::StdRng;
 use std::sync::Arc;
@@ -282,6 +282,12 @@ impl SearchGame for CheckersSearch {
         has_capture(&self.position)
     }
 
+    fn reducible(&self, mv: &Move) -> bool {
+        let crowns = self.position.moves_a_man(mv)
+            && mv.to().bit() & crowning_row(self.position.side_to_move()) != 0;
+        !mv.is_capture() && !crowns
+    }
+
     fn order_hint(&self, mv: &Move) -> i32 {
         // Captures are compulsory, so they are all or nothing in a list; the bigger first.
         (mv.capture_count() * 100) as i32
@@ -330,7 +336,7 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
 mod tests {
     use super::*;
     use crate::ai::Level;
-    use crate::ai::search::MATE_BOUND;
+    use crate::ai::search::{MATE_BOUND, SearchConfig, Searcher};
     use crate::ai::{Limits, think};
     use crate::game::Game;
     use crate::{AnyGame, GameKind};
@@ -389,15 +395,138 @@ mod tests {
         );
     }
 
+    /// Forced wins, each with Black to move and no more material than White: the position,
+    /// the plies within which it is won, the only winning move.
+    const FORCED_WINS: [(&str, u32, &str); 6] = [
+        ("B:W14,30:B1,22", 5, "1-6"),
+        ("B:W14,32:B6,26", 7, "26-31"),
+        ("B:W20,32:B10,11", 7, "10-15"),
+        ("B:WK3,10:B1,K9", 7, "9-6"),
+        ("B:WK26,31:B25,27", 7, "25-30"),
+        ("B:WK4,23:B2,3", 7, "2-7"),
+    ];
+
+    /// Middle games and endings with quiet moves to spare (the start, early middle games, kings
+    /// against men, kings with a choice of captures), and two forced wins with the loser's side
+    /// of them, whose scores jump out of the aspiration window from one depth to the next, above
+    /// it for the winner and below it for the loser.
+    const SEARCH_POSITIONS: [&str; 11] = [
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
+        "W:W18,20,22,24,25,26,28,29,31:B2,5,6,8,10,11,13,15,16",
+        "B:W17,20,21,23,25,26,27,29,30,31:B1,3,5,6,8,10,11,12,14,15",
+        "B:WK3,22,25,27,30:B6,9,K14,20",
+        "W:WK3,K10,K26:B1,K9,K20,25,27",
+        "W:WK3,K10,K26,K32:BK9,K20,K22,25,27",
+        "B:W14,32:B6,26",
+        "W:W14,32:B6,K31",
+        "B:W20,32:B10,11",
+        "W:W20,32:B11,15",
+    ];
+
+    /// The expert's search with a table of `2^table_bits` entries or none (so that every
+    /// search's score is exact, whatever order the moves were tried in), with or without
+    /// late-move reductions.
+    fn searcher(table_bits: Option<u32>, reductions: bool) -> Searcher<Move> {
+        let config = SearchConfig {
+            pruning: true,
+            extensions: true,
+            table_bits,
+            reductions,
+        };
+        let limits = Limits::default();
+        Searcher::new(config, &limits, limits.clock.now())
+    }
+
+    #[test]
+    fn aspiration_windows_give_the_exact_score() {
+        // Iterative deepening searches from depth 4 on in a narrow window around the last
+        // score and again where the score falls outside it; every root move scored with an
+        // open window at the same depth must give the same best score.
+        for fen in SEARCH_POSITIONS {
+            let game = Checkers::from_position_text(fen).unwrap();
+            assert!(game.legal_moves().len() > 1, "{fen}: a choice to search");
+            for depth in 1..=7 {
+                let mut search = CheckersSearch::new(&game, true);
+                let deepened = searcher(None, false).iterate(&mut search, depth).unwrap();
+                let exact = searcher(None, false)
+                    .exact_root(&mut search, depth)
+                    .unwrap();
+                assert_eq!(deepened.depth, depth, "{fen}");
+                assert_eq!(deepened.score, exact.score, "{fen} at depth {depth}");
+                assert!(
+                    exact.ties.contains(&deepened.best),
+                    "{fen} at depth {depth}: {deepened:?} is not among {exact:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn late_move_reductions_search_fewer_nodes() {
+        // Not in every position (a small ending may have no quiet move late enough), but overall.
+        let nodes = |reductions| -> u64 {
+            SEARCH_POSITIONS
+                .iter()
+                .map(|fen| {
+                    let game = Checkers::from_position_text(fen).unwrap();
+                    let mut search = CheckersSearch::new(&game, true);
+                    searcher(None, reductions)
+                        .iterate(&mut search, 8)
+                        .unwrap()
+                        .nodes
+                })
+                .sum()
+        };
+        let (full, reduced) = (nodes(false), nodes(true));
+        assert!(reduced < full, "{reduced} nodes reduced, {full} not");
+    }
+
     #[test]
     fn the_expert_finds_forced_wins() {
-        // Each with Black to move and no more material than White.
-        check_forced_win("B:W14,30:B1,22", 5, "1-6");
-        check_forced_win("B:W14,32:B6,26", 7, "26-31");
-        check_forced_win("B:W20,32:B10,11", 7, "10-15");
-        check_forced_win("B:WK3,10:B1,K9", 7, "9-6");
-        check_forced_win("B:WK26,31:B25,27", 7, "25-30");
-        check_forced_win("B:WK4,23:B2,3", 7, "2-7");
+        for (fen, plies, expected) in FORCED_WINS {
+            check_forced_win(fen, plies, expected);
+        }
+    }
+
+    #[test]
+    fn late_move_reductions_keep_the_forced_wins() {
+        // The expert's search (table and all) at the depth the wins need, with its late-move
+        // reductions and without: both find the win, and the reductions did cut some nodes.
+        let (mut reduced_nodes, mut full_nodes) = (0, 0);
+        for (fen, plies, expected) in FORCED_WINS {
+            let game = Checkers::from_position_text(fen).unwrap();
+            for reductions in [true, false] {
+                let found = searcher(Some(TABLE_BITS), reductions)
+                    .iterate(&mut CheckersSearch::new(&game, true), plies + 1)
+                    .unwrap();
+                assert_eq!(game.move_text(&found.best), expected, "{fen}: {found:?}");
+                assert!(found.score > MATE_BOUND, "{fen}: {found:?}");
+                *if reductions {
+                    &mut reduced_nodes
+                } else {
+                    &mut full_nodes
+                } += found.nodes;
+            }
+        }
+        assert!(
+            reduced_nodes < full_nodes,
+            "{reduced_nodes} against {full_nodes}"
+        );
+    }
+
+    #[test]
+    fn only_quiet_moves_are_reduced() {
+        let reducible = |fen: &str, text: &str| {
+            let game = Checkers::from_position_text(fen).unwrap();
+            let mv = game.parse_move(text).unwrap();
+            CheckersSearch::new(&game, true).reducible(&mv)
+        };
+        assert!(reducible("B:W14,30:B1,22", "1-6"), "a man's step");
+        assert!(reducible("B:WK3,10:B1,K9", "9-6"), "a king's step");
+        assert!(!reducible("B:W14,32:B6,26", "26-31"), "a crowning");
+        assert!(!reducible("W:W14,30:B10,22", "14x7"), "a capture");
+        assert!(!reducible("W:W6,30:B1,22", "6-2"), "White's crowning");
     }
 
     /// Plays expert against expert from `fen` and returns the plies until the end and the winner.

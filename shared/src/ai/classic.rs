@@ -148,6 +148,8 @@ pub fn expert<G: SearchGame>(
         pruning: true,
         extensions: true,
         table_bits: Some(table_bits),
+        // The expert's alone: `strong`'s node budget was fitted to the ladder without them.
+        reductions: request.level == Level::Expert,
     };
     let mut searcher = Searcher::new(config, &limits, request.started);
     searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32))

@@ -45,6 +45,13 @@ pub trait SearchGame {
     fn temperature_unit(&self) -> i32 {
         100
     }
+    /// Whether `mv` (a move of this position) is quiet enough to be searched a ply shallower
+    /// when it comes late in the order (late-move reductions): one that wins or changes nothing
+    /// at once (in checkers, neither a capture nor a crowning). Games that say no (the default)
+    /// are searched at full depth.
+    fn reducible(&self, _mv: &Self::Move) -> bool {
+        false
+    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0

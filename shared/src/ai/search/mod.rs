@@ -7,9 +7,11 @@
 //! Move lists live in per-ply buffers owned by the [`Searcher`], so once they have grown the inner
 //! loop allocates nothing.
 //!
-//! Files: [`game`] (what a game implements to be searched); this file, the searcher. The scores
+//! Files: [`game`] (what a game implements to be searched); `classic_root`, the classic levels'
+//! exact root; this file, the searcher. The scores
 //! it gives are [`crate::ai::score`]'s.
 
+mod classic_root;
 mod game;
 
 pub use super::score::{MATE, MATE_BOUND};
@@ -32,6 +34,20 @@ const INFINITY: i32 = MATE + 1;
 /// some 15 microseconds), many enough that reading the clock costs nothing.
 const CHECK_EVERY: u64 = 64;
 
+/// Iterative deepening searches from this depth on within a window around the last
+/// iteration's score ...
+const ASPIRATION_FROM_DEPTH: u32 = 4;
+/// ... this many of the evaluation's units ([`SearchGame::temperature_unit`], a man in
+/// checkers) wide either side, and again with the failed side open when the score falls
+/// outside it.
+const ASPIRATION_UNITS: f64 = 0.35;
+
+/// Late-move reductions start at this depth left ...
+const REDUCE_FROM_DEPTH: i32 = 3;
+/// ... with the move after this many searched at full depth (the hash move, the captures and
+/// the killers come first).
+const REDUCE_AFTER_MOVES: usize = 3;
+
 /// How a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchConfig {
@@ -41,6 +57,9 @@ pub struct SearchConfig {
     pub extensions: bool,
     /// Log2 of the transposition table's entries; `None` for no table.
     pub table_bits: Option<u32>,
+    /// Late-move reductions: a quiet move ([`SearchGame::reducible`]) late in the order is
+    /// first searched a ply shallower, and again at full depth only if it beats alpha.
+    pub reductions: bool,
 }
 
 impl SearchConfig {
@@ -49,6 +68,7 @@ impl SearchConfig {
         pruning: true,
         extensions: false,
         table_bits: None,
+        reductions: false,
     };
 }
 
@@ -130,98 +150,6 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         }
     }
 
-    /// The classic root: every move's exact minimax score at `depth`, keeping all moves that
-    /// share the best one. With pruning each move is searched with the window just below the
-    /// best so far, so a move that ties is still scored exactly and one that cannot tie is cut.
-    /// `None` if there is no move or the search was stopped before any move was scored.
-    pub fn exact_root<G: SearchGame<Move = M>>(
-        &mut self,
-        game: &mut G,
-        depth: u32,
-    ) -> Option<Found<M>> {
-        let mut moves = std::mem::take(&mut self.moves[0]);
-        game.generate(&mut moves);
-        self.order(game, &mut moves, None, 0);
-        let mut best = -INFINITY;
-        let mut ties: Vec<M> = Vec::new();
-        let depth = i32::try_from(depth).unwrap_or(i32::MAX);
-        for &mv in &moves {
-            let undo = game.make(mv);
-            let score = if !self.config.pruning || best == -INFINITY {
-                -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1)
-            } else {
-                self.tie_or_better(game, depth - 1, best)
-            };
-            game.unmake(mv, undo);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                ties.clear();
-            }
-            if score == best {
-                ties.push(mv);
-            }
-        }
-        self.moves[0] = moves;
-        let &first = ties.first()?;
-        Some(Found {
-            best: first,
-            score: best,
-            depth: depth as u32,
-            nodes: self.nodes,
-            pv: vec![first],
-            ties,
-        })
-    }
-
-    /// Every root move with its exact score at `depth` (each searched with an open window, with
-    /// alpha-beta below it), for the levels that choose among near-best moves. Moves not scored
-    /// before a stop are left out.
-    pub fn root_scores<G: SearchGame<Move = M>>(
-        &mut self,
-        game: &mut G,
-        depth: u32,
-    ) -> Vec<(i32, M)> {
-        let mut moves = std::mem::take(&mut self.moves[0]);
-        game.generate(&mut moves);
-        self.order(game, &mut moves, None, 0);
-        let depth = i32::try_from(depth).unwrap_or(i32::MAX);
-        let mut scored = Vec::with_capacity(moves.len());
-        for &mv in &moves {
-            let undo = game.make(mv);
-            let score = -self.negamax(game, depth - 1, -INFINITY, INFINITY, 1);
-            game.unmake(mv, undo);
-            if self.stopped {
-                break;
-            }
-            scored.push((score, mv));
-        }
-        self.moves[0] = moves;
-        scored
-    }
-
-    /// The exact score of a root move (already made) if it reaches `best`, or something below
-    /// `best` if it does not: two null-window probes decide "below", "equal" or "above", and only
-    /// a move that beats `best` is searched with an open window.
-    fn tie_or_better<G: SearchGame<Move = M>>(
-        &mut self,
-        game: &mut G,
-        depth: i32,
-        best: i32,
-    ) -> i32 {
-        let reaches = -self.negamax(game, depth, -best, -best + 1, 1);
-        if reaches < best || self.stopped {
-            return reaches.min(best - 1);
-        }
-        let beats = -self.negamax(game, depth, -best - 1, -best, 1);
-        if beats <= best || self.stopped {
-            return best;
-        }
-        -self.negamax(game, depth, -INFINITY, -best, 1)
-    }
-
     /// Iterative deepening from depth 1 to `max_depth` until a limit is reached; answers with the
     /// best move of the deepest iteration (or of the interrupted one, if it already found a
     /// better move). `None` only when there is no move.
@@ -249,9 +177,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         }
         let max_depth = max_depth.min(MAX_PLY as u32 - 8);
         let (mut depth, mut widened) = (1, false);
+        let mut window = (-INFINITY, INFINITY);
+        let aspiration = (f64::from(game.temperature_unit()) * ASPIRATION_UNITS).ceil() as i32;
         while depth <= max_depth {
-            let (score, best) = self.root_search(game, &mut root, depth as i32);
+            let (score, best) = self.root_search(game, &mut root, depth as i32, window);
             if let Some(best) = best {
+                // Above the window's floor: better than the last iteration's move even if it
+                // failed high.
                 found.best = best;
                 found.score = score;
                 found.depth = depth;
@@ -259,6 +191,15 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             if self.stopped {
                 break;
+            }
+            if score <= window.0 {
+                // Failed low: the same depth again with no floor.
+                window.0 = -INFINITY;
+                continue;
+            }
+            if score >= window.1 {
+                window.1 = INFINITY;
+                continue;
             }
             if score <= -MATE_BOUND && !widened {
                 // Every root move loses: search the ones the cut list left out, at this depth.
@@ -274,6 +215,11 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 break;
             }
             depth += 1;
+            window = if depth >= ASPIRATION_FROM_DEPTH && score.abs() < MATE_BOUND {
+                (score - aspiration, score + aspiration)
+            } else {
+                (-INFINITY, INFINITY)
+            };
         }
         found.nodes = self.nodes;
         found.ties = vec![found.best];
@@ -286,17 +232,20 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         Some(found)
     }
 
-    /// One iteration at the root: searches `root` (best first from the last iteration) and moves
-    /// the best to the front. Returns the best score and the best move found, the latter `None`
-    /// if stopped before the first move was searched.
+    /// One iteration at the root within the aspiration `window`: searches `root` (best first
+    /// from the last iteration) and moves the best to the front. Returns the best score (at
+    /// most the window's floor if every move failed low, at least its ceiling if one failed
+    /// high) and the move that scored above the floor, `None` if none did or if stopped before
+    /// the first move was searched.
     fn root_search<G: SearchGame<Move = M>>(
         &mut self,
         game: &mut G,
         root: &mut [M],
         depth: i32,
+        (mut alpha, beta): (i32, i32),
     ) -> (i32, Option<M>) {
-        let (mut alpha, beta) = (-INFINITY, INFINITY);
-        let mut best: Option<(usize, i32)> = None;
+        let mut best: Option<usize> = None;
+        let mut best_score = -INFINITY;
         self.lines[0].clear();
         for (index, &mv) in root.iter().enumerate() {
             let undo = game.make(mv);
@@ -304,7 +253,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 -self.negamax(game, depth - 1, -beta, -alpha, 1)
             } else {
                 let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, 1);
-                if probe > alpha && !self.stopped {
+                if probe > alpha && probe < beta && !self.stopped {
                     -self.negamax(game, depth - 1, -beta, -alpha, 1)
                 } else {
                     probe
@@ -314,23 +263,30 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             if self.stopped {
                 break;
             }
+            best_score = best_score.max(score);
             if score > alpha {
                 alpha = score;
-                best = Some((index, score));
+                best = Some(index);
                 self.extend_line(0, mv);
-            }
-        }
-        match best {
-            Some((index, score)) => {
-                root[..=index].rotate_right(1);
-                let key = game.key();
-                if let Some(table) = &mut self.table {
-                    table.store(key, depth, score, Bound::Exact, Some(root[0]), 0);
+                if alpha >= beta {
+                    break;
                 }
-                (score, Some(root[0]))
             }
-            None => (alpha, None),
         }
+        let Some(index) = best else {
+            return (best_score, None);
+        };
+        root[..=index].rotate_right(1);
+        let key = game.key();
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if let Some(table) = &mut self.table {
+            table.store(key, depth, best_score, bound, Some(root[0]), 0);
+        }
+        (best_score, Some(root[0]))
     }
 
     /// Negamax from the side to move's point of view, fail-soft.
@@ -407,11 +363,22 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 continue;
             };
             index += 1;
+            let reduced = self.config.reductions
+                && depth >= REDUCE_FROM_DEPTH
+                && index > REDUCE_AFTER_MOVES
+                && !extend
+                && game.reducible(&mv);
             let undo = game.make(mv);
             let score = if !self.config.pruning || index == 1 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let mut probe = -INFINITY;
+                if reduced {
+                    probe = -self.negamax(game, depth - 2, -alpha - 1, -alpha, ply + 1);
+                }
+                if (!reduced || probe > alpha) && !self.stopped {
+                    probe = -self.negamax(game, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta && !self.stopped {
                     -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
                 } else {
