@@ -298,9 +298,6 @@ impl SearchGame for CheckersSearch {
     }
 }
 
-/// The nodes a move `strong` searches in checkers.
-const STRONG_NODES: u64 = 5_000;
-
 /// The move for a level.
 pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
     if request.level == Level::Expert
@@ -326,7 +323,7 @@ pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Optio
         search = search.with_egdb(request.limits.egdb.clone());
     }
     if request.deepens() {
-        expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
+        expert(&mut search, TABLE_BITS, request, rng)
     } else {
         classic(&mut search, request.classic_depth(), request, rng)
     }
@@ -580,7 +577,7 @@ mod tests {
             };
             let mut search = CheckersSearch::new(&game, true).with_instructions(instructions);
             let mut rng = StdRng::seed_from_u64(0);
-            expert(&mut search, TABLE_BITS, STRONG_NODES, &request, &mut rng).unwrap()
+            expert(&mut search, TABLE_BITS, &request, &mut rng).unwrap()
         };
         for (fen, depth) in cases {
             let baseline = search(fen, depth, Instructions::BASELINE);

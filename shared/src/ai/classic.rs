@@ -119,14 +119,13 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
 /// extensions, under the limits or one second when none is set; a level whose plan has a node
-/// budget (`strong`, and any other deepening level) the same under that budget, `strong`
-/// under `strong_nodes` if its plan has none, unless the limits set one. With `minimax` or
+/// budget (`advanced` and `strong` in checkers, `strong` in Pente: [`super::strength`]) the
+/// same under that budget, unless the limits set one. With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
 pub fn expert<G: SearchGame>(
     game: &mut G,
     table_bits: u32,
-    strong_nodes: u64,
     request: &Request<'_>,
     rng: &mut StdRng,
 ) -> Option<Found<G::Move>> {
@@ -135,11 +134,7 @@ pub fn expert<G: SearchGame>(
     }
     let mut limits = request.limits.clone();
     if limits.nodes.is_none() {
-        limits.nodes = match request.plan().nodes {
-            Some(nodes) => Some(nodes),
-            None if request.level == Level::Strong => Some(strong_nodes),
-            None => None,
-        };
+        limits.nodes = request.plan().nodes;
     }
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
         limits.time = Some(DEFAULT_TIME);

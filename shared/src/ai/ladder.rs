@@ -35,8 +35,10 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
 
 /// Checkers: the games between `random` and `club` kept from `kingme ladder --game checkers
 /// --games 24`, the retuned `advanced` and `strong` against every level below them (24 games a
-/// pair) and the expert at its default 1 s against its four nearest levels (`--time 1 --span 4`,
-/// 16 games a pair); 736 games, errors near 65 to 145. `advanced` to `strong` is a near-sweep,
+/// pair, played again with issue 35's aspiration windows, which every deepening level uses) and
+/// the expert at its default 1 s against its four nearest levels (`--time 1 --span 4`,
+/// 16 games a pair, played again with issue 35's search: late-move reductions and aspiration
+/// windows); 736 games, errors near 65 to 145. `advanced` to `strong` is a near-sweep,
 /// far wider than the other steps; see docs/measurements/ladder.md.
 const CHECKERS: [(Level, i32); 9] = [
     (Level::Random, 0),
@@ -45,17 +47,17 @@ const CHECKERS: [(Level, i32); 9] = [
     (Level::Casual, 620),
     (Level::Intermediate, 790),
     (Level::Club, 970),
-    (Level::Advanced, 1140),
+    (Level::Advanced, 1130),
     (Level::Strong, 1480),
     (Level::Expert, 1690),
 ];
 
 /// Pente, the expert at its default 1 s: `kingme ladder --game pente` with 20 games a pair
 /// between the other levels (the 0.2 s run's games between the levels that have not changed
-/// since, replayed for the retuned `intermediate`, `advanced` and `strong`) and 16 games of the
-/// expert against its four nearest levels (`--time 1 --span 4`, played again after its time
-/// began to follow the position's sharpness); 624 games, errors near 100 to 150; see
-/// docs/measurements/ladder.md.
+/// since, replayed for the retuned `intermediate`, `advanced` and `strong`, the last at 6,000
+/// nodes) and 16 games of the expert against its four nearest levels (`--time 1 --span 4`,
+/// played again with the search of issue 35's aspiration windows); 624 games, errors near 100
+/// to 150; see docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 9] = [
     (Level::Random, 0),
     (Level::Beginner, 350),
@@ -63,9 +65,9 @@ const PENTE: [(Level, i32); 9] = [
     (Level::Casual, 780),
     (Level::Intermediate, 1030),
     (Level::Club, 1240),
-    (Level::Advanced, 1430),
-    (Level::Strong, 1560),
-    (Level::Expert, 1720),
+    (Level::Advanced, 1420),
+    (Level::Strong, 1600),
+    (Level::Expert, 1710),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (864 games,

@@ -241,10 +241,6 @@ impl SearchGame for PenteSearch {
     }
 }
 
-/// The nodes a move `strong` searches in Pente if its plan named none ([`super::strength`] names
-/// the budget).
-const STRONG_NODES: u64 = 1_000;
-
 /// The move for a level.
 pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Point>> {
     if request.level == Level::Beginner {
@@ -286,7 +282,7 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
     } else {
         search = search.with_leaf_threats();
     }
-    expert(&mut search, TABLE_BITS, STRONG_NODES, request, rng)
+    expert(&mut search, TABLE_BITS, request, rng)
 }
 
 /// A forced win before the search: a win at once, or a win by threats (fours for `strong`, fours

@@ -75,8 +75,9 @@ const CHECKERS: [Plan; 9] = [
 ];
 
 /// Pente, weakest first. Six plies cold stood level with `strong` at 2,000 nodes, so
-/// `advanced` is six plies a little warm and `strong` has 4,000 nodes (8,000 tied the expert at
-/// 1 s); docs/measurements/ladder.md records the tries.
+/// `advanced` is six plies a little warm; `strong` has 6,000 nodes (4,000 stood only 108 above
+/// `advanced` once the expert searched with aspiration windows; 8,000 tied the expert at 1 s
+/// before them); docs/measurements/ladder.md records the tries.
 const PENTE: [Plan; 9] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
@@ -85,7 +86,7 @@ const PENTE: [Plan; 9] = [
     Plan::fixed(3, 0.7),
     Plan::fixed(4, 0.4),
     Plan::fixed(6, 0.4),
-    Plan::deepening(Some(4_000)),
+    Plan::deepening(Some(6_000)),
     Plan::deepening(None),
 ];
 
