@@ -83,11 +83,7 @@ pub(crate) async fn ask<T>(
         (None, Some(server)) => (server.address().to_string(), server.security()),
         (None, None) => bail!("no server to ask"),
     };
-    let name = global
-        .name
-        .clone()
-        .or_else(crate::identity::name::default_name)
-        .context(crate::identity::name::NO_NAME)?;
+    let name = my_name(global).context(crate::identity::name::NO_NAME)?;
     let shutdown = CancellationToken::new();
     let (events_tx, mut events) = mpsc::channel::<Event>(64);
     let config = NetConfig {
@@ -259,16 +255,17 @@ pub async fn export(global: &GlobalArgs, args: &ExportArgs) -> anyhow::Result<()
 /// `kingme replay`: fetches a stored game and steps through it, seen from the person's side.
 pub async fn replay(global: &GlobalArgs, args: &ReplayArgs) -> anyhow::Result<()> {
     let record = fetch(global, args.game).await?;
-    let flipped = seen_flipped(&record, my_name(global).as_deref());
-    let mut replay = Replay::new(record)?;
-    replay.flipped = flipped;
-    replay::show(replay)
+    step_through(global, record)
 }
 
 /// `kingme import`: reads a PDN or kingme text record file and steps through it, seen from
 /// the person's side.
 pub fn import(global: &GlobalArgs, args: &ImportArgs) -> anyhow::Result<()> {
-    let record = read_record(&args.file)?;
+    step_through(global, read_record(&args.file)?)
+}
+
+/// Steps through `record`, drawn as the person saw it if they played it.
+fn step_through(global: &GlobalArgs, record: GameRecord) -> anyhow::Result<()> {
     let flipped = seen_flipped(&record, my_name(global).as_deref());
     let mut replay = Replay::new(record)?;
     replay.flipped = flipped;
