@@ -157,13 +157,13 @@ impl GameIds {
         let Some(&last) = unused.last() else {
             return;
         };
-        let first = unused
-            .iter()
-            .rev()
-            .zip(unused.iter().rev().skip(1))
-            .take_while(|(higher, lower)| lower.0 + 1 == higher.0)
-            .last()
-            .map_or(last, |(_, lower)| *lower);
+        let mut first = last;
+        for id in unused.iter().rev().skip(1) {
+            if id.0 + 1 != first.0 {
+                break;
+            }
+            first = *id;
+        }
         if let Err(err) = storage.release_game_ids(first, last).await {
             tracing::warn!(%err, "could not give back the unused game ids {first} to {last}");
         }

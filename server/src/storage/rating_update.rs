@@ -14,7 +14,8 @@ pub fn rate_game(
     store: &mut dyn Store,
     kind: GameKind,
     seats: &[Participant; 2],
-    (rated, plies): (bool, usize),
+    rated: bool,
+    plies: usize,
     result: &GameResult,
 ) -> Result<Option<[RatingChange; 2]>, StoreError> {
     if !rated || !result.counts_for_rating(plies) {

@@ -310,7 +310,8 @@ impl Storage {
                 store,
                 stored.game.spec.kind(),
                 &stored.game.seats,
-                (stored.game.rated, stored.moves.len()),
+                stored.game.rated,
+                stored.moves.len(),
                 &result,
             )
         })

@@ -223,7 +223,8 @@ fn finish_rated(store: &mut dyn Store, id: GameId, result: &GameResult) {
             store,
             game.game.spec.kind(),
             &game.game.seats,
-            (game.game.rated, game.moves.len()),
+            game.game.rated,
+            game.moves.len(),
             result,
         )
     })();
