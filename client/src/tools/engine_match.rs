@@ -91,6 +91,13 @@ pub struct MatchArgs {
     /// Pente expert's budget as before the sharpness rule.
     #[arg(long, value_name = "SIDES")]
     pub flat_time: Option<Sides>,
+    /// Side a's deepening level (`strong` or the expert) searches this many nodes a move
+    /// instead of its plan's budget or time (to place a level's budget by matches).
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub a_nodes: Option<u64>,
+    /// Side b's deepening level searches this many nodes a move, as --a-nodes.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "b_binary")]
+    pub b_nodes: Option<u64>,
 }
 
 /// Which sides of a match an option applies to.
@@ -232,10 +239,17 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         ..ThinkOptions::default()
     };
     let flat = |index: usize| args.flat_time.is_some_and(|sides| sides.includes(index));
-    let a_name = side_name(args.a, &a_options, None, flat(0));
+    let nodes = |name: String, nodes: Option<u64>| match nodes {
+        Some(nodes) => format!("{name} ({nodes} nodes)"),
+        None => name,
+    };
+    let a_name = nodes(side_name(args.a, &a_options, None, flat(0)), args.a_nodes);
     let b_name = match &args.b_binary {
         Some(path) => format!("{} (expert)", path.display()),
-        None => side_name(b_level, &b_options, args.b_weights.as_deref(), flat(1)),
+        None => nodes(
+            side_name(b_level, &b_options, args.b_weights.as_deref(), flat(1)),
+            args.b_nodes,
+        ),
     };
     println!(
         "{a_name} vs {b_name} at {}, {} games{}{}",
@@ -347,6 +361,24 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
 /// Each side's limits from the arguments (the endgame database aside): its time, its way of
 /// spending it and whether it uses the opening book.
 fn side_limits(args: &MatchArgs) -> anyhow::Result<[Limits; 2]> {
+    let sides = [(Some(args.a), args.a_nodes), (args.b, args.b_nodes)];
+    for (level, nodes) in sides {
+        if let (Some(level), Some(_)) = (level, nodes)
+            && !plan(args.game, level).deepens
+        {
+            let deepening: Vec<&str> = Level::ALL
+                .into_iter()
+                .filter(|&other| plan(args.game, other).deepens)
+                .map(Level::name)
+                .collect();
+            anyhow::bail!(
+                "{level} searches a fixed depth in {}, so a node budget would change nothing: \
+                 give one to a level that deepens ({})",
+                args.game,
+                deepening.join(", ")
+            );
+        }
+    }
     let time = args.time.map(seconds).transpose()?;
     let b_time = match args.b_time {
         Some(b) => Some(seconds(b)?),
@@ -354,6 +386,7 @@ fn side_limits(args: &MatchArgs) -> anyhow::Result<[Limits; 2]> {
     };
     Ok(std::array::from_fn(|index| Limits {
         time: if index == 0 { time } else { b_time },
+        nodes: sides[index].1,
         no_book: args.no_book.is_some_and(|sides| sides.includes(index)),
         time_use: if args.flat_time.is_some_and(|sides| sides.includes(index)) {
             TimeUse::Flat
@@ -474,7 +507,7 @@ pub(super) fn play_game_with(
         Limits {
             time: limits[index]
                 .time
-                .filter(|_| plan.deepens && plan.nodes.is_none()),
+                .filter(|_| plan.deepens && plan.nodes.is_none() && limits[index].nodes.is_none()),
             ..limits[index].clone()
         }
     });
@@ -581,6 +614,32 @@ mod tests {
             side_name(Level::Expert, &ThinkOptions::default(), None, true),
             "expert (flat time)"
         );
+    }
+
+    #[test]
+    fn a_node_budget_goes_to_its_side_and_only_to_a_deepening_level() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let parse = |line: &str| Cli::parse_from(line.split(' ')).args;
+        let [a, b] = side_limits(&parse(
+            "kingme --a strong --a-nodes 700 --b expert --b-nodes 9000",
+        ))
+        .unwrap();
+        assert_eq!((a.nodes, b.nodes), (Some(700), Some(9000)));
+        let [a, b] = side_limits(&parse("kingme --a strong --b expert --time 1")).unwrap();
+        assert_eq!((a.nodes, b.nodes), (None, None));
+        let refused = side_limits(&parse("kingme --a beginner --a-nodes 700 --b expert"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("beginner searches a fixed depth"),
+            "{refused}"
+        );
+        assert!(refused.contains("strong, expert"), "{refused}");
     }
 
     #[test]
