@@ -33,23 +33,21 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
         .map_or(Level::Random, |(level, _)| level)
 }
 
-/// Checkers: the games between `random` and `club` kept from `kingme ladder --game checkers
-/// --games 24`, the retuned `advanced` and `strong` against every level below them (24 games a
-/// pair, played again with issue 35's aspiration windows, which every deepening level uses) and
-/// the expert at its default 1 s against its four nearest levels (`--time 1 --span 4`,
-/// 16 games a pair, played again with issue 35's search: late-move reductions and aspiration
-/// windows); 736 games, errors near 65 to 145. `advanced` to `strong` is a near-sweep,
-/// far wider than the other steps; see docs/measurements/ladder.md.
+/// Checkers, re-spaced: `kingme ladder --game checkers --levels random,...,strong --games 64`
+/// (every pair within four places below the expert) and the expert at its default 1 s against
+/// its three nearest levels (`--time 1 --span 3 --games 24`); 1,864 games, errors near 55 to
+/// 115. Nine levels cannot make steps of 200 ± 60 here: random to the expert spans some 2,200
+/// points, so the steps are spread evenly at about 280; see docs/measurements/ladder.md.
 const CHECKERS: [(Level, i32); 9] = [
     (Level::Random, 0),
-    (Level::Beginner, 180),
-    (Level::Easy, 440),
-    (Level::Casual, 620),
-    (Level::Intermediate, 790),
-    (Level::Club, 970),
-    (Level::Advanced, 1130),
-    (Level::Strong, 1480),
-    (Level::Expert, 1690),
+    (Level::Beginner, 310),
+    (Level::Easy, 600),
+    (Level::Casual, 860),
+    (Level::Intermediate, 1210),
+    (Level::Club, 1450),
+    (Level::Advanced, 1740),
+    (Level::Strong, 1980),
+    (Level::Expert, 2190),
 ];
 
 /// Pente, the expert at its default 1 s: `kingme ladder --game pente` with 20 games a pair

@@ -8,16 +8,17 @@ use std::str::FromStr;
 /// order is the wire order: the four levels added for the rating ladder come last so that the
 /// first five keep their numbers). What each level does differs by game ([`super::strength`]):
 /// the fixed-depth levels search a few plies and some choose among near-best moves with a
-/// temperature; `Strong` and `Expert` deepen iteratively, `Strong` under a small node budget.
+/// temperature; the deepening levels (`Strong` in every game, and in checkers `Intermediate` up)
+/// search as the expert does under a node budget, and `Expert` under a time budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Level {
     /// A uniformly random legal move.
     Random,
     /// A shallow look with a high temperature (Pente: the priority board).
     Beginner,
-    /// A fixed depth, cold.
+    /// Above `Casual`: a deeper fixed depth (checkers: the expert's search, a small node budget).
     Intermediate,
-    /// A deeper fixed depth, cold or nearly so.
+    /// Above `Club`: a deeper fixed depth (checkers: a larger node budget).
     Advanced,
     /// Iterative-deepening alpha-beta under a time budget.
     Expert,

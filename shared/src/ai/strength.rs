@@ -57,19 +57,19 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 
 /// Checkers, weakest first as [`Level::ALL`] orders them. One ply sees nothing that the forced
 /// captures do not already decide, so even `beginner` looks two plies ahead. The fixed-depth
-/// levels count material only: seven such plies stood only 115 above five. `advanced` and
-/// `strong` are the expert's search (its fitted evaluation) under node budgets: 250 nodes a move
-/// scored about 80% against five plies, 100,000 about 20% against the expert at 1 s. The
-/// budgets between are far apart in strength (each tripling is worth 200 to 300 points), so the
-/// step from `advanced` to `strong` is far wider than 200; docs/measurements/ladder.md.
+/// levels count material only; from `intermediate` up the levels are the expert's search (its
+/// fitted evaluation) under node budgets, each seven to twelve times the one below. From
+/// random to the expert at 1 s is some 2,200 points, so eight steps cannot all be 200 ± 60: the
+/// budgets spread them evenly instead (about 280 each, where before `advanced` at 250 nodes to
+/// `strong` at 100,000 was a wall of 1,000); docs/measurements/ladder.md.
 const CHECKERS: [Plan; 9] = [
     Plan::fixed(1, 0.0),
-    Plan::fixed(2, 2.5),
-    Plan::fixed(2, 0.9),
-    Plan::fixed(3, 0.5),
-    Plan::fixed(4, 0.4),
-    Plan::fixed(5, 0.0),
-    Plan::deepening(Some(250)),
+    Plan::fixed(2, 1.2),
+    Plan::fixed(3, 0.9),
+    Plan::fixed(4, 0.5),
+    Plan::deepening(Some(120)),
+    Plan::deepening(Some(800)),
+    Plan::deepening(Some(10_000)),
     Plan::deepening(Some(100_000)),
     Plan::deepening(None),
 ];
