@@ -288,6 +288,15 @@ impl SearchGame for CheckersSearch {
         !mv.is_capture() && !crowns
     }
 
+    /// The draw score of the contempt, for Black (0 without a contempt): a table kept from
+    /// a search under another one holds draws scored otherwise.
+    fn memory_tag(&self) -> i32 {
+        match self.position.side_to_move() {
+            Side::First => self.draw_score(),
+            Side::Second => -self.draw_score(),
+        }
+    }
+
     fn order_hint(&self, mv: &Move) -> i32 {
         // Captures are compulsory, so they are all or nothing in a list; the bigger first.
         (mv.capture_count() * 100) as i32
@@ -483,6 +492,40 @@ mod tests {
     fn the_expert_finds_forced_wins() {
         for (fen, plies, expected) in FORCED_WINS {
             check_forced_win(fen, plies, expected);
+        }
+    }
+
+    #[test]
+    fn a_table_kept_between_searches_finds_the_same_forced_wins() {
+        // One memory for all: each win, then the next, then the first again, with what the
+        // others stored still in the table. The second search of a position starts from the
+        // first's entries, so it visits fewer nodes.
+        use crate::ai::memory::SearchMemory;
+        let memory = SearchMemory::default();
+        let mut first_nodes = Vec::new();
+        for round in 0..2 {
+            for (index, (fen, plies, expected)) in FORCED_WINS.into_iter().enumerate() {
+                let game = AnyGame::from_position_text(GameKind::Checkers, fen).unwrap();
+                let limits = Limits {
+                    depth: Some(plies + 2),
+                    memory: Some(memory.clone()),
+                    ..Limits::default()
+                };
+                let report = think(&game, Level::Expert, &limits, 0).unwrap();
+                assert_eq!(report.text, expected, "round {round}, {fen}: {report:?}");
+                assert!(report.score > MATE_BOUND, "round {round}, {fen}: {report:?}");
+                assert!(memory.holds_table(), "the table is kept");
+                if round == 0 {
+                    first_nodes.push(report.nodes);
+                } else {
+                    assert!(
+                        report.nodes < first_nodes[index],
+                        "{fen}: {} nodes again, {} the first time",
+                        report.nodes,
+                        first_nodes[index]
+                    );
+                }
+            }
         }
     }
 

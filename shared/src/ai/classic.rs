@@ -5,8 +5,10 @@
 //! the same under a budget of nodes.
 
 use super::level::Level;
+use super::memory::Context;
 use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
 use super::strength::{Plan, plan};
+use super::tt::Table;
 use super::{Limits, ThinkOptions};
 use crate::GameKind;
 use rand::Rng;
@@ -120,10 +122,11 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
 /// extensions, under the limits or one second when none is set; a level whose plan has a node
 /// budget (`advanced` and `strong` in checkers, `strong` in Pente: [`super::strength`]) the
-/// same under that budget, unless the limits set one. With `minimax` or
+/// same under that budget, unless the limits set one. The expert searches with the table kept
+/// in [`Limits::memory`] when one is given ([`super::memory`]). With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
-pub fn expert<G: SearchGame>(
+pub fn expert<G: SearchGame<Move: Send + 'static>>(
     game: &mut G,
     table_bits: u32,
     request: &Request<'_>,
@@ -146,8 +149,31 @@ pub fn expert<G: SearchGame>(
         // The expert's alone: `strong`'s node budget was fitted to the ladder without them.
         reductions: request.level == Level::Expert,
     };
-    let mut searcher = Searcher::new(config, &limits, request.started);
-    searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32))
+    let memory = limits
+        .memory
+        .take()
+        .filter(|_| request.level == Level::Expert);
+    let Some(memory) = memory else {
+        let mut searcher = Searcher::new(config, &limits, request.started);
+        return searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32));
+    };
+    // The expert's table kept between moves: reused if made under the same context.
+    let context = Context {
+        kind: request.kind,
+        level: request.level,
+        options: request.options,
+        egdb: limits.egdb.clone(),
+        tag: game.memory_tag(),
+    };
+    let table = memory
+        .take(&context, table_bits)
+        .unwrap_or_else(|| Table::new(table_bits));
+    let mut searcher = Searcher::with_table(config, &limits, request.started, Some(table));
+    let found = searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32));
+    if let Some(table) = searcher.into_table() {
+        memory.keep(context, table);
+    }
+    found
 }
 
 #[cfg(test)]

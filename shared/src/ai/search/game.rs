@@ -52,6 +52,13 @@ pub trait SearchGame {
     fn reducible(&self, _mv: &Self::Move) -> bool {
         false
     }
+    /// A value of the root's, besides the position, on which the scores the search stores
+    /// depend (asked at the root): a table kept for another search is reused only under the
+    /// same tag ([`crate::ai::memory`]). Checkers: the draw score its contempt gives; 0 where
+    /// nothing depends on the root.
+    fn memory_tag(&self) -> i32 {
+        0
+    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0
