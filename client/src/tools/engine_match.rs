@@ -586,10 +586,12 @@ mod tests {
         assert_eq!(both[0].time, Some(Duration::from_secs(1)));
         assert_eq!(both[1].time, both[0].time);
         assert!(both.iter().all(|side| side.time_use == TimeUse::default()));
-        assert!(both.iter().all(|side| side.memory.is_some()), "kept by default");
-        let args = parse(
-            "kingme --a expert --b expert --time 1 --b-time 0.5 --flat-time b --no-memory a",
+        assert!(
+            both.iter().all(|side| side.memory.is_some()),
+            "kept by default"
         );
+        let args =
+            parse("kingme --a expert --b expert --time 1 --b-time 0.5 --flat-time b --no-memory a");
         let [a, b] = side_limits(&args).unwrap();
         assert!(a.memory.is_none() && b.memory.is_some());
         assert_eq!(b.time, Some(Duration::from_millis(500)));

@@ -513,7 +513,10 @@ mod tests {
                 };
                 let report = think(&game, Level::Expert, &limits, 0).unwrap();
                 assert_eq!(report.text, expected, "round {round}, {fen}: {report:?}");
-                assert!(report.score > MATE_BOUND, "round {round}, {fen}: {report:?}");
+                assert!(
+                    report.score > MATE_BOUND,
+                    "round {round}, {fen}: {report:?}"
+                );
                 assert!(memory.holds_table(), "the table is kept");
                 if round == 0 {
                     first_nodes.push(report.nodes);

@@ -285,6 +285,29 @@ mod tests {
     }
 
     #[test]
+    fn one_memory_shared_by_every_game_and_level_gives_legal_moves() {
+        // The table a checkers expert kept is no Pente table (another move type) nor a table
+        // for another level: each search takes only one made under its own context, and the
+        // levels below the expert leave the memory as it is.
+        let memory = crate::ai::memory::SearchMemory::default();
+        for kind in GameKind::ALL {
+            for (index, game) in random_positions(kind, 3, 12).iter().enumerate() {
+                for level in [Level::Expert, Level::Strong, Level::Expert] {
+                    let limits = Limits {
+                        memory: Some(memory.clone()),
+                        ..quick(level)
+                    };
+                    let report = think(game, level, &limits, index as u64).unwrap();
+                    assert!(game.legal_moves().contains(&report.best), "{kind} {level}");
+                }
+            }
+        }
+        assert!(memory.holds_table(), "the last expert's table is kept");
+        memory.clear();
+        assert!(!memory.holds_table());
+    }
+
+    #[test]
     fn random_covers_every_legal_move() {
         for kind in GameKind::ALL {
             let game = &random_positions(kind, 1, 9)[0];

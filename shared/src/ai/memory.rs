@@ -17,10 +17,10 @@
 //! Only the expert keeps a memory: the levels under node budgets were fitted to the ladder
 //! with a fresh table each move.
 
+use super::ThinkOptions;
 use super::egdb::Egdb;
 use super::level::Level;
 use super::tt::Table;
-use super::ThinkOptions;
 use crate::GameKind;
 use std::any::Any;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -165,7 +165,13 @@ mod tests {
             assert!(memory.take::<u8>(&other, bits).is_none());
             memory.keep(expert.clone(), Table::<u8>::new(4));
         }
-        assert!(memory.take::<u16>(&expert, 4).is_none(), "another move type");
-        assert!(!memory.holds_table(), "a table that does not fit is dropped");
+        assert!(
+            memory.take::<u16>(&expert, 4).is_none(),
+            "another move type"
+        );
+        assert!(
+            !memory.holds_table(),
+            "a table that does not fit is dropped"
+        );
     }
 }

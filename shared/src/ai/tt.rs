@@ -167,7 +167,10 @@ mod tests {
         let kept = table.probe(1).expect("still there after aging");
         assert_eq!((kept.depth, kept.score(0), kept.best), (5, 10, Some(1)));
         table.store(1, 2, 20, Bound::Lower, Some(2), 0);
-        assert_eq!(table.probe(1).map(|e| (e.depth, e.best)), Some((2, Some(2))));
+        assert_eq!(
+            table.probe(1).map(|e| (e.depth, e.best)),
+            Some((2, Some(2)))
+        );
         // Within the new search the deeper entry is kept again.
         table.store(1, 1, 30, Bound::Upper, Some(3), 0);
         assert_eq!(table.probe(1).map(|e| e.depth), Some(2));
