@@ -297,6 +297,10 @@ impl SearchGame for CheckersSearch {
         }
     }
 
+    fn root_dependent_draws(&self) -> bool {
+        true
+    }
+
     fn order_hint(&self, mv: &Move) -> i32 {
         // Captures are compulsory, so they are all or nothing in a list; the bigger first.
         (mv.capture_count() * 100) as i32

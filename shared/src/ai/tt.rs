@@ -77,6 +77,12 @@ impl<M: Copy> Table<M> {
         self.generation = self.generation.wrapping_add(1);
     }
 
+    /// Whether `entry` was stored by the search now running (not kept from an earlier one).
+    #[must_use]
+    pub fn is_current(&self, entry: &Entry<M>) -> bool {
+        entry.generation == self.generation
+    }
+
     /// Log2 of the number of entries.
     #[must_use]
     pub fn bits(&self) -> u32 {
@@ -165,6 +171,7 @@ mod tests {
         table.store(1, 5, 10, Bound::Exact, Some(1), 0);
         table.age();
         let kept = table.probe(1).expect("still there after aging");
+        assert!(!table.is_current(kept));
         assert_eq!((kept.depth, kept.score(0), kept.best), (5, 10, Some(1)));
         table.store(1, 2, 20, Bound::Lower, Some(2), 0);
         assert_eq!(

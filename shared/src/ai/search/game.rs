@@ -59,6 +59,13 @@ pub trait SearchGame {
     fn memory_tag(&self) -> i32 {
         0
     }
+    /// Whether the search scores a repetition differently by where the root stands (checkers:
+    /// a position of the game before the root is a draw only the third time, one seen after
+    /// it the second). Then a table kept from an earlier search, from another root, gives only
+    /// its moves for ordering, not its scores, which would count such draws from the old root.
+    fn root_dependent_draws(&self) -> bool {
+        false
+    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0

@@ -343,7 +343,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             && let Some(entry) = table.probe(key)
         {
             hash_move = entry.best;
-            if entry.depth >= depth {
+            // An earlier search's score counted draws by repetition from its own root: where
+            // the game says so, only its move is used.
+            if entry.depth >= depth && (table.is_current(entry) || !game.root_dependent_draws()) {
                 let score = entry.score(ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
