@@ -12,8 +12,10 @@
 //! the engine options (contempt, evaluation weights, threat search), the endgame database the
 //! search consults, and the draw score a checkers contempt gives (relative to the root's
 //! evaluation: see `ai/checkers.rs`). A table is reused only under the same context, and is
-//! otherwise dropped and a new one made. The draws by repetition depend on the path, as they do
-//! between the iterations of one search: an accepted imprecision of every transposition table.
+//! otherwise dropped and a new one made. Where the game scores repetitions by where the root
+//! stands ([`super::search::SearchGame::root_dependent_draws`]: checkers), an entry of an
+//! earlier search gives only its move for ordering, not its score ([`super::tt::Table::age`]
+//! marks which search stored an entry).
 //! Only the expert keeps a memory: the levels under node budgets were fitted to the ladder
 //! with a fresh table each move.
 
