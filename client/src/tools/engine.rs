@@ -3,16 +3,11 @@
 //! --b-binary`). Each `position` is replayed move by move through the rules (an illegal or
 //! unreadable move is refused with its number), each `go` searches it with the expert and
 //! answers `info` and `bestmove`; a bad line is answered `error ...` and the engine reads on.
-//! The expert keeps its transposition table from one `go` to the next while each `position`
-//! continues the last one (the same game and start, the moves before and some more), and
-//! starts a new one with any other position: one table per game
-//! ([`kingme_shared::ai::memory`]).
 
 use super::engine_protocol::{Budget, Command, GREETING, Info, Reply, Start, read_line};
+use kingme_shared::AnyGame;
 use kingme_shared::ai::egdb::Egdb;
-use kingme_shared::ai::memory::SearchMemory;
 use kingme_shared::ai::{Level, Limits, think};
-use kingme_shared::{AnyGame, GameKind};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
@@ -48,7 +43,6 @@ pub fn serve(
     writeln!(output, "{GREETING}")?;
     output.flush()?;
     let mut game: Option<AnyGame> = None;
-    let mut memory = GameMemory::default();
     while let Some(line) = read_line(input)? {
         let answer = match line.and_then(|line| Command::parse(&line)) {
             Ok(None) => continue,
@@ -58,7 +52,6 @@ pub fn serve(
                 match replay(kind, &start, &moves) {
                     Ok(replayed) => {
                         game = Some(replayed);
-                        memory.position(kind, start, moves);
                         Vec::new()
                     }
                     Err(message) => {
@@ -68,7 +61,7 @@ pub fn serve(
                 }
             }
             Ok(Some(Command::Go(budget))) => match &game {
-                Some(game) => go(game, &budget, egdb.clone(), no_book, &memory.memory),
+                Some(game) => go(game, &budget, egdb.clone(), no_book),
                 None => vec![Reply::Error(
                     "no position to search: send position GAME start|POSITION [moves ...] first"
                         .to_owned(),
@@ -82,30 +75,6 @@ pub fn serve(
         output.flush()?;
     }
     Ok(())
-}
-
-/// The expert's table for the game the last position belongs to.
-#[derive(Debug, Default)]
-struct GameMemory {
-    /// The last position: its game, start and moves.
-    line: Option<(GameKind, Start, Vec<String>)>,
-    memory: SearchMemory,
-}
-
-impl GameMemory {
-    /// A position was set: the same table if it continues the last one, else a new table.
-    fn position(&mut self, kind: GameKind, start: Start, moves: Vec<String>) {
-        let continues = self
-            .line
-            .as_ref()
-            .is_some_and(|(last_kind, last_start, last)| {
-                *last_kind == kind && *last_start == start && moves.starts_with(last)
-            });
-        if !continues {
-            self.memory = SearchMemory::default();
-        }
-        self.line = Some((kind, start, moves));
-    }
 }
 
 /// The game at `start` with `moves` played, each checked by the rules; or what was wrong.
@@ -130,15 +99,8 @@ fn replay(
 }
 
 /// The expert's answer for `game`: `info` and `bestmove`, or an error when the game is over.
-fn go(
-    game: &AnyGame,
-    budget: &Budget,
-    egdb: Option<Arc<Egdb>>,
-    no_book: bool,
-    memory: &SearchMemory,
-) -> Vec<Reply> {
+fn go(game: &AnyGame, budget: &Budget, egdb: Option<Arc<Egdb>>, no_book: bool) -> Vec<Reply> {
     let limits = Limits {
-        memory: Some(memory.clone()),
         depth: budget.depth,
         time: budget.time,
         nodes: budget.nodes,
@@ -175,42 +137,6 @@ mod tests {
             .lines()
             .map(str::to_owned)
             .collect()
-    }
-
-    #[test]
-    fn the_table_is_kept_while_the_positions_continue_one_game() {
-        let mut memory = GameMemory::default();
-        let moves = |list: &[&str]| list.iter().map(|&m| m.to_owned()).collect::<Vec<_>>();
-        memory.position(GameKind::Checkers, Start::Initial, moves(&["11-15"]));
-        let first = memory.memory.clone();
-        memory.position(
-            GameKind::Checkers,
-            Start::Initial,
-            moves(&["11-15", "23-19"]),
-        );
-        assert!(memory.memory.same_as(&first), "the same game, two moves on");
-        memory.position(
-            GameKind::Checkers,
-            Start::Initial,
-            moves(&["11-15", "23-19"]),
-        );
-        assert!(memory.memory.same_as(&first), "the same position again");
-        memory.position(
-            GameKind::Checkers,
-            Start::Initial,
-            moves(&["11-15", "22-18"]),
-        );
-        assert!(!memory.memory.same_as(&first), "another line: another game");
-        let second = memory.memory.clone();
-        memory.position(GameKind::Checkers, Start::Initial, Vec::new());
-        assert!(!memory.memory.same_as(&second), "back to the start");
-        let third = memory.memory.clone();
-        memory.position(GameKind::Pente, Start::Initial, Vec::new());
-        assert!(!memory.memory.same_as(&third), "another game kind");
-        let fourth = memory.memory.clone();
-        let text = Start::Text("B:W18,32:B14,1".to_owned());
-        memory.position(GameKind::Pente, text, Vec::new());
-        assert!(!memory.memory.same_as(&fourth), "another start");
     }
 
     #[test]

@@ -13,9 +13,6 @@
 //! search, to measure what it gains; `--b-weights hand|FILE` gives checkers' second side other
 //! evaluation weights than the shipped ones; `--flat-time a|b|both` keeps a side's time budget
 //! flat (the same for every move, as before the sharpness rule), to measure what the rule gains.
-//! Each side's expert keeps its transposition table from move to move for the whole game (a new
-//! one each game: [`kingme_shared::ai::memory`]); `--no-memory a|b|both` searches every move
-//! with a fresh one, as before.
 use super::analyze::seconds;
 use super::ballots;
 use super::engine_protocol::Budget;
@@ -23,7 +20,6 @@ use super::external_engine::{EngineSetup, ExternalEngine};
 use super::match_score::Estimate;
 use anyhow::Context;
 use kingme_shared::ai::budget::TimeUse;
-use kingme_shared::ai::memory::SearchMemory;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
@@ -95,11 +91,6 @@ pub struct MatchArgs {
     /// Pente expert's budget as before the sharpness rule.
     #[arg(long, value_name = "SIDES")]
     pub flat_time: Option<Sides>,
-    /// Which sides' experts search every move with a fresh transposition table (a, b or both;
-    /// default neither) instead of keeping theirs for the whole game, to measure what keeping
-    /// it gains.
-    #[arg(long, value_name = "SIDES")]
-    pub no_memory: Option<Sides>,
 }
 
 /// Which sides of a match an option applies to.
@@ -369,8 +360,6 @@ fn side_limits(args: &MatchArgs) -> anyhow::Result<[Limits; 2]> {
         } else {
             TimeUse::default()
         },
-        memory: (!args.no_memory.is_some_and(|sides| sides.includes(index)))
-            .then(SearchMemory::default),
         ..Limits::default()
     }))
 }
@@ -456,8 +445,7 @@ pub(super) fn play_game(
 }
 
 /// [`play_game`] with each side's own limits (its time, endgame database and book); the time
-/// applies only to the levels that search under a time budget. A side whose limits have a
-/// [`SearchMemory`] gets a new one for this game, kept from move to move.
+/// applies only to the levels that search under a time budget.
 pub(super) fn play_game_with(
     start: AnyGame,
     mut players: [Player<'_>; 2],
@@ -487,10 +475,6 @@ pub(super) fn play_game_with(
             time: limits[index]
                 .time
                 .filter(|_| plan.deepens && plan.nodes.is_none()),
-            memory: limits[index]
-                .memory
-                .as_ref()
-                .map(|_| SearchMemory::default()),
             ..limits[index].clone()
         }
     });
@@ -586,14 +570,8 @@ mod tests {
         assert_eq!(both[0].time, Some(Duration::from_secs(1)));
         assert_eq!(both[1].time, both[0].time);
         assert!(both.iter().all(|side| side.time_use == TimeUse::default()));
-        assert!(
-            both.iter().all(|side| side.memory.is_some()),
-            "kept by default"
-        );
-        let args =
-            parse("kingme --a expert --b expert --time 1 --b-time 0.5 --flat-time b --no-memory a");
+        let args = parse("kingme --a expert --b expert --time 1 --b-time 0.5 --flat-time b");
         let [a, b] = side_limits(&args).unwrap();
-        assert!(a.memory.is_none() && b.memory.is_some());
         assert_eq!(b.time, Some(Duration::from_millis(500)));
         assert_eq!(
             (a.time_use, b.time_use),

@@ -4,11 +4,8 @@
 //! at once, so many bot games share the cores and cannot crowd out move relay for people. A
 //! move found sooner than the request's `not_before` waits for it on tokio's timer (the pause
 //! that lets people follow a game between bots), never holding a thread or a search slot.
-//! Each search's time goes to `kingme_bot_search_seconds` ([`crate::telemetry`]). An expert bot
-//! searches with a transposition table kept from its last move when nobody took it since, from
-//! the pool's shelf of at most one table per slot ([`super::search_memories`]).
+//! Each search's time goes to `kingme_bot_search_seconds` ([`crate::telemetry`]).
 
-use super::search_memories::{BotId, Shelf};
 use crate::telemetry;
 use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::egdb::Egdb;
@@ -19,13 +16,11 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
-/// What all bots share: the search slots, the experts' tables kept between moves (at most one
-/// a slot), and the checkers endgame database their searches consult, if the server was given
-/// one.
+/// What all bots share: the search slots, and the checkers endgame database their searches
+/// consult, if the server was given one.
 #[derive(Debug, Clone)]
 pub struct SearchPool {
     slots: Arc<Semaphore>,
-    tables: Arc<Shelf>,
     egdb: Option<Arc<Egdb>>,
 }
 
@@ -35,16 +30,8 @@ impl SearchPool {
     pub fn new(searches: usize, egdb: Option<Arc<Egdb>>) -> SearchPool {
         SearchPool {
             slots: Arc::new(Semaphore::new(searches.max(1))),
-            tables: Arc::new(Shelf::new(searches.max(1))),
             egdb,
         }
-    }
-
-    /// How many tables the pool keeps between searches now (at most one a slot).
-    #[cfg(test)]
-    #[must_use]
-    pub fn tables_kept(&self) -> usize {
-        self.tables.len()
     }
 
     /// The limits of one search: `time` for the move, stopped by `stop`, with the pool's
@@ -90,8 +77,6 @@ pub struct MoveRequest<C> {
 pub struct Bot {
     pub level: Level,
     pool: SearchPool,
-    /// Its number on the pool's shelf of tables.
-    id: BotId,
     thinking: Option<StopFlag>,
 }
 
@@ -101,7 +86,6 @@ impl Bot {
     pub fn new(level: Level, pool: SearchPool) -> Bot {
         Bot {
             level,
-            id: pool.tables.new_bot(),
             pool,
             thinking: None,
         }
@@ -118,7 +102,7 @@ impl Bot {
         self.stop();
         let stop = StopFlag::default();
         self.thinking = Some(stop.clone());
-        let (level, id) = (self.level, self.id);
+        let level = self.level;
         let slots = Arc::clone(&self.pool.slots);
         let pool = self.pool.clone();
         tokio::spawn(async move {
@@ -137,20 +121,13 @@ impl Bot {
                 if stop.is_stopped() {
                     return;
                 }
-                let mut limits = pool.limits(budget, stop);
-                // Only the expert keeps a table between moves (`kingme_shared::ai::memory`).
-                let memory = (level == Level::Expert).then(|| pool.tables.take(id));
-                limits.memory.clone_from(&memory);
+                let limits = pool.limits(budget, stop);
                 let seed = rand::random();
                 let kind = game.kind().name();
                 let began = std::time::Instant::now();
                 let search =
                     tokio::task::spawn_blocking(move || think(&game, level, &limits, seed));
-                let searched = search.await;
-                if let Some(memory) = memory {
-                    pool.tables.give_back(id, memory);
-                }
-                let text = match searched {
+                let text = match search.await {
                     Ok(report) => report.map(|report| report.text),
                     Err(err) => {
                         tracing::error!(%err, "a bot's search failed");
@@ -231,39 +208,6 @@ mod tests {
         assert_eq!(limits.time_use, time.time_use);
         let without = SearchPool::new(1, None).limits(time, StopFlag::default());
         assert!(without.egdb.is_none());
-    }
-
-    #[tokio::test]
-    async fn expert_bots_keep_no_more_tables_than_the_pool_has_slots() {
-        // Three expert bots and a casual one in a pool of one slot, each thinking about a
-        // middle game: one table serves them all, and it is kept for the next move.
-        let pool = SearchPool::new(1, None);
-        let game = AnyGame::from_position_text(
-            kingme_shared::GameKind::Checkers,
-            "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
-        )
-        .expect("a position");
-        let (reply, mut answers) = mpsc::channel::<BotAnswer>(8);
-        let mut bots: Vec<Bot> = [Level::Expert, Level::Expert, Level::Casual, Level::Expert]
-            .into_iter()
-            .map(|level| Bot::new(level, pool.clone()))
-            .collect();
-        for (epoch, bot) in bots.iter_mut().enumerate() {
-            bot.think(MoveRequest {
-                game: game.clone(),
-                side: Side::First,
-                budget: budget(None, false, Duration::from_millis(20)),
-                epoch: epoch as u64,
-                not_before: Instant::now(),
-                reply: reply.clone(),
-            });
-        }
-        for _ in 0..bots.len() {
-            let answer = answers.recv().await.expect("an answer");
-            assert!(answer.text.is_some(), "{answer:?}");
-            assert!(pool.tables_kept() <= 1);
-        }
-        assert_eq!(pool.tables_kept(), 1, "the experts' table is kept");
     }
 
     #[test]

@@ -1,7 +1,6 @@
 //! Games in play (and a finished one read back from the archive, [`archive`]): the table task that owns one game ([`table`]) and the handle that reaches it
 //! ([`table_handle`]), the referee of its rules and clocks ([`judge`], [`clock`]), the seats and
-//! the bots in them ([`seat`], [`bot`], with the expert's tables kept between moves in
-//! [`search_memories`]), the offers players make each other ([`offers`]), the
+//! the bots in them ([`seat`], [`bot`]), the offers players make each other ([`offers`]), the
 //! register of open tables ([`registry`]), the game ids reserved from the database
 //! ([`game_ids`]), the seams to a cluster's leases ([`ownership`]), to members at other nodes
 //! ([`remote`]) and to the node a lost game moved to ([`handover`]), and what a table is given
@@ -22,7 +21,6 @@ pub mod offers;
 pub mod ownership;
 pub mod registry;
 pub mod remote;
-pub mod search_memories;
 pub mod seat;
 pub mod table;
 pub mod table_handle;

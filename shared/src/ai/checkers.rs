@@ -288,19 +288,6 @@ impl SearchGame for CheckersSearch {
         !mv.is_capture() && !crowns
     }
 
-    /// The draw score of the contempt, for Black (0 without a contempt): a table kept from
-    /// a search under another one holds draws scored otherwise.
-    fn memory_tag(&self) -> i32 {
-        match self.position.side_to_move() {
-            Side::First => self.draw_score(),
-            Side::Second => -self.draw_score(),
-        }
-    }
-
-    fn root_dependent_draws(&self) -> bool {
-        true
-    }
-
     fn order_hint(&self, mv: &Move) -> i32 {
         // Captures are compulsory, so they are all or nothing in a list; the bigger first.
         (mv.capture_count() * 100) as i32
@@ -496,43 +483,6 @@ mod tests {
     fn the_expert_finds_forced_wins() {
         for (fen, plies, expected) in FORCED_WINS {
             check_forced_win(fen, plies, expected);
-        }
-    }
-
-    #[test]
-    fn a_table_kept_between_searches_finds_the_same_forced_wins() {
-        // One memory for all: each win, then the next, then the first again, with what the
-        // others stored still in the table. The second search of a position starts from the
-        // first's entries, so it visits fewer nodes.
-        use crate::ai::memory::SearchMemory;
-        let memory = SearchMemory::default();
-        let mut first_nodes = Vec::new();
-        for round in 0..2 {
-            for (index, (fen, plies, expected)) in FORCED_WINS.into_iter().enumerate() {
-                let game = AnyGame::from_position_text(GameKind::Checkers, fen).unwrap();
-                let limits = Limits {
-                    depth: Some(plies + 2),
-                    memory: Some(memory.clone()),
-                    ..Limits::default()
-                };
-                let report = think(&game, Level::Expert, &limits, 0).unwrap();
-                assert_eq!(report.text, expected, "round {round}, {fen}: {report:?}");
-                assert!(
-                    report.score > MATE_BOUND,
-                    "round {round}, {fen}: {report:?}"
-                );
-                assert!(memory.holds_table(), "the table is kept");
-                if round == 0 {
-                    first_nodes.push(report.nodes);
-                } else {
-                    assert!(
-                        report.nodes < first_nodes[index],
-                        "{fen}: {} nodes again, {} the first time",
-                        report.nodes,
-                        first_nodes[index]
-                    );
-                }
-            }
         }
     }
 
@@ -735,21 +685,6 @@ mod tests {
         assert_eq!(draw_after(5, &mut classic), Some(0));
     }
 
-    /// The game of `ahead_where_it_repeated_before_the_expert_now_plays_on`: its moves and
-    /// its ballot.
-    fn repeated_game() -> (Vec<&'static str>, &'static str) {
-        let moves = "22-17 13x22 25x18 10-14 18x9 6x13 29-25 16-20 25-22 2-6 22-17 13x22 26x17 \
-            7-11 17-14 11-16 28-24 6-10 14x7 3x10 23-18 16x23 18-14 10x17 21x14 12-16 27x18 \
-            20x27 31x24 1-6 30-26 8-11 26-23 16-20 32-27 4-8 23-19 8-12 19-15 11-16 15-11 6-9 \
-            11-7 9-13 7-2 13-17 14-10 17-22 10-7 22-25 18-14 25-30 7-3 30-25 3-7 25-22 7-11 \
-            22-26 14-10 5-9 2-6 9-14 6-9 14-17 10-6 17-21 6-1 21-25 9-14 25-29 1-6 29-25 11-7 \
-            25-22 7-10 26-30 6-9 30-26";
-        let moves: Vec<&str> = moves.split_whitespace().collect();
-        let ballot: &'static str =
-            "W:W19,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,12,13,16";
-        (moves, ballot)
-    }
-
     #[test]
     fn ahead_where_it_repeated_before_the_expert_now_plays_on() {
         // From a game of the expert against itself (ACF ballot 28, 40,000 nodes a move): White,
@@ -757,7 +692,14 @@ mod tests {
         // had stood before. The expert before this change scored every line a draw (0 at depth
         // 8 and 12: any return to a position of the game counted as one) and repeated; now only
         // a third time is, so it sees its lead and plays on.
-        let (moves, ballot) = repeated_game();
+        let moves = "22-17 13x22 25x18 10-14 18x9 6x13 29-25 16-20 25-22 2-6 22-17 13x22 26x17 \
+            7-11 17-14 11-16 28-24 6-10 14x7 3x10 23-18 16x23 18-14 10x17 21x14 12-16 27x18 \
+            20x27 31x24 1-6 30-26 8-11 26-23 16-20 32-27 4-8 23-19 8-12 19-15 11-16 15-11 6-9 \
+            11-7 9-13 7-2 13-17 14-10 17-22 10-7 22-25 18-14 25-30 7-3 30-25 3-7 25-22 7-11 \
+            22-26 14-10 5-9 2-6 9-14 6-9 14-17 10-6 17-21 6-1 21-25 9-14 25-29 1-6 29-25 11-7 \
+            25-22 7-10 26-30 6-9 30-26";
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let ballot = "W:W19,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,12,13,16";
         let game = after_moves(ballot, &moves);
         assert_eq!(
             game.position_text(),
@@ -786,40 +728,6 @@ mod tests {
         let mut next = AnyGame::Checkers(game);
         next.play(&report.best).unwrap();
         assert_eq!(next.outcome(), None, "{report:?}");
-    }
-
-    #[test]
-    fn a_table_kept_from_earlier_moves_does_not_bring_back_their_draws() {
-        // The game above, White's last five moves searched with one memory, as a bot keeps it.
-        // The positions the earlier searches met after their roots stand before the later
-        // roots, so the draws by repetition they scored (at once after a root, only the third
-        // time before it) are not this search's: with their scores reused the expert chose two
-        // of these five moves otherwise than a fresh table (6-1 twice, heading back to where its
-        // kings stood); with only their moves for ordering it chooses as a fresh table does.
-        let (moves, ballot) = repeated_game();
-        let memory = crate::ai::memory::SearchMemory::default();
-        let options = crate::ai::ThinkOptions {
-            checkers_weights: Some(crate::ai::checkers_eval::Weights::hand()),
-            ..crate::ai::ThinkOptions::default()
-        };
-        for back in [8, 6, 4, 2, 0] {
-            let game = AnyGame::Checkers(after_moves(ballot, &moves[..moves.len() - back]));
-            let fresh = Limits {
-                depth: Some(8),
-                ..Limits::default()
-            };
-            let kept = Limits {
-                memory: Some(memory.clone()),
-                ..fresh.clone()
-            };
-            let think = |limits| crate::ai::think_with(&game, Level::Expert, limits, 0, &options);
-            let (kept, fresh) = (think(&kept).unwrap(), think(&fresh).unwrap());
-            assert_eq!(
-                kept.text, fresh.text,
-                "{back} plies back: {kept:?} {fresh:?}"
-            );
-            assert!(kept.score > MAX_CONTEMPT, "{kept:?}");
-        }
     }
 
     #[test]

@@ -5,10 +5,8 @@
 //! the same under a budget of nodes.
 
 use super::level::Level;
-use super::memory::Context;
 use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
 use super::strength::{Plan, plan};
-use super::tt::Table;
 use super::{Limits, ThinkOptions};
 use crate::GameKind;
 use rand::Rng;
@@ -122,11 +120,10 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
 /// extensions, under the limits or one second when none is set; a level whose plan has a node
 /// budget (`advanced` and `strong` in checkers, `strong` in Pente: [`super::strength`]) the
-/// same under that budget, unless the limits set one. The expert searches with the table kept
-/// in [`Limits::memory`] when one is given ([`super::memory`]). With `minimax` or
+/// same under that budget, unless the limits set one. With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
-pub fn expert<G: SearchGame<Move: Send + 'static>>(
+pub fn expert<G: SearchGame>(
     game: &mut G,
     table_bits: u32,
     request: &Request<'_>,
@@ -149,31 +146,8 @@ pub fn expert<G: SearchGame<Move: Send + 'static>>(
         // The expert's alone: `strong`'s node budget was fitted to the ladder without them.
         reductions: request.level == Level::Expert,
     };
-    let memory = limits
-        .memory
-        .take()
-        .filter(|_| request.level == Level::Expert);
-    let Some(memory) = memory else {
-        let mut searcher = Searcher::new(config, &limits, request.started);
-        return searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32));
-    };
-    // The expert's table kept between moves: reused if made under the same context.
-    let context = Context {
-        kind: request.kind,
-        level: request.level,
-        options: request.options,
-        egdb: limits.egdb.clone(),
-        tag: game.memory_tag(),
-    };
-    let table = memory
-        .take(&context, table_bits)
-        .unwrap_or_else(|| Table::new(table_bits));
-    let mut searcher = Searcher::with_table(config, &limits, request.started, Some(table));
-    let found = searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32));
-    if let Some(table) = searcher.into_table() {
-        memory.keep(context, table);
-    }
-    found
+    let mut searcher = Searcher::new(config, &limits, request.started);
+    searcher.iterate(game, limits.depth.unwrap_or(MAX_PLY as u32))
 }
 
 #[cfg(test)]
@@ -282,29 +256,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn one_memory_shared_by_every_game_and_level_gives_legal_moves() {
-        // The table a checkers expert kept is no Pente table (another move type) nor a table
-        // for another level: each search takes only one made under its own context, and the
-        // levels below the expert leave the memory as it is.
-        let memory = crate::ai::memory::SearchMemory::default();
-        for kind in GameKind::ALL {
-            for (index, game) in random_positions(kind, 3, 12).iter().enumerate() {
-                for level in [Level::Expert, Level::Strong, Level::Expert] {
-                    let limits = Limits {
-                        memory: Some(memory.clone()),
-                        ..quick(level)
-                    };
-                    let report = think(game, level, &limits, index as u64).unwrap();
-                    assert!(game.legal_moves().contains(&report.best), "{kind} {level}");
-                }
-            }
-        }
-        assert!(memory.holds_table(), "the last expert's table is kept");
-        memory.clear();
-        assert!(!memory.holds_table());
     }
 
     #[test]

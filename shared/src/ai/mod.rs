@@ -9,8 +9,7 @@
 //! measured ratings), `clock` (the clock a search reads) and `budget` (how much of the time a
 //! move may take, by the position's sharpness), `egdb` (checkers endgame databases), `book` (the checkers opening book),
 //! `search` (generic negamax, alpha-beta, iterative deepening),
-//! `tt` and `zobrist` (the transposition table and checkers keys), `memory` (the table kept
-//! between a caller's searches), `classic` (how each level
+//! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
 //! `pente` with `pente_patterns`, `pente_beginner`, `pente_threats`, `pente_sharpness` (for the
 //! time budget) and `pente_tss` (the threat search; and, for tests,
@@ -25,7 +24,6 @@ pub mod clock;
 pub mod egdb;
 pub mod ladder;
 pub mod level;
-pub mod memory;
 mod pente;
 mod pente_beginner;
 #[cfg(test)]
@@ -93,9 +91,6 @@ pub struct Limits {
     pub no_book: bool,
     /// The clock the time limit is read by (the system's by default).
     pub clock: clock::Clock,
-    /// Where the expert keeps its transposition table between moves ([`memory`]): the same
-    /// handle for every move of one game and side; `None` for a fresh table each search.
-    pub memory: Option<memory::SearchMemory>,
     /// How the time budget bends to the position (the Pente expert reads it): by default more
     /// when it is sharp and less when quiet, never beyond twice `time` ([`budget::TimeUse`]).
     pub time_use: budget::TimeUse,

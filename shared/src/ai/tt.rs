@@ -1,11 +1,9 @@
 //! The transposition table: what a search learnt about a position (score, bound, depth, best
 //! move), found again by the position's hash when it is reached by another move order.
 //!
-//! One entry per slot, replaced when the new result is at least as deep, the slot holds another
-//! position, or the entry is from an earlier search. Win and loss scores are stored relative to
-//! the node, not the root, so an entry stays right wherever in the tree the position comes back,
-//! and in a later search from another root ([`super::memory`] keeps a table between searches;
-//! [`Table::age`] starts each one).
+//! One entry per slot, replaced when the new result is at least as deep or the slot holds another
+//! position. Win and loss scores are stored relative to the node, not the root, so an entry stays
+//! right wherever in the tree the position comes back.
 
 use super::score::MATE_BOUND;
 
@@ -31,8 +29,6 @@ pub struct Entry<M> {
     pub bound: Bound,
     /// The best (or cut-off) move, if any.
     pub best: Option<M>,
-    /// The search that stored it ([`Table::age`]).
-    generation: u8,
 }
 
 impl<M> Entry<M> {
@@ -50,12 +46,10 @@ impl<M> Entry<M> {
     }
 }
 
-/// A fixed-size table, allocated once per search or kept between searches.
+/// A fixed-size table, allocated once per search.
 pub struct Table<M> {
     slots: Vec<Option<Entry<M>>>,
     mask: u64,
-    /// The search now storing: bumped by [`Table::age`], wrapping.
-    generation: u8,
 }
 
 impl<M: Copy> Table<M> {
@@ -66,27 +60,7 @@ impl<M: Copy> Table<M> {
         Table {
             slots: vec![None; size],
             mask: size as u64 - 1,
-            generation: 0,
         }
-    }
-
-    /// Starts another search in a table kept from earlier ones: what they stored is still
-    /// probed (scores, bounds and moves are the position's, whatever the root), but a deeper
-    /// entry of theirs no longer keeps a new result of the same position out.
-    pub fn age(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-    }
-
-    /// Whether `entry` was stored by the search now running (not kept from an earlier one).
-    #[must_use]
-    pub fn is_current(&self, entry: &Entry<M>) -> bool {
-        entry.generation == self.generation
-    }
-
-    /// Log2 of the number of entries.
-    #[must_use]
-    pub fn bits(&self) -> u32 {
-        self.slots.len().trailing_zeros()
     }
 
     /// The entry stored for `key`, if this position's is there.
@@ -111,7 +85,6 @@ impl<M: Copy> Table<M> {
         if let Some(old) = slot
             && old.key == key
             && old.depth > depth
-            && old.generation == self.generation
         {
             return;
         }
@@ -129,7 +102,6 @@ impl<M: Copy> Table<M> {
             score,
             bound,
             best,
-            generation: self.generation,
         });
     }
 }
@@ -163,24 +135,5 @@ mod tests {
             Some(1),
             "another key replaces"
         );
-    }
-
-    #[test]
-    fn an_earlier_search_s_entry_is_probed_but_gives_way_to_the_next_search_s() {
-        let mut table: Table<u8> = Table::new(4);
-        table.store(1, 5, 10, Bound::Exact, Some(1), 0);
-        table.age();
-        let kept = table.probe(1).expect("still there after aging");
-        assert!(!table.is_current(kept));
-        assert_eq!((kept.depth, kept.score(0), kept.best), (5, 10, Some(1)));
-        table.store(1, 2, 20, Bound::Lower, Some(2), 0);
-        assert_eq!(
-            table.probe(1).map(|e| (e.depth, e.best)),
-            Some((2, Some(2)))
-        );
-        // Within the new search the deeper entry is kept again.
-        table.store(1, 1, 30, Bound::Upper, Some(3), 0);
-        assert_eq!(table.probe(1).map(|e| e.depth), Some(2));
-        assert_eq!(table.bits(), 4);
     }
 }

@@ -52,20 +52,6 @@ pub trait SearchGame {
     fn reducible(&self, _mv: &Self::Move) -> bool {
         false
     }
-    /// A value of the root's, besides the position, on which the scores the search stores
-    /// depend (asked at the root): a table kept for another search is reused only under the
-    /// same tag ([`crate::ai::memory`]). Checkers: the draw score its contempt gives; 0 where
-    /// nothing depends on the root.
-    fn memory_tag(&self) -> i32 {
-        0
-    }
-    /// Whether the search scores a repetition differently by where the root stands (checkers:
-    /// a position of the game before the root is a draw only the third time, one seen after
-    /// it the second). Then a table kept from an earlier search, from another root, gives only
-    /// its moves for ordering, not its scores, which would count such draws from the old root.
-    fn root_dependent_draws(&self) -> bool {
-        false
-    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0

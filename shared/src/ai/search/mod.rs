@@ -111,21 +111,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     /// A searcher under these limits (the depth limit is the caller's business).
     #[must_use]
     pub fn new(config: SearchConfig, limits: &Limits, started: Instant) -> Self {
-        Self::with_table(config, limits, started, config.table_bits.map(Table::new))
-    }
-
-    /// A searcher that uses `table` (kept from earlier searches, [`crate::ai::memory`]) instead
-    /// of making the one `config` asks for.
-    #[must_use]
-    pub(crate) fn with_table(
-        config: SearchConfig,
-        limits: &Limits,
-        started: Instant,
-        table: Option<Table<M>>,
-    ) -> Self {
         Searcher {
             config,
-            table,
+            table: config.table_bits.map(Table::new),
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; HISTORY_SIZE],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -139,12 +127,6 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             stop: limits.stop.clone(),
             stopped: limits.stop.is_stopped(),
         }
-    }
-
-    /// The transposition table, for the caller to keep for the next search.
-    #[must_use]
-    pub(crate) fn into_table(self) -> Option<Table<M>> {
-        self.table
     }
 
     /// Nodes visited so far.
@@ -343,9 +325,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             && let Some(entry) = table.probe(key)
         {
             hash_move = entry.best;
-            // An earlier search's score counted draws by repetition from its own root: where
-            // the game says so, only its move is used.
-            if entry.depth >= depth && (table.is_current(entry) || !game.root_dependent_draws()) {
+            if entry.depth >= depth {
                 let score = entry.score(ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
