@@ -53,19 +53,19 @@ const CHECKERS: [(Level, i32); 9] = [
 /// Pente, the expert at its default 1 s: `kingme ladder --game pente` with 20 games a pair
 /// between the other levels (the 0.2 s run's games between the levels that have not changed
 /// since, replayed for the retuned `intermediate`, `advanced` and `strong`, the last at 6,000
-/// nodes) and 16 games of the expert against its four nearest levels (`--time 1 --span 4`,
-/// played again with the search of issue 35's aspiration windows); 624 games, errors near 100
-/// to 150; see docs/measurements/ladder.md.
+/// nodes) and 16 of the expert against its four nearest levels, then every pair within four
+/// places taken to 32 games (`--games 32 --time 1 --span 4`); 952 games, errors near 100 to
+/// 145; see docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 9] = [
     (Level::Random, 0),
-    (Level::Beginner, 350),
-    (Level::Easy, 570),
-    (Level::Casual, 780),
-    (Level::Intermediate, 1030),
-    (Level::Club, 1240),
-    (Level::Advanced, 1420),
-    (Level::Strong, 1600),
-    (Level::Expert, 1710),
+    (Level::Beginner, 420),
+    (Level::Easy, 710),
+    (Level::Casual, 920),
+    (Level::Intermediate, 1190),
+    (Level::Club, 1440),
+    (Level::Advanced, 1700),
+    (Level::Strong, 1820),
+    (Level::Expert, 2030),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (864 games,
