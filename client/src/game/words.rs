@@ -68,7 +68,7 @@ pub(crate) fn game_length(plies: usize) -> String {
 }
 
 /// A bot level with its measured rating in `kind` (`kingme ladder`), so a person can choose an
-/// opponent by strength: `advanced (1130)`; the bare name where the ladder has not placed the
+/// opponent by strength: `advanced (1740)`; the bare name where the ladder has not placed the
 /// level.
 #[must_use]
 pub(crate) fn bot_level(kind: GameKind, level: Level) -> String {

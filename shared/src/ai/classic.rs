@@ -119,7 +119,7 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
 /// extensions, under the limits or one second when none is set; a level whose plan has a node
-/// budget (`advanced` and `strong` in checkers, `strong` in Pente: [`super::strength`]) the
+/// budget (`intermediate` to `strong` in checkers, `strong` in Pente: [`super::strength`]) the
 /// same under that budget, unless the limits set one. With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
@@ -143,7 +143,7 @@ pub fn expert<G: SearchGame>(
         pruning: true,
         extensions: true,
         table_bits: Some(table_bits),
-        // The expert's alone: `strong`'s node budget was fitted to the ladder without them.
+        // The expert's alone: the levels' node budgets were fitted to the ladder without them.
         reductions: request.level == Level::Expert,
     };
     let mut searcher = Searcher::new(config, &limits, request.started);
