@@ -4,8 +4,10 @@
 //! Whole sets of pieces are shifted at once (see [`super::bitboard`]): the pieces that can jump
 //! in a direction are found from the empty squares and the enemy pieces with two reverse steps,
 //! and steps are counted with a population count, so counting the moves of a position (what a
-//! bulk-counting perft does at the last ply) visits no piece one by one unless there is a
-//! capture. Moves are handed to a visitor instead of being collected, so generation allocates
+//! bulk-counting perft does at the last ply, and the expert's evaluation twice a leaf) visits no
+//! piece one by one unless a capture goes on past its first jump or a king captures. A man
+//! cannot turn back, so where a man's jump can go on is read off the board once, and every
+//! capture route of a man stops there without looking further. Moves are handed to a visitor instead of being collected, so generation allocates
 //! nothing and has no capacity limit; callers that want a list push into their own buffer.
 //!
 //! Rules implemented here: captures are compulsory, and any capture may be chosen (not
@@ -221,23 +223,38 @@ fn for_each_capture<const BLACK: bool, R: Route, F: FnMut(&R)>(
     origins: u32,
     visit: &mut F,
 ) {
+    let men_go_on = men_go_on::<BLACK>(view);
     for origin in Bits(origins) {
         let bit = 1u32 << origin;
         let mut route = R::start(origin);
         let king = view.my_kings & bit != 0;
         // The mover has left its square, so a king's loop may pass over it or end there.
-        jumps::<BLACK, R, F>(bit, king, view.theirs, view.empty | bit, &mut route, visit);
+        let empty = view.empty | bit;
+        jumps::<BLACK, R, F>(bit, king, view.theirs, empty, men_go_on, &mut route, visit);
     }
+}
+
+/// The squares from which a man of the side to move could jump forward. A man moves only
+/// forward, away from its origin and from the pieces it has taken, so this holds at every
+/// landing of a man's capture: where a landing is not among these squares the capture ends
+/// there, without looking further.
+#[inline(always)]
+fn men_go_on<const BLACK: bool>(view: &View) -> u32 {
+    let [f1, f2, _, _] = directions::<BLACK>();
+    jump_origins(f1, u32::MAX, view.theirs, view.empty)
+        | jump_origins(f2, u32::MAX, view.theirs, view.empty)
 }
 
 /// Extends the capture `route`, whose piece stands on `at`, by every possible jump; visits it
 /// when no jump is left. `theirs` holds the enemy pieces not yet captured; captured ones are
-/// still not `empty`. Called only where at least one jump exists, so a route is never empty.
+/// still not `empty`; `men_go_on` is [`men_go_on`] of the position. Called only where at least
+/// one jump exists, so a route is never empty.
 fn jumps<const BLACK: bool, R: Route, F: FnMut(&R)>(
     at: u32,
     king: bool,
     theirs: u32,
     empty: u32,
+    men_go_on: u32,
     route: &mut R,
     visit: &mut F,
 ) -> bool {
@@ -256,9 +273,20 @@ fn jumps<const BLACK: bool, R: Route, F: FnMut(&R)>(
         }
         extended = true;
         route.push(landing.trailing_zeros() as u8, over);
-        // Crowning ends the move, even if the new king could jump on.
-        let crowned = !king && landing & crowning != 0;
-        if crowned || !jumps::<BLACK, R, F>(landing, king, theirs & !over, empty, route, visit) {
+        // Crowning ends the move, even if the new king could jump on; a man ends it where it
+        // cannot jump on.
+        let ends = !king && (landing & crowning != 0 || landing & men_go_on == 0);
+        if ends
+            || !jumps::<BLACK, R, F>(
+                landing,
+                king,
+                theirs & !over,
+                empty,
+                men_go_on,
+                route,
+                visit,
+            )
+        {
             visit(route);
         }
         route.pop(over);
@@ -271,9 +299,7 @@ fn count<const BLACK: bool>(position: &Position) -> u64 {
     let view = View::of::<BLACK>(position);
     let origins = capture_origins::<BLACK>(&view);
     if origins != 0 {
-        let mut captures = 0;
-        for_each_capture::<BLACK, (), _>(&view, origins, &mut |_: &()| captures += 1);
-        return captures;
+        return count_captures::<BLACK>(&view, origins);
     }
     let [f1, f2, b1, b2] = directions::<BLACK>();
     let steps = (f1.step(view.mine) & view.empty).count_ones()
@@ -281,4 +307,66 @@ fn count<const BLACK: bool>(position: &Position) -> u64 {
         + (b1.step(view.my_kings) & view.empty).count_ones()
         + (b2.step(view.my_kings) & view.empty).count_ones();
     u64::from(steps)
+}
+
+/// The number of captures from `origins`. A man's jump that cannot go on is a whole move, and
+/// those are counted for all men at once, direction by direction, with a population count
+/// (see [`men_go_on`]); the men's jumps that go on, and every king's, are followed route by
+/// route.
+#[inline(always)]
+fn count_captures<const BLACK: bool>(view: &View, origins: u32) -> u64 {
+    let [f1, f2, _, _] = directions::<BLACK>();
+    let men = origins & !view.my_kings;
+    let goes_on = men_go_on::<BLACK>(view);
+    let mut single_jumps = 0u64;
+    let mut routes = 0u64;
+    let mut count = |_: &()| routes += 1;
+    for direction in [f1, f2] {
+        let back = direction.reverse();
+        let landings =
+            direction.step(direction.step(jump_origins(direction, men, view.theirs, view.empty)));
+        single_jumps += u64::from((landings & !goes_on).count_ones());
+        for landing in Bits(landings & goes_on) {
+            let landing = 1u32 << landing;
+            let over = back.step(landing);
+            let origin = back.step(over);
+            let (theirs, empty) = (view.theirs & !over, view.empty | origin);
+            jumps::<BLACK, (), _>(landing, false, theirs, empty, goes_on, &mut (), &mut count);
+        }
+    }
+    for_each_capture::<BLACK, (), _>(view, origins & view.my_kings, &mut count);
+    single_jumps + routes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::checkers::parse_fen;
+
+    /// Counting must agree with the moves visited where men's captures end at once, go on,
+    /// end on the crowning row, and mix with kings' captures (the counting takes men's single
+    /// jumps all at once and follows the rest).
+    #[test]
+    fn counted_captures_are_the_captures_visited() {
+        for (fen, men_multi_jumps) in [
+            ("B:W6,15:B1", 1),
+            ("B:W6,7,15,16:B1,2", 3),
+            ("W:W27:B23,15,24,16", 2),
+            ("B:W22,23,30:B18", 0),
+            ("W:W5,6,K7,31:B1,2,K3,9,10,11,27", 0),
+            ("B:W6,14,15,22,23,30:BK1,2,3", 2),
+        ] {
+            let position = parse_fen(fen).expect(fen);
+            let mut moves = Vec::new();
+            for_each_move(&position, |mv| moves.push(*mv));
+            assert!(moves.iter().all(Move::is_capture), "{fen}");
+            assert_eq!(count_moves(&position), moves.len() as u64, "{fen}");
+            let kings = position.kings();
+            let multi = moves
+                .iter()
+                .filter(|mv| kings & (1 << mv.from().index()) == 0 && mv.landings().len() > 1)
+                .count();
+            assert_eq!(multi, men_multi_jumps, "{fen}");
+        }
+    }
 }
