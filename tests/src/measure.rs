@@ -4,7 +4,7 @@
 //! Every reader answers `None` when the file cannot be read or parsed (the process is gone, or
 //! this is not Linux): the figures are reports, not checks.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The CPU time a process has used, kernel and user apart.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -93,6 +93,24 @@ pub fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     sorted[index.min(sorted.len() - 1)]
 }
 
+/// The latencies of the moves sent at `from` or later, sorted (`sent[i]` is when the move of
+/// `latencies[i]` was sent): the play without its start.
+#[must_use]
+pub fn sorted_latencies_from(
+    sent: &[Instant],
+    latencies: &[Duration],
+    from: Instant,
+) -> Vec<Duration> {
+    let mut chosen: Vec<Duration> = sent
+        .iter()
+        .zip(latencies)
+        .filter(|&(&at, _)| at >= from)
+        .map(|(_, &latency)| latency)
+        .collect();
+    chosen.sort();
+    chosen
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +141,20 @@ mod tests {
         assert_eq!(percentile(&sorted, 0.5), Duration::from_millis(51));
         assert_eq!(percentile(&sorted, 1.0), Duration::from_millis(100));
         assert_eq!(percentile(&[], 0.99), Duration::ZERO);
+    }
+
+    #[test]
+    fn latencies_from_a_moment_leave_out_the_moves_sent_before() {
+        let start = Instant::now();
+        let sent: Vec<Instant> = (0..4).map(|i| start + Duration::from_secs(i)).collect();
+        let latencies = [900, 30, 20, 10].map(Duration::from_millis);
+        let from = start + Duration::from_secs(1);
+        assert_eq!(
+            sorted_latencies_from(&sent, &latencies, from),
+            [10, 20, 30].map(Duration::from_millis)
+        );
+        assert!(
+            sorted_latencies_from(&sent, &latencies, start + Duration::from_secs(9)).is_empty()
+        );
     }
 }

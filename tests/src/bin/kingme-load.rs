@@ -19,7 +19,7 @@ use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
 use kingme_testkit::link::{Link, Wire};
 use kingme_testkit::{Client, options};
-use kingme_tests::measure::{cpu_time, percentile, rss_kib};
+use kingme_tests::measure::{cpu_time, percentile, rss_kib, sorted_latencies_from};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -113,6 +113,8 @@ struct Tally {
     moves_in_game: u32,
     games: u64,
     latencies: Vec<Duration>,
+    /// When each move of `latencies` was sent.
+    sent: Vec<Instant>,
     /// Connect to `Welcome`, per connection (with `--fresh-connections`).
     handshakes: Vec<Duration>,
 }
@@ -220,6 +222,7 @@ async fn play_pair(
             )
             .await;
             tally.latencies.push(sent.elapsed());
+            tally.sent.push(sent);
             tally.moves += 1;
             tally.moves_in_game += 1;
             turn = 1 - turn;
@@ -335,17 +338,25 @@ async fn load(args: Args) -> anyhow::Result<()> {
     let connections = args.games * 2 + idle.len();
 
     let mut total = Tally::default();
+    // From when every pair had sent its first move: the play without the start, when all the
+    // connections are being made and their handshakes compete with the first moves.
+    let mut all_playing = started;
     for pair in pairs {
         let tally = pair.await.context("a game pair failed")?;
         total.moves += tally.moves;
         total.games += tally.games;
+        if let Some(&first) = tally.sent.first() {
+            all_playing = all_playing.max(first);
+        }
         total.latencies.extend(tally.latencies);
+        total.sent.extend(tally.sent);
         total.handshakes.extend(tally.handshakes);
     }
     let elapsed = started.elapsed();
     let cpu_used = sum_over(&pids, cpu_time)
         .zip(cpu_before)
         .map(|(after, before)| after.since(before));
+    let steady = sorted_latencies_from(&total.sent, &total.latencies, all_playing);
     total.latencies.sort();
     total.handshakes.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
@@ -385,6 +396,14 @@ async fn load(args: Args) -> anyhow::Result<()> {
         ms(percentile(&total.latencies, 0.50)),
         ms(percentile(&total.latencies, 0.99)),
         ms(percentile(&total.latencies, 1.0))
+    );
+    println!(
+        "  once all played: p50 {:.3}   p99 {:.3}   max {:.3}   ({} moves sent from {:.1} s, when every pair had moved)",
+        ms(percentile(&steady, 0.50)),
+        ms(percentile(&steady, 0.99)),
+        ms(percentile(&steady, 1.0)),
+        steady.len(),
+        all_playing.duration_since(started).as_secs_f64()
     );
     let scope = match (embedded.is_some(), pids.len()) {
         (true, _) => "this process (server and clients)",
