@@ -171,9 +171,11 @@ fn generate<const BLACK: bool, F: FnMut(&Move)>(position: &Position, visit: &mut
 /// Visits the steps of `movers` in one direction, found all at once from the target squares.
 #[inline(always)]
 fn visit_steps<F: FnMut(&Move)>(direction: Direction, movers: u32, empty: u32, visit: &mut F) {
-    let back = direction.reverse();
-    for to in Bits(direction.step(movers) & empty) {
-        let from = back.step(1 << to).trailing_zeros() as u8;
+    let targets = direction.step(movers) & empty;
+    // A step keeps the order of squares (a later origin has a later target), so the origins,
+    // found all at once, pair with the targets in turn.
+    let origins = direction.reverse().step(targets);
+    for (from, to) in Bits(origins).zip(Bits(targets)) {
         visit(&Move::step(
             Square::from_index(from),
             Square::from_index(to),
