@@ -558,6 +558,8 @@ fn checkers_at_60x20_shows_the_board_and_a_compact_panel() {
     );
     assert!(picture.contains("White to move"), "{picture}");
     assert!(picture.contains("(you)"), "{picture}");
+    // And who the opponent is, cut to the panel's width rather than left out.
+    assert!(picture.contains("bot intermed…"), "{picture}");
 }
 
 #[test]

@@ -186,6 +186,13 @@ fn draw_compact(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         ));
         if table.your_side == Some(side) {
             lines.push(Line::from("  (you)"));
+        } else {
+            // Who the opponent is, cut to the panel's width rather than left out.
+            let seat = table.seat_text(side, app.now, &app.ratings);
+            lines.push(Line::from(format!(
+                "  {}",
+                cut_to(&seat, usize::from(inner.width).saturating_sub(2))
+            )));
         }
     }
     lines.push(Line::styled(
@@ -199,6 +206,19 @@ fn draw_compact(frame: &mut Frame<'_>, area: Rect, app: &App, table: &Table) {
         )));
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// `text` in at most `width` cells: whole if it fits, else its start and "…".
+fn cut_to(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
 }
 
 /// The game's status in a few words.
@@ -251,4 +271,19 @@ pub fn history_lines(table: &Table) -> Vec<String> {
         }
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut_to;
+
+    #[test]
+    fn a_name_too_long_for_the_compact_panel_is_cut_with_an_ellipsis() {
+        assert_eq!(cut_to("bot intermediate (1210)", 13), "bot intermed…");
+        assert_eq!(cut_to("bot intermediate (1210)", 13).chars().count(), 13);
+        assert_eq!(cut_to("root", 13), "root");
+        assert_eq!(cut_to("émile", 5), "émile");
+        assert_eq!(cut_to("abc", 1), "…");
+        assert_eq!(cut_to("abc", 0), "");
+    }
 }
