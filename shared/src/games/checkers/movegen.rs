@@ -299,34 +299,43 @@ fn jumps<const BLACK: bool, R: Route, F: FnMut(&R)>(
 #[inline(always)]
 fn count<const BLACK: bool>(position: &Position) -> u64 {
     let view = View::of::<BLACK>(position);
-    let origins = capture_origins::<BLACK>(&view);
-    if origins != 0 {
-        return count_captures::<BLACK>(&view, origins);
-    }
     let [f1, f2, b1, b2] = directions::<BLACK>();
-    let steps = (f1.step(view.mine) & view.empty).count_ones()
-        + (f2.step(view.mine) & view.empty).count_ones()
-        + (b1.step(view.my_kings) & view.empty).count_ones()
-        + (b2.step(view.my_kings) & view.empty).count_ones();
+    let men = view.mine & !view.my_kings;
+    // One step of every man forward: onto an empty square it is a move, onto an enemy piece
+    // the first half of a jump, whose landing is one more step.
+    let ahead = [f1.step(men), f2.step(men)];
+    let landings = [
+        f1.step(ahead[0] & view.theirs) & view.empty,
+        f2.step(ahead[1] & view.theirs) & view.empty,
+    ];
+    let mut steps = (ahead[0] & view.empty).count_ones() + (ahead[1] & view.empty).count_ones();
+    let mut kings_jump = false;
+    if view.my_kings != 0 {
+        for direction in [f1, f2, b1, b2] {
+            let ahead = direction.step(view.my_kings);
+            steps += (ahead & view.empty).count_ones();
+            kings_jump |= direction.step(ahead & view.theirs) & view.empty != 0;
+        }
+    }
+    if landings[0] | landings[1] != 0 || kings_jump {
+        return count_captures::<BLACK>(&view, landings);
+    }
     u64::from(steps)
 }
 
-/// The number of captures from `origins`. A man's jump that cannot go on is a whole move, and
-/// those are counted for all men at once, direction by direction, with a population count
-/// (see [`men_go_on`]); the men's jumps that go on, and every king's, are followed route by
-/// route.
+/// The number of captures, given where men land with their first jump in each forward
+/// direction (`men_landings`). A man's jump that cannot go on is a whole move, and those are
+/// counted for all men at once, direction by direction, with a population count (see
+/// [`men_go_on`]); the men's jumps that go on, and every king's, are followed route by route.
 #[inline(always)]
-fn count_captures<const BLACK: bool>(view: &View, origins: u32) -> u64 {
-    let [f1, f2, _, _] = directions::<BLACK>();
-    let men = origins & !view.my_kings;
+fn count_captures<const BLACK: bool>(view: &View, men_landings: [u32; 2]) -> u64 {
+    let [f1, f2, b1, b2] = directions::<BLACK>();
     let goes_on = men_go_on::<BLACK>(view);
     let mut single_jumps = 0u64;
     let mut routes = 0u64;
     let mut count = |_: &()| routes += 1;
-    for direction in [f1, f2] {
+    for (direction, landings) in [f1, f2].into_iter().zip(men_landings) {
         let back = direction.reverse();
-        let landings =
-            direction.step(direction.step(jump_origins(direction, men, view.theirs, view.empty)));
         single_jumps += u64::from((landings & !goes_on).count_ones());
         for landing in Bits(landings & goes_on) {
             let landing = 1u32 << landing;
@@ -336,7 +345,10 @@ fn count_captures<const BLACK: bool>(view: &View, origins: u32) -> u64 {
             jumps::<BLACK, (), _>(landing, false, theirs, empty, goes_on, &mut (), &mut count);
         }
     }
-    for_each_capture::<BLACK, (), _>(view, origins & view.my_kings, &mut count);
+    let kings = [f1, f2, b1, b2].into_iter().fold(0, |origins, direction| {
+        origins | jump_origins(direction, view.my_kings, view.theirs, view.empty)
+    });
+    for_each_capture::<BLACK, (), _>(view, kings, &mut count);
     single_jumps + routes
 }
 
