@@ -7,8 +7,9 @@
 //! bulk-counting perft does at the last ply, and the expert's evaluation twice a leaf) visits no
 //! piece one by one unless a capture goes on past its first jump or a king captures. A man
 //! cannot turn back, so where a man's jump can go on is read off the board once, and every
-//! capture route of a man stops there without looking further. Moves are handed to a visitor instead of being collected, so generation allocates
-//! nothing and has no capacity limit; callers that want a list push into their own buffer.
+//! capture route of a man stops there without looking further. Moves are handed to a visitor
+//! instead of being collected, so generation allocates nothing and has no capacity limit;
+//! callers that want a list push into their own buffer.
 //!
 //! Rules implemented here: captures are compulsory, and any capture may be chosen (not
 //! necessarily the longest); a capture continues while the capturing piece can jump again, and
@@ -329,7 +330,7 @@ fn count<const BLACK: bool>(position: &Position) -> u64 {
 /// [`men_go_on`]); the men's jumps that go on, and every king's, are followed route by route.
 #[inline(always)]
 fn count_captures<const BLACK: bool>(view: &View, men_landings: [u32; 2]) -> u64 {
-    let [f1, f2, b1, b2] = directions::<BLACK>();
+    let [f1, f2, _, _] = directions::<BLACK>();
     let goes_on = men_go_on::<BLACK>(view);
     let mut single_jumps = 0u64;
     let mut routes = 0u64;
@@ -345,9 +346,7 @@ fn count_captures<const BLACK: bool>(view: &View, men_landings: [u32; 2]) -> u64
             jumps::<BLACK, (), _>(landing, false, theirs, empty, goes_on, &mut (), &mut count);
         }
     }
-    let kings = [f1, f2, b1, b2].into_iter().fold(0, |origins, direction| {
-        origins | jump_origins(direction, view.my_kings, view.theirs, view.empty)
-    });
+    let kings = capture_origins::<BLACK>(view) & view.my_kings;
     for_each_capture::<BLACK, (), _>(view, kings, &mut count);
     single_jumps + routes
 }
