@@ -93,19 +93,15 @@ pub fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     sorted[index.min(sorted.len() - 1)]
 }
 
-/// The latencies of the moves sent at `from` or later, sorted (`sent[i]` is when the move of
-/// `latencies[i]` was sent): the play without its start.
+/// The latencies of the moves sent at `from` or later, sorted, from `relayed`: when each move
+/// was sent and its latency. From a run's start, every move; from a later moment, the play
+/// without its start.
 #[must_use]
-pub fn sorted_latencies_from(
-    sent: &[Instant],
-    latencies: &[Duration],
-    from: Instant,
-) -> Vec<Duration> {
-    let mut chosen: Vec<Duration> = sent
+pub fn sorted_latencies_from(relayed: &[(Instant, Duration)], from: Instant) -> Vec<Duration> {
+    let mut chosen: Vec<Duration> = relayed
         .iter()
-        .zip(latencies)
-        .filter(|&(&at, _)| at >= from)
-        .map(|(_, &latency)| latency)
+        .filter(|&&(sent, _)| sent >= from)
+        .map(|&(_, latency)| latency)
         .collect();
     chosen.sort();
     chosen
@@ -146,15 +142,19 @@ mod tests {
     #[test]
     fn latencies_from_a_moment_leave_out_the_moves_sent_before() {
         let start = Instant::now();
-        let sent: Vec<Instant> = (0..4).map(|i| start + Duration::from_secs(i)).collect();
-        let latencies = [900, 30, 20, 10].map(Duration::from_millis);
-        let from = start + Duration::from_secs(1);
+        let relayed: Vec<(Instant, Duration)> = [900, 30, 20, 10]
+            .into_iter()
+            .zip(0..)
+            .map(|(ms, i)| (start + Duration::from_secs(i), Duration::from_millis(ms)))
+            .collect();
         assert_eq!(
-            sorted_latencies_from(&sent, &latencies, from),
+            sorted_latencies_from(&relayed, start),
+            [10, 20, 30, 900].map(Duration::from_millis)
+        );
+        assert_eq!(
+            sorted_latencies_from(&relayed, start + Duration::from_secs(1)),
             [10, 20, 30].map(Duration::from_millis)
         );
-        assert!(
-            sorted_latencies_from(&sent, &latencies, start + Duration::from_secs(9)).is_empty()
-        );
+        assert!(sorted_latencies_from(&relayed, start + Duration::from_secs(9)).is_empty());
     }
 }

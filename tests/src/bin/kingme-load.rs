@@ -112,9 +112,8 @@ struct Tally {
     moves: u64,
     moves_in_game: u32,
     games: u64,
-    latencies: Vec<Duration>,
-    /// When each move of `latencies` was sent.
-    sent: Vec<Instant>,
+    /// Each move relayed: when it was sent, and how long until the opponent had it.
+    relayed: Vec<(Instant, Duration)>,
     /// Connect to `Welcome`, per connection (with `--fresh-connections`).
     handshakes: Vec<Duration>,
 }
@@ -221,8 +220,7 @@ async fn play_pair(
                 ),
             )
             .await;
-            tally.latencies.push(sent.elapsed());
-            tally.sent.push(sent);
+            tally.relayed.push((sent, sent.elapsed()));
             tally.moves += 1;
             tally.moves_in_game += 1;
             turn = 1 - turn;
@@ -345,19 +343,18 @@ async fn load(args: Args) -> anyhow::Result<()> {
         let tally = pair.await.context("a game pair failed")?;
         total.moves += tally.moves;
         total.games += tally.games;
-        if let Some(&first) = tally.sent.first() {
+        if let Some(&(first, _)) = tally.relayed.first() {
             all_playing = all_playing.max(first);
         }
-        total.latencies.extend(tally.latencies);
-        total.sent.extend(tally.sent);
+        total.relayed.extend(tally.relayed);
         total.handshakes.extend(tally.handshakes);
     }
     let elapsed = started.elapsed();
     let cpu_used = sum_over(&pids, cpu_time)
         .zip(cpu_before)
         .map(|(after, before)| after.since(before));
-    let steady = sorted_latencies_from(&total.sent, &total.latencies, all_playing);
-    total.latencies.sort();
+    let latencies = sorted_latencies_from(&total.relayed, started);
+    let steady = sorted_latencies_from(&total.relayed, all_playing);
     total.handshakes.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
@@ -393,9 +390,9 @@ async fn load(args: Args) -> anyhow::Result<()> {
     }
     println!(
         "relay latency ms:  p50 {:.3}   p99 {:.3}   max {:.3}",
-        ms(percentile(&total.latencies, 0.50)),
-        ms(percentile(&total.latencies, 0.99)),
-        ms(percentile(&total.latencies, 1.0))
+        ms(percentile(&latencies, 0.50)),
+        ms(percentile(&latencies, 0.99)),
+        ms(percentile(&latencies, 1.0))
     );
     println!(
         "  once all played: p50 {:.3}   p99 {:.3}   max {:.3}   ({} moves sent from {:.1} s, when every pair had moved)",
