@@ -13,6 +13,13 @@
 //! `--no-echo` writes the copy only (not what kingme's protocol allows), to show what one write
 //! costs.
 //!
+//! `--store worker --db FILE` makes the relay a storing judge's floor: each pair is a game in
+//! an SQLite file, created by kingme-server's own store, and each move is committed there before
+//! its echo and copy are written, through the server's storage worker and its batches;
+//! `--store inline` stores each move from the pair's own task, one commit a move, with no
+//! hand-off (a lower bound, not a design: it blocks the runtime's thread while SQLite works).
+//! See `kingme_tests::floor::store`.
+//!
 //! `--tls` carries every connection over TLS, as kingme-server's are by default (the relay
 //! presents a self-signed certificate made as the server makes its own; the players dial with
 //! the terminal client's code), so that TLS is part of the floor as of the server's figures.
@@ -32,6 +39,7 @@ use clap::{Parser, ValueEnum};
 use kingme_tests::floor::matches::{self, MatchOptions};
 use kingme_tests::floor::players::{self, PlayOptions, Tally};
 use kingme_tests::floor::relay::{self, RelayCounts, RelayOptions};
+use kingme_tests::floor::store::{MoveStore, Storing};
 use kingme_tests::floor::wire::{self, Wire};
 use kingme_tests::floor::{FrameSizes, HandshakeSizes};
 use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile};
@@ -79,6 +87,14 @@ struct Args {
     /// Payload bytes of the copy to the partner.
     #[arg(long, default_value_t = FrameSizes::default().copy)]
     copy_bytes: usize,
+    /// Store every move before relaying it, in the file `--db` names: through kingme-server's
+    /// storage worker (`worker`, as the server stores) or from the pair's own task, a commit a
+    /// move (`inline`, a lower bound).
+    #[arg(long, value_enum, requires = "db")]
+    store: Option<Storing>,
+    /// The SQLite file `--store` writes (created if missing; use a new one for each run).
+    #[arg(long, requires = "store")]
+    db: Option<std::path::PathBuf>,
     /// Be the relay: listen on 127.0.0.1, print the address, relay until standard input closes.
     #[arg(long, hide = true)]
     serve: bool,
@@ -123,19 +139,19 @@ fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let options = args.relay_options()?;
     if args.serve {
-        return serve(args.relay, options, args.wire());
+        return serve(&args, options);
     }
     measure(&args, options)
 }
 
 /// The relay process: listens, prints its address, relays until standard input closes (the
 /// measuring parent went away), then prints what it counted.
-fn serve(runtime: Runtime, options: RelayOptions, wire: Wire) -> anyhow::Result<()> {
-    let tls = match wire {
+fn serve(args: &Args, options: RelayOptions) -> anyhow::Result<()> {
+    let tls = match args.wire() {
         Wire::Tls => Some(wire::acceptor().context("make the relay's certificate")?),
         Wire::Plaintext => None,
     };
-    let runtime = match runtime {
+    let runtime = match args.relay {
         Runtime::MultiThread => tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -158,13 +174,20 @@ fn serve(runtime: Runtime, options: RelayOptions, wire: Wire) -> anyhow::Result<
         }
     });
     runtime.block_on(async {
+        let store = match (args.store, &args.db) {
+            (Some(storing), Some(path)) => Some(Arc::new(
+                MoveStore::open(path, storing)
+                    .with_context(|| format!("open the database {}", path.display()))?,
+            )),
+            _ => None,
+        };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .context("listen on 127.0.0.1")?;
         let mut stdout = std::io::stdout();
         writeln!(stdout, "{}", listener.local_addr()?)?;
         stdout.flush()?;
-        relay::serve(listener, options, tls, counts)
+        relay::serve(listener, options, tls, counts, store)
             .await
             .context("accept")
     })
@@ -206,8 +229,19 @@ fn measure(args: &Args, options: RelayOptions) -> anyhow::Result<()> {
         Runtime::CurrentThread => "current-thread runtime",
     };
     let carried = if args.tls { "TLS" } else { "plaintext" };
+    let stored = match (args.store, &args.db) {
+        (Some(Storing::Worker), Some(path)) => format!(
+            "; each move stored in {} through the server's storage worker",
+            path.display()
+        ),
+        (Some(Storing::Inline), Some(path)) => format!(
+            "; each move stored in {} from its pair's task, a commit a move",
+            path.display()
+        ),
+        _ => String::new(),
+    };
     println!(
-        "bare relay at {addr}, pid {} ({runtime_name}; {writes}; {carried})",
+        "bare relay at {addr}, pid {} ({runtime_name}; {writes}; {carried}{stored})",
         child.id()
     );
     println!(
@@ -274,6 +308,16 @@ fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<Relay> {
     }
     if args.tls {
         command.arg("--tls");
+    }
+    if let (Some(storing), Some(path)) = (args.store, &args.db) {
+        command.args([
+            "--store",
+            match storing {
+                Storing::Worker => "worker",
+                Storing::Inline => "inline",
+            },
+        ]);
+        command.arg("--db").arg(path);
     }
     let mut child = command
         .stdin(Stdio::piped())

@@ -151,7 +151,7 @@ mod tests {
         let task = tokio::spawn({
             let counts = counts.clone();
             async move {
-                let _ = serve(listener, options, tls, counts).await;
+                let _ = serve(listener, options, tls, counts, None).await;
             }
         });
         (task, addr, counts)

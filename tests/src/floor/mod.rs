@@ -21,6 +21,9 @@
 //!
 //! With [`wire::Wire::Tls`] every connection is TLS, as kingme-server's are by default.
 //!
+//! With a [`store::MoveStore`] the relay also stores each move in an SQLite file with
+//! kingme-server's own store before relaying it, as the judge must: the floor of a storing judge.
+//!
 //! A frame is a 4-byte big-endian length and a payload; a move's, echo's and copy's payload
 //! starts with the move's sequence number (8 bytes, little-endian) and its [`Kind`] (1 byte),
 //! padded with zeros to the configured size.
@@ -28,6 +31,7 @@
 pub mod matches;
 pub mod players;
 pub mod relay;
+pub mod store;
 pub mod wire;
 
 use bytes::{Buf, Bytes, BytesMut};
@@ -203,6 +207,9 @@ pub enum FloorError {
         /// The size asked for.
         size: usize,
     },
+    /// The relay's store refused a game or a move.
+    #[error("storing failed: {0}")]
+    Store(#[from] kingme_server::test_support::StoreError),
     /// The peer closed the connection.
     #[error("the other side closed the connection")]
     Closed,

@@ -228,14 +228,17 @@ pub(super) async fn add_up(
 mod tests {
     use super::*;
     use crate::floor::relay::{RelayCounts, RelayOptions, serve};
+    use crate::floor::store::{MoveStore, Storing};
+    use std::sync::Arc;
     use std::sync::atomic::Ordering;
     use tokio::net::TcpListener;
 
-    /// A relay for kept connections over `wire` in this process: its address, its counts and
-    /// its task.
+    /// A relay for kept connections over `wire` in this process, storing in `store` if given:
+    /// its address, its counts and its task.
     async fn relay(
         echo: bool,
         wire: Wire,
+        store: Option<Arc<MoveStore>>,
     ) -> (
         std::net::SocketAddr,
         std::sync::Arc<RelayCounts>,
@@ -250,14 +253,15 @@ mod tests {
         };
         let counts = std::sync::Arc::new(RelayCounts::default());
         let tls = (wire == Wire::Tls).then(|| wire::acceptor().expect("a certificate"));
-        let task = tokio::spawn(serve(listener, options, tls, counts.clone()));
+        let task = tokio::spawn(serve(listener, options, tls, counts.clone(), store));
         (addr, counts, task)
     }
 
-    /// Runs a relay and `pairs` pairs over `wire` flat out for a fifth of a second.
-    async fn run(pairs_asked: u64, echo: bool, wire: Wire) -> Tally {
+    /// Runs a relay (storing in `store` if given) and `pairs` pairs over `wire` flat out for a
+    /// fifth of a second.
+    async fn run(pairs_asked: u64, echo: bool, wire: Wire, store: Option<Arc<MoveStore>>) -> Tally {
         let sizes = FrameSizes::default();
-        let (addr, counts, relay) = relay(echo, wire).await;
+        let (addr, counts, relay) = relay(echo, wire, store).await;
         let pairs = connect_all(addr, pairs_asked, wire)
             .await
             .expect("the pairs connect");
@@ -280,7 +284,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn every_move_is_copied_to_the_partner_and_echoed_to_the_mover() {
-        let tally = run(3, true, Wire::Plaintext).await;
+        let tally = run(3, true, Wire::Plaintext, None).await;
         assert!(tally.moves >= 6, "each player moved: {tally:?}");
         assert_eq!(tally.copies, tally.moves);
         assert_eq!(tally.echoes, tally.moves);
@@ -289,7 +293,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn with_tls_every_move_is_copied_to_the_partner_and_echoed_to_the_mover() {
-        let tally = run(3, true, Wire::Tls).await;
+        let tally = run(3, true, Wire::Tls, None).await;
         assert!(tally.moves >= 6, "each player moved: {tally:?}");
         assert_eq!(tally.copies, tally.moves);
         assert_eq!(tally.echoes, tally.moves);
@@ -297,7 +301,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_player_without_tls_gets_no_answer_from_a_relay_with_tls() {
-        let (addr, counts, relay) = relay(true, Wire::Tls).await;
+        let (addr, counts, relay) = relay(true, Wire::Tls, None).await;
         let refused = connect(addr, 0, Wire::Plaintext).await;
         relay.abort();
         // The relay answers the plaintext hello with a TLS alert (read as a frame far too
@@ -314,9 +318,49 @@ mod tests {
 
     #[tokio::test]
     async fn without_the_echo_only_the_copy_comes() {
-        let tally = run(2, false, Wire::Plaintext).await;
+        let tally = run(2, false, Wire::Plaintext, None).await;
         assert!(tally.moves >= 4, "each player moved: {tally:?}");
         assert_eq!(tally.copies, tally.moves);
         assert_eq!(tally.echoes, 0);
+    }
+
+    /// Plays 3 pairs over TLS against a relay storing as `storing` in a new file; every move
+    /// relayed is in the file, each game's plies in turn.
+    async fn every_move_relayed_is_stored(storing: Storing) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let store = Arc::new(
+            MoveStore::open(&dir.path().join("floor.sqlite"), storing).expect("the store opens"),
+        );
+        let tally = run(3, true, Wire::Tls, Some(store.clone())).await;
+        assert!(tally.moves >= 6, "each player moved: {tally:?}");
+        assert_eq!(tally.copies, tally.moves);
+        let games = store.games();
+        assert_eq!(games.len(), 3, "a game a pair");
+        let mut stored = 0;
+        for game in games {
+            stored += store.stored_moves(game).await.expect("the game reads back") as u64;
+        }
+        // A move is counted as relayed only once stored; one in flight when the relay stopped
+        // may be stored and not yet relayed.
+        assert!(
+            stored >= tally.moves,
+            "{stored} stored, {} relayed",
+            tally.moves
+        );
+        assert!(
+            stored <= tally.moves + 3,
+            "{stored} stored, {} relayed",
+            tally.moves
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn through_the_storage_worker_every_move_relayed_is_stored_first() {
+        every_move_relayed_is_stored(Storing::Worker).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn stored_inline_every_move_relayed_is_stored_first() {
+        every_move_relayed_is_stored(Storing::Inline).await;
     }
 }

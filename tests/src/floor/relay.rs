@@ -1,13 +1,16 @@
 //! The relay's side: accept connections, match each to its partner by the pair (or match) its
 //! hello names, then relay the pair's moves from one task that owns both sockets (see
 //! [`super`]). It counts what it did ([`RelayCounts`]), so a run can check that every match
-//! came on new connections and every move was relayed.
+//! came on new connections and every move was relayed. Given a [`MoveStore`], each pair is a
+//! stored game and each move is committed before its echo and copy are written.
 
+use super::store::MoveStore;
 use super::wire::{self, RelayStream};
 use super::{
     FloorError, FrameReader, FrameSizes, HandshakeSizes, Kind, parse, put_frame, take_payload,
 };
 use bytes::BytesMut;
+use kingme_shared::protocol::GameId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -67,13 +70,15 @@ enum Seat {
 type Waiting = Arc<Mutex<HashMap<u64, (RelayStream, Seat)>>>;
 
 /// Relays the pairs that connect to `listener` until the task is dropped, counting in
-/// `counts`; with `tls`, each connection's TLS handshake comes first. A connection that breaks
-/// the frame rules (or its handshake) ends its pair (both connections closed); the rest go on.
+/// `counts`; with `tls`, each connection's TLS handshake comes first; with `store`, every move
+/// is stored before it is relayed. A connection that breaks the frame rules (or its handshake),
+/// or whose move cannot be stored, ends its pair (both connections closed); the rest go on.
 pub async fn serve(
     listener: TcpListener,
     options: RelayOptions,
     tls: Option<TlsAcceptor>,
     counts: Arc<RelayCounts>,
+    store: Option<Arc<MoveStore>>,
 ) -> std::io::Result<()> {
     let waiting: Waiting = Arc::default();
     loop {
@@ -82,10 +87,11 @@ pub async fn serve(
         let waiting = waiting.clone();
         let counts = counts.clone();
         let tls = tls.clone();
+        let store = store.clone();
         tokio::spawn(async move {
             // A pair that fails only ends itself: the measurement counts what was relayed.
             if let Ok(stream) = wire::accept(stream, tls.as_ref()).await {
-                let _ = meet(stream, waiting, options, counts).await;
+                let _ = meet(stream, waiting, options, counts, store.as_deref()).await;
             }
         });
     }
@@ -98,6 +104,7 @@ async fn meet(
     waiting: Waiting,
     options: RelayOptions,
     counts: Arc<RelayCounts>,
+    store: Option<&MoveStore>,
 ) -> Result<(), FloorError> {
     let mut reader = FrameReader::new(&mut stream);
     let hello = expect(&mut reader, &[Kind::Hello]).await?;
@@ -157,7 +164,11 @@ async fn meet(
             (Kind::Started, sizes.started_joiner),
         ],
     };
-    relay_pair(pair, starts, options, &counts).await
+    let game = match store {
+        Some(store) => Some((store, store.begin_game().await?)),
+        None => None,
+    };
+    relay_pair(pair, starts, options, &counts, game).await
 }
 
 /// The next frame of `reader`, which must be of one of `kinds`.
@@ -177,13 +188,15 @@ async fn expect<R: tokio::io::AsyncRead + Unpin>(
 
 /// Relays a pair's moves: tells each connection the pair began with its frame of `starts`
 /// (kind and size), then for each frame read from one socket writes the echo back to it and the
-/// copy to the other, one write each. The task owns both streams whole (no split halves): a
-/// read is only awaited while nothing is being written.
+/// copy to the other, one write each; with `game`, only once the move is stored as the game's
+/// next ply. The task owns both streams whole (no split halves): a read is only awaited while
+/// nothing is being written.
 async fn relay_pair(
     mut pair: [RelayStream; 2],
     starts: [(Kind, usize); 2],
     options: RelayOptions,
     counts: &RelayCounts,
+    game: Option<(&MoveStore, GameId)>,
 ) -> Result<(), FloorError> {
     // Each sends its first move only after this.
     let mut out = BytesMut::with_capacity(256);
@@ -193,6 +206,7 @@ async fn relay_pair(
         write(stream, &out).await?;
     }
     let [first, second] = &mut pair;
+    let mut ply = 0;
     let mut buffers = [BytesMut::with_capacity(1024), BytesMut::with_capacity(1024)];
     loop {
         let [first_buffer, second_buffer] = &mut buffers;
@@ -212,6 +226,10 @@ async fn relay_pair(
                     expected: Kind::Move,
                     got: frame.kind,
                 });
+            }
+            if let Some((store, game)) = game {
+                ply += 1;
+                store.store_move(game, ply).await?;
             }
             counts.moves.fetch_add(1, Ordering::Relaxed);
             if options.echo {
