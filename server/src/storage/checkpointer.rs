@@ -8,8 +8,12 @@
 //! should the thread fall behind), and the thread runs a `PASSIVE` checkpoint every
 //! [`EVERY`]: it copies what no reader needs and never waits for, or blocks, the writer. SQLite
 //! itself then starts the log again from its beginning at the next commit once all of it is
-//! copied, so the log file stays small. Durability is unchanged: a commit is in the log (synced
-//! or not, per [`super::Durability`]) before it returns, whoever checkpoints it later.
+//! copied, so the log file stays small while the writer has pauses. Under a steady stream of
+//! commits (thousands of moves a second) a passive checkpoint never catches up, since frames
+//! come while it copies: the log then grows to the backstop and the writer checkpoints in its
+//! own commit after all (docs/measurements/floor.md, "The storing floor"). Durability is
+//! unchanged: a commit is in the log (synced or not, per [`super::Durability`]) before it
+//! returns, whoever checkpoints it later.
 
 use super::store::StoreError;
 use rusqlite::{Connection, OpenFlags};
