@@ -41,8 +41,8 @@ pub struct MoveStore {
 enum Reached {
     /// Through the storage worker.
     Worker(Storage),
-    /// Locked and used in place.
-    Inline(Mutex<SqliteStore>),
+    /// Locked and used in place (boxed: the store is large beside the worker's handle).
+    Inline(Box<Mutex<SqliteStore>>),
 }
 
 /// Milliseconds since the Unix epoch.
@@ -106,7 +106,7 @@ impl MoveStore {
         let store = SqliteStore::open(path, now_ms())?;
         let reached = match storing {
             Storing::Worker => Reached::Worker(Storage::start(store)),
-            Storing::Inline => Reached::Inline(Mutex::new(store)),
+            Storing::Inline => Reached::Inline(Box::new(Mutex::new(store))),
         };
         Ok(MoveStore {
             reached,
