@@ -9,18 +9,18 @@ use std::str::FromStr;
 /// numbers; the four of the first rating ladder, then the three of protocol version 9, which
 /// [`Level::OLDER_CLIENTS`] leaves out). What each level does differs by game
 /// ([`super::strength`]): the fixed-depth levels search a few plies and some choose among
-/// near-best moves with a temperature; the deepening levels (`Strong` and `Master` in every
-/// game, and in checkers `Intermediate` up) search as the expert does under a node budget, and
-/// `Expert` under a time budget.
+/// near-best moves with a temperature; the deepening levels (`Master` in every game, in
+/// checkers `Skilled` up, in noughts and crosses `Strong` up) search as the expert does under a
+/// node budget, and `Expert` under a time budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Level {
     /// A uniformly random legal move.
     Random,
     /// A shallow look with a high temperature (Pente: the priority board).
     Beginner,
-    /// Above `Casual`: a deeper fixed depth (checkers: the expert's search, a small node budget).
+    /// Above `Casual`: a deeper fixed depth.
     Intermediate,
-    /// Above `Club`: a deeper fixed depth (checkers: a larger node budget).
+    /// Above `Club`: a deeper fixed depth (checkers: the expert's search, a node budget).
     Advanced,
     /// Iterative-deepening alpha-beta under a time budget.
     Expert,
@@ -28,9 +28,10 @@ pub enum Level {
     Easy,
     /// A little deeper or a lower temperature than `Easy`.
     Casual,
-    /// Between `Intermediate` and `Advanced`.
+    /// Between `Skilled` and `Advanced`.
     Club,
-    /// The expert's search under a budget of nodes a move.
+    /// Between `Advanced` and `Master` (checkers and noughts and crosses: the expert's search
+    /// under a budget of nodes a move; Pente: six plies).
     Strong,
     /// Between `Beginner` and `Easy` (protocol version 9).
     Novice,

@@ -58,38 +58,40 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 /// Checkers, weakest first as [`Level::ALL`] orders them. One ply sees nothing that the forced
 /// captures do not already decide, so even `beginner` looks two plies ahead. The fixed-depth
 /// levels count material only; from `skilled` up the levels are the expert's search (its
-/// fitted evaluation) under node budgets, each about five times the one below. From random to
-/// the expert at 1 s is some 2,200 points: eleven steps of about 200 (nine levels could only
-/// spread them at about 280); docs/measurements/ladder.md.
+/// fitted evaluation) under node budgets, each five to eight times the one below (at a few
+/// dozen nodes the budget is steep: 70 nodes stood some 300 above five plies of material).
+/// Eleven steps of about 200 from random to the expert at 1 s, where nine levels could only
+/// spread them at about 280; docs/measurements/ladder.md records the tries.
 const CHECKERS: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 2.5),
-    Plan::fixed(2, 0.9),
-    Plan::fixed(3, 1.0),
+    Plan::fixed(2, 1.1),
+    Plan::fixed(3, 0.8),
     Plan::fixed(4, 0.6),
-    Plan::fixed(5, 0.5),
-    Plan::deepening(Some(90)),
-    Plan::deepening(Some(400)),
+    Plan::fixed(5, 0.35),
+    Plan::deepening(Some(55)),
+    Plan::deepening(Some(300)),
     Plan::deepening(Some(2_000)),
     Plan::deepening(Some(15_000)),
     Plan::deepening(Some(100_000)),
     Plan::deepening(None),
 ];
 
-/// Pente, weakest first. `beginner` plays the priority board; from `novice` to `advanced` the
-/// levels search two to five plies, cooling as they deepen; `strong` is six plies a little
-/// warm, `master` the expert's search at 6,000 nodes (six plies cold stood level with 2,000
-/// nodes; 8,000 tied the expert at 1 s before its aspiration windows); docs/measurements/ladder.md
-/// records the tries.
+/// Pente, weakest first. `beginner` plays the priority board; from `novice` to `strong` the
+/// levels search two to six plies, cooling as they deepen; `master` is the expert's search at
+/// 6,000 nodes (six plies cold stood level with 2,000 nodes; 8,000 tied the expert at 1 s
+/// before its aspiration windows). From `casual` to `club` the fixed depths gain little (three
+/// plies at 0.7 and at 0.2 and four at 0.4 stand within some 110 of each other), so those steps
+/// fall below 200 ± 60; docs/measurements/ladder.md records the tries.
 const PENTE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
-    Plan::fixed(2, 6.0),
+    Plan::fixed(2, 20.0),
     Plan::fixed(2, 3.0),
     Plan::fixed(2, 0.5),
-    Plan::fixed(3, 1.2),
-    Plan::fixed(3, 0.5),
-    Plan::fixed(4, 0.6),
+    Plan::fixed(3, 0.7),
+    Plan::fixed(3, 0.2),
+    Plan::fixed(4, 0.4),
     Plan::fixed(5, 0.0),
     Plan::fixed(6, 0.4),
     Plan::deepening(Some(6_000)),
