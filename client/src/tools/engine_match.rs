@@ -640,7 +640,7 @@ mod tests {
             refused.contains("beginner searches a fixed depth"),
             "{refused}"
         );
-        assert!(refused.contains("strong, expert"), "{refused}");
+        assert!(refused.contains("strong, master, expert"), "{refused}");
     }
 
     #[test]
