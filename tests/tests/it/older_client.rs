@@ -36,32 +36,6 @@ fn bots(seats: &[SeatHolder; 2]) -> Vec<Level> {
         .collect()
 }
 
-/// Says hello as a guest of protocol version 8; welcomed.
-async fn version_8_guest(addr: impl std::fmt::Display, name: &str) -> Client {
-    let mut old = Client::connect(addr).await;
-    old.send(ClientMessage::Hello {
-        protocol_version: LEVELS_VERSION - 1,
-        name: name.to_owned(),
-        public_key: None,
-        legacy_secret: None,
-        resume: None,
-        guest: true,
-    })
-    .await;
-    let welcome = old.recv().await;
-    assert!(
-        matches!(
-            welcome,
-            ServerMessage::Welcome {
-                protocol_version: 8,
-                ..
-            }
-        ),
-        "{welcome:?}"
-    );
-    old
-}
-
 /// The next message for the old client, checked.
 async fn next_checked(old: &mut Client) -> ServerMessage {
     let message = old.recv().await;
@@ -79,7 +53,10 @@ async fn a_version_8_client_sees_the_new_levels_as_older_ones() {
         .await;
     assert_eq!(bots(&waiting.seats), [Level::Master]);
 
-    let mut olga = version_8_guest(server.addr(), "olga").await;
+    let mut olga = Client::connect(server.addr())
+        .await
+        .guest_of_version("olga", LEVELS_VERSION - 1)
+        .await;
     olga.send(ClientMessage::ListGames).await;
     let rows = loop {
         if let ServerMessage::GameList { games } = next_checked(&mut olga).await {
