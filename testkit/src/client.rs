@@ -113,29 +113,6 @@ impl Client {
         self
     }
 
-    /// Says hello on this connection as a guest named `name` whose client speaks the older
-    /// protocol `version` (to see what such a client is sent); welcomed at that version.
-    ///
-    /// # Panics
-    /// When the server answers anything but a `Welcome` for `version`.
-    pub async fn guest_of_version(mut self, name: &str, version: u32) -> Client {
-        let mut hello = hello_message(name, None, None);
-        if let ClientMessage::Hello {
-            protocol_version, ..
-        } = &mut hello
-        {
-            *protocol_version = version;
-        }
-        self.send(hello).await;
-        let answer = self.recv().await;
-        assert!(
-            matches!(answer, ServerMessage::Welcome { protocol_version, .. } if protocol_version == version),
-            "expected Welcome for version {version}, got {answer:?}"
-        );
-        self.note_welcome(&answer);
-        self
-    }
-
     /// Connects as the person `name` holding `key`: hello, the challenge signed, welcomed
     /// (the games the welcome names are in [`Client::games`]).
     ///
@@ -226,7 +203,7 @@ impl Client {
     }
 
     /// Keeps the player, token and games of `answer` if it is a `Welcome`.
-    fn note_welcome(&mut self, answer: &ServerMessage) {
+    pub(crate) fn note_welcome(&mut self, answer: &ServerMessage) {
         if let ServerMessage::Welcome {
             player,
             resume_token,
