@@ -6,7 +6,7 @@
 
 import { keyFor, prove } from "./identity.js";
 
-const PROTOCOL_VERSION = 8;
+const PROTOCOL_VERSION = 9;
 
 export class Connection {
   /**

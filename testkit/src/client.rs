@@ -203,7 +203,7 @@ impl Client {
     }
 
     /// Keeps the player, token and games of `answer` if it is a `Welcome`.
-    fn note_welcome(&mut self, answer: &ServerMessage) {
+    pub(crate) fn note_welcome(&mut self, answer: &ServerMessage) {
         if let ServerMessage::Welcome {
             player,
             resume_token,

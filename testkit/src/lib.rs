@@ -1,8 +1,9 @@
 //! What kingme's tests share, in one crate that every test crate uses as a dev-dependency (and
 //! the load tools of `kingme-tests` as a dependency):
 //!
-//! - the protocol test client ([`Client`], over the [`link`] of either door), and a plain
-//!   HTTPS request to the web door ([`http`]);
+//! - the protocol test client ([`Client`], over the [`link`] of either door, also as a client
+//!   of an older protocol version: [`older_version`]), and a plain HTTPS request to the web
+//!   door ([`http`]);
 //! - starting the server in the test's process ([`server`]) or as a process of its own with its
 //!   log read ([`server_process`]), a cluster node ([`cluster_node`]), a PostgreSQL
 //!   ([`temp_postgres`]) and a Redis ([`temp_redis`]) of the test's own, and `kingme bot`
@@ -23,6 +24,7 @@ pub mod contrast;
 pub mod games;
 pub mod http;
 pub mod link;
+pub mod older_version;
 pub mod patience;
 pub mod ports;
 pub mod prometheus;

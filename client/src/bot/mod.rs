@@ -32,8 +32,8 @@ use tokio_util::sync::CancellationToken;
 /// Arguments of `kingme bot`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BotArgs {
-    /// How strongly to play: random, beginner, easy, casual, intermediate, club, advanced,
-    /// strong or expert.
+    /// How strongly to play: random, beginner, novice, easy, casual, intermediate, skilled,
+    /// club, advanced, strong, master or expert.
     #[arg(long, default_value = "intermediate")]
     pub level: Level,
     /// Play at the level whose measured rating in each game is nearest to this one (for example

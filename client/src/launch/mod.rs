@@ -95,9 +95,9 @@ pub struct PlayArgs {
     /// or tictactoe.
     #[arg(long, default_value = "checkers")]
     pub game: GameSpec,
-    /// The opponent: a bot level (random, beginner, easy, casual, intermediate, club,
-    /// advanced, strong, expert), a rating such as 1200 (the bot level whose measured rating is
-    /// nearest), or "human" for an open seat.
+    /// The opponent: a bot level (random, beginner, novice, easy, casual, intermediate,
+    /// skilled, club, advanced, strong, master, expert), a rating such as 1200 (the bot level
+    /// whose measured rating is nearest), or "human" for an open seat.
     #[arg(long, default_value = "intermediate", value_parser = parse_vs)]
     pub vs: VsChoice,
     /// Your side: first or second (black/white, x/o), random, or watch.

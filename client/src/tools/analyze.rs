@@ -23,7 +23,7 @@ pub struct AnalyzeArgs {
     /// start position if left out.
     #[arg(long, value_name = "POS")]
     pub position: Option<String>,
-    /// The level that searches: random, beginner, intermediate, advanced or expert.
+    /// The level that searches: any level, random to expert (`kingme bot --help` names them).
     #[arg(long, default_value = "expert")]
     pub level: Level,
     /// Search this many plies.

@@ -91,9 +91,9 @@ pub struct MatchArgs {
     /// Pente expert's budget as before the sharpness rule.
     #[arg(long, value_name = "SIDES")]
     pub flat_time: Option<Sides>,
-    /// Side a's level, if it deepens (`strong` and the expert; in checkers `intermediate` up),
-    /// searches this many nodes a move instead of its plan's budget or time (to place a
-    /// level's budget by matches).
+    /// Side a's level, if it deepens (`master` and the expert; in checkers `skilled` up, in
+    /// noughts and crosses `strong` up), searches this many nodes a move instead of its plan's
+    /// budget or time (to place a level's budget by matches).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub a_nodes: Option<u64>,
     /// Side b's deepening level searches this many nodes a move, as --a-nodes.
@@ -640,7 +640,7 @@ mod tests {
             refused.contains("beginner searches a fixed depth"),
             "{refused}"
         );
-        assert!(refused.contains("strong, expert"), "{refused}");
+        assert!(refused.contains("strong, master, expert"), "{refused}");
     }
 
     #[test]

@@ -506,14 +506,14 @@ fn the_lobby_seats_a_bot_in_the_selected_game() {
             games: vec![summary],
         },
     ));
-    // a asks for the level (intermediate first), Down picks the next stronger one (club), Enter
-    // seats it.
+    // a asks for the level (intermediate first), Down picks the next stronger one (skilled),
+    // Enter seats it.
     assert!(key(&mut app, KeyCode::Char('a')).is_empty());
     assert!(key(&mut app, KeyCode::Down).is_empty());
     let sent = key(&mut app, KeyCode::Enter);
     assert!(
         matches!(sent.as_slice(), [ClientMessage::AttachBot { game, level }]
-            if game.0 == 4 && *level == kingme_shared::ai::Level::Club),
+            if game.0 == 4 && *level == kingme_shared::ai::Level::Skilled),
         "{sent:?}"
     );
 }

@@ -22,8 +22,8 @@ impl<F: Incoming> Connection<F> {
         asked: Asked,
         asker_name: &str,
     ) -> Result<(), Refusal> {
-        if self.version < ANALYSIS_VERSION {
-            return Err(Refusal::AnalyseTooOld(self.version));
+        if self.version.get() < ANALYSIS_VERSION {
+            return Err(Refusal::AnalyseTooOld(self.version.get()));
         }
         if let Some(running) = &self.analysis {
             return Err(Refusal::AnalysisRunning(running.game));

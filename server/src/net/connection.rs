@@ -11,6 +11,7 @@
 //! `super::web` gives it a WebSocket with JSON text frames. Everything above the bytes (the
 //! handshake, the limits, the routing) is this one code for both doors.
 
+use super::client_version::ClientVersion;
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
@@ -132,7 +133,14 @@ pub async fn serve_transport<F: Incoming>(
     let kick = CancellationToken::new();
     let closing = CancellationToken::new();
     let (outbox, queue) = Outbox::channel(context.limits.outbox_capacity, kick.clone());
-    let writer = tokio::spawn(write_frames(sink, queue, closing.clone(), kick.clone()));
+    let version = ClientVersion::default();
+    let writer = tokio::spawn(write_frames(
+        sink,
+        queue,
+        version.clone(),
+        closing.clone(),
+        kick.clone(),
+    ));
     let peer = end.address;
     tracing::info!(connection = id, %peer, binding = %end.binding, "connection opened");
     let mut connection = Connection {
@@ -146,7 +154,7 @@ pub async fn serve_transport<F: Incoming>(
         lobby_feed: None,
         nodes_feed: None,
         key: None,
-        version: 0,
+        version,
         peer,
         analysis: None,
     };
@@ -178,8 +186,8 @@ pub(super) struct Connection<F> {
     /// The public key a person proved and was admitted with (`None` for a guest or a
     /// watch-only client): what makes an admin.
     pub(super) key: Option<[u8; 32]>,
-    /// The protocol version the client speaks (set by the handshake).
-    pub(super) version: u32,
+    /// The protocol version the client speaks (set by the handshake; the writer reads it).
+    pub(super) version: ClientVersion,
     /// The client's address (a proxy's, behind one): a guest's budget of analyses is its
     /// address's.
     pub(super) peer: SocketAddr,
@@ -264,7 +272,7 @@ impl<F: Incoming> Connection<F> {
                 }
                 notice = next_notice(&mut notices) => match notice {
                     Notice::Announcement { from, text } => {
-                        if self.version >= ANNOUNCEMENT_VERSION {
+                        if self.version.get() >= ANNOUNCEMENT_VERSION {
                             self.outbox.send(ServerMessage::Announcement { from, text });
                         }
                     }

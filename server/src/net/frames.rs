@@ -1,7 +1,8 @@
 //! The writing half of a connection: queued messages written as frames, in batches with one
-//! flush each, the goodbye written on closing, and the closed connection's input drained for a
+//! flush each, each as the client's protocol version can decode it ([`ClientVersion`]), the goodbye written on closing, and the closed connection's input drained for a
 //! moment so the goodbye is not destroyed by a reset.
 
+use super::client_version::ClientVersion;
 use super::transport::{Incoming, Outgoing};
 use futures::{SinkExt, StreamExt};
 use kingme_shared::protocol::{FrameError, ServerMessage};
@@ -48,12 +49,13 @@ pub async fn linger_messages(mut incoming: impl Incoming) {
     let _ = tokio::time::timeout(LINGER_TIME, drain).await;
 }
 
-/// Writes queued messages as frames until the connection closes; on closing, writes what was
-/// queued (the goodbye) and closes the sink (a socket's write side is shut; a WebSocket sends
-/// its close frame).
+/// Writes queued messages as frames, each as the client's `version` can decode it, until the
+/// connection closes; on closing, writes what was queued (the goodbye) and closes the sink (a
+/// socket's write side is shut; a WebSocket sends its close frame).
 pub async fn write_frames(
     mut sink: impl Outgoing,
     mut queue: mpsc::Receiver<Box<ServerMessage>>,
+    version: ClientVersion,
     closing: CancellationToken,
     kick: CancellationToken,
 ) {
@@ -70,7 +72,7 @@ pub async fn write_frames(
         let Some(message) = message else { break };
         let written = tokio::select! {
             () = &mut kicked => return,
-            written = write_batch(&mut sink, message, &mut queue) => written,
+            written = write_batch(&mut sink, message, &mut queue, &version) => written,
         };
         if written.is_err() {
             return;
@@ -78,7 +80,7 @@ pub async fn write_frames(
     }
     let finish = async {
         while let Ok(message) = queue.try_recv() {
-            sink.feed(*message).await?;
+            sink.feed(version.adapt(*message)).await?;
         }
         sink.flush().await?;
         sink.close().await?;
@@ -92,10 +94,11 @@ async fn write_batch(
     sink: &mut impl Outgoing,
     first: Box<ServerMessage>,
     queue: &mut mpsc::Receiver<Box<ServerMessage>>,
+    version: &ClientVersion,
 ) -> Result<(), FrameError> {
-    sink.feed(*first).await?;
+    sink.feed(version.adapt(*first)).await?;
     while let Ok(message) = queue.try_recv() {
-        sink.feed(*message).await?;
+        sink.feed(version.adapt(*message)).await?;
     }
     sink.flush().await
 }

@@ -68,7 +68,7 @@ impl<F: Incoming> Connection<F> {
             return Err(self.fatal(Refusal::ClientTooNew(protocol_version)));
         }
         let name = check_name(&name).map_err(|refusal| self.fatal(refusal))?;
-        self.version = protocol_version;
+        self.version.set(protocol_version);
         let (session, token) = if guest {
             if public_key.is_some() {
                 return Err(self.fatal(Refusal::GuestWithKey));

@@ -1,6 +1,7 @@
 //! The network side: one task pair per client ([`connection`]: reading and routing, and
 //! [`frames`]: writing), the handshake that admits a person or a guest ([`handshake`]), the rate
-//! limit ([`rate_limit`]), the connection permits ([`permits`]), the review board's `Analyse`
+//! limit ([`rate_limit`]), the client's protocol version shared by both halves
+//! ([`client_version`]), the connection permits ([`permits`]), the review board's `Analyse`
 //! ([`analysing`]), an admin's messages and the sanctions at sign-in and chat
 //! ([`moderation`]), the notices to every connection ([`notices`]), TLS and the server's
 //! certificate ([`tls`]), what a connection runs over ([`transport`]), why a connection closed
@@ -9,6 +10,7 @@
 //! the tables.
 
 pub mod analysing;
+pub mod client_version;
 pub mod close_reason;
 pub mod connection;
 pub mod context;

@@ -284,27 +284,10 @@ async fn admins_are_shown_by_print_config_and_a_bad_one_is_refused() {
 async fn a_version_6_client_is_sent_no_announcement() {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, addr) = start(&dir.path().join("kingme.db")).await;
-    let mut old = Client::connect(&addr).await;
-    old.send(ClientMessage::Hello {
-        protocol_version: 6,
-        name: "olga".into(),
-        public_key: None,
-        legacy_secret: None,
-        resume: None,
-        guest: true,
-    })
-    .await;
-    let welcome = old.recv().await;
-    assert!(
-        matches!(
-            welcome,
-            ServerMessage::Welcome {
-                protocol_version: 6,
-                ..
-            }
-        ),
-        "{welcome:?}"
-    );
+    let mut old = Client::connect(&addr)
+        .await
+        .guest_of_version("olga", 6)
+        .await;
     old.send(ClientMessage::Ping { nonce: 1 }).await;
     old.until(|message| matches!(message, ServerMessage::Pong { nonce: 1 }).then_some(()))
         .await;

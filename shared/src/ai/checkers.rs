@@ -14,7 +14,7 @@
 //! draw is exact and scores 0.
 //!
 //! The fixed-depth levels count material only (a man 100, a king 175, a side without a move has
-//! lost); the deepening levels (`intermediate` to `strong` under node budgets, and `expert`) use
+//! lost); the deepening levels (`skilled` to `master` under node budgets, and `expert`) use
 //! [`super::checkers_eval`], and `expert` alone an endgame database when it is given one: a
 //! position in the database is scored exactly (won, lost or drawn, a little more for more
 //! material) and searched no further. In a won position the expert must also make progress, so it

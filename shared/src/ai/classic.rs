@@ -1,8 +1,8 @@
 //! How each level drives the search, for any game, following its [`super::strength`] plan: the
 //! fixed-depth levels search their depth and choose at random among the moves that share the best
 //! minimax score, or among the near-best moves weighted by a temperature; `expert` deepens
-//! iteratively under its time budget with every search feature switched on, and `strong` does
-//! the same under a budget of nodes.
+//! iteratively under its time budget with every search feature switched on, and the levels below
+//! it whose plans deepen (`master` in every game) do the same under a budget of nodes.
 
 use super::level::Level;
 use super::search::{DEFAULT_TIME, Found, MAX_PLY, SearchConfig, SearchGame, Searcher};
@@ -119,7 +119,7 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
 /// extensions, under the limits or one second when none is set; a level whose plan has a node
-/// budget (`intermediate` to `strong` in checkers, `strong` in Pente: [`super::strength`]) the
+/// budget (`skilled` to `master` in checkers, `master` in Pente: [`super::strength`]) the
 /// same under that budget, unless the limits set one. With `minimax` or
 /// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
 /// be compared.
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn every_level_with_a_node_budget_keeps_to_it() {
-        // Not only `strong`: any deepening level below the expert searches its plan's nodes
+        // Not only `master`: any deepening level below the expert searches its plan's nodes
         // (within a little, as the search checks its limits in batches), not the expert's time.
         for kind in GameKind::ALL {
             for level in Level::ALL {

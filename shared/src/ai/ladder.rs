@@ -33,54 +33,63 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
         .map_or(Level::Random, |(level, _)| level)
 }
 
-/// Checkers, re-spaced: `kingme ladder --game checkers --levels random,...,strong --games 64`
-/// (every pair within four places below the expert) and the expert at its default 1 s against
-/// its three nearest levels (`--time 1 --span 3 --games 24`); 1,864 games, errors near 55 to
-/// 115. Nine levels cannot make steps of 200 ± 60 here: random to the expert spans some 2,200
-/// points, so the steps are spread evenly at about 280; see docs/measurements/ladder.md.
-const CHECKERS: [(Level, i32); 9] = [
+/// Checkers, twelve levels: `kingme ladder --game checkers --levels random,...,master --games 32
+/// --span 4` (every pair within four places below the expert) and the expert at its default
+/// 1 s against its three nearest levels (`--time 1 --span 3 --games 16`); 1,136 games, errors
+/// near 60 to 140; every step from random to the expert within 200 ± 60 but `club` to
+/// `advanced`, 263, at the edge; see docs/measurements/ladder.md.
+const CHECKERS: [(Level, i32); 12] = [
     (Level::Random, 0),
-    (Level::Beginner, 310),
-    (Level::Easy, 600),
-    (Level::Casual, 860),
-    (Level::Intermediate, 1210),
-    (Level::Club, 1450),
-    (Level::Advanced, 1740),
-    (Level::Strong, 1980),
-    (Level::Expert, 2190),
+    (Level::Beginner, 230),
+    (Level::Novice, 440),
+    (Level::Easy, 640),
+    (Level::Casual, 830),
+    (Level::Intermediate, 1050),
+    (Level::Skilled, 1210),
+    (Level::Club, 1420),
+    (Level::Advanced, 1680),
+    (Level::Strong, 1900),
+    (Level::Master, 2070),
+    (Level::Expert, 2320),
 ];
 
-/// Pente, the expert at its default 1 s: `kingme ladder --game pente` with 20 games a pair
-/// between the other levels (the 0.2 s run's games between the levels that have not changed
-/// since, replayed for the retuned `intermediate`, `advanced` and `strong`, the last at 6,000
-/// nodes) and 16 of the expert against its four nearest levels, then every pair within four
-/// places taken to 32 games (`--games 32 --time 1 --span 4`); 952 games, errors near 100 to
-/// 145; see docs/measurements/ladder.md.
-const PENTE: [(Level, i32); 9] = [
+/// Pente, twelve levels: `kingme ladder --game pente --levels random,...,master --games 32
+/// --span 4` and the expert at its default 1 s against its three nearest levels (`--time 1
+/// --span 3 --games 16`); 1,136 games, errors near 125 to 170. From `casual` to `club` the
+/// steps fall below 200 ± 60 (three and four plies gain little over each other), and random's
+/// step is not a measurement (random never scores); see docs/measurements/ladder.md.
+const PENTE: [(Level, i32); 12] = [
     (Level::Random, 0),
-    (Level::Beginner, 420),
-    (Level::Easy, 710),
-    (Level::Casual, 920),
-    (Level::Intermediate, 1190),
-    (Level::Club, 1440),
-    (Level::Advanced, 1700),
-    (Level::Strong, 1820),
-    (Level::Expert, 2030),
+    (Level::Beginner, 510),
+    (Level::Novice, 840),
+    (Level::Easy, 1050),
+    (Level::Casual, 1300),
+    (Level::Intermediate, 1440),
+    (Level::Skilled, 1540),
+    (Level::Club, 1660),
+    (Level::Advanced, 1820),
+    (Level::Strong, 1960),
+    (Level::Master, 2150),
+    (Level::Expert, 2320),
 ];
 
-/// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (864 games,
-/// errors near 50; see docs/measurements/ladder.md). Flat above `casual`: from one cold ply up nearly every game
-/// between two levels is drawn, so the game cannot hold a ladder of 200-point steps.
-const TICTACTOE: [(Level, i32); 9] = [
+/// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (every pair of
+/// the twelve levels, 1,584 games, errors near 42; see docs/measurements/ladder.md). Flat above
+/// `casual`: from one cold ply up nearly every game between two levels is drawn, so the game
+/// cannot hold a ladder of 200-point steps.
+const TICTACTOE: [(Level, i32); 12] = [
     (Level::Random, 0),
     (Level::Beginner, 130),
+    (Level::Novice, 190),
     (Level::Easy, 240),
     (Level::Casual, 460),
-    (Level::Intermediate, 430),
-    (Level::Club, 520),
-    (Level::Advanced, 510),
+    (Level::Intermediate, 440),
+    (Level::Skilled, 460),
+    (Level::Club, 530),
+    (Level::Advanced, 520),
     (Level::Strong, 530),
-    (Level::Expert, 510),
+    (Level::Master, 550),
+    (Level::Expert, 520),
 ];
 
 #[cfg(test)]

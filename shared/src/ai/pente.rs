@@ -4,8 +4,8 @@
 //! cut to the best few, so the look-ahead goes deep where the game is. The evaluation is the
 //! pattern count of [`super::pente_patterns`].
 //!
-//! `beginner` is the priority board ([`super::pente_beginner`]); `intermediate` and `advanced`
-//! search a few plies over the candidates ([`super::strength`]); `strong` and `expert` first look
+//! `beginner` is the priority board ([`super::pente_beginner`]); `novice` to `strong` search a
+//! few plies over the candidates ([`super::strength`]); `master` and `expert` first look
 //! for a win by threats ([`super::pente_tss`]), then deepen iteratively with the transposition
 //! table, asking the threat search again at quiet leaves where a three stands. The expert's time
 //! budget is bent to the position's sharpness first ([`super::pente_sharpness`]).
@@ -42,7 +42,7 @@ const LEAF_THREATS: ThreatLimits = ThreatLimits {
     nodes: 16,
 };
 
-/// The threat search before `strong` searches: fours only.
+/// The threat search before `master` searches: fours only.
 const ROOT_FOURS: ThreatLimits = ThreatLimits {
     threats: 8,
     threes: 0,
@@ -285,7 +285,7 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
     expert(&mut search, TABLE_BITS, request, rng)
 }
 
-/// A forced win before the search: a win at once, or a win by threats (fours for `strong`, fours
+/// A forced win before the search: a win at once, or a win by threats (fours for `master`, fours
 /// and threes for `expert`) within its budget and a quarter of the time limit.
 fn threat_win(game: &Pente, request: &Request<'_>) -> Option<Found<Point>> {
     let (best, plies, nodes) = match win_in_one(game) {

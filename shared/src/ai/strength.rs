@@ -57,50 +57,62 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 
 /// Checkers, weakest first as [`Level::ALL`] orders them. One ply sees nothing that the forced
 /// captures do not already decide, so even `beginner` looks two plies ahead. The fixed-depth
-/// levels count material only; from `intermediate` up the levels are the expert's search (its
-/// fitted evaluation) under node budgets, each seven to twelve times the one below. From
-/// random to the expert at 1 s is some 2,200 points, so eight steps cannot all be 200 ± 60: the
-/// budgets spread them evenly instead (about 280 each, where before `advanced` at 250 nodes to
-/// `strong` at 100,000 was a wall of 1,000); docs/measurements/ladder.md.
-const CHECKERS: [Plan; 9] = [
+/// levels count material only; from `skilled` up the levels are the expert's search (its
+/// fitted evaluation) under node budgets, each five to eight times the one below (at a few
+/// dozen nodes the budget is steep: 70 nodes stood some 300 above five plies of material).
+/// Eleven steps of about 200 from random to the expert at 1 s, where nine levels could only
+/// spread them at about 280; docs/measurements/ladder.md records the tries.
+const CHECKERS: [Plan; 12] = [
     Plan::fixed(1, 0.0),
-    Plan::fixed(2, 1.2),
-    Plan::fixed(3, 0.9),
-    Plan::fixed(4, 0.5),
-    Plan::deepening(Some(120)),
-    Plan::deepening(Some(800)),
-    Plan::deepening(Some(10_000)),
+    Plan::fixed(2, 2.5),
+    Plan::fixed(2, 1.1),
+    Plan::fixed(3, 0.8),
+    Plan::fixed(4, 0.6),
+    Plan::fixed(5, 0.35),
+    Plan::deepening(Some(55)),
+    Plan::deepening(Some(300)),
+    Plan::deepening(Some(2_000)),
+    Plan::deepening(Some(15_000)),
     Plan::deepening(Some(100_000)),
     Plan::deepening(None),
 ];
 
-/// Pente, weakest first. Six plies cold stood level with `strong` at 2,000 nodes, so
-/// `advanced` is six plies a little warm; `strong` has 6,000 nodes (4,000 stood only 108 above
-/// `advanced` once the expert searched with aspiration windows; 8,000 tied the expert at 1 s
-/// before them); docs/measurements/ladder.md records the tries.
-const PENTE: [Plan; 9] = [
+/// Pente, weakest first. `beginner` plays the priority board; from `novice` to `strong` the
+/// levels search two to six plies, cooling as they deepen; `master` is the expert's search at
+/// 6,000 nodes (six plies cold stood level with 2,000 nodes; 8,000 tied the expert at 1 s
+/// before its aspiration windows). From `casual` to `club` the fixed depths gain little (three
+/// plies at 0.7 and at 0.2 and four at 0.4 stand within some 110 of each other), so those steps
+/// fall below 200 ± 60; docs/measurements/ladder.md records the tries.
+const PENTE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
+    Plan::fixed(2, 20.0),
     Plan::fixed(2, 3.0),
     Plan::fixed(2, 0.5),
     Plan::fixed(3, 0.7),
+    Plan::fixed(3, 0.2),
     Plan::fixed(4, 0.4),
+    Plan::fixed(5, 0.0),
     Plan::fixed(6, 0.4),
     Plan::deepening(Some(6_000)),
     Plan::deepening(None),
 ];
 
-/// Noughts and crosses, weakest first. The game is too small for a ladder: from two plies up a
-/// level draws nearly every game against any other.
-const TICTACTOE: [Plan; 9] = [
+/// Noughts and crosses, weakest first. The game is too small for a ladder: from one cold ply
+/// up a level draws nearly every game against any other, so the levels above `casual` are one
+/// rung.
+const TICTACTOE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 1.5),
+    Plan::fixed(1, 1.0),
     Plan::fixed(1, 0.5),
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 0.3),
+    Plan::fixed(2, 0.15),
     Plan::fixed(2, 0.0),
     Plan::fixed(3, 0.0),
     Plan::deepening(Some(200)),
+    Plan::deepening(Some(1_000)),
     Plan::deepening(None),
 ];
 

@@ -23,7 +23,7 @@ pub use super::game_options::{GameOptions, Opponent, SeatChoice};
 
 /// The protocol version spoken by this build. A server refuses a hello with a version outside
 /// [`MIN_PROTOCOL_VERSION`]`..=PROTOCOL_VERSION`.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The oldest version a server still speaks. Version 6 binds a person's proof to the TLS
 /// connection it was made on (`kingme_shared::identity::ChannelBinding`); an older client's
@@ -31,7 +31,9 @@ pub const PROTOCOL_VERSION: u32 = 8;
 /// message saying to upgrade. Version 7 adds the admins' messages (`Admin`, `AdminLog`) and
 /// `Announcement`, which a server sends only to clients of version 7. Version 8 adds the review
 /// board's `Analyse`, answered by `AnalysisProgress` and `Analysis` (only ever to a client that
-/// asked, so only to version 8).
+/// asked, so only to version 8). Version 9 appends three levels (`novice`, `skilled`,
+/// `master`); an older client is sent the nearest older level below in their place
+/// ([`ServerMessage::for_version`]).
 pub const MIN_PROTOCOL_VERSION: u32 = 6;
 
 /// The first version whose clients are sent `Announcement`s.

@@ -2,7 +2,8 @@
 //! their encoding in [`codec`] (its tokio-util adaptors, with the `codec` feature, are outside the
 //! protocol in the crate's `tokio_codec.rs`: the protocol needs no runtime), the WebSocket door's
 //! JSON in [`json`], the kinds of refusal in [`error_kind`], what creating a game takes in
-//! [`game_options`]. `PROTOCOL.md` at the repository root documents it for people writing other
+//! [`game_options`], what a client of an older version is sent instead of the levels it does
+//! not know in [`older_clients`]. `PROTOCOL.md` at the repository root documents it for people writing other
 //! clients.
 
 pub mod codec;
@@ -10,6 +11,7 @@ pub mod error_kind;
 pub mod game_options;
 pub mod json;
 pub mod message;
+pub mod older_clients;
 
 pub use crate::domain::{
     HistoryEntry, LeaderboardEntry, MAX_HISTORY_ENTRIES, MAX_LEADERBOARD_ENTRIES,
@@ -20,3 +22,4 @@ pub use codec::{
 };
 pub use json::MAX_CLIENT_TEXT;
 pub use message::*;
+pub use older_clients::LEVELS_VERSION;

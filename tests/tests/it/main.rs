@@ -24,6 +24,7 @@ mod hostile;
 mod hostile_attacks;
 mod identity;
 mod lobby;
+mod older_client;
 mod play_build;
 mod requests;
 mod storage_failure;
