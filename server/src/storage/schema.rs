@@ -7,7 +7,9 @@
 //! identities by public key (version-2 secrets kept until a key is bound), and the server's id.
 //! Version 4: a game's rule variant (`variant`, a [`kingme_shared::Variant`] code) replaces the
 //! boolean `pente_tournament_rule`. Version 5: `game_leases`, each game's fencing token.
-//! Version 6: moderation, `sanctions` (a ban or a mute on a name) and `admin_log`.
+//! Version 6: moderation, `sanctions` (a ban or a mute on a name) and `admin_log`. Version 7:
+//! the bot levels' stored ratings dropped, because the twelve-level ladder (protocol version 9)
+//! planned the levels anew; each re-enters at its new measured rating.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -15,7 +17,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 6] = [
+pub const MIGRATIONS: [&str; 7] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -115,6 +117,11 @@ pub const MIGRATIONS: [&str; 6] = [
         target TEXT,
         detail TEXT
     );",
+    // Version 7: the twelve-level ladder (protocol version 9) planned the bot levels anew, so a
+    // level's stored rating described another bot: bots' ratings are dropped, and each level
+    // re-enters the pool at its new measured rating (`ratings::Rating::seed`) at its next rated
+    // game. People's ratings are kept.
+    "DELETE FROM ratings WHERE bot = 1;",
 ];
 
 /// The schema version this build writes.
@@ -340,7 +347,8 @@ mod tests {
                 legacy_secret_hash: None
             })
         );
-        assert_eq!(store.leaderboard(None, 10).unwrap().len(), 2);
+        // Carol's rating; the bot's was dropped by version 7 (the levels planned anew).
+        assert_eq!(store.leaderboard(None, 10).unwrap().len(), 1);
     }
 
     /// The frozen version-4 database in a temporary directory.
@@ -405,7 +413,8 @@ mod tests {
         let last = between_persons.moves.last().unwrap();
         assert_eq!((last.ply, last.text.as_str()), (4, "24-19"));
         assert_eq!(last.clocks_ms, [Some(603_532), Some(604_998)]);
-        // Ratings: ada and bob, and the random bot.
+        // Ratings: ada and bob; the random bot's was dropped by version 7 (the levels planned
+        // anew).
         let board: Vec<(String, bool, u32)> = store
             .leaderboard(Some(GameKind::TicTacToe), 10)
             .unwrap()
@@ -414,11 +423,7 @@ mod tests {
             .collect();
         assert_eq!(
             board,
-            [
-                ("bob".to_owned(), false, 2),
-                ("ada".to_owned(), false, 3),
-                ("random".to_owned(), true, 1)
-            ]
+            [("bob".to_owned(), false, 2), ("ada".to_owned(), false, 3)]
         );
         // Identities: the keys the fixture's players used (seeds 7, 8 and 9).
         for (name, seed) in [("ada", 7), ("bob", 8), ("cy", 9)] {
@@ -472,6 +477,47 @@ mod tests {
             Some(Some("spam".into()))
         );
         assert_eq!(store.admin_log(10).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_version_6_database_drops_the_bots_ratings_and_keeps_the_peoples() {
+        use crate::storage::ratings::{Rated, Rating};
+        let mut connection = Connection::open_in_memory().unwrap();
+        connection
+            .execute_batch(
+                "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL);",
+            )
+            .unwrap();
+        for (index, migration) in MIGRATIONS[..6].iter().enumerate() {
+            connection.execute_batch(migration).unwrap();
+            connection
+                .execute(
+                    "INSERT INTO schema_version VALUES (?1, 0)",
+                    [index as i64 + 1],
+                )
+                .unwrap();
+        }
+        // A person's and a bot level's ratings, as version 6 kept them.
+        connection
+            .execute_batch(
+                "INSERT INTO ratings VALUES ('checkers', 0, 'carol', 1530.0, 3, 2, 0, 1);
+                 INSERT INTO ratings VALUES ('checkers', 1, 'intermediate', 1190.0, 3, 1, 0, 2);",
+            )
+            .unwrap();
+        assert_eq!(migrate(&mut connection, 9).unwrap(), 6);
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        let carol = Rated::Person("carol".to_owned());
+        let bot = Rated::Bot(Level::Intermediate);
+        assert_eq!(
+            store
+                .rating(GameKind::Checkers, &carol)
+                .unwrap()
+                .map(|r| r.rating),
+            Some(1530.0)
+        );
+        assert_eq!(store.rating(GameKind::Checkers, &bot).unwrap(), None);
+        // The level re-enters at its measured rating, not the old stored one.
+        assert_ne!(Rating::seed(GameKind::Checkers, &bot).rating, 1190.0);
     }
 
     #[test]
