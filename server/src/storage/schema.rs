@@ -441,15 +441,15 @@ mod tests {
         assert!(store.check_lease(GameId(7), token).is_ok());
     }
 
-    #[test]
-    fn a_version_5_database_gets_moderation_and_keeps_its_games() {
-        let mut connection = Connection::open_in_memory().unwrap();
+    /// An empty database in memory brought to `version` by this build's own migrations.
+    fn database_at(version: usize) -> Connection {
+        let connection = Connection::open_in_memory().unwrap();
         connection
             .execute_batch(
                 "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL);",
             )
             .unwrap();
-        for (index, migration) in MIGRATIONS[..5].iter().enumerate() {
+        for (index, migration) in MIGRATIONS[..version].iter().enumerate() {
             connection.execute_batch(migration).unwrap();
             connection
                 .execute(
@@ -458,6 +458,12 @@ mod tests {
                 )
                 .unwrap();
         }
+        connection
+    }
+
+    #[test]
+    fn a_version_5_database_gets_moderation_and_keeps_its_games() {
+        let mut connection = database_at(5);
         connection
             .execute_batch(
                 "INSERT INTO games (id, kind, time_control, rated, created_at_ms) \
@@ -482,21 +488,7 @@ mod tests {
     #[test]
     fn a_version_6_database_drops_the_bots_ratings_and_keeps_the_peoples() {
         use crate::storage::ratings::{Rated, Rating};
-        let mut connection = Connection::open_in_memory().unwrap();
-        connection
-            .execute_batch(
-                "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at_ms INTEGER NOT NULL);",
-            )
-            .unwrap();
-        for (index, migration) in MIGRATIONS[..6].iter().enumerate() {
-            connection.execute_batch(migration).unwrap();
-            connection
-                .execute(
-                    "INSERT INTO schema_version VALUES (?1, 0)",
-                    [index as i64 + 1],
-                )
-                .unwrap();
-        }
+        let mut connection = database_at(6);
         // A person's and a bot level's ratings, as version 6 kept them.
         connection
             .execute_batch(
