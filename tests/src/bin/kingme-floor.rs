@@ -119,6 +119,11 @@ impl Args {
         })
     }
 
+    /// How and where the relay stores moves, if it does (`--store` and `--db` come together).
+    fn storing(&self) -> Option<(Storing, &std::path::Path)> {
+        Some((self.store?, self.db.as_deref()?))
+    }
+
     /// Plaintext or TLS, as asked.
     fn wire(&self) -> Wire {
         if self.tls { Wire::Tls } else { Wire::Plaintext }
@@ -174,12 +179,12 @@ fn serve(args: &Args, options: RelayOptions) -> anyhow::Result<()> {
         }
     });
     runtime.block_on(async {
-        let store = match (args.store, &args.db) {
-            (Some(storing), Some(path)) => Some(Arc::new(
+        let store = match args.storing() {
+            Some((storing, path)) => Some(Arc::new(
                 MoveStore::open(path, storing)
                     .with_context(|| format!("open the database {}", path.display()))?,
             )),
-            _ => None,
+            None => None,
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -229,16 +234,16 @@ fn measure(args: &Args, options: RelayOptions) -> anyhow::Result<()> {
         Runtime::CurrentThread => "current-thread runtime",
     };
     let carried = if args.tls { "TLS" } else { "plaintext" };
-    let stored = match (args.store, &args.db) {
-        (Some(Storing::Worker), Some(path)) => format!(
+    let stored = match args.storing() {
+        Some((Storing::Worker, path)) => format!(
             "; each move stored in {} through the server's storage worker",
             path.display()
         ),
-        (Some(Storing::Inline), Some(path)) => format!(
+        Some((Storing::Inline, path)) => format!(
             "; each move stored in {} from its pair's task, a commit a move",
             path.display()
         ),
-        _ => String::new(),
+        None => String::new(),
     };
     println!(
         "bare relay at {addr}, pid {} ({runtime_name}; {writes}; {carried}{stored})",
@@ -309,14 +314,10 @@ fn start_relay(args: &Args, sizes: FrameSizes) -> anyhow::Result<Relay> {
     if args.tls {
         command.arg("--tls");
     }
-    if let (Some(storing), Some(path)) = (args.store, &args.db) {
-        command.args([
-            "--store",
-            match storing {
-                Storing::Worker => "worker",
-                Storing::Inline => "inline",
-            },
-        ]);
+    if let Some((storing, path)) = args.storing()
+        && let Some(name) = storing.to_possible_value()
+    {
+        command.args(["--store", name.get_name()]);
         command.arg("--db").arg(path);
     }
     let mut child = command
