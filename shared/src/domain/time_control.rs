@@ -16,7 +16,6 @@ pub enum TimeControl {
         increment_secs: u32,
     },
     /// A fixed limit for every move, as the classic programs' AI time limit.
-    /// A fixed limit for every move, as the classic programs' AI time limit.
     PerMove {
         /// The seconds each move may take.
         secs: u32,
