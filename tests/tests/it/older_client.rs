@@ -1,14 +1,15 @@
 //! A client of protocol version 8 among the levels version 9 added: it is never sent a level it
 //! could not decode. In the lobby's rows, in a watched game's state and in its seat changes,
 //! `novice`, `skilled` and `master` reach it as the nearest older level below (`beginner`,
-//! `intermediate`, `strong`), while a version-9 client sees them as they are.
+//! `intermediate`, `strong`), while a version-9 client sees them as they are; over TCP and over
+//! the WebSocket door alike.
 
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
     ClientMessage, LEVELS_VERSION, SeatChoice, SeatHolder, ServerMessage,
 };
-use kingme_testkit::{Client, against_bot, start_server, test_config};
+use kingme_testkit::{Client, against_bot, start_server, start_web_server, test_config};
 
 /// The levels of version 9 that a version-8 client cannot decode, as the JSON of a message
 /// names them: any of them anywhere in a message shows there.
@@ -36,6 +37,16 @@ fn bots(seats: &[SeatHolder; 2]) -> Vec<Level> {
         .collect()
 }
 
+/// The lobby's list as `old` is sent it, every message on the way checked.
+async fn listed(old: &mut Client) -> Vec<kingme_shared::protocol::GameSummary> {
+    old.send(ClientMessage::ListGames).await;
+    loop {
+        if let ServerMessage::GameList { games } = next_checked(old).await {
+            return games;
+        }
+    }
+}
+
 /// The next message for the old client, checked.
 async fn next_checked(old: &mut Client) -> ServerMessage {
     let message = old.recv().await;
@@ -57,12 +68,7 @@ async fn a_version_8_client_sees_the_new_levels_as_older_ones() {
         .await
         .guest_of_version("olga", LEVELS_VERSION - 1)
         .await;
-    olga.send(ClientMessage::ListGames).await;
-    let rows = loop {
-        if let ServerMessage::GameList { games } = next_checked(&mut olga).await {
-            break games;
-        }
-    };
+    let rows = listed(&mut olga).await;
     let row = rows
         .iter()
         .find(|row| row.id == waiting.id)
@@ -121,4 +127,26 @@ async fn a_version_8_client_sees_the_new_levels_as_older_ones() {
         })
         .await;
     assert_eq!(ada_saw, Level::Novice);
+}
+
+/// The WebSocket door writes through the same adapting writer: a version-8 browser or bot is
+/// sent the lobby's row of a game against a `master` as `strong`.
+#[tokio::test]
+async fn a_version_8_client_over_the_websocket_door_sees_the_new_levels_as_older_ones() {
+    let server = start_web_server(test_config()).await;
+    let mut ada = Client::hello(server.addr(), "ada").await;
+    let waiting = ada
+        .create(against_bot(GameKind::Checkers, Level::Master))
+        .await;
+    let web = server.http_addr().expect("the HTTP door is open");
+    let mut olga = Client::connect_websocket(web)
+        .await
+        .guest_of_version("olga", LEVELS_VERSION - 1)
+        .await;
+    let rows = listed(&mut olga).await;
+    let row = rows
+        .iter()
+        .find(|row| row.id == waiting.id)
+        .expect("the game is listed");
+    assert_eq!(bots(&row.seats), [Level::Strong]);
 }
