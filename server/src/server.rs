@@ -21,7 +21,7 @@ use crate::players::Sessions;
 #[cfg(feature = "postgres")]
 use crate::storage::PgStore;
 use crate::storage::records::unix_ms;
-use crate::storage::{SqliteStore, Storage, StoreError};
+use crate::storage::{SqliteStore, Storage, StoreError, token_retention};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -279,6 +279,7 @@ pub async fn run_doors(
             actions,
         ));
     }
+    token_retention::forget_old_resume_tokens(&net.storage).await;
     if lone {
         match resume::resume_games(&tables, &net.sessions).await {
             Ok(0) => {}
@@ -288,6 +289,11 @@ pub async fn run_doors(
     }
     net.timers
         .spawn(watch_database(net.storage.clone(), net.connections.clone()));
+    net.timers
+        .spawn(token_retention::keep_forgetting_old_resume_tokens(
+            net.storage.clone(),
+            net.connections.clone(),
+        ));
     let made_for = live.current();
     let permits = permits::for_limits(&made_for);
     net.timers.spawn(permits::follow(

@@ -186,6 +186,9 @@ impl<S: Store> Store for FaultyStore<S> {
     fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError> {
         self.inner.resume_tokens_of(name)
     }
+    fn forget_resume_tokens(&mut self, saved_before_ms: i64) -> Result<u64, StoreError> {
+        self.inner.forget_resume_tokens(saved_before_ms)
+    }
     fn sanction(
         &mut self,
         name: &str,

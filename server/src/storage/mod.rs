@@ -17,7 +17,7 @@
 //! for tests of the failure paths; tests and `test-support` only), `file_identity` (the database file must stay the one opened;
 //! the seal that tells it at start), `stranded_log` (a write-ahead log is replayed only into its
 //! own file), `integrity` (a damaged file is refused at start), `backup` (online backups and safe
-//! restores of a database file).
+//! restores of a database file), `token_retention` (how long a guest's resume token is kept).
 
 pub mod backup;
 pub mod checkpointer;
@@ -48,6 +48,7 @@ pub mod schema;
 pub mod sqlite;
 pub mod store;
 pub mod stranded_log;
+pub mod token_retention;
 pub mod worker;
 
 pub use durability::Durability;

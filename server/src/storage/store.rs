@@ -220,6 +220,10 @@ pub trait Store: Send {
     fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError>;
     /// The hashes of every resume token issued to a name.
     fn resume_tokens_of(&mut self, name: &str) -> Result<Vec<Vec<u8>>, StoreError>;
+    /// Forgets the resume tokens saved before `saved_before_ms`, except those of guests seated
+    /// in a game without a result (a restarted server resumes those guests by their tokens).
+    /// Returns how many were forgotten.
+    fn forget_resume_tokens(&mut self, saved_before_ms: i64) -> Result<u64, StoreError>;
 
     /// Puts a sanction on a name (replacing one of the same kind, and its reason).
     fn sanction(

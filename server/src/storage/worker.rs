@@ -398,6 +398,13 @@ impl Storage {
         self.run(move |store| store.resume_tokens_of(&name)).await
     }
 
+    /// Forgets the resume tokens saved before `saved_before_ms`, except those of guests in a
+    /// game without a result; returns how many.
+    pub async fn forget_resume_tokens(&self, saved_before_ms: i64) -> Result<u64, StoreError> {
+        self.run(move |store| store.forget_resume_tokens(saved_before_ms))
+            .await
+    }
+
     /// The name a resume token belongs to.
     pub async fn resume_token_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
         let hash = identity::hash_secret(token);

@@ -189,3 +189,43 @@ async fn a_resume_token_is_stored_only_as_its_hash() {
         "the resume token itself is in the database"
     );
 }
+
+/// Milliseconds since the epoch, now.
+fn now_ms() -> i64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970");
+    i64::try_from(since.as_millis()).expect("a time in range")
+}
+
+/// As it starts, a server forgets the resume tokens saved over a week ago by guests who hold no
+/// unfinished game, and keeps the newer ones: the table does not grow with every guest that ever
+/// connected.
+#[tokio::test]
+async fn old_resume_tokens_are_forgotten_as_the_server_starts() {
+    use kingme_server::test_support::{SqliteStore, Store};
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("games.db");
+    let old = [1_u8; 32];
+    let new = [2_u8; 32];
+    {
+        let mut store = SqliteStore::open(&path, 0).expect("a new database");
+        store
+            .save_resume_token(&old, "long_gone", 1)
+            .expect("an old token");
+        store
+            .save_resume_token(&new, "just_left", now_ms())
+            .expect("a new token");
+    }
+    let config = Config {
+        database: Database::File(path.clone()),
+        ..test_config()
+    };
+    start_server(config).await.shutdown().await;
+    let mut store = SqliteStore::open(&path, 0).expect("the database again");
+    assert_eq!(store.resume_token_owner(&old).expect("a lookup"), None);
+    assert_eq!(
+        store.resume_token_owner(&new).expect("a lookup").as_deref(),
+        Some("just_left")
+    );
+}

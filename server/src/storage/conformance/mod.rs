@@ -11,7 +11,8 @@
 //! - history: finished games newest first, by player (person or guest) and by kind, limited;
 //! - ratings per game kind and identity, the leaderboard best first and limited;
 //! - identities: a name is bound to one key, once;
-//! - resume tokens by their hash, a name's tokens, a token given again to another name;
+//! - resume tokens by their hash, a name's tokens, a token given again to another name; old
+//!   tokens forgotten, but not those of guests seated in an unfinished game;
 //! - the server's id: 32 hex digits, the same for every store on the database;
 //! - a batch is seen by others only once committed, a rolled-back batch not at all, and a failing
 //!   request (even one the database itself refuses) is undone without losing the batch;
@@ -50,7 +51,7 @@ pub trait TestDatabase {
 pub type Case = fn(&mut dyn TestDatabase);
 
 /// Every case, by name.
-pub const CASES: [(&str, Case); 14] = [
+pub const CASES: [(&str, Case); 15] = [
     (
         "a game is kept from creation to result",
         a_game_is_kept_from_creation_to_result,
@@ -75,6 +76,10 @@ pub const CASES: [(&str, Case); 14] = [
     (
         "resume tokens are kept by their hash",
         resume_tokens_are_kept_by_their_hash,
+    ),
+    (
+        "old resume tokens are forgotten unless their guest is in an unfinished game",
+        old_resume_tokens_are_forgotten_unless_their_guest_is_in_an_unfinished_game,
     ),
     (
         "the server id is the database's",

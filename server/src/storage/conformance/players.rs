@@ -1,5 +1,6 @@
 //! The suite's cases about players and the server: ratings and the leaderboard (also two stores
-//! rating at once), a name bound to one key, resume tokens, and the server's id.
+//! rating at once), a name bound to one key, resume tokens (and forgetting the old ones), and
+//! the server's id.
 
 use super::*;
 use crate::storage::rating_update::rate_game;
@@ -105,6 +106,72 @@ pub fn a_name_is_bound_to_one_key(database: &mut dyn TestDatabase) {
         ok(other.identity("ann"), "ann from another store").and_then(|id| id.public_key),
         Some([1; 32])
     );
+}
+
+/// Tokens saved before the time given are forgotten, except those of guests seated (in either
+/// seat) in a game without a result; a guest whose game is over, a guest with no game, a person
+/// of the same name and a newer token do not keep or lose theirs by mistake.
+pub fn old_resume_tokens_are_forgotten_unless_their_guest_is_in_an_unfinished_game(
+    database: &mut dyn TestDatabase,
+) {
+    let mut store = database.fresh();
+    let store = store.as_mut();
+    let [playing, waiting, over, persons] = ids(store, 4)[..] else {
+        unreachable!("four ids")
+    };
+    let guest = |name: &str| Participant::Guest(name.into());
+    let bot = Participant::Bot(Level::Advanced);
+    create(
+        store,
+        &new_game(playing, GameKind::Checkers, [guest("ann"), bot.clone()]),
+    );
+    create(
+        store,
+        &new_game(waiting, GameKind::Pente, [Participant::Empty, guest("fay")]),
+    );
+    create(
+        store,
+        &new_game(over, GameKind::Checkers, [guest("bob"), bot.clone()]),
+    );
+    create(
+        store,
+        &new_game(
+            persons,
+            GameKind::Checkers,
+            [Participant::Person("eve".into()), bot],
+        ),
+    );
+    let result = GameResult {
+        winner: Some(Side::First),
+        reason: EndReason::Resignation,
+    };
+    ok(store.finish_game(over, &result, 50), "a result");
+    for (hash, name, at) in [
+        (1, "ann", 100),
+        (2, "fay", 100),
+        (3, "bob", 100),
+        (4, "carol", 100),
+        (5, "eve", 100),
+        (6, "dan", 5_000),
+    ] {
+        ok(store.save_resume_token(&[hash], name, at), "a token");
+    }
+    assert_eq!(ok(store.forget_resume_tokens(1_000), "forgetting"), 3);
+    let kept: Vec<Option<String>> = (1..=6)
+        .map(|hash| ok(store.resume_token_owner(&[hash]), "owner"))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            Some("ann".into()),
+            Some("fay".into()),
+            None,
+            None,
+            None,
+            Some("dan".into())
+        ]
+    );
+    assert_eq!(ok(store.forget_resume_tokens(1_000), "again"), 0);
 }
 
 /// Tokens are found by their hash; a name lists its tokens.

@@ -27,6 +27,7 @@ use super::ratings::{Rated, Rating};
 use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
 use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
+use super::token_retention::FORGET_RESUME_TOKENS;
 use kingme_shared::domain::{
     AdminLogEntry, EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry,
 };
@@ -546,6 +547,10 @@ impl Store for PgStore {
         .iter()
         .map(|row| row.try_get(0).map_err(database))
         .collect()
+    }
+
+    fn forget_resume_tokens(&mut self, saved_before_ms: i64) -> Result<u64, StoreError> {
+        self.execute(FORGET_RESUME_TOKENS, &[&saved_before_ms])
     }
 
     fn sanction(

@@ -20,6 +20,7 @@ use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, ti
 use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use super::stranded_log::LogKeeper;
+use super::token_retention::FORGET_RESUME_TOKENS;
 use kingme_shared::domain::{
     AdminLogEntry, EndReason, GameId, GameResult, HistoryEntry, LeaderboardEntry,
 };
@@ -538,6 +539,14 @@ impl Store for SqliteStore {
             .query_map([name], |row| row.get(0))
             .map_err(database)?;
         rows.collect::<rusqlite::Result<_>>().map_err(database)
+    }
+
+    fn forget_resume_tokens(&mut self, saved_before_ms: i64) -> Result<u64, StoreError> {
+        self.connection
+            .prepare_cached(FORGET_RESUME_TOKENS)
+            .and_then(|mut statement| statement.execute([saved_before_ms]))
+            .map(|forgotten| forgotten as u64)
+            .map_err(database)
     }
 
     fn resume_token_owner(&mut self, token_hash: &[u8]) -> Result<Option<String>, StoreError> {
