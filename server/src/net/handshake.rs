@@ -10,7 +10,7 @@ use super::close_reason::CloseReason;
 use super::connection::Connection;
 use super::transport::Incoming;
 use crate::game::TableCommand;
-use crate::players::{Attachment, Session};
+use crate::players::{Attachment, Session, Sessions};
 use crate::refusal::Refusal;
 use crate::storage::identity::hash_secret;
 use crate::storage::records::unix_ms;
@@ -234,18 +234,20 @@ impl<F: Incoming> Connection<F> {
             };
             return Ok((session, token));
         }
-        let storage = &self.context.storage;
-        match storage.admit(name.clone(), Claim::Guest, unix_ms()).await {
+        // The guest is let in and its token stored in one request; a database that fails at
+        // either lets it in to watch only.
+        let token = Sessions::new_guest_token();
+        let admitted = self
+            .context
+            .storage
+            .admit_guest(name.clone(), hash_secret(&token), unix_ms())
+            .await;
+        match admitted {
             Ok(_) => {}
             Err(IdentityError::Store(err)) => return Ok(self.admit_watcher(name, err)),
             Err(err) => return Err(self.fatal(Refusal::Identity(err))),
         }
-        let (session, token) = self.context.sessions.create_guest(name.clone());
-        if let Err(err) = storage.save_resume_token(&token, name, unix_ms()).await {
-            // The session still works until a restart; only resuming after one is lost.
-            tracing::error!(%err, "could not store a resume token");
-        }
-        Ok((session, token))
+        Ok((self.context.sessions.create_guest(name, &token), token))
     }
 
     /// The session of a guest whose token this node does not know: on a cluster node, a token

@@ -65,14 +65,19 @@ impl Sessions {
         self.new_session(name, true, None)
     }
 
-    /// A new guest session with a fresh id and an unguessable token (128 random bits from the
-    /// operating system's seeded CSPRNG); the token goes to the guest and is not kept here.
-    pub fn create_guest(&self, name: String) -> (Arc<Session>, String) {
-        let token = format!("{:032x}", rand::rng().random::<u128>());
-        let hash = hash_secret(&token);
+    /// A new guest's unguessable token (128 random bits from the operating system's seeded
+    /// CSPRNG): it goes to the guest, and only its hash is kept.
+    #[must_use]
+    pub fn new_guest_token() -> String {
+        format!("{:032x}", rand::rng().random::<u128>())
+    }
+
+    /// A new guest session with a fresh id, found by `token` (from [`Sessions::new_guest_token`]).
+    pub fn create_guest(&self, name: String, token: &str) -> Arc<Session> {
+        let hash = hash_secret(token);
         let session = self.new_session(name, true, Some(hash.clone()));
         self.by_token().insert(hash, Arc::clone(&session));
-        (session, token)
+        session
     }
 
     /// A guest's session for a game resumed after a restart or taken over from another node,
@@ -147,7 +152,8 @@ mod tests {
     #[test]
     fn a_guest_is_one_session_however_its_node_came_to_know_it() {
         let sessions = Sessions::default();
-        let (guest, token) = sessions.create_guest("gus".into());
+        let token = Sessions::new_guest_token();
+        let guest = sessions.create_guest("gus".into(), &token);
         let key = hash_secret(&token);
         // Vouched for by another node, or found in the shared database: the same session.
         assert_eq!(sessions.vouched_guest("gus", &key).id, guest.id);

@@ -381,16 +381,22 @@ impl Storage {
         self.run(|store| store.server_id()).await
     }
 
-    /// Remembers a resume token for `name` (only its hash is stored).
-    pub async fn save_resume_token(
+    /// Lets the guest `name` in (refused when a person holds the name) and, if it is let in,
+    /// remembers the hash of its resume token, in one request.
+    pub async fn admit_guest(
         &self,
-        token: &str,
         name: String,
+        token_hash: Vec<u8>,
         now_ms: i64,
-    ) -> Result<(), StoreError> {
-        let hash = identity::hash_secret(token);
-        self.run(move |store| store.save_resume_token(&hash, &name, now_ms))
-            .await
+    ) -> Result<Admission, IdentityError> {
+        self.run(move |store| {
+            let admission = identity::admit(store, &name, &Claim::Guest, now_ms);
+            if admission.is_ok() {
+                store.save_resume_token(&token_hash, &name, now_ms)?;
+            }
+            Ok(admission)
+        })
+        .await?
     }
 
     /// The hashes of every resume token issued to a name.
@@ -730,17 +736,24 @@ mod tests {
         let id = storage.server_id().await.unwrap();
         assert_eq!(id.len(), 32);
         assert_eq!(storage.server_id().await.unwrap(), id);
-        storage
-            .save_resume_token("token-1", "ann".into(), 4)
-            .await
-            .unwrap();
+        // A guest is let in with its token stored; a guest under a person's name is refused,
+        // and its token is not stored.
+        let hash = |token: &str| identity::hash_secret(token);
+        assert_eq!(
+            storage.admit_guest("gus".into(), hash("token-1"), 4).await,
+            Ok(Admission::Guest)
+        );
+        assert!(matches!(
+            storage.admit_guest("ann".into(), hash("token-2"), 5).await,
+            Err(IdentityError::Registered(_))
+        ));
         assert_eq!(
             storage
                 .resume_token_owner("token-1")
                 .await
                 .unwrap()
                 .as_deref(),
-            Some("ann")
+            Some("gus")
         );
         assert_eq!(storage.resume_token_owner("token-2").await.unwrap(), None);
     }
