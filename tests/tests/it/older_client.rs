@@ -7,7 +7,7 @@
 use kingme_shared::GameKind;
 use kingme_shared::ai::Level;
 use kingme_shared::protocol::{
-    ClientMessage, LEVELS_VERSION, SeatChoice, SeatHolder, ServerMessage,
+    ClientMessage, GameId, LEVELS_VERSION, SeatChoice, SeatHolder, ServerMessage,
 };
 use kingme_testkit::{Client, against_bot, start_server, start_web_server, test_config};
 
@@ -37,14 +37,19 @@ fn bots(seats: &[SeatHolder; 2]) -> Vec<Level> {
         .collect()
 }
 
-/// The lobby's list as `old` is sent it, every message on the way checked.
-async fn listed(old: &mut Client) -> Vec<kingme_shared::protocol::GameSummary> {
+/// The bots in the lobby's row of `game` as `old` is sent it, every message on the way checked.
+async fn bots_listed(old: &mut Client, game: GameId) -> Vec<Level> {
     old.send(ClientMessage::ListGames).await;
-    loop {
+    let rows = loop {
         if let ServerMessage::GameList { games } = next_checked(old).await {
-            return games;
+            break games;
         }
-    }
+    };
+    let row = rows
+        .iter()
+        .find(|row| row.id == game)
+        .expect("the game is listed");
+    bots(&row.seats)
 }
 
 /// The next message for the old client, checked.
@@ -68,12 +73,7 @@ async fn a_version_8_client_sees_the_new_levels_as_older_ones() {
         .await
         .guest_of_version("olga", LEVELS_VERSION - 1)
         .await;
-    let rows = listed(&mut olga).await;
-    let row = rows
-        .iter()
-        .find(|row| row.id == waiting.id)
-        .expect("the game is listed");
-    assert_eq!(bots(&row.seats), [Level::Strong]);
+    assert_eq!(bots_listed(&mut olga, waiting.id).await, [Level::Strong]);
 
     olga.send(ClientMessage::Watch { game: waiting.id }).await;
     let state = loop {
@@ -143,10 +143,5 @@ async fn a_version_8_client_over_the_websocket_door_sees_the_new_levels_as_older
         .await
         .guest_of_version("olga", LEVELS_VERSION - 1)
         .await;
-    let rows = listed(&mut olga).await;
-    let row = rows
-        .iter()
-        .find(|row| row.id == waiting.id)
-        .expect("the game is listed");
-    assert_eq!(bots(&row.seats), [Level::Strong]);
+    assert_eq!(bots_listed(&mut olga, waiting.id).await, [Level::Strong]);
 }
