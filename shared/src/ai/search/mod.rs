@@ -96,7 +96,9 @@ pub struct Searcher<M> {
     killers: [[Option<M>; 2]; MAX_PLY],
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
-    scored: Vec<Vec<(i32, M)>>,
+    /// [`Searcher::order`]'s scratch: each move's sort key, and the moves as generated.
+    ranks: Vec<u64>,
+    unordered: Vec<M>,
     /// The triangular principal-variation table: `lines[ply]` is the best line found from the
     /// node at `ply`, rebuilt from the child's line whenever a move raises alpha.
     lines: Vec<Vec<M>>,
@@ -117,7 +119,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; HISTORY_SIZE],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            ranks: Vec::with_capacity(64),
+            unordered: Vec::with_capacity(64),
             lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -444,7 +447,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     }
 
     /// Sorts moves best first: the hash move, then by the game's hint (captures, threats), then
-    /// killers, then history. Stable, so equal moves keep the game's order.
+    /// killers, then history. Stable, so equal moves keep the game's order: each move's key is
+    /// its score (higher first) and then its place in the list, so the keys are distinct and an
+    /// unstable sort of these plain integers gives the stable order.
     fn order<G: SearchGame<Move = M>>(
         &mut self,
         game: &G,
@@ -452,10 +457,10 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         hash_move: Option<M>,
         ply: usize,
     ) {
-        let scored = &mut self.scored[ply];
-        scored.clear();
+        let ranks = &mut self.ranks;
+        ranks.clear();
         let killers = self.killers[ply];
-        for &mv in moves.iter() {
+        for (index, &mv) in moves.iter().enumerate() {
             let score = if Some(mv) == hash_move {
                 i32::MAX
             } else {
@@ -471,11 +476,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                         as i32
                 }
             };
-            scored.push((score, mv));
+            ranks.push(rank(score, index));
         }
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        for (slot, &(_, mv)) in moves.iter_mut().zip(scored.iter()) {
-            *slot = mv;
+        ranks.sort_unstable();
+        self.unordered.clear();
+        self.unordered.extend_from_slice(moves);
+        for (slot, &key) in moves.iter_mut().zip(ranks.iter()) {
+            *slot = self.unordered[key as u32 as usize];
         }
     }
 
@@ -507,6 +514,14 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         }
         line
     }
+}
+
+/// The sort key of a move scoring `score` at `index` in its list: ascending keys put higher
+/// scores first and, among equal scores, the earlier move first.
+fn rank(score: i32, index: usize) -> u64 {
+    // Flipping the sign bit maps `i32`'s order onto `u32`'s; the complement reverses it.
+    let descending = !((score as u32) ^ (1 << 31));
+    (u64::from(descending) << 32) | index as u64
 }
 
 /// The default time budget of a search that has neither a depth nor a time limit.
