@@ -190,7 +190,7 @@ impl SearchGame for CheckersSearch {
         let undo = (self.position, self.reversible_from);
         let irreversible = mv.is_capture() || self.position.moves_a_man(&mv);
         self.position.play_unchecked(&mv);
-        let key = checkers_key_after(self.key(), &undo.0, &self.position);
+        let key = checkers_key_after(self.key(), &undo.0, &mv, &self.position);
         self.keys.push(key);
         if irreversible {
             self.reversible_from = self.keys.len() - 1;
