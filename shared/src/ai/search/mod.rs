@@ -459,7 +459,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     ) {
         let ranks = &mut self.ranks;
         ranks.clear();
-        let killers = self.killers[ply];
+        let killers = &self.killers[ply];
         for (index, &mv) in moves.iter().enumerate() {
             let score = if Some(mv) == hash_move {
                 i32::MAX
