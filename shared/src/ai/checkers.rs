@@ -41,7 +41,7 @@ use crate::games::checkers::{
 use rand::rngs::StdRng;
 use std::sync::Arc;
 
-/// Transposition table size for checkers: 2^18 entries of about 48 bytes.
+/// Transposition table size for checkers: 2^18 entries of 16 bytes.
 const TABLE_BITS: u32 = 18;
 
 /// A checkers position under search, with the keys of the positions before it.

@@ -19,7 +19,7 @@ pub use game::{HISTORY_SIZE, SearchGame};
 
 use super::clock::Deadline;
 use super::score::mate_at;
-use super::tt::{Bound, Table};
+use super::tt::{Bound, Entry, Table};
 use super::{Limits, StopFlag};
 use std::time::{Duration, Instant};
 
@@ -92,10 +92,13 @@ pub struct Found<M> {
 /// The state of one search: buffers, tables, counters and limits.
 pub struct Searcher<M> {
     config: SearchConfig,
-    table: Option<Table<M>>,
+    table: Option<Table>,
     killers: [[Option<M>; 2]; MAX_PLY],
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
+    /// For each ply, where each move of `moves` (in the searched order) stood in the list the
+    /// game generated: what the table keeps as the best move.
+    places: Vec<Vec<u16>>,
     /// [`Searcher::order`]'s scratch: each move's sort key, and the moves as generated.
     ranks: Vec<u64>,
     unordered: Vec<M>,
@@ -119,6 +122,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; HISTORY_SIZE],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            places: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             ranks: Vec::with_capacity(64),
             unordered: Vec::with_capacity(64),
             lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
@@ -281,13 +285,17 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         };
         root[..=index].rotate_right(1);
         let key = game.key();
+        // The table keeps the best move's place in the generated list, not in `root` (ordered).
+        let generated = &mut self.unordered;
+        game.generate(generated);
+        let place = generated.iter().position(|&mv| mv == root[0]);
         let bound = if best_score >= beta {
             Bound::Lower
         } else {
             Bound::Exact
         };
         if let Some(table) = &mut self.table {
-            table.store(key, depth, best_score, bound, Some(root[0]), 0);
+            table.store(key, depth, best_score, bound, place, 0);
         }
         (best_score, Some(root[0]))
     }
@@ -323,12 +331,12 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             return game.evaluate();
         }
         let key = game.key();
-        let mut hash_move = None;
+        let mut hash_place = None;
         if let Some(table) = &self.table
             && let Some(entry) = table.probe(key)
         {
-            hash_move = entry.best;
-            if entry.depth >= depth {
+            hash_place = entry.best();
+            if entry.depth() >= depth {
                 let score = entry.score(ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -346,10 +354,11 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             self.moves[ply] = moves;
             return -MATE + ply as i32;
         }
+        let hash_move = hash_place.and_then(|place| moves.get(place).copied());
         self.order(game, &mut moves, hash_move, ply);
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = None;
+        let mut best_place = None;
         let (mut index, mut widened) = (0, false);
         'moves: loop {
             let Some(&mv) = moves.get(index) else {
@@ -394,7 +403,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             if score > best {
                 best = score;
-                best_move = Some(mv);
+                // A move the widening added has no place in the generated list.
+                best_place = self.places[ply].get(index - 1).map(|&place| usize::from(place));
                 if score > alpha {
                     alpha = score;
                     self.extend_line(ply, mv);
@@ -416,7 +426,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             } else {
                 Bound::Exact
             };
-            table.store(key, depth, best, bound, best_move, ply);
+            table.store(key, depth, best, bound, best_place, ply);
         }
         best
     }
@@ -481,8 +491,12 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         ranks.sort_unstable();
         self.unordered.clear();
         self.unordered.extend_from_slice(moves);
+        let places = &mut self.places[ply];
+        places.clear();
         for (slot, &key) in moves.iter_mut().zip(ranks.iter()) {
-            *slot = self.unordered[key as u32 as usize];
+            let place = key as u32 as usize;
+            *slot = self.unordered[place];
+            places.push(u16::try_from(place).unwrap_or(u16::MAX));
         }
     }
 
@@ -499,13 +513,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let mut legal = Vec::new();
         while line.len() < depth as usize && game.terminal().is_none() {
             let Some(table) = &self.table else { break };
-            let Some(mv) = table.probe(game.key()).and_then(|entry| entry.best) else {
+            let Some(place) = table.probe(game.key()).and_then(Entry::best) else {
                 break;
             };
             game.generate(&mut legal);
-            if !legal.contains(&mv) {
+            let Some(&mv) = legal.get(place) else {
                 break;
-            }
+            };
             line.push(mv);
             undos.push((mv, game.make(mv)));
         }
