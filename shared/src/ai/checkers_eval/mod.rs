@@ -19,8 +19,8 @@ use crate::cpu::{Instructions, Kernel, call};
 use crate::game::Side;
 use crate::games::checkers::{Direction, Position, count_moves};
 use masks::{
-    BLACK_BACK_ROW, BLACK_DOG_HOLE, BLACK_GUARD, CENTRE, DOUBLE_CORNERS, EDGES,
-    WHITE_BACK_ROW, WHITE_DOG_HOLE, WHITE_GUARD, neighbours,
+    BLACK_BACK_ROW, BLACK_DOG_HOLE, BLACK_GUARD, CENTRE, DOUBLE_CORNERS, EDGES, WHITE_BACK_ROW,
+    WHITE_DOG_HOLE, WHITE_GUARD, neighbours,
 };
 pub use weights::{TERMS, Term, Weights, WeightsError, WeightsFile};
 
@@ -195,7 +195,11 @@ fn terms<S: Sink>(position: &Position, sink: &mut S) {
     sink.add(
         Term::Runaways,
         runaways(black_men, white, [Direction::UpLeft, Direction::UpRight])
-            - runaways(white_men, black, [Direction::DownLeft, Direction::DownRight]),
+            - runaways(
+                white_men,
+                black,
+                [Direction::DownLeft, Direction::DownRight],
+            ),
     );
 
     // Trapped kings: every square next to them taken.
@@ -425,7 +429,12 @@ mod tests {
         let kings = position.kings();
         let sides = [
             (position.black() & !kings, position.white(), &BLACK_CONES, 1),
-            (position.white() & !kings, position.black(), &WHITE_CONES, -1),
+            (
+                position.white() & !kings,
+                position.black(),
+                &WHITE_CONES,
+                -1,
+            ),
         ];
         let (mut tempo, mut runaways, mut rows) = ([0; 2], 0, [0; 6]);
         for (side, (men, enemies, cones, sign)) in sides.into_iter().enumerate() {

@@ -96,11 +96,11 @@ pub struct Searcher<M> {
     killers: [[Option<M>; 2]; MAX_PLY],
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
-    /// For each ply, where each move of `moves` (in the searched order) stood in the list the
-    /// game generated: what the table keeps as the best move.
-    places: Vec<Vec<u16>>,
-    /// [`Searcher::order`]'s scratch: each move's sort key, and the moves as generated.
-    ranks: Vec<u64>,
+    /// For each ply, the order its moves are searched in: sort keys ([`rank`]) that end with
+    /// each move's place in `moves`, which stays as the game generated it (the place is what
+    /// the table keeps as the best move).
+    ranks: Vec<Vec<u64>>,
+    /// The moves as generated, where the root reorders its list ([`Searcher::order`]).
     unordered: Vec<M>,
     /// The triangular principal-variation table: `lines[ply]` is the best line found from the
     /// node at `ply`, rebuilt from the child's line whenever a move raises alpha.
@@ -122,8 +122,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; HISTORY_SIZE],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            places: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            ranks: Vec::with_capacity(64),
+            ranks: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             unordered: Vec::with_capacity(64),
             lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
@@ -355,25 +354,30 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             return -MATE + ply as i32;
         }
         let hash_move = hash_place.and_then(|place| moves.get(place).copied());
-        self.order(game, &mut moves, hash_move, ply);
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank_moves(game, &moves, hash_move, ply, &mut ranks);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_place = None;
         let (mut index, mut widened) = (0, false);
         'moves: loop {
-            let Some(&mv) = moves.get(index) else {
+            let Some(&key) = ranks.get(index) else {
                 // Every move searched loses: before the loss is believed, the moves a cut list
-                // left out are searched too (once).
+                // left out are searched too (once), in the order they come.
                 if widened || self.stopped || best > -MATE_BOUND {
                     break;
                 }
                 widened = true;
+                let generated = moves.len();
                 game.widen(&mut moves);
-                if index == moves.len() {
+                ranks.extend((generated..moves.len()).map(|place| place as u64));
+                if index == ranks.len() {
                     break;
                 }
                 continue;
             };
+            let place = key as u32 as usize;
+            let mv = moves[place];
             index += 1;
             let reduced = self.config.reductions
                 && depth >= REDUCE_FROM_DEPTH
@@ -403,8 +407,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             if score > best {
                 best = score;
-                // A move the widening added has no place in the generated list.
-                best_place = self.places[ply].get(index - 1).map(|&place| usize::from(place));
+                best_place = Some(place);
                 if score > alpha {
                     alpha = score;
                     self.extend_line(ply, mv);
@@ -416,6 +419,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
         }
         self.moves[ply] = moves;
+        self.ranks[ply] = ranks;
         if !self.stopped
             && let Some(table) = &mut self.table
         {
@@ -456,10 +460,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         *slot = slot.saturating_add((depth.max(1) * depth.max(1)) as u32);
     }
 
-    /// Sorts moves best first: the hash move, then by the game's hint (captures, threats), then
-    /// killers, then history. Stable, so equal moves keep the game's order: each move's key is
-    /// its score (higher first) and then its place in the list, so the keys are distinct and an
-    /// unstable sort of these plain integers gives the stable order.
+    /// Sorts moves best first (see [`Searcher::rank_moves`]): the root's list, which keeps its
+    /// order from one iteration to the next.
     fn order<G: SearchGame<Move = M>>(
         &mut self,
         game: &G,
@@ -467,10 +469,32 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         hash_move: Option<M>,
         ply: usize,
     ) {
-        let ranks = &mut self.ranks;
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank_moves(game, moves, hash_move, ply, &mut ranks);
+        self.unordered.clear();
+        self.unordered.extend_from_slice(moves);
+        for (slot, &key) in moves.iter_mut().zip(ranks.iter()) {
+            *slot = self.unordered[key as u32 as usize];
+        }
+        self.ranks[ply] = ranks;
+    }
+
+    /// The order to search `moves` in, as `ranks`, sorted: the hash move, then by the game's
+    /// hint (captures, threats), then killers, then history. Stable, so equal moves keep the
+    /// game's order: each move's key is its score (higher first) and then its place in the
+    /// list, so the keys are distinct and an unstable sort of these plain integers gives the
+    /// stable order.
+    fn rank_moves<G: SearchGame<Move = M>>(
+        &self,
+        game: &G,
+        moves: &[M],
+        hash_move: Option<M>,
+        ply: usize,
+        ranks: &mut Vec<u64>,
+    ) {
         ranks.clear();
         let killers = &self.killers[ply];
-        for (index, &mv) in moves.iter().enumerate() {
+        for (place, &mv) in moves.iter().enumerate() {
             let score = if Some(mv) == hash_move {
                 i32::MAX
             } else {
@@ -486,18 +510,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                         as i32
                 }
             };
-            ranks.push(rank(score, index));
+            ranks.push(rank(score, place));
         }
         ranks.sort_unstable();
-        self.unordered.clear();
-        self.unordered.extend_from_slice(moves);
-        let places = &mut self.places[ply];
-        places.clear();
-        for (slot, &key) in moves.iter_mut().zip(ranks.iter()) {
-            let place = key as u32 as usize;
-            *slot = self.unordered[place];
-            places.push(u16::try_from(place).unwrap_or(u16::MAX));
-        }
     }
 
     /// The expected line: the best move, then the table's moves as long as they are legal.
@@ -540,3 +555,31 @@ fn rank(score: i32, index: usize) -> u64 {
 
 /// The default time budget of a search that has neither a depth nor a time limit.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+#[cfg(test)]
+mod tests {
+    use super::rank;
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+
+    #[test]
+    fn ranks_sort_as_a_stable_sort_by_score_best_first() {
+        let mut rng = StdRng::seed_from_u64(34);
+        for _ in 0..2_000 {
+            // Few distinct scores, so that ties are common, and the extremes among them.
+            let choices = [i32::MIN, -5, 0, 1, 1 << 27, i32::MAX];
+            let scores: Vec<i32> = (0..rng.random_range(0..40))
+                .map(|_| choices[rng.random_range(0..choices.len())])
+                .collect();
+            let mut stable: Vec<usize> = (0..scores.len()).collect();
+            stable.sort_by_key(|&place| std::cmp::Reverse(scores[place]));
+            let mut keys: Vec<u64> = scores
+                .iter()
+                .enumerate()
+                .map(|(place, &score)| rank(score, place))
+                .collect();
+            keys.sort_unstable();
+            let ranked: Vec<usize> = keys.iter().map(|&key| key as u32 as usize).collect();
+            assert_eq!(ranked, stable, "{scores:?}");
+        }
+    }
+}

@@ -136,7 +136,11 @@ impl Move {
     /// population count in code built for any processor, such as the search's move ordering).
     #[must_use]
     pub const fn capture_count(&self) -> u32 {
-        if self.captured == 0 { 0 } else { self.len as u32 }
+        if self.captured == 0 {
+            0
+        } else {
+            self.len as u32
+        }
     }
 }
 
