@@ -438,7 +438,7 @@ mod tests {
         ];
         let (mut tempo, mut runaways, mut rows) = ([0; 2], 0, [0; 6]);
         for (side, (men, enemies, cones, sign)) in sides.into_iter().enumerate() {
-            for square in 0..32 {
+            for (square, cone) in cones.iter().enumerate() {
                 if men & (1 << square) == 0 {
                     continue;
                 }
@@ -448,7 +448,7 @@ mod tests {
                     rows[advanced - 1] += sign;
                 }
                 tempo[side] += advanced as i32;
-                runaways += sign * i32::from(cones[square] & enemies == 0);
+                runaways += sign * i32::from(cone & enemies == 0);
             }
         }
         let pieces = (position.black() | position.white()).count_ones() as i32;
