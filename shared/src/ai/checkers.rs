@@ -41,7 +41,7 @@ use crate::games::checkers::{
 use rand::rngs::StdRng;
 use std::sync::Arc;
 
-/// Transposition table size for checkers: 2^18 entries of about 48 bytes.
+/// Transposition table size for checkers: 2^18 entries of 16 bytes.
 const TABLE_BITS: u32 = 18;
 
 /// A checkers position under search, with the keys of the positions before it.
@@ -190,7 +190,7 @@ impl SearchGame for CheckersSearch {
         let undo = (self.position, self.reversible_from);
         let irreversible = mv.is_capture() || self.position.moves_a_man(&mv);
         self.position.play_unchecked(&mv);
-        let key = checkers_key_after(self.key(), &undo.0, &self.position);
+        let key = checkers_key_after(self.key(), &undo.0, &mv, &self.position);
         self.keys.push(key);
         if irreversible {
             self.reversible_from = self.keys.len() - 1;
@@ -212,18 +212,20 @@ impl SearchGame for CheckersSearch {
         // The same position with the same side to move, two, four, ... plies back, latest
         // first. Seen after the root, the side that steered into the cycle can repeat it: a
         // draw at once. Seen only before the root, it is a draw the third time it stands.
+        // The earlier keys in pairs from the latest, `[now - 2k, now - 2k + 1]`: each pair's
+        // first is a position with this side to move.
         let key = self.keys[now];
-        let mut seen = (self.reversible_from..now)
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|&index| self.keys[index] == key);
-        let repeated = match seen.next() {
-            Some(index) if index > self.root => true,
-            Some(_) => seen.next().is_some(),
-            None => false,
-        };
-        repeated.then(|| self.draw_score())
+        let earlier = &self.keys[self.reversible_from..now];
+        let mut seen_before_root = false;
+        for (pairs, pair) in earlier.rchunks_exact(2).enumerate() {
+            if pair[0] == key {
+                if now - 2 * (pairs + 1) > self.root || seen_before_root {
+                    return Some(self.draw_score());
+                }
+                seen_before_root = true;
+            }
+        }
+        None
     }
 
     fn evaluate(&self) -> i32 {

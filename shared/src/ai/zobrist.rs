@@ -6,7 +6,7 @@
 //! small enough to use its two masks as the key.
 
 use crate::game::Side;
-use crate::games::checkers::Position;
+use crate::games::checkers::{Move, Position};
 
 /// Keys per piece kind (Black man, Black king, White man, White king) and square index.
 static KEYS: [[u64; 32]; 4] = {
@@ -48,19 +48,29 @@ pub fn checkers_key(position: &Position) -> u64 {
     key
 }
 
-/// The hash of `after` from `key`, the hash of `before`: only the squares whose piece changed
-/// (a move's origin and landing, its captures, a crowning) and the side to move are XORed out
-/// and in. The same number as [`checkers_key`] of `after`, for the few squares a move touches
-/// instead of every piece: the search takes it at every move it makes.
+/// The hash of `after`, the position `mv` leads to from `before`, given `key`, the hash of
+/// `before`: only the move's origin and landing (with the piece's kind there, a man or a king
+/// once crowned), its captures and the side to move are XORed out and in. The same number as
+/// [`checkers_key`] of `after`, for the few squares a move touches instead of every piece: the
+/// search takes it at every move it makes.
 #[must_use]
-pub fn checkers_key_after(key: u64, before: &Position, after: &Position) -> u64 {
+#[inline]
+pub fn checkers_key_after(key: u64, before: &Position, mv: &Move, after: &Position) -> u64 {
     let mut key = key;
     if before.side_to_move() != after.side_to_move() {
         key ^= WHITE_TO_MOVE;
     }
-    let (old, new) = (kinds(before), kinds(after));
-    for kind in 0..4 {
-        key ^= squares_key(kind, old[kind] ^ new[kind]);
+    // The kinds are numbered as in `KEYS`: the side's men, then its kings.
+    let us = 2 * before.side_to_move().index();
+    let kind = |position: &Position, square: usize| us + (position.kings() >> square & 1) as usize;
+    let (from, to) = (usize::from(mv.from().index()), usize::from(mv.to().index()));
+    // A king's capture that goes round a loop lands where it started: the two cancel out.
+    key ^= KEYS[kind(before, from)][from] ^ KEYS[kind(after, to)][to];
+    let captured = mv.captured();
+    if captured != 0 {
+        let them = 2 - us;
+        key ^= squares_key(them, captured & !before.kings())
+            ^ squares_key(them + 1, captured & before.kings());
     }
     key
 }
@@ -130,7 +140,7 @@ mod tests {
                     for mv in &legal {
                         let after = position.after(mv);
                         assert_eq!(
-                            checkers_key_after(key, &position, &after),
+                            checkers_key_after(key, &position, mv, &after),
                             checkers_key(&after),
                             "{position:?} then {mv:?}"
                         );

@@ -17,10 +17,10 @@ pub mod weights;
 
 use crate::cpu::{Instructions, Kernel, call};
 use crate::game::Side;
-use crate::games::checkers::{Position, count_moves};
+use crate::games::checkers::{Direction, Position, count_moves};
 use masks::{
-    BLACK_BACK_ROW, BLACK_CONES, BLACK_DOG_HOLE, BLACK_GUARD, CENTRE, DOUBLE_CORNERS, EDGES,
-    WHITE_BACK_ROW, WHITE_CONES, WHITE_DOG_HOLE, WHITE_GUARD, neighbours,
+    BLACK_BACK_ROW, BLACK_DOG_HOLE, BLACK_GUARD, CENTRE, DOUBLE_CORNERS, EDGES, WHITE_BACK_ROW,
+    WHITE_DOG_HOLE, WHITE_GUARD, neighbours,
 };
 pub use weights::{TERMS, Term, Weights, WeightsError, WeightsFile};
 
@@ -194,7 +194,12 @@ fn terms<S: Sink>(position: &Position, sink: &mut S) {
     // Runaway men: nothing of the enemy's in the cone ahead.
     sink.add(
         Term::Runaways,
-        runaways(black_men, white, &BLACK_CONES) - runaways(white_men, black, &WHITE_CONES),
+        runaways(black_men, white, [Direction::UpLeft, Direction::UpRight])
+            - runaways(
+                white_men,
+                black,
+                [Direction::DownLeft, Direction::DownRight],
+            ),
     );
 
     // Trapped kings: every square next to them taken.
@@ -209,37 +214,39 @@ fn terms<S: Sink>(position: &Position, sink: &mut S) {
 }
 
 /// Adds each man's advancement term for a side (`sign` 1 for Black, -1 for White) and returns
-/// the side's tempo: the rows its men have gone forward, together.
+/// the side's tempo: the rows its men have gone forward, together. Counted row by row, a
+/// population count each, not man by man.
 #[inline(always)]
 fn advancement<S: Sink>(men: u32, side: Side, sink: &mut S, sign: i32) -> i32 {
     let mut tempo = 0;
-    let mut bits = men;
-    while bits != 0 {
-        let row = (bits.trailing_zeros() / 4) as usize;
-        bits &= bits - 1;
+    for row in 0..8 {
+        let on_row = (men & (0xF << (4 * row))).count_ones() as i32;
         let advanced = match side {
             Side::First => row,
             Side::Second => 7 - row,
         };
         if let Some(term) = ADVANCE[advanced] {
-            sink.add(term, sign);
+            sink.add(term, sign * on_row);
         }
-        tempo += advanced as i32;
+        tempo += advanced as i32 * on_row;
     }
     tempo
 }
 
-/// How many of `men` have no enemy piece in the cone ahead of them.
+/// How many of `men` have no enemy piece in the cone ahead of them (the squares a man could
+/// ever reach going forward, widening a square each way a row). An enemy is in a man's cone
+/// exactly when the man is in the enemy's cone the other way (`back`, the men's backward
+/// directions), so the squares watched by some enemy are found for all enemies at once, a row
+/// a step, instead of man by man.
 #[inline(always)]
-fn runaways(men: u32, enemies: u32, cones: &[u32; 32]) -> i32 {
-    let mut free = 0;
-    let mut bits = men;
-    while bits != 0 {
-        let square = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        free += i32::from(cones[square] & enemies == 0);
+fn runaways(men: u32, enemies: u32, back: [Direction; 2]) -> i32 {
+    let mut frontier = enemies;
+    let mut watched = 0;
+    while frontier != 0 {
+        frontier = back[0].step(frontier) | back[1].step(frontier);
+        watched |= frontier;
     }
-    free
+    (men & !watched).count_ones() as i32
 }
 
 /// Knowledge of won endings: when one side is ahead and the other has only kings left, the
@@ -412,6 +419,82 @@ mod tests {
             assert!(eval("W:WK1:BK14,K15") < eval("W:WK10:BK14,K15"));
             // The hunters gain by coming closer.
             assert!(eval("W:WK1:BK6,K9") > eval("W:WK1:BK27,K32"));
+        }
+    }
+
+    /// The advancement, tempo and runaway counts as they were first written, man by man with
+    /// the cone tables: the reference for the counts by rows and by spreading from the enemies.
+    fn man_by_man(position: &Position) -> (i32, i32, [i32; 6]) {
+        use masks::{BLACK_CONES, WHITE_CONES};
+        let kings = position.kings();
+        let sides = [
+            (position.black() & !kings, position.white(), &BLACK_CONES, 1),
+            (
+                position.white() & !kings,
+                position.black(),
+                &WHITE_CONES,
+                -1,
+            ),
+        ];
+        let (mut tempo, mut runaways, mut rows) = ([0; 2], 0, [0; 6]);
+        for (side, (men, enemies, cones, sign)) in sides.into_iter().enumerate() {
+            for (square, cone) in cones.iter().enumerate() {
+                if men & (1 << square) == 0 {
+                    continue;
+                }
+                let row = square / 4;
+                let advanced = if sign == 1 { row } else { 7 - row };
+                if (1..=6).contains(&advanced) {
+                    rows[advanced - 1] += sign;
+                }
+                tempo[side] += advanced as i32;
+                runaways += sign * i32::from(cone & enemies == 0);
+            }
+        }
+        let pieces = (position.black() | position.white()).count_ones() as i32;
+        ((tempo[0] - tempo[1]) * (24 - pieces) / 8, runaways, rows)
+    }
+
+    #[test]
+    fn counts_by_rows_and_by_spreading_are_the_counts_man_by_man() {
+        use rand::{Rng, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(34);
+        let advance = [
+            Term::Advance1,
+            Term::Advance2,
+            Term::Advance3,
+            Term::Advance4,
+            Term::Advance5,
+            Term::Advance6,
+        ];
+        for _ in 0..5_000 {
+            // Random boards, sparse to full, up to 12 pieces a side, men on every row but
+            // their crowning row.
+            let density = rng.random_range(0.05..0.9);
+            let (mut black, mut white, mut kings) = (0u32, 0u32, 0u32);
+            for square in 0..32 {
+                let bit = 1 << square;
+                let (side, crowning) = if rng.random_bool(0.5) {
+                    (&mut black, 0xF000_0000)
+                } else {
+                    (&mut white, 0x0000_000F)
+                };
+                if rng.random_bool(density) && side.count_ones() < 12 {
+                    *side |= bit;
+                    if bit & crowning != 0 || rng.random_bool(0.2) {
+                        kings |= bit;
+                    }
+                }
+            }
+            let position =
+                Position::from_parts(black, white, kings, Side::First).expect("a legal board");
+            let counts = features(&position);
+            let (tempo, runaways, rows) = man_by_man(&position);
+            assert_eq!(counts[Term::TempoLate as usize], tempo, "{position:?}");
+            assert_eq!(counts[Term::Runaways as usize], runaways, "{position:?}");
+            for (term, count) in advance.into_iter().zip(rows) {
+                assert_eq!(counts[term as usize], count, "{term:?}, {position:?}");
+            }
         }
     }
 

@@ -19,7 +19,7 @@ pub use game::{HISTORY_SIZE, SearchGame};
 
 use super::clock::Deadline;
 use super::score::mate_at;
-use super::tt::{Bound, Table};
+use super::tt::{Bound, Entry, Table};
 use super::{Limits, StopFlag};
 use std::time::{Duration, Instant};
 
@@ -92,11 +92,16 @@ pub struct Found<M> {
 /// The state of one search: buffers, tables, counters and limits.
 pub struct Searcher<M> {
     config: SearchConfig,
-    table: Option<Table<M>>,
+    table: Option<Table>,
     killers: [[Option<M>; 2]; MAX_PLY],
     history: Vec<u32>,
     moves: Vec<Vec<M>>,
-    scored: Vec<Vec<(i32, M)>>,
+    /// For each ply, the order its moves are searched in: sort keys ([`rank`]) that end with
+    /// each move's place in `moves`, which stays as the game generated it (the place is what
+    /// the table keeps as the best move).
+    ranks: Vec<Vec<u64>>,
+    /// The moves as generated, where the root reorders its list ([`Searcher::order`]).
+    unordered: Vec<M>,
     /// The triangular principal-variation table: `lines[ply]` is the best line found from the
     /// node at `ply`, rebuilt from the child's line whenever a move raises alpha.
     lines: Vec<Vec<M>>,
@@ -117,7 +122,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             killers: [[None; 2]; MAX_PLY],
             history: vec![0; HISTORY_SIZE],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            scored: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            ranks: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            unordered: Vec::with_capacity(64),
             lines: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -278,13 +284,17 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         };
         root[..=index].rotate_right(1);
         let key = game.key();
+        // The table keeps the best move's place in the generated list, not in `root` (ordered).
+        let generated = &mut self.unordered;
+        game.generate(generated);
+        let place = generated.iter().position(|&mv| mv == root[0]);
         let bound = if best_score >= beta {
             Bound::Lower
         } else {
             Bound::Exact
         };
         if let Some(table) = &mut self.table {
-            table.store(key, depth, best_score, bound, Some(root[0]), 0);
+            table.store(key, depth, best_score, bound, place, 0);
         }
         (best_score, Some(root[0]))
     }
@@ -320,12 +330,12 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             return game.evaluate();
         }
         let key = game.key();
-        let mut hash_move = None;
+        let mut hash_place = None;
         if let Some(table) = &self.table
             && let Some(entry) = table.probe(key)
         {
-            hash_move = entry.best;
-            if entry.depth >= depth {
+            hash_place = entry.best();
+            if entry.depth() >= depth {
                 let score = entry.score(ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -343,25 +353,31 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             self.moves[ply] = moves;
             return -MATE + ply as i32;
         }
-        self.order(game, &mut moves, hash_move, ply);
+        let hash_move = hash_place.and_then(|place| moves.get(place).copied());
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank_moves(game, &moves, hash_move, ply, &mut ranks);
         let original_alpha = alpha;
         let mut best = -INFINITY;
-        let mut best_move = None;
+        let mut best_place = None;
         let (mut index, mut widened) = (0, false);
         'moves: loop {
-            let Some(&mv) = moves.get(index) else {
+            let Some(&key) = ranks.get(index) else {
                 // Every move searched loses: before the loss is believed, the moves a cut list
-                // left out are searched too (once).
+                // left out are searched too (once), in the order they come.
                 if widened || self.stopped || best > -MATE_BOUND {
                     break;
                 }
                 widened = true;
+                let generated = moves.len();
                 game.widen(&mut moves);
-                if index == moves.len() {
+                ranks.extend((generated..moves.len()).map(|place| place as u64));
+                if index == ranks.len() {
                     break;
                 }
                 continue;
             };
+            let place = key as u32 as usize;
+            let mv = moves[place];
             index += 1;
             let reduced = self.config.reductions
                 && depth >= REDUCE_FROM_DEPTH
@@ -391,7 +407,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
             if score > best {
                 best = score;
-                best_move = Some(mv);
+                best_place = Some(place);
                 if score > alpha {
                     alpha = score;
                     self.extend_line(ply, mv);
@@ -403,6 +419,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             }
         }
         self.moves[ply] = moves;
+        self.ranks[ply] = ranks;
         if !self.stopped
             && let Some(table) = &mut self.table
         {
@@ -413,7 +430,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             } else {
                 Bound::Exact
             };
-            table.store(key, depth, best, bound, best_move, ply);
+            table.store(key, depth, best, bound, best_place, ply);
         }
         best
     }
@@ -443,8 +460,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         *slot = slot.saturating_add((depth.max(1) * depth.max(1)) as u32);
     }
 
-    /// Sorts moves best first: the hash move, then by the game's hint (captures, threats), then
-    /// killers, then history. Stable, so equal moves keep the game's order.
+    /// Sorts moves best first (see [`Searcher::rank_moves`]): the root's list, which keeps its
+    /// order from one iteration to the next.
     fn order<G: SearchGame<Move = M>>(
         &mut self,
         game: &G,
@@ -452,10 +469,32 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         hash_move: Option<M>,
         ply: usize,
     ) {
-        let scored = &mut self.scored[ply];
-        scored.clear();
-        let killers = self.killers[ply];
-        for &mv in moves.iter() {
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank_moves(game, moves, hash_move, ply, &mut ranks);
+        self.unordered.clear();
+        self.unordered.extend_from_slice(moves);
+        for (slot, &key) in moves.iter_mut().zip(ranks.iter()) {
+            *slot = self.unordered[key as u32 as usize];
+        }
+        self.ranks[ply] = ranks;
+    }
+
+    /// The order to search `moves` in, as `ranks`, sorted: the hash move, then by the game's
+    /// hint (captures, threats), then killers, then history. Stable, so equal moves keep the
+    /// game's order: each move's key is its score (higher first) and then its place in the
+    /// list, so the keys are distinct and an unstable sort of these plain integers gives the
+    /// stable order.
+    fn rank_moves<G: SearchGame<Move = M>>(
+        &self,
+        game: &G,
+        moves: &[M],
+        hash_move: Option<M>,
+        ply: usize,
+        ranks: &mut Vec<u64>,
+    ) {
+        ranks.clear();
+        let killers = &self.killers[ply];
+        for (place, &mv) in moves.iter().enumerate() {
             let score = if Some(mv) == hash_move {
                 i32::MAX
             } else {
@@ -471,12 +510,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                         as i32
                 }
             };
-            scored.push((score, mv));
+            ranks.push(rank(score, place));
         }
-        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        for (slot, &(_, mv)) in moves.iter_mut().zip(scored.iter()) {
-            *slot = mv;
-        }
+        ranks.sort_unstable();
     }
 
     /// The expected line: the best move, then the table's moves as long as they are legal.
@@ -492,13 +528,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let mut legal = Vec::new();
         while line.len() < depth as usize && game.terminal().is_none() {
             let Some(table) = &self.table else { break };
-            let Some(mv) = table.probe(game.key()).and_then(|entry| entry.best) else {
+            let Some(place) = table.probe(game.key()).and_then(Entry::best) else {
                 break;
             };
             game.generate(&mut legal);
-            if !legal.contains(&mv) {
+            let Some(&mv) = legal.get(place) else {
                 break;
-            }
+            };
             line.push(mv);
             undos.push((mv, game.make(mv)));
         }
@@ -509,5 +545,41 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     }
 }
 
+/// The sort key of a move scoring `score` at `index` in its list: ascending keys put higher
+/// scores first and, among equal scores, the earlier move first.
+fn rank(score: i32, index: usize) -> u64 {
+    // Flipping the sign bit maps `i32`'s order onto `u32`'s; the complement reverses it.
+    let descending = !((score as u32) ^ (1 << 31));
+    (u64::from(descending) << 32) | index as u64
+}
+
 /// The default time budget of a search that has neither a depth nor a time limit.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+#[cfg(test)]
+mod tests {
+    use super::rank;
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+
+    #[test]
+    fn ranks_sort_as_a_stable_sort_by_score_best_first() {
+        let mut rng = StdRng::seed_from_u64(34);
+        for _ in 0..2_000 {
+            // Few distinct scores, so that ties are common, and the extremes among them.
+            let choices = [i32::MIN, -5, 0, 1, 1 << 27, i32::MAX];
+            let scores: Vec<i32> = (0..rng.random_range(0..40))
+                .map(|_| choices[rng.random_range(0..choices.len())])
+                .collect();
+            let mut stable: Vec<usize> = (0..scores.len()).collect();
+            stable.sort_by_key(|&place| std::cmp::Reverse(scores[place]));
+            let mut keys: Vec<u64> = scores
+                .iter()
+                .enumerate()
+                .map(|(place, &score)| rank(score, place))
+                .collect();
+            keys.sort_unstable();
+            let ranked: Vec<usize> = keys.iter().map(|&key| key as u32 as usize).collect();
+            assert_eq!(ranked, stable, "{scores:?}");
+        }
+    }
+}

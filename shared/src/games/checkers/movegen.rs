@@ -80,12 +80,17 @@ fn jump_origins(direction: Direction, movers: u32, theirs: u32, empty: u32) -> u
     back.step(back.step(empty) & theirs) & movers
 }
 
-/// Every piece of the side to move that can start a capture.
+/// Every piece of the side to move that can start a capture. The two backward directions are
+/// looked at only where there are kings (most of a game has none).
 #[inline(always)]
 fn capture_origins<const BLACK: bool>(view: &View) -> u32 {
     let [f1, f2, b1, b2] = directions::<BLACK>();
-    jump_origins(f1, view.mine, view.theirs, view.empty)
-        | jump_origins(f2, view.mine, view.theirs, view.empty)
+    let forward = jump_origins(f1, view.mine, view.theirs, view.empty)
+        | jump_origins(f2, view.mine, view.theirs, view.empty);
+    if view.my_kings == 0 {
+        return forward;
+    }
+    forward
         | jump_origins(b1, view.my_kings, view.theirs, view.empty)
         | jump_origins(b2, view.my_kings, view.theirs, view.empty)
 }

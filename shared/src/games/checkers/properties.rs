@@ -209,6 +209,8 @@ proptest! {
         for mv in &moves {
             let text = super::move_text(&position, mv);
             prop_assert_eq!(parse_move(&position, &text), Ok(*mv), "{} {}", fen(&position), text);
+            // A capture's count, read from its path's length, is the pieces it takes.
+            prop_assert_eq!(mv.capture_count(), mv.captured().count_ones(), "{}", text);
         }
     }
 
