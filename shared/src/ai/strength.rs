@@ -78,19 +78,20 @@ const CHECKERS: [Plan; 12] = [
 ];
 
 /// Pente, weakest first. `beginner` plays the priority board; from `novice` to `strong` the
-/// levels search two to six plies, cooling as they deepen; `master` is the expert's search at
+/// levels search one to six plies, cooling as they deepen; `master` is the expert's search at
 /// 6,000 nodes (six plies cold stood level with 2,000 nodes; 8,000 tied the expert at 1 s
-/// before its aspiration windows). From `casual` to `club` the fixed depths gain little (three
-/// plies at 0.7 and at 0.2 and four at 0.4 stand within some 110 of each other), so those steps
-/// fall below 200 ± 60; docs/measurements/ladder.md records the tries.
+/// before its aspiration windows). One ply at 3 falls between the priority board and two
+/// plies at 20; three plies at 0.2 stood only some 110 from three at 0.7 and four at 0.4, so
+/// it was dropped and the levels above moved down one slot. Eleven steps within 200 ± 60 from
+/// `beginner` to the expert; docs/measurements/ladder.md records the tries ("Pente evened").
 const PENTE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
+    Plan::fixed(1, 3.0),
     Plan::fixed(2, 20.0),
     Plan::fixed(2, 3.0),
-    Plan::fixed(2, 0.5),
+    Plan::fixed(2, 0.8),
     Plan::fixed(3, 0.7),
-    Plan::fixed(3, 0.2),
     Plan::fixed(4, 0.4),
     Plan::fixed(5, 0.0),
     Plan::fixed(6, 0.4),
