@@ -119,10 +119,10 @@ fn pick_warm<M: Copy>(scored: &[(i32, M)], temperature: f64, rng: &mut StdRng) -
 
 /// The expert: iterative deepening with the transposition table (`2^table_bits` entries) and
 /// extensions, under the limits or one second when none is set; a level whose plan has a node
-/// budget (`skilled` to `master` in checkers, `master` in Pente: [`super::strength`]) the
-/// same under that budget, unless the limits set one. With `minimax` or
-/// `fixed_depth` it searches the fixed depth like a classic level instead, so node counts can
-/// be compared.
+/// budget (`skilled` to `master` in checkers, `strong` and `master` in Pente:
+/// [`super::strength`]) the same under that budget, unless the limits set one. With `minimax`
+/// or `fixed_depth` it searches the fixed depth like a classic level instead, so node counts
+/// can be compared.
 pub fn expert<G: SearchGame>(
     game: &mut G,
     table_bits: u32,

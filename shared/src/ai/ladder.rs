@@ -54,23 +54,24 @@ const CHECKERS: [(Level, i32); 12] = [
 ];
 
 /// Pente, twelve levels: `kingme ladder --game pente --levels random,...,master --games 32
-/// --span 4` and the expert at its default 1 s against its three nearest levels (`--time 1
-/// --span 3 --games 16`); 1,136 games, errors near 125 to 170. From `casual` to `club` the
-/// steps fall below 200 ± 60 (three and four plies gain little over each other), and random's
-/// step is not a measurement (random never scores); see docs/measurements/ladder.md.
+/// --span 4` (every pair within four places below the expert) and the expert at its default 1 s
+/// against its three nearest levels (`--time 1 --span 3 --games 16`, 32 against `master`); 1,132
+/// games, errors near 110 to 160; every step from `beginner` to the expert within 200 ± 60 (140
+/// to 235), and
+/// random's step is not a measurement (random never scores); see docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 12] = [
     (Level::Random, 0),
-    (Level::Beginner, 510),
-    (Level::Novice, 840),
-    (Level::Easy, 1050),
-    (Level::Casual, 1300),
-    (Level::Intermediate, 1440),
-    (Level::Skilled, 1540),
-    (Level::Club, 1660),
-    (Level::Advanced, 1820),
+    (Level::Beginner, 520),
+    (Level::Novice, 690),
+    (Level::Easy, 880),
+    (Level::Casual, 1020),
+    (Level::Intermediate, 1180),
+    (Level::Skilled, 1340),
+    (Level::Club, 1580),
+    (Level::Advanced, 1760),
     (Level::Strong, 1960),
-    (Level::Master, 2150),
-    (Level::Expert, 2320),
+    (Level::Master, 2190),
+    (Level::Expert, 2370),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (every pair of

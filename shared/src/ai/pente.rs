@@ -4,11 +4,11 @@
 //! cut to the best few, so the look-ahead goes deep where the game is. The evaluation is the
 //! pattern count of [`super::pente_patterns`].
 //!
-//! `beginner` is the priority board ([`super::pente_beginner`]); `novice` to `strong` search a
-//! few plies over the candidates ([`super::strength`]); `master` and `expert` first look
-//! for a win by threats ([`super::pente_tss`]), then deepen iteratively with the transposition
-//! table, asking the threat search again at quiet leaves where a three stands. The expert's time
-//! budget is bent to the position's sharpness first ([`super::pente_sharpness`]).
+//! `beginner` is the priority board ([`super::pente_beginner`]); `novice` to `advanced` search
+//! one to five plies over the candidates ([`super::strength`]); `strong`, `master` and `expert`
+//! first look for a win by threats ([`super::pente_tss`]), then deepen iteratively with the
+//! transposition table, asking the threat search again at quiet leaves where a three stands. The
+//! expert's time budget is bent to the position's sharpness first ([`super::pente_sharpness`]).
 
 use super::classic::{Request, classic, expert};
 use super::clock::Deadline;
@@ -42,7 +42,8 @@ const LEAF_THREATS: ThreatLimits = ThreatLimits {
     nodes: 16,
 };
 
-/// The threat search before `master` searches: fours only.
+/// The threat search before `strong` and `master` search (the deepening levels below the
+/// expert): fours only.
 const ROOT_FOURS: ThreatLimits = ThreatLimits {
     threats: 8,
     threes: 0,
