@@ -97,10 +97,7 @@ async fn a_store_whose_postgres_restarted_connects_again_at_the_next_batch() {
         .unwrap();
     let storage = Storage::start(store);
     let before = storage.reserve_game_ids(1).await.unwrap();
-    storage
-        .save_resume_token("t", "ann".into(), 1)
-        .await
-        .unwrap();
+    storage.admit_guest("ann".into(), "t", 1).await.unwrap();
     server.restart();
     // Nothing is lost, and the first request after the restart already works.
     let after = storage.reserve_game_ids(1).await.unwrap();

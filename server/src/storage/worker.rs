@@ -382,13 +382,14 @@ impl Storage {
     }
 
     /// Lets the guest `name` in (refused when a person holds the name) and, if it is let in,
-    /// remembers the hash of its resume token, in one request.
+    /// remembers its resume token (only its hash is stored), in one request.
     pub async fn admit_guest(
         &self,
         name: String,
-        token_hash: Vec<u8>,
+        token: &str,
         now_ms: i64,
     ) -> Result<Admission, IdentityError> {
+        let token_hash = identity::hash_secret(token);
         self.run(move |store| {
             let admission = identity::admit(store, &name, &Claim::Guest, now_ms);
             if admission.is_ok() {
@@ -738,13 +739,12 @@ mod tests {
         assert_eq!(storage.server_id().await.unwrap(), id);
         // A guest is let in with its token stored; a guest under a person's name is refused,
         // and its token is not stored.
-        let hash = |token: &str| identity::hash_secret(token);
         assert_eq!(
-            storage.admit_guest("gus".into(), hash("token-1"), 4).await,
+            storage.admit_guest("gus".into(), "token-1", 4).await,
             Ok(Admission::Guest)
         );
         assert!(matches!(
-            storage.admit_guest("ann".into(), hash("token-2"), 5).await,
+            storage.admit_guest("ann".into(), "token-2", 5).await,
             Err(IdentityError::Registered(_))
         ));
         assert_eq!(
