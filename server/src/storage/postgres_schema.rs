@@ -15,7 +15,7 @@ use postgres::Client;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`; the
 /// same steps as [`super::schema::MIGRATIONS`].
-pub const MIGRATIONS: [&str; 7] = [
+pub const MIGRATIONS: [&str; 8] = [
     // Version 1.
     "CREATE TABLE games (
         id BIGINT PRIMARY KEY,
@@ -116,6 +116,8 @@ pub const MIGRATIONS: [&str; 7] = [
     // Version 7: the bot levels planned anew for twelve levels: their stored ratings dropped
     // (each re-enters at its new measured rating); people's kept.
     "DELETE FROM ratings WHERE bot;",
+    // Version 8: Pente's levels planned anew once more: Pente's bots' ratings dropped again.
+    "DELETE FROM ratings WHERE bot AND kind = 'pente';",
 ];
 
 // The two dialects stay in step.

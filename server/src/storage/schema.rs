@@ -17,7 +17,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 7] = [
+pub const MIGRATIONS: [&str; 8] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -122,6 +122,10 @@ pub const MIGRATIONS: [&str; 7] = [
     // re-enters the pool at its new measured rating (`ratings::Rating::seed`) at its next rated
     // game. People's ratings are kept.
     "DELETE FROM ratings WHERE bot = 1;",
+    // Version 8: Pente's levels planned anew once more (the even ladder: `novice`, `easy`,
+    // `strong` and `master` play otherwise): Pente's bots' ratings are dropped again, to
+    // re-enter at the new measured ones. Checkers' and noughts and crosses' are kept.
+    "DELETE FROM ratings WHERE bot = 1 AND kind = 'pente';",
 ];
 
 /// The schema version this build writes.
@@ -510,6 +514,29 @@ mod tests {
         assert_eq!(store.rating(GameKind::Checkers, &bot).unwrap(), None);
         // The level re-enters at its measured rating, not the old stored one.
         assert_ne!(Rating::seed(GameKind::Checkers, &bot).rating, 1190.0);
+    }
+
+    #[test]
+    fn a_version_7_database_drops_pentes_bot_ratings_and_keeps_the_rest() {
+        use crate::storage::ratings::Rated;
+        let mut connection = database_at(7);
+        connection
+            .execute_batch(
+                "INSERT INTO ratings VALUES ('pente', 1, 'master', 2190.0, 3, 2, 0, 1);
+                 INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
+                 INSERT INTO ratings VALUES ('checkers', 1, 'master', 2070.0, 3, 1, 0, 2);",
+            )
+            .unwrap();
+        assert_eq!(migrate(&mut connection, 9).unwrap(), 7);
+        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        let mut rating = |kind, who| store.rating(kind, &who).unwrap().map(|r| r.rating);
+        let master = || Rated::Bot(Level::Master);
+        assert_eq!(rating(GameKind::Pente, master()), None);
+        assert_eq!(
+            rating(GameKind::Pente, Rated::Person("carol".to_owned())),
+            Some(1480.0)
+        );
+        assert_eq!(rating(GameKind::Checkers, master()), Some(2070.0));
     }
 
     #[test]
