@@ -465,17 +465,22 @@ mod tests {
         connection
     }
 
+    /// A store opened on a database brought to `version`, given `rows`, then migrated by this
+    /// build (which says it found `version`).
+    fn migrated_from(version: usize, rows: &str) -> SqliteStore {
+        let mut connection = database_at(version);
+        connection.execute_batch(rows).unwrap();
+        assert_eq!(migrate(&mut connection, 9).unwrap(), version as i64);
+        SqliteStore::from_connection(connection, 9).unwrap()
+    }
+
     #[test]
     fn a_version_5_database_gets_moderation_and_keeps_its_games() {
-        let mut connection = database_at(5);
-        connection
-            .execute_batch(
-                "INSERT INTO games (id, kind, time_control, rated, created_at_ms) \
-                 VALUES (1, 'tictactoe', 'unlimited', 0, 0);",
-            )
-            .unwrap();
-        assert_eq!(migrate(&mut connection, 9).unwrap(), 5);
-        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        let mut store = migrated_from(
+            5,
+            "INSERT INTO games (id, kind, time_control, rated, created_at_ms) \
+             VALUES (1, 'tictactoe', 'unlimited', 0, 0);",
+        );
         assert_eq!(store.schema_version().unwrap(), CURRENT_VERSION);
         assert!(store.game(GameId(1)).unwrap().is_some());
         use crate::storage::sanctions::SanctionKind;
@@ -492,16 +497,12 @@ mod tests {
     #[test]
     fn a_version_6_database_drops_the_bots_ratings_and_keeps_the_peoples() {
         use crate::storage::ratings::{Rated, Rating};
-        let mut connection = database_at(6);
         // A person's and a bot level's ratings, as version 6 kept them.
-        connection
-            .execute_batch(
-                "INSERT INTO ratings VALUES ('checkers', 0, 'carol', 1530.0, 3, 2, 0, 1);
-                 INSERT INTO ratings VALUES ('checkers', 1, 'intermediate', 1190.0, 3, 1, 0, 2);",
-            )
-            .unwrap();
-        assert_eq!(migrate(&mut connection, 9).unwrap(), 6);
-        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        let mut store = migrated_from(
+            6,
+            "INSERT INTO ratings VALUES ('checkers', 0, 'carol', 1530.0, 3, 2, 0, 1);
+             INSERT INTO ratings VALUES ('checkers', 1, 'intermediate', 1190.0, 3, 1, 0, 2);",
+        );
         let carol = Rated::Person("carol".to_owned());
         let bot = Rated::Bot(Level::Intermediate);
         assert_eq!(
@@ -519,16 +520,12 @@ mod tests {
     #[test]
     fn a_version_7_database_drops_pentes_bot_ratings_and_keeps_the_rest() {
         use crate::storage::ratings::Rated;
-        let mut connection = database_at(7);
-        connection
-            .execute_batch(
-                "INSERT INTO ratings VALUES ('pente', 1, 'master', 2190.0, 3, 2, 0, 1);
-                 INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
-                 INSERT INTO ratings VALUES ('checkers', 1, 'master', 2070.0, 3, 1, 0, 2);",
-            )
-            .unwrap();
-        assert_eq!(migrate(&mut connection, 9).unwrap(), 7);
-        let mut store = SqliteStore::from_connection(connection, 9).unwrap();
+        let mut store = migrated_from(
+            7,
+            "INSERT INTO ratings VALUES ('pente', 1, 'master', 2190.0, 3, 2, 0, 1);
+             INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
+             INSERT INTO ratings VALUES ('checkers', 1, 'master', 2070.0, 3, 1, 0, 2);",
+        );
         let mut rating = |kind, who| store.rating(kind, &who).unwrap().map(|r| r.rating);
         let master = || Rated::Bot(Level::Master);
         assert_eq!(rating(GameKind::Pente, master()), None);
