@@ -57,8 +57,8 @@ const CHECKERS: [(Level, i32); 12] = [
 /// --span 4` (every pair within four places below the expert) and the expert at its default 1 s
 /// against its three nearest levels (`--time 1 --span 3 --games 16`, 32 against `master`); 1,132
 /// games, errors near 110 to 160; every step from `beginner` to the expert within 200 ± 60 (140
-/// to 235), and
-/// random's step is not a measurement (random never scores); see docs/measurements/ladder.md.
+/// to 235), and random's step is not a measurement (random never scores); see
+/// docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 12] = [
     (Level::Random, 0),
     (Level::Beginner, 520),
