@@ -17,7 +17,7 @@ use super::analyze::seconds;
 use super::ballots;
 use super::engine_protocol::Budget;
 use super::external_engine::{EngineSetup, ExternalEngine};
-use super::match_score::Estimate;
+use super::match_score::{Estimate, Tally};
 use anyhow::Context;
 use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::search::MATE_BOUND;
@@ -49,6 +49,11 @@ pub struct MatchArgs {
     /// How many games.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
+    /// Start at this game (1 is the first): the games from here to --games are those a whole
+    /// run plays (the same openings, colours and seeds), so a long match can be played in
+    /// parts and the parts' tallies added.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub first_game: u32,
     /// Seconds per move for the expert (default 1).
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
@@ -119,53 +124,17 @@ impl Sides {
     }
 }
 
-/// A tally from one side's point of view.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    pub nodes: u64,
-    pub thinking: Duration,
-    /// Moves this side chose (its thinking time is spread over them).
-    pub moves: u32,
-    /// Moves played in under half the time budget (a side with one).
-    pub quick: u32,
-    /// Of those, the moves whose score was a proven win or loss.
-    pub proven: u32,
-}
-
-impl Tally {
-    /// Points: a win 1, a draw one half.
-    #[must_use]
-    pub fn points(&self) -> f64 {
-        f64::from(self.wins) + f64::from(self.draws) / 2.0
-    }
-
-    /// Nodes per second over the whole match.
-    #[must_use]
-    pub fn speed(&self) -> f64 {
-        let seconds = self.thinking.as_secs_f64();
-        if seconds > 0.0 {
-            self.nodes as f64 / seconds
-        } else {
-            0.0
-        }
-    }
-
-    /// Mean thinking time a move, in seconds (0 before the first move).
-    #[must_use]
-    pub fn seconds_per_move(&self) -> f64 {
-        if self.moves > 0 {
-            self.thinking.as_secs_f64() / f64::from(self.moves)
-        } else {
-            0.0
-        }
-    }
-}
-
 /// Runs `kingme match`, printing each game as it ends and the totals.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    if args.first_game > args.games {
+        anyhow::bail!(
+            "--first-game {} is past the last game (--games {}): give a first game from 1 to {}",
+            args.first_game,
+            args.games,
+            args.games
+        );
+    }
+    let played_games = args.games - args.first_game + 1;
     let time = args.time.map(seconds).transpose()?;
     let egdb = match args.egdb {
         Some(sides) => {
@@ -252,16 +221,23 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             args.b_nodes,
         ),
     };
+    let which = if args.first_game == 1 {
+        format!("{} games", args.games)
+    } else {
+        format!(
+            "games {} to {} of {}",
+            args.first_game, args.games, args.games
+        )
+    };
     println!(
-        "{a_name} vs {b_name} at {}, {} games{}{}",
+        "{a_name} vs {b_name} at {}, {which}{}{}",
         args.game,
-        args.games,
         time.map_or(String::new(), |t| format!(", {} s a move", t.as_secs_f64())),
         args.b_time
             .map_or(String::new(), |t| format!(" ({t} s for {b_name})"))
     );
     let (mut a, mut b) = (Tally::default(), Tally::default());
-    for index in 0..args.games {
+    for index in args.first_game - 1..args.games {
         // Game 2k and 2k+1 share an opening; a has the first side in even games.
         let a_side = if index % 2 == 0 {
             Side::First
@@ -344,8 +320,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             tally.draws,
             tally.losses,
             tally.points(),
-            args.games,
-            100.0 * tally.points() / f64::from(args.games),
+            played_games,
+            100.0 * tally.points() / f64::from(played_games),
             tally.speed(),
             tally.seconds_per_move(),
             tally.moves,

@@ -1,9 +1,56 @@
 //! A match's score with its error bar: the mean points a game of one side, one standard error of
 //! that mean (from the spread of the games' own results, so draws narrow it), and the Elo
 //! difference the score stands for with its error carried through the Elo curve's slope.
-//! `kingme match` prints it at the end, so that two engines' figures say how sure they are.
+//! `kingme match` prints it at the end, so that two engines' figures say how sure they are,
+//! beside each side's [`Tally`] (its results, nodes and time).
 
 use super::elo_fit::{difference, points_per_score};
+use std::time::Duration;
+
+/// A tally from one side's point of view.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub nodes: u64,
+    pub thinking: Duration,
+    /// Moves this side chose (its thinking time is spread over them).
+    pub moves: u32,
+    /// Moves played in under half the time budget (a side with one).
+    pub quick: u32,
+    /// Of those, the moves whose score was a proven win or loss.
+    pub proven: u32,
+}
+
+impl Tally {
+    /// Points: a win 1, a draw one half.
+    #[must_use]
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + f64::from(self.draws) / 2.0
+    }
+
+    /// Nodes per second over the whole match.
+    #[must_use]
+    pub fn speed(&self) -> f64 {
+        let seconds = self.thinking.as_secs_f64();
+        if seconds > 0.0 {
+            self.nodes as f64 / seconds
+        } else {
+            0.0
+        }
+    }
+
+    /// Mean thinking time a move, in seconds (0 before the first move).
+    #[must_use]
+    pub fn seconds_per_move(&self) -> f64 {
+        if self.moves > 0 {
+            self.thinking.as_secs_f64() / f64::from(self.moves)
+        } else {
+            0.0
+        }
+    }
+}
 
 /// A score measured over a match, from one side's point of view.
 #[derive(Debug, Clone, Copy, PartialEq)]

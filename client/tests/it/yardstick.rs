@@ -2,7 +2,8 @@
 //! through `kingme engine`, the frozen yardstick of docs/engine.md. Every game ends (a move the
 //! other binary named that the rules refuse would end the match with an error), each side's
 //! tally adds up to the games played and mirrors the other's, and the score comes with its error
-//! bar. A binary that is not a kingme engine is refused with the reason.
+//! bar. A binary that is not a kingme engine is refused with the reason. A match played in
+//! parts (`--first-game`) plays the same games as a whole run.
 
 use crate::KINGME;
 use std::process::{Command, Output};
@@ -95,4 +96,43 @@ fn a_binary_that_is_not_a_kingme_engine_is_refused_with_the_reason() {
     assert!(!silent.status.success());
     let stderr = String::from_utf8_lossy(&silent.stderr);
     assert!(stderr.contains("/bin/true engine ended"), "{stderr}");
+}
+
+/// The games of a match's output, each without the running score: `game N/M: ... plies (how)`.
+fn games_played(output: &Output) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(|l| l.split(" | ").next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_match_played_in_parts_plays_the_games_of_the_whole_run() {
+    // Levels that search a fixed depth, so that a game is the same whenever it is played.
+    let level = ["--a", "casual", "--b", "novice", "--max-plies", "40"];
+    let args = [&level[..], &["--games", "4"]].concat();
+    let whole = games_played(&kingme_match(&args));
+    let first = games_played(&kingme_match(&[&level[..], &["--games", "2"]].concat()));
+    let second = kingme_match(&[&args[..], &["--first-game", "3"]].concat());
+    let header = String::from_utf8_lossy(&second.stdout);
+    assert!(header.contains("games 3 to 4 of 4"), "{header}");
+    check_tallies(&second, 2);
+    let second = games_played(&second);
+    assert_eq!(whole.len(), 4);
+    // The first part's lines say "/2", the whole run's "/4": compare what follows.
+    let after_number = |line: &String| line.split_once(": ").unwrap().1.to_owned();
+    let parts: Vec<String> = first.iter().chain(&second).map(after_number).collect();
+    let whole: Vec<String> = whole.iter().map(after_number).collect();
+    assert_eq!(parts, whole);
+    assert!(second[0].starts_with("game   3/4"), "{second:?}");
+    let past = kingme_match(&[&args[..], &["--first-game", "5"]].concat());
+    assert!(!past.status.success());
+    let stderr = String::from_utf8_lossy(&past.stderr);
+    assert!(
+        stderr.contains("--first-game 5 is past the last game"),
+        "{stderr}"
+    );
 }
