@@ -2,15 +2,16 @@
 //! games with colours alternating (checkers from the ACF ballots, each twice with colours
 //! reversed; Pente and noughts and crosses from seeded random openings, also twice), then Elo
 //! ratings fitted to all the results at once ([`super::elo_fit`]) with `random` at 0, printed as
-//! a table. A progress bar shows the games played and the time left. Every result is appended to
+//! a table. A progress bar shows the games played and the time left (plain lines now and then
+//! where standard error is not a terminal, [`super::progress`]). Every result is appended to
 //! a results file as it ends, so an interrupted ladder resumes where it stopped.
 
 use super::analyze::seconds;
 use super::elo_fit::{FitConfig, Fitted, Pairing, fit};
 use super::engine_match::play_game;
 use super::openings::openings;
+use super::progress::Progress;
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use kingme_shared::ai::{Level, ThinkOptions};
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::collections::HashMap;
@@ -111,13 +112,11 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<()> {
         .append(true)
         .open(&path)
         .with_context(|| format!("cannot open the results file {}", path.display()))?;
-    let bar = ProgressBar::new(to_play.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} games, {elapsed} spent, about {eta} left  {msg}",
-        )
-        .context("the progress bar's template")?,
-    );
+    let mut bar = Progress::new(
+        to_play.len() as u64,
+        "games",
+        "{bar:30} {pos}/{len} games, {elapsed} spent, about {eta} left  {msg}",
+    )?;
     for fixture in to_play {
         bar.set_message(format!("{} vs {}", fixture.a, fixture.b));
         let score = play_fixture(args, fixture, &openings, time)?;
@@ -128,9 +127,9 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<()> {
         )
         .with_context(|| format!("cannot write to {}", path.display()))?;
         done.insert(fixture, score);
-        bar.inc(1);
+        bar.inc();
     }
-    bar.finish_and_clear();
+    bar.finish();
     print!("{}", table(&levels, &done));
     Ok(())
 }

@@ -14,4 +14,5 @@ pub mod ladder;
 pub mod match_score;
 mod openings;
 pub mod perft;
+mod progress;
 pub mod tune;
