@@ -3,7 +3,7 @@
 //! does then), without filling a disk.
 
 use super::ratings::{Rated, Rating};
-use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::records::{FinishedGame, NewGame, Participant, StoredGame, StoredMove};
 use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use kingme_shared::domain::{AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry};
@@ -110,7 +110,7 @@ impl<S: Store> Store for FaultyStore<S> {
         game: GameId,
         result: &GameResult,
         finished_at_ms: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<FinishedGame, StoreError> {
         self.inner.finish_game(game, result, finished_at_ms)
     }
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {

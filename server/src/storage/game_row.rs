@@ -12,6 +12,13 @@ pub const GAME_COLUMNS: &str = "id, kind, time_control, rated, variant, start_po
                                 first_seat, second_seat, created_at_ms, winner, end_reason, \
                                 finished_at_ms";
 
+/// How many columns [`GAME_COLUMNS`] names: the index of a column read after them.
+pub const GAME_COLUMN_COUNT: usize = 12;
+
+/// The number of moves stored for the game of a `games` row, as a column to read with it
+/// (finishing a game returns it, for the game's rating).
+pub const PLIES_STORED: &str = "(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)";
+
 /// A game read back without its moves, with the result and its time if it has one.
 pub type GameRow = (NewGame, Option<GameResult>, Option<i64>);
 

@@ -95,6 +95,14 @@ pub struct StoredMove {
     pub played_at_ms: i64,
 }
 
+/// A game just finished, as stored: what rating it needs (its seats, kind and whether it was
+/// rated, in `game`) and how many moves were stored, read by the statement that finished it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub game: NewGame,
+    pub plies: usize,
+}
+
 /// A stored game read back: everything needed to rebuild it or export it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredGame {

@@ -8,7 +8,7 @@
 //! identities) are written once, against this trait, in their own modules.
 
 use super::ratings::{Rated, Rating};
-use super::records::{NewGame, Participant, StoredGame, StoredMove};
+use super::records::{FinishedGame, NewGame, Participant, StoredGame, StoredMove};
 use super::sanctions::{SanctionKind, Sanctions, UnknownSanction};
 use kingme_shared::domain::{AdminLogEntry, GameId, GameResult, HistoryEntry, LeaderboardEntry};
 use kingme_shared::{GameKind, Side};
@@ -64,11 +64,17 @@ impl StoreError {
     /// of that id is stored (it never was, or it is over): `what` says what could not be done.
     pub fn unless_changed(changed: u64, game: GameId, what: &str) -> Result<(), StoreError> {
         if changed == 0 {
-            return Err(StoreError::NotFound(format!(
-                "cannot {what}: no unfinished game {game} is stored"
-            )));
+            return Err(StoreError::no_unfinished_game(game, what));
         }
         Ok(())
+    }
+
+    /// The refusal of `what` for a game that is not stored or already finished.
+    #[must_use]
+    pub fn no_unfinished_game(game: GameId, what: &str) -> StoreError {
+        StoreError::NotFound(format!(
+            "cannot {what}: no unfinished game {game} is stored"
+        ))
     }
 }
 
@@ -138,13 +144,14 @@ pub trait Store: Send {
     fn record_move(&mut self, game: GameId, mv: &StoredMove) -> Result<(), StoreError>;
     /// Forgets the moves after the first `plies_kept` (a takeback).
     fn take_back(&mut self, game: GameId, plies_kept: u32) -> Result<(), StoreError>;
-    /// Records how a game ended.
+    /// Records how a game ended, and returns the game with the number of its stored moves (to
+    /// rate it without reading its moves back).
     fn finish_game(
         &mut self,
         game: GameId,
         result: &GameResult,
         finished_at_ms: i64,
-    ) -> Result<(), StoreError>;
+    ) -> Result<FinishedGame, StoreError>;
     /// One stored game with its moves.
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError>;
     /// Closes, as aborted at `finished_at_ms`, every unfinished game with a seat still open (a

@@ -337,16 +337,13 @@ impl Storage {
         finished_at_ms: i64,
     ) -> Result<Option<[RatingChange; 2]>, StoreError> {
         self.run(move |store| {
-            let stored = store
-                .game(game)?
-                .ok_or_else(|| StoreError::NotFound(format!("no game {game} is stored")))?;
-            store.finish_game(game, &result, finished_at_ms)?;
+            let finished = store.finish_game(game, &result, finished_at_ms)?;
             rating_update::rate_game(
                 store,
-                stored.game.spec.kind(),
-                &stored.game.seats,
-                stored.game.rated,
-                stored.moves.len(),
+                finished.game.spec.kind(),
+                &finished.game.seats,
+                finished.game.rated,
+                finished.plies,
                 &result,
             )
         })

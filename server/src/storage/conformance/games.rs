@@ -67,7 +67,12 @@ pub fn a_game_is_kept_from_creation_to_result(database: &mut dyn TestDatabase) {
         winner: Some(Side::Second),
         reason: EndReason::Resignation,
     };
-    ok(store.finish_game(id, &result, 99), "the result");
+    // Finishing returns the game as stored and its moves' count (three: two kept, one after),
+    // which rate it.
+    let finished = ok(store.finish_game(id, &result, 99), "the result");
+    assert_eq!(finished.game.seats, alice_and_bot());
+    assert_eq!(finished.game.id, id);
+    assert_eq!(finished.plies, 3);
     // A game ends once, and takes no move or seat after.
     assert!(matches!(
         store.finish_game(id, &result, 100),

@@ -21,10 +21,14 @@
 mod connection;
 mod moderation;
 
-use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
+use super::game_row::{
+    GAME_COLUMN_COUNT, GAME_COLUMNS, GameColumns, GameRow, PLIES_STORED, history_entry,
+};
 use super::postgres_error::database;
 use super::ratings::{Rated, Rating};
-use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
+use super::records::{
+    FinishedGame, NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code,
+};
 use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use super::token_retention::FORGET_RESUME_TOKENS;
@@ -261,11 +265,14 @@ impl Store for PgStore {
         game: GameId,
         result: &GameResult,
         finished_at_ms: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<FinishedGame, StoreError> {
         let id = as_sql_id(game)?;
-        let changed = self.execute(
+        let sql = format!(
             "UPDATE games SET winner = $1, end_reason = $2, finished_at_ms = $3 \
-             WHERE id = $4 AND finished_at_ms IS NULL",
+             WHERE id = $4 AND finished_at_ms IS NULL RETURNING {GAME_COLUMNS}, {PLIES_STORED}"
+        );
+        let finished = self.query_opt(
+            &sql,
             &[
                 &side_code(result.winner),
                 &end_reason_code(result.reason),
@@ -273,7 +280,13 @@ impl Store for PgStore {
                 &id,
             ],
         )?;
-        StoreError::unless_changed(changed, game, "finish a game")
+        let Some(row) = finished else {
+            return Err(StoreError::no_unfinished_game(game, "finish a game"));
+        };
+        let (game, _, _) = game_row(&row)?;
+        let plies: i64 = row.try_get(GAME_COLUMN_COUNT).map_err(database)?;
+        let plies = usize::try_from(plies).map_err(|_| corrupt(format!("{plies} moves stored")))?;
+        Ok(FinishedGame { game, plies })
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {

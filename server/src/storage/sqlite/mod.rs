@@ -14,9 +14,13 @@ mod open;
 
 use super::checkpointer::Checkpointer;
 use super::file_identity::FileIdentity;
-use super::game_row::{GAME_COLUMNS, GameColumns, GameRow, history_entry};
+use super::game_row::{
+    GAME_COLUMN_COUNT, GAME_COLUMNS, GameColumns, GameRow, PLIES_STORED, history_entry,
+};
 use super::ratings::{Rated, Rating};
-use super::records::{NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code};
+use super::records::{
+    FinishedGame, NewGame, Participant, StoredGame, StoredMove, side_code, time_control_code,
+};
 use super::sanctions::{SanctionKind, Sanctions};
 use super::store::{HistoryQuery, Store, StoreError, StoredIdentity};
 use super::stranded_log::LogKeeper;
@@ -267,24 +271,35 @@ impl Store for SqliteStore {
         game: GameId,
         result: &GameResult,
         finished_at_ms: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<FinishedGame, StoreError> {
         let id = as_sql_id(game)?;
-        let changed = self
+        let sql = format!(
+            "UPDATE games SET winner = ?1, end_reason = ?2, finished_at_ms = ?3 \
+             WHERE id = ?4 AND finished_at_ms IS NULL RETURNING {GAME_COLUMNS}, {PLIES_STORED}"
+        );
+        let finished = self
             .connection
-            .prepare_cached(
-                "UPDATE games SET winner = ?1, end_reason = ?2, finished_at_ms = ?3 \
-                 WHERE id = ?4 AND finished_at_ms IS NULL",
-            )
+            .prepare_cached(&sql)
             .and_then(|mut statement| {
-                statement.execute(params![
+                let values = params![
                     side_code(result.winner),
                     end_reason_code(result.reason),
                     finished_at_ms,
                     id
-                ])
+                ];
+                statement
+                    .query_row(values, |row| {
+                        Ok((game_from_row(row)?, row.get::<_, i64>(GAME_COLUMN_COUNT)?))
+                    })
+                    .optional()
             })
             .map_err(database)?;
-        StoreError::unless_changed(changed as u64, game, "finish a game")
+        let Some((row, plies)) = finished else {
+            return Err(StoreError::no_unfinished_game(game, "finish a game"));
+        };
+        let (game, _, _) = row?;
+        let plies = usize::try_from(plies).map_err(|_| corrupt(format!("{plies} moves stored")))?;
+        Ok(FinishedGame { game, plies })
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
