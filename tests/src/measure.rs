@@ -107,9 +107,59 @@ pub fn sorted_latencies_from(relayed: &[(Instant, Duration)], from: Instant) -> 
     chosen
 }
 
+/// The line the load tools print about their own clients' CPU, `players` over a run of `moves`
+/// moves in `elapsed`: their time, a move's share, and the share of the machine's cores that
+/// the serving process (`serving`, named `serving_name`: "relay", "server") and the players
+/// used together (under 100% when other work ran beside).
+#[must_use]
+pub fn players_line(
+    players: CpuTime,
+    serving: CpuTime,
+    serving_name: &str,
+    moves: u64,
+    elapsed: Duration,
+) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let share =
+        (serving.total() + players.total()).as_secs_f64() / (cores as f64 * elapsed.as_secs_f64());
+    format!(
+        "players' CPU (this process, on the same cores): {:.2} s: {:.1} us per move; \
+         {serving_name} and players used {:.0}% of the {cores} cores' time",
+        players.total().as_secs_f64(),
+        players.total().as_secs_f64() * 1e6 / moves.max(1) as f64,
+        share * 100.0
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_players_line_gives_a_move_s_share_and_the_machine_s() {
+        let seconds = |s: u64| CpuTime {
+            user: Duration::from_secs(s),
+            system: Duration::ZERO,
+        };
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let line = players_line(
+            seconds(2),
+            seconds(4),
+            "server",
+            20_000,
+            Duration::from_secs(3),
+        );
+        assert!(
+            line.starts_with("players' CPU (this process, on the same cores): 2.00 s: 100.0 us per move; server and players used"),
+            "{line}"
+        );
+        // 6 s of CPU over 3 s on every core.
+        let share = 200 / cores;
+        assert!(
+            line.ends_with(&format!("used {share}% of the {cores} cores' time")),
+            "{line}"
+        );
+    }
 
     #[test]
     fn cpu_time_reads_utime_and_stime_after_an_odd_command_name() {

@@ -42,7 +42,7 @@ use kingme_tests::floor::relay::{self, RelayCounts, RelayOptions};
 use kingme_tests::floor::store::{MoveStore, Storing};
 use kingme_tests::floor::wire::{self, Wire};
 use kingme_tests::floor::{FrameSizes, HandshakeSizes};
-use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile};
+use kingme_tests::measure::{CpuTime, cpu_time, load_average, percentile, players_line};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::SocketAddr;
 use std::process::{Child, ChildStdout, Command, Stdio};
@@ -477,17 +477,8 @@ fn report(args: &Args, measured: Measured, load_before: &str, load_after: &str) 
         );
     }
     if let Some(players) = players_cpu {
-        // How much of the machine the run had: the rest went to other work.
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let share =
-            (cpu.total() + players.total()).as_secs_f64() / (cores as f64 * elapsed.as_secs_f64());
-        println!(
-            "players' CPU (this process, on the same cores): {:.2} s: {:.1} us per move; \
-             relay and players used {:.0}% of the {cores} cores' time",
-            players.total().as_secs_f64(),
-            per_move(players.total()),
-            share * 100.0
-        );
+        let line = players_line(players, cpu, "relay", tally.moves, elapsed);
+        println!("{line}");
     }
     println!("load average at end: {load_after}");
 }

@@ -19,7 +19,7 @@ use kingme_shared::protocol::{ClientMessage, GameId, Opponent, ServerMessage};
 use kingme_shared::{Side, protocol::SeatChoice};
 use kingme_testkit::link::{Link, Wire};
 use kingme_testkit::{Client, options};
-use kingme_tests::measure::{cpu_time, percentile, rss_kib, sorted_latencies_from};
+use kingme_tests::measure::{cpu_time, percentile, players_line, rss_kib, sorted_latencies_from};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -315,6 +315,7 @@ async fn load(args: Args) -> anyhow::Result<()> {
     }
 
     let cpu_before = sum_over(&pids, cpu_time);
+    let players_before = cpu_time(std::process::id());
     let started = Instant::now();
     let until = started + Duration::from_secs(args.secs);
     let think = Duration::from_millis(args.think_ms);
@@ -352,6 +353,9 @@ async fn load(args: Args) -> anyhow::Result<()> {
     let elapsed = started.elapsed();
     let cpu_used = sum_over(&pids, cpu_time)
         .zip(cpu_before)
+        .map(|(after, before)| after.since(before));
+    let players_cpu = cpu_time(std::process::id())
+        .zip(players_before)
         .map(|(after, before)| after.since(before));
     let latencies = sorted_latencies_from(&total.relayed, started);
     let steady = sorted_latencies_from(&total.relayed, all_playing);
@@ -416,6 +420,11 @@ async fn load(args: Args) -> anyhow::Result<()> {
             per_move(cpu.user),
             per_move(cpu.system)
         );
+        // The clients' own cost, beside a server of its own process (embedded, it is in `cpu`).
+        if let (Some(players), None) = (players_cpu, &embedded) {
+            let line = players_line(players, cpu, "server", total.moves, elapsed);
+            println!("{line}");
+        }
     }
     match (before, during) {
         (Some(before), Some(during)) => println!(
