@@ -1,7 +1,7 @@
 //! A `games` row as both stores read it: the columns in one order ([`GAME_COLUMNS`]) and their
 //! decoding into a game, so that SQLite and PostgreSQL understand a stored game the same way.
 
-use super::records::{NewGame, Participant, parse_time_control_code, side_from_code};
+use super::records::{FinishedGame, NewGame, Participant, parse_time_control_code, side_from_code};
 use super::store::StoreError;
 use kingme_shared::domain::{GameId, GameResult, HistoryEntry};
 use kingme_shared::record::parse_end_reason_code;
@@ -18,6 +18,13 @@ pub const GAME_COLUMN_COUNT: usize = 12;
 /// The number of moves stored for the game of a `games` row, as a column to read with it
 /// (finishing a game returns it, for the game's rating).
 pub const PLIES_STORED: &str = "(SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)";
+
+/// A game just finished, from its row and the count of its moves read with it ([`PLIES_STORED`]).
+pub fn finished_game(row: GameRow, plies: i64) -> Result<FinishedGame, StoreError> {
+    let plies = usize::try_from(plies)
+        .map_err(|_| StoreError::Corrupt(format!("{plies} moves stored for a game")))?;
+    Ok(FinishedGame { game: row.0, plies })
+}
 
 /// A game read back without its moves, with the result and its time if it has one.
 pub type GameRow = (NewGame, Option<GameResult>, Option<i64>);

@@ -22,7 +22,8 @@ mod connection;
 mod moderation;
 
 use super::game_row::{
-    GAME_COLUMN_COUNT, GAME_COLUMNS, GameColumns, GameRow, PLIES_STORED, history_entry,
+    GAME_COLUMN_COUNT, GAME_COLUMNS, GameColumns, GameRow, PLIES_STORED, finished_game,
+    history_entry,
 };
 use super::postgres_error::database;
 use super::ratings::{Rated, Rating};
@@ -280,13 +281,11 @@ impl Store for PgStore {
                 &id,
             ],
         )?;
-        let Some(row) = finished else {
-            return Err(StoreError::no_unfinished_game(game, "finish a game"));
-        };
-        let (game, _, _) = game_row(&row)?;
-        let plies: i64 = row.try_get(GAME_COLUMN_COUNT).map_err(database)?;
-        let plies = usize::try_from(plies).map_err(|_| corrupt(format!("{plies} moves stored")))?;
-        Ok(FinishedGame { game, plies })
+        let row = finished.ok_or_else(|| StoreError::no_unfinished_game(game, "finish a game"))?;
+        finished_game(
+            game_row(&row)?,
+            row.try_get(GAME_COLUMN_COUNT).map_err(database)?,
+        )
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {

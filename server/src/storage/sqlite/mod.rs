@@ -15,7 +15,8 @@ mod open;
 use super::checkpointer::Checkpointer;
 use super::file_identity::FileIdentity;
 use super::game_row::{
-    GAME_COLUMN_COUNT, GAME_COLUMNS, GameColumns, GameRow, PLIES_STORED, history_entry,
+    GAME_COLUMN_COUNT, GAME_COLUMNS, GameColumns, GameRow, PLIES_STORED, finished_game,
+    history_entry,
 };
 use super::ratings::{Rated, Rating};
 use super::records::{
@@ -277,29 +278,21 @@ impl Store for SqliteStore {
             "UPDATE games SET winner = ?1, end_reason = ?2, finished_at_ms = ?3 \
              WHERE id = ?4 AND finished_at_ms IS NULL RETURNING {GAME_COLUMNS}, {PLIES_STORED}"
         );
+        let values = params![
+            side_code(result.winner),
+            end_reason_code(result.reason),
+            finished_at_ms,
+            id
+        ];
+        let read = |row: &Row<'_>| Ok((game_from_row(row)?, row.get(GAME_COLUMN_COUNT)?));
         let finished = self
             .connection
             .prepare_cached(&sql)
-            .and_then(|mut statement| {
-                let values = params![
-                    side_code(result.winner),
-                    end_reason_code(result.reason),
-                    finished_at_ms,
-                    id
-                ];
-                statement
-                    .query_row(values, |row| {
-                        Ok((game_from_row(row)?, row.get::<_, i64>(GAME_COLUMN_COUNT)?))
-                    })
-                    .optional()
-            })
+            .and_then(|mut statement| statement.query_row(values, read).optional())
             .map_err(database)?;
-        let Some((row, plies)) = finished else {
-            return Err(StoreError::no_unfinished_game(game, "finish a game"));
-        };
-        let (game, _, _) = row?;
-        let plies = usize::try_from(plies).map_err(|_| corrupt(format!("{plies} moves stored")))?;
-        Ok(FinishedGame { game, plies })
+        let (row, plies) =
+            finished.ok_or_else(|| StoreError::no_unfinished_game(game, "finish a game"))?;
+        finished_game(row?, plies)
     }
 
     fn game(&mut self, id: GameId) -> Result<Option<StoredGame>, StoreError> {
