@@ -384,6 +384,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 && !extend
                 && game.reducible(&mv);
             let undo = game.make(mv);
+            if depth > 1
+                && let Some(table) = &self.table
+            {
+                // The child has depth left, so it will probe its slot: fetched while it makes
+                // its first checks.
+                table.prefetch(game.key());
+            }
             let score = if !self.config.pruning || index == 1 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
