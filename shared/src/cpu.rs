@@ -9,10 +9,11 @@
 //! architectures run the baseline build, with identical results (the tests run both).
 //!
 //! A recursive kernel (perft) recurses through the callback it is given, so that every level of
-//! the recursion runs the same build. This is the one file that allows `unsafe` besides the
-//! endgame database's memory map: calling the build for newer processors is `unsafe` because it
-//! must not run on a processor without them, and [`Instructions`] can only say so after asking
-//! the processor.
+//! the recursion runs the same build. [`prefetch`] asks the processor to fetch memory ahead of
+//! a read. This is the one file that allows `unsafe` besides the endgame database's memory map:
+//! calling the build for newer processors is `unsafe` because it must not run on a processor
+//! without them, and [`Instructions`] can only say so after asking the processor; the prefetch
+//! instruction's intrinsic is `unsafe` to call as well, though every x86-64 processor has it.
 
 /// A function with two builds, chosen at run time by [`call`].
 pub trait Kernel {
@@ -95,6 +96,25 @@ pub fn call<K: Kernel>(instructions: Instructions, input: &K::Input) -> K::Outpu
         // processor (its field is private, so no other code can make one).
         Build::PopcntBmi2 => unsafe { popcnt_bmi2::<K>(input) },
     }
+}
+
+/// Asks the processor to bring the memory of `value` into its caches without waiting for it,
+/// so that a read of it a little later finds it there instead of waiting for memory (the
+/// search's transposition table, larger than a core's caches, is read this way). A hint: it
+/// changes nothing the program sees; a no-op on other architectures.
+#[inline(always)]
+#[allow(unsafe_code)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (it is part of the
+    // baseline the build targets); it reads nothing the program sees and cannot fault, and the
+    // address is a live reference's.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// The build for any processor.

@@ -86,6 +86,14 @@ impl Table {
         }
     }
 
+    /// Asks the processor to bring `key`'s slot into its caches without waiting for it, so
+    /// that a [`Table::probe`] of the key a little later finds it there instead of waiting for
+    /// memory (the table is larger than a core's caches). Changes nothing the table holds.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::cpu::prefetch(&self.slots[(key & self.mask) as usize]);
+    }
+
     /// The entry stored for `key`, if this position's is there.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<&Entry> {
@@ -162,6 +170,22 @@ mod tests {
             Some(1),
             "another key replaces"
         );
+    }
+
+    #[test]
+    fn a_prefetch_changes_nothing_the_table_holds() {
+        let mut table = Table::new(4);
+        table.store(5, 3, 77, Bound::Lower, Some(2), 0);
+        // The stored key, another in its slot, an empty slot, and the last slot.
+        for key in [5, 21, 6, u64::MAX] {
+            table.prefetch(key);
+        }
+        let entry = table.probe(5).expect("stored");
+        assert_eq!(
+            (entry.depth(), entry.score(0), entry.bound, entry.best()),
+            (3, 77, Bound::Lower, Some(2))
+        );
+        assert!(table.probe(21).is_none() && table.probe(6).is_none());
     }
 
     #[test]

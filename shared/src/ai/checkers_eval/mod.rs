@@ -145,35 +145,36 @@ fn terms<S: Sink>(position: &Position, sink: &mut S) {
     sink.add(Term::TradeDown, lead.signum() * (24 - pieces));
 
     // Advancement row by row, and with it the tempo that decides endings of men against men.
-    let black_tempo = advancement(black_men, Side::First, sink, 1);
-    let white_tempo = advancement(white_men, Side::Second, sink, -1);
-    sink.add(
-        Term::TempoLate,
-        (black_tempo - white_tempo) * (24 - pieces) / 8,
-    );
+    // A Black man `advanced` rows from its back row stands on row `advanced`, a White one on
+    // row `7 - advanced`: each term's count is taken for both at once, and so is the tempo
+    // (the rows Black's men have gone forward, together, less White's).
+    let on_row = |men: u32, row: usize| count(men >> (4 * row) & 0xF);
+    let mut tempo = 0;
+    for (advanced, term) in ADVANCE.iter().enumerate().skip(1) {
+        let ahead = on_row(black_men, advanced) - on_row(white_men, 7 - advanced);
+        if let Some(term) = term {
+            sink.add(*term, ahead);
+        }
+        tempo += advanced as i32 * ahead;
+    }
+    sink.add(Term::TempoLate, tempo * (24 - pieces) / 8);
 
     // The back row matters while the other side still has men to crown.
-    if white_men != 0 {
-        sink.add(Term::BackGuard, count(black_men & BLACK_GUARD));
-        sink.add(Term::BackRank, count(black_men & BLACK_BACK_ROW));
-    }
-    if black_men != 0 {
-        sink.add(Term::BackGuard, -count(white_men & WHITE_GUARD));
-        sink.add(Term::BackRank, -count(white_men & WHITE_BACK_ROW));
-    }
+    let black_guards = if white_men == 0 { 0 } else { black_men };
+    let white_guards = if black_men == 0 { 0 } else { white_men };
+    sink.add(
+        Term::BackGuard,
+        difference(black_guards & BLACK_GUARD, white_guards & WHITE_GUARD),
+    );
+    sink.add(
+        Term::BackRank,
+        difference(black_guards & BLACK_BACK_ROW, white_guards & WHITE_BACK_ROW),
+    );
 
-    // Centre control: men there hold the board together, kings there reach everything.
+    // Centre control: men there hold the board together.
     sink.add(
         Term::CentreMen,
         difference(black_men & CENTRE, white_men & CENTRE),
-    );
-    sink.add(
-        Term::CentreKings,
-        difference(black_kings & CENTRE, white_kings & CENTRE),
-    );
-    sink.add(
-        Term::EdgeKings,
-        difference(black_kings & EDGES, white_kings & EDGES),
     );
 
     // Mobility: moves each side would have if it were its turn.
@@ -202,35 +203,26 @@ fn terms<S: Sink>(position: &Position, sink: &mut S) {
             ),
     );
 
-    // Trapped kings: every square next to them taken.
-    let empty = !(black | white);
-    let free = neighbours(empty);
-    sink.add(
-        Term::TrappedKings,
-        difference(black_kings & !free, white_kings & !free),
-    );
+    // The kings' terms, none while there are no kings (most of a game): kings in the centre
+    // reach everything, on the edge they control only two diagonals, and a trapped king has
+    // every square next to it taken.
+    if kings != 0 {
+        sink.add(
+            Term::CentreKings,
+            difference(black_kings & CENTRE, white_kings & CENTRE),
+        );
+        sink.add(
+            Term::EdgeKings,
+            difference(black_kings & EDGES, white_kings & EDGES),
+        );
+        let free = neighbours(!(black | white));
+        sink.add(
+            Term::TrappedKings,
+            difference(black_kings & !free, white_kings & !free),
+        );
+    }
 
     endgame(position, lead, black_moves, white_moves, sink);
-}
-
-/// Adds each man's advancement term for a side (`sign` 1 for Black, -1 for White) and returns
-/// the side's tempo: the rows its men have gone forward, together. Counted row by row, a
-/// population count each, not man by man.
-#[inline(always)]
-fn advancement<S: Sink>(men: u32, side: Side, sink: &mut S, sign: i32) -> i32 {
-    let mut tempo = 0;
-    for row in 0..8 {
-        let on_row = (men & (0xF << (4 * row))).count_ones() as i32;
-        let advanced = match side {
-            Side::First => row,
-            Side::Second => 7 - row,
-        };
-        if let Some(term) = ADVANCE[advanced] {
-            sink.add(term, sign * on_row);
-        }
-        tempo += advanced as i32 * on_row;
-    }
-    tempo
 }
 
 /// How many of `men` have no enemy piece in the cone ahead of them (the squares a man could

@@ -16,7 +16,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     ) -> Option<Found<M>> {
         let mut moves = std::mem::take(&mut self.moves[0]);
         game.generate(&mut moves);
-        self.order(game, &mut moves, None, 0);
+        self.order(game, &mut moves, 0);
         let mut best = -INFINITY;
         let mut ties: Vec<M> = Vec::new();
         let depth = i32::try_from(depth).unwrap_or(i32::MAX);
@@ -61,7 +61,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     ) -> Vec<(i32, M)> {
         let mut moves = std::mem::take(&mut self.moves[0]);
         game.generate(&mut moves);
-        self.order(game, &mut moves, None, 0);
+        self.order(game, &mut moves, 0);
         let depth = i32::try_from(depth).unwrap_or(i32::MAX);
         let mut scored = Vec::with_capacity(moves.len());
         for &mv in &moves {

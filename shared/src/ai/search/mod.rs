@@ -166,7 +166,7 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     ) -> Option<Found<M>> {
         let mut root = Vec::new();
         game.generate(&mut root);
-        self.order(game, &mut root, None, 0);
+        self.order(game, &mut root, 0);
         let &first = root.first()?;
         let mut found = Found {
             best: first,
@@ -353,9 +353,8 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
             self.moves[ply] = moves;
             return -MATE + ply as i32;
         }
-        let hash_move = hash_place.and_then(|place| moves.get(place).copied());
         let mut ranks = std::mem::take(&mut self.ranks[ply]);
-        self.rank_moves(game, &moves, hash_move, ply, &mut ranks);
+        self.rank_moves(game, &moves, hash_place, ply, &mut ranks);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_place = None;
@@ -385,6 +384,13 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
                 && !extend
                 && game.reducible(&mv);
             let undo = game.make(mv);
+            if depth > 1
+                && let Some(table) = &self.table
+            {
+                // The child has depth left, so it will probe its slot: fetched while it makes
+                // its first checks.
+                table.prefetch(game.key());
+            }
             let score = if !self.config.pruning || index == 1 {
                 -self.negamax(game, depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -462,15 +468,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
 
     /// Sorts moves best first (see [`Searcher::rank_moves`]): the root's list, which keeps its
     /// order from one iteration to the next.
-    fn order<G: SearchGame<Move = M>>(
-        &mut self,
-        game: &G,
-        moves: &mut [M],
-        hash_move: Option<M>,
-        ply: usize,
-    ) {
+    fn order<G: SearchGame<Move = M>>(&mut self, game: &G, moves: &mut [M], ply: usize) {
         let mut ranks = std::mem::take(&mut self.ranks[ply]);
-        self.rank_moves(game, moves, hash_move, ply, &mut ranks);
+        self.rank_moves(game, moves, None, ply, &mut ranks);
         self.unordered.clear();
         self.unordered.extend_from_slice(moves);
         for (slot, &key) in moves.iter_mut().zip(ranks.iter()) {
@@ -479,8 +479,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         self.ranks[ply] = ranks;
     }
 
-    /// The order to search `moves` in, as `ranks`, sorted: the hash move, then by the game's
-    /// hint (captures, threats), then killers, then history. Stable, so equal moves keep the
+    /// The order to search `moves` in, as `ranks`, sorted: the hash move (the one at
+    /// `hash_place`: a generated list holds no move twice), then by the game's hint (captures,
+    /// threats), then killers, then history. Stable, so equal moves keep the
     /// game's order: each move's key is its score (higher first) and then its place in the
     /// list, so the keys are distinct and an unstable sort of these plain integers gives the
     /// stable order.
@@ -488,14 +489,14 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         &self,
         game: &G,
         moves: &[M],
-        hash_move: Option<M>,
+        hash_place: Option<usize>,
         ply: usize,
         ranks: &mut Vec<u64>,
     ) {
         ranks.clear();
         let killers = &self.killers[ply];
         for (place, &mv) in moves.iter().enumerate() {
-            let score = if Some(mv) == hash_move {
+            let score = if Some(place) == hash_place {
                 i32::MAX
             } else {
                 let hint = game.order_hint(&mv);
@@ -558,8 +559,42 @@ pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
 
 #[cfg(test)]
 mod tests {
-    use super::rank;
+    use super::{Limits, SearchConfig, SearchGame, Searcher, rank};
     use rand::{Rng, SeedableRng, rngs::StdRng};
+    use std::time::Instant;
+
+    #[test]
+    fn the_move_at_the_hash_place_comes_first_and_the_rest_keep_their_order() {
+        use crate::ai::checkers::CheckersSearch;
+        use crate::games::checkers::{Checkers, parse_fen};
+        // A middle game with a dozen steps, and one with captures (ordered by their hint).
+        for fen in [
+            "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
+            "W:W5,6,K7,31:B1,2,K3,9,10,11,27",
+        ] {
+            let position = parse_fen(fen).expect(fen);
+            let mut game = CheckersSearch::new(&Checkers::from_position(position), true);
+            let searcher = Searcher::new(SearchConfig::CLASSIC, &Limits::default(), Instant::now());
+            let mut moves = Vec::new();
+            game.generate(&mut moves);
+            assert!(moves.len() > 2, "{fen}");
+            let places = |ranks: &[u64]| -> Vec<usize> {
+                ranks.iter().map(|&key| key as u32 as usize).collect()
+            };
+            let mut plain = Vec::new();
+            searcher.rank_moves(&game, &moves, None, 0, &mut plain);
+            let mut ranks = Vec::new();
+            for place in 0..moves.len() {
+                searcher.rank_moves(&game, &moves, Some(place), 0, &mut ranks);
+                let mut expected = vec![place];
+                expected.extend(places(&plain).into_iter().filter(|&p| p != place));
+                assert_eq!(places(&ranks), expected, "{fen}");
+            }
+            // A place beyond the list (a move the list does not hold) changes nothing.
+            searcher.rank_moves(&game, &moves, Some(moves.len()), 0, &mut ranks);
+            assert_eq!(ranks, plain, "{fen}");
+        }
+    }
 
     #[test]
     fn ranks_sort_as_a_stable_sort_by_score_best_first() {
