@@ -47,16 +47,18 @@ pub fn run(samples: &[Sample], start: &Weights, bar: &ProgressBar) -> Fitted {
     Fitted { fit, k }
 }
 
-/// Fits `k` to the Pente weights `start`, then the weights, showing the passes on `bar`.
+/// Fits `k` to the Pente weights `start`, then the weights (but the `held` terms), showing the
+/// passes on `bar`.
 #[must_use]
 pub fn run_pente(
     samples: &[kingme_shared::ai::texel::Sample<{ pente_eval::TERMS }>],
     start: &pente_eval::Weights,
+    held: &[pente_eval::Term],
     bar: &ProgressBar,
 ) -> Fitted<pente_eval::Weights> {
     bar.set_message("fitting k");
     let k = kingme_shared::ai::texel::fit_k(samples, &start.values());
-    let fit = pente_eval::fit(samples, start, k, show(bar, k));
+    let fit = pente_eval::fit(samples, start, k, held, show(bar, k));
     Fitted { fit, k }
 }
 

@@ -56,6 +56,10 @@ pub struct TuneArgs {
     /// (default) or "shipped".
     #[arg(long, value_name = "FILE|hand|shipped", default_value = "hand")]
     pub start: String,
+    /// Pente: hold this term at its starting weight (repeat for several), beyond those the fit
+    /// always holds.
+    #[arg(long = "hold", value_name = "TERM")]
+    pub held: Vec<String>,
     /// The weights file to write (default: GAME-weights.toml).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -95,6 +99,7 @@ impl TuneArgs {
             },
             positions_file: positions_file.display().to_string(),
             positions,
+            held: self.held.join(","),
         }
     }
 }

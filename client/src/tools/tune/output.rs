@@ -24,6 +24,9 @@ pub struct Provenance {
     pub positions_file: String,
     /// How many positions, and how many of them the endgame database labelled.
     pub positions: usize,
+    /// The terms held at their starting weights beyond those the fit always holds, by name
+    /// and separated by commas (written only when there are some).
+    pub held: String,
 }
 
 /// The file's text, headed by `title` (what the weights are, and their unit).
@@ -48,6 +51,9 @@ pub fn to_text<W: Display>(fitted: &Fitted<W>, provenance: &Provenance, title: &
         quote(&provenance.positions_file)
     );
     let _ = writeln!(text, "positions = {}", provenance.positions);
+    if !provenance.held.is_empty() {
+        let _ = writeln!(text, "held = {}", quote(&provenance.held));
+    }
     let _ = writeln!(text, "k = {:?}", fitted.k);
     let _ = writeln!(text, "passes = {}", fitted.fit.passes);
     let _ = writeln!(text, "start_error = {:?}", fitted.fit.start_error);
@@ -92,6 +98,7 @@ mod tests {
             games: 10,
             positions_file: "p.txt".to_owned(),
             positions: 99,
+            held: "tempo".to_owned(),
         };
         let text = to_text(&fitted, &provenance, "A title\non two lines.");
         assert!(
@@ -101,6 +108,7 @@ mod tests {
         let file = Weights::parse(&text).expect("its own file");
         assert_eq!(file.weights, *Weights::hand());
         assert_eq!(file.provenance("seed"), Some("3"));
+        assert_eq!(file.provenance("held"), Some("tempo"));
         assert_eq!(file.provenance("k").map(str::parse), Some(Ok(fitted.k)));
         assert_eq!(
             file.provenance("final_error").map(str::parse),

@@ -27,12 +27,34 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         Some(path) => (positions::read::<Pente>(path)?, path.clone()),
         None => (make_positions(args, start, &commit)?, args.save_positions()),
     };
+    let held = held_terms(&args.held.join(","))?;
     let samples = samples(&positions);
-    let fitted = super::fit_with_bar(&samples, |samples, bar| fit::run_pente(samples, start, bar))?;
+    let fitted = super::fit_with_bar(&samples, |samples, bar| {
+        fit::run_pente(samples, start, &held, bar)
+    })?;
     let title = "The expert's Pente evaluation weights, fitted to game results by `kingme tune \
                  --game pente`\n(a Texel fit: see docs/engine.md). The unit: a three's window is 60.";
     let provenance = args.provenance(&commit, &positions_file, positions.len());
     super::finish(args, &fitted, &provenance, title, started)
+}
+
+/// The terms named in `names` (separated by commas; none for an empty text).
+pub fn held_terms(names: &str) -> anyhow::Result<Vec<pente_eval::Term>> {
+    names
+        .split(',')
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            pente_eval::Term::ALL
+                .into_iter()
+                .find(|term| term.name() == name)
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--hold {name}: no such term of Pente's evaluation; the terms are {}",
+                        pente_eval::Term::NAMES.join(", ")
+                    )
+                })
+        })
+        .collect()
 }
 
 /// The fit's samples of `positions` (the quiet ones: a file written by the games has no other).
@@ -255,7 +277,8 @@ mod tests {
         );
         let start = super::super::pente_weights_named(file.provenance("start").expect("start"))
             .expect("a start");
-        let fitted = fit::run_pente(&samples, start, &ProgressBar::hidden());
+        let held = held_terms(file.provenance("held").unwrap_or_default()).expect("held terms");
+        let fitted = fit::run_pente(&samples, start, &held, &ProgressBar::hidden());
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
         assert!(close(fitted.k, recorded("k")), "the scale: {}", fitted.k);
         assert_eq!(fitted.fit.weights, file.weights, "the weights");
@@ -265,7 +288,7 @@ mod tests {
             fitted.fit.error
         );
         assert_eq!(
-            pente_eval::lower_step(&samples, &file.weights, fitted.k),
+            pente_eval::lower_step(&samples, &file.weights, fitted.k, &held),
             None
         );
         let hand = texel::error(&samples, &Weights::hand().values(), fitted.k);

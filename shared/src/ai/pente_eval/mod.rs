@@ -151,45 +151,54 @@ pub const FROZEN: [Term; 4] = [
     Term::FoursAgainst,
 ];
 
-/// The fit's bounds: [`FROZEN`] stays, every other weight within [`weights::MAX_WEIGHT`].
-fn bounds() -> Bounds<'static> {
-    const FROZEN_INDICES: [usize; FROZEN.len()] = {
-        let mut indices = [0; FROZEN.len()];
-        let mut i = 0;
-        while i < FROZEN.len() {
-            indices[i] = FROZEN[i] as usize;
-            i += 1;
-        }
-        indices
-    };
+/// The terms held at their starting weights: [`FROZEN`] and the `held` ones (by index).
+fn frozen(held: &[Term]) -> Vec<usize> {
+    FROZEN
+        .iter()
+        .chain(held)
+        .map(|&term| term as usize)
+        .collect()
+}
+
+/// The fit's bounds: the `frozen` terms stay, every other weight within
+/// [`weights::MAX_WEIGHT`].
+fn bounds(frozen: &[usize]) -> Bounds<'_> {
     Bounds {
-        frozen: &FROZEN_INDICES,
+        frozen,
         allowed: |_, value| value.abs() <= weights::MAX_WEIGHT,
     }
 }
 
-/// Fits the weights from `start` with scale `k` ([`texel::fit`]), leaving [`FROZEN`] alone,
-/// calling `progress` after every pass.
+/// Fits the weights from `start` with scale `k` ([`texel::fit`]), leaving [`FROZEN`] and the
+/// `held` terms alone, calling `progress` after every pass.
 #[must_use]
 pub fn fit(
     samples: &[Sample<TERMS>],
     start: &Weights,
     k: f64,
+    held: &[Term],
     progress: impl FnMut(texel::Progress),
 ) -> texel::Fit<Weights> {
-    texel::fit(samples, &start.values(), k, &bounds(), progress)
-        .map(|values| Weights::from_values(values).unwrap_or(*start))
+    texel::fit(
+        samples,
+        &start.values(),
+        k,
+        &bounds(&frozen(held)),
+        progress,
+    )
+    .map(|values| Weights::from_values(values).unwrap_or(*start))
 }
 
-/// A single step of 1 of a weight the fit moves that lowers the error, if there is one: `None`
-/// means `weights` is a local minimum of the fit.
+/// A single step of 1 of a weight the fit moves (all but [`FROZEN`] and `held`) that lowers
+/// the error, if there is one: `None` means `weights` is a local minimum of the fit.
 #[must_use]
 pub fn lower_step(
     samples: &[Sample<TERMS>],
     weights: &Weights,
     k: f64,
+    held: &[Term],
 ) -> Option<(Term, i32, f64)> {
-    texel::lower_step(samples, &weights.values(), k, &bounds())
+    texel::lower_step(samples, &weights.values(), k, &bounds(&frozen(held)))
         .map(|(index, change, error)| (Term::ALL[index], change, error))
 }
 
@@ -280,8 +289,12 @@ mod tests {
         let shape = board_shape(open.board(), Side::First);
         // ..KLM.. has room for an open four both ways: two six-point windows.
         assert_eq!((shape.my_open_threes, shape.their_open_threes), (2, 0));
-        let closed = game("1:K10,L10,M10:J10,A2:0,0");
+        // Blocked one point away (..KLM.O): one open four is left, at J10.
+        let closed = game("1:K10,L10,M10:O10,A2:0,0");
         assert_eq!(board_shape(closed.board(), Side::First).my_open_threes, 1);
+        // Blocked right beside (OKLM..): only a closed four is left.
+        let beside = game("1:K10,L10,M10:J10,A2:0,0");
+        assert_eq!(board_shape(beside.board(), Side::First).my_open_threes, 0);
         let shut = game("1:K10,L10,M10:J10,O10:0,0");
         assert_eq!(board_shape(shut.board(), Side::First).my_open_threes, 0);
         let split = game("1:K10,L10,N10:A1,A2:0,0");
