@@ -124,6 +124,16 @@ pub fn parse<const N: usize>(
     })
 }
 
+/// Refuses a weight `value` for the term `name` beyond `max` either way.
+pub fn within(name: &str, value: i32, max: i32) -> Result<(), String> {
+    if value.abs() > max {
+        return Err(format!(
+            "{name}: {value} is beyond the largest weight, {max}"
+        ));
+    }
+    Ok(())
+}
+
 /// Checks every value of `values` against `check`, for weights made other than from a file.
 pub fn check_all<const N: usize>(
     values: &[i32; N],
@@ -196,7 +206,8 @@ macro_rules! evaluation_weights {
         pub struct Weights([i32; TERMS]);
 
         impl Weights {
-            /// The weights shipped with kingme, fitted by `kingme tune`.
+            /// The weights the expert plays with, shipped with kingme (as `kingme tune` fitted
+            /// them, once a fit measured better than the hand-set weights).
             ///
             /// # Panics
             /// If the compiled-in file does not parse: a build mistake the tests catch.

@@ -310,6 +310,7 @@ fn write(path: &Path, text: &str) -> anyhow::Result<()> {
 mod tests {
     use super::*;
     use kingme_shared::ai::checkers_eval::texel;
+    use kingme_shared::ai::weights_file::WeightsFile;
 
     /// The shipped weights are the fit's: the fit, run again on the committed positions from
     /// the recorded starting weights, gives the same scale, the same weights and the same final
@@ -317,32 +318,16 @@ mod tests {
     /// error (a local minimum of exactly that fit).
     #[test]
     fn the_fit_of_the_committed_positions_gives_the_shipped_weights() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let text = std::fs::read_to_string(root.join("shared/data/checkers-weights.toml"))
-            .expect("the shipped weights file");
+        let text = committed_text("shared/data/checkers-weights.toml");
         let file = Weights::parse(&text).expect("the shipped weights");
         assert_eq!(file.weights, *Weights::shipped());
-        let recorded = |key: &str| -> f64 {
-            file.provenance(key)
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("the provenance's {key}"))
-        };
-        let positions_file = file.provenance("positions_file").expect("positions_file");
-        let positions = positions::read(&root.join(positions_file)).expect("the positions");
-        assert_eq!(positions.len() as f64, recorded("positions"));
+        let positions = positions::read(&positions_file(&file)).expect("the positions");
+        assert_eq!(positions.len() as f64, recorded(&file, "positions"));
         let samples = fit::samples(&positions);
         let start = weights_named(file.provenance("start").expect("start")).expect("a start");
         let fitted = fit::run(&samples, start, &ProgressBar::hidden());
-        // The scale and the error to 1e-9 of them: another processor's `exp` may round its
-        // last bit otherwise; the weights exactly.
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
-        assert!(close(fitted.k, recorded("k")), "the scale: {}", fitted.k);
         assert_eq!(fitted.fit.weights, file.weights, "the weights");
-        assert!(
-            close(fitted.fit.error, recorded("final_error")),
-            "the final error: {}",
-            fitted.fit.error
-        );
+        assert_as_recorded(&file, &fitted);
         assert_eq!(
             texel::error(&samples, &file.weights, fitted.k),
             fitted.fit.error
@@ -353,6 +338,44 @@ mod tests {
         );
         // And the fit did better than the hand-set weights.
         assert!(fitted.fit.error < texel::error(&samples, Weights::hand(), fitted.k));
+    }
+
+    /// The text of a committed file, by its path from the repository's root.
+    pub(super) fn committed_text(relative: &str) -> String {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::fs::read_to_string(root.join(relative))
+            .unwrap_or_else(|err| panic!("the committed {relative}: {err}"))
+    }
+
+    /// The positions file a weights file's provenance names, from the repository's root.
+    pub(super) fn positions_file<W>(file: &WeightsFile<W>) -> PathBuf {
+        let relative = file.provenance("positions_file").expect("positions_file");
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(relative)
+    }
+
+    /// A number the provenance records.
+    pub(super) fn recorded<W>(file: &WeightsFile<W>, key: &str) -> f64 {
+        file.provenance(key)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("the provenance's {key}"))
+    }
+
+    /// A refit's scale and final error are the recorded ones, to 1e-9 of them: another
+    /// processor's `exp` may round its last bit otherwise.
+    pub(super) fn assert_as_recorded<W>(file: &WeightsFile<W>, fitted: &fit::Fitted<W>) {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
+        assert!(
+            close(fitted.k, recorded(file, "k")),
+            "the scale: {}",
+            fitted.k
+        );
+        assert!(
+            close(fitted.fit.error, recorded(file, "final_error")),
+            "the final error: {}",
+            fitted.fit.error
+        );
     }
 
     #[test]

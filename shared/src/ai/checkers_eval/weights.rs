@@ -81,12 +81,7 @@ crate::evaluation_weights! {
 /// king worth something.
 fn check(term: usize, value: i32) -> Result<(), String> {
     let term = Term::ALL[term];
-    if value.abs() > MAX_WEIGHT {
-        return Err(format!(
-            "{}: {value} is beyond the largest weight, {MAX_WEIGHT}",
-            term.name()
-        ));
-    }
+    crate::ai::weights_file::within(term.name(), value, MAX_WEIGHT)?;
     if matches!(term, Term::Man | Term::King) && value <= 0 {
         return Err(format!(
             "{}: {value}; a piece must be worth more than 0",

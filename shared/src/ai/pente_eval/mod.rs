@@ -5,10 +5,11 @@
 //! capture threats by the pairs the taker already has (a pair to take for the side to move; one,
 //! or two and more, of its own pairs exposed), and facing fours. The side to move with a four
 //! (or a fifth pair to take) has won, and scores just below a proven win. The weights are data,
-//! fitted to game results by `kingme tune --game pente` ([`crate::ai::texel`]); [`features`]
+//! fitted to game results by `kingme tune --game pente` ([`crate::ai::texel`]); [`sample`]
 //! gives the counts the fit needs from the same code as the evaluation, so the two cannot
-//! disagree. The expert evaluates with the shipped weights, the levels below it with the
-//! hand-set ones (the evaluation before the fit, on which the ladder measured them).
+//! disagree. The expert evaluates with the shipped weights (today the hand-set ones: the fit
+//! measured no better), the levels below it with the hand-set ones (the evaluation before the
+//! fit, on which the ladder measured them).
 
 pub mod weights;
 
