@@ -28,10 +28,14 @@ use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
 use rand::rngs::StdRng;
 
-/// Candidates searched per node by the classic levels and by the expert. The expert's ranking is
-/// the same, so it spends its time going deeper rather than wider.
+/// Candidates searched per node by the classic levels and by `strong` and `master` (whose node
+/// budgets the ladder placed at this breadth).
 const CLASSIC_BREADTH: usize = 8;
-const EXPERT_BREADTH: usize = 8;
+
+/// Candidates searched per node by the expert: wider than the levels below it, which measured
+/// better against the yardstick at 0.1 s a move than 8 (docs/measurements/strength.md, "Pente:
+/// a wider expert").
+const EXPERT_BREADTH: usize = 12;
 
 /// Transposition table size for Pente: 2^17 entries.
 const TABLE_BITS: u32 = 17;
@@ -282,7 +286,12 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
     {
         return Some(found);
     }
-    let mut search = PenteSearch::new(game, EXPERT_BREADTH);
+    let breadth = if request.level == Level::Expert {
+        EXPERT_BREADTH
+    } else {
+        CLASSIC_BREADTH
+    };
+    let mut search = PenteSearch::new(game, breadth);
     if request.level == Level::Expert {
         search.weights = request.options.pente_weights.unwrap_or(Weights::shipped());
     }

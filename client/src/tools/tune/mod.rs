@@ -118,6 +118,10 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
 
 /// Fits checkers' weights.
 fn run_checkers(args: &TuneArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.held.is_empty(),
+        "--hold names Pente's terms; checkers' fit holds its own four (docs/engine.md)"
+    );
     let started = Instant::now();
     let commit = output::commit();
     let start = weights_named(&args.start)?;
