@@ -10,7 +10,7 @@
 //! and the Elo difference ([`super::match_score`]).
 //!
 //! `--b-without-threats` gives Pente's second side the search as it was before the threat
-//! search, to measure what it gains; `--b-weights hand|FILE` gives checkers' second side other
+//! search, to measure what it gains; `--b-weights hand|FILE` gives the second side other
 //! evaluation weights than the shipped ones; `--flat-time a|b|both` keeps a side's time budget
 //! flat (the same for every move, as before the sharpness rule), to measure what the rule gains.
 use super::analyze::seconds;
@@ -88,8 +88,9 @@ pub struct MatchArgs {
     /// Which sides play without the checkers opening book: a, b or both (default neither).
     #[arg(long, value_name = "SIDES")]
     pub no_book: Option<Sides>,
-    /// Checkers: the second side's expert evaluates with these weights instead of the shipped
-    /// ones: "hand" (the hand-set weights the tuning replaced) or a file `kingme tune` wrote.
+    /// Checkers and Pente: the second side's expert evaluates with these weights instead of
+    /// the shipped ones: "hand" (the hand-set weights the tuning replaced) or a file `kingme
+    /// tune` wrote for the game.
     #[arg(long, value_name = "hand|FILE", conflicts_with = "b_binary")]
     pub b_weights: Option<String>,
     /// Which sides spend the same time on every move (a, b or both; default neither): the
@@ -184,7 +185,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         checkers_weights: args
             .b_weights
             .as_deref()
+            .filter(|_| args.game == GameKind::Checkers)
             .map(super::tune::weights_named)
+            .transpose()?,
+        pente_weights: args
+            .b_weights
+            .as_deref()
+            .filter(|_| args.game == GameKind::Pente)
+            .map(super::tune::pente_weights_named)
             .transpose()?,
         ..ThinkOptions::default()
     };

@@ -191,6 +191,7 @@ mod tests {
         without_threats: false,
         contempt: None,
         checkers_weights: None,
+        pente_weights: None,
     };
 
     fn quick(level: Level) -> Limits {

@@ -8,10 +8,11 @@
 //! Files: `level` (the names), `strength` (what each level does in each game), `ladder` (their
 //! measured ratings), `clock` (the clock a search reads) and `budget` (how much of the time a
 //! move may take, by the position's sharpness), `egdb` (checkers endgame databases), `book` (the checkers opening book),
-//! `search` (generic negamax, alpha-beta, iterative deepening),
+//! `search` (generic negamax, alpha-beta, iterative deepening), `texel` and `weights_file` (fitting
+//! an evaluation's weights to game results, and keeping them as data),
 //! `tt` and `zobrist` (the transposition table and checkers keys), `classic` (how each level
 //! drives the search), and one file per game: `tictactoe` with `tictactoe_solver`, `checkers` with `checkers_eval`, and
-//! `pente` with `pente_patterns`, `pente_beginner`, `pente_threats`, `pente_sharpness` (for the
+//! `pente` with `pente_patterns`, `pente_eval` (the evaluation and its weights), `pente_beginner`, `pente_threats`, `pente_sharpness` (for the
 //! time budget) and `pente_tss` (the threat search; and, for tests,
 //! `pente_oracle`: facts from the rules alone).
 
@@ -26,6 +27,7 @@ pub mod ladder;
 pub mod level;
 mod pente;
 mod pente_beginner;
+pub mod pente_eval;
 #[cfg(test)]
 mod pente_oracle;
 mod pente_patterns;
@@ -35,9 +37,11 @@ pub(crate) mod pente_tss;
 pub mod score;
 pub mod search;
 pub mod strength;
+pub mod texel;
 mod tictactoe;
 mod tictactoe_solver;
 mod tt;
+pub mod weights_file;
 mod zobrist;
 
 pub use level::{Level, UnknownLevel};
@@ -137,6 +141,10 @@ pub struct ThinkOptions {
     /// hand-set weights the tuning replaced, or a file `kingme tune` wrote), to measure one
     /// against the other (`kingme match --b-weights`).
     pub checkers_weights: Option<&'static checkers_eval::Weights>,
+    /// Pente: the expert evaluates with these weights instead of the shipped ones (the hand-set
+    /// weights, or a file `kingme tune --game pente` wrote), for the tuning's games and to
+    /// measure one against the other.
+    pub pente_weights: Option<&'static pente_eval::Weights>,
 }
 
 /// What a search chose and found.

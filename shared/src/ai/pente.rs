@@ -1,8 +1,9 @@
 //! Pente for the search. Placing and lifting stones uses the game's own make/unmake; the moves
 //! searched are candidates, not all 300-odd empty points: the points within two of a stone,
 //! scored by [`point_score`] (wins, blocks, captures, the windows a stone extends or blocks) and
-//! cut to the best few, so the look-ahead goes deep where the game is. The evaluation is the
-//! pattern count of [`super::pente_patterns`].
+//! cut to the best few, so the look-ahead goes deep where the game is. The evaluation is
+//! [`super::pente_eval`]'s: the expert's with the weights fitted to game results, the other
+//! levels' with the hand-set ones.
 //!
 //! `beginner` is the priority board ([`super::pente_beginner`]); `novice` to `advanced` search
 //! one to five plies over the candidates ([`super::strength`]); `strong`, `master` and `expert`
@@ -14,9 +15,10 @@ use super::classic::{Request, classic, expert};
 use super::clock::Deadline;
 use super::level::Level;
 use super::pente_beginner;
+use super::pente_eval::{Weights, evaluate_with_shape};
 use super::pente_patterns::{
-    BLOCK_WIN, EVAL_LIMIT, WIN_NOW, evaluate_with_shape, faces_a_fifth_pair, faces_a_four,
-    for_each_point, near_stones, point_score,
+    BLOCK_WIN, EVAL_LIMIT, WIN_NOW, faces_a_fifth_pair, faces_a_four, for_each_point, near_stones,
+    point_score,
 };
 use super::pente_sharpness::sharpness;
 use super::pente_threats::{win_in_one, winning_points};
@@ -26,10 +28,14 @@ use crate::game::{Game, Outcome};
 use crate::games::pente::{Pente, Point, Undo};
 use rand::rngs::StdRng;
 
-/// Candidates searched per node by the classic levels and by the expert. The expert's ranking is
-/// the same, so it spends its time going deeper rather than wider.
+/// Candidates searched per node by the classic levels and by `strong` and `master` (whose node
+/// budgets the ladder placed at this breadth).
 const CLASSIC_BREADTH: usize = 8;
-const EXPERT_BREADTH: usize = 8;
+
+/// Candidates searched per node by the expert: wider than the levels below it, which measured
+/// better against the yardstick at 0.1 s a move than 8 (docs/measurements/strength.md, "Pente:
+/// a wider expert").
+const EXPERT_BREADTH: usize = 12;
 
 /// Transposition table size for Pente: 2^17 entries.
 const TABLE_BITS: u32 = 17;
@@ -73,6 +79,8 @@ pub struct PenteSearch {
     leaf_threats: bool,
     /// Whether the evaluation counts capture threats (off only for comparisons).
     capture_threats: bool,
+    /// The evaluation's weights.
+    weights: &'static Weights,
 }
 
 impl PenteSearch {
@@ -86,6 +94,7 @@ impl PenteSearch {
             threats: Vec::new(),
             leaf_threats: false,
             capture_threats: true,
+            weights: Weights::hand(),
         }
     }
 
@@ -203,7 +212,7 @@ impl SearchGame for PenteSearch {
     /// a three (or is near the fifth pair) first asks the threat search for a win by fours,
     /// scored just below the wins the search proves itself.
     fn evaluate(&self) -> i32 {
-        let (score, shape) = evaluate_with_shape(&self.game, self.capture_threats);
+        let (score, shape) = evaluate_with_shape(&self.game, self.capture_threats, self.weights);
         let us = self.game.side_to_move();
         if self.leaf_threats
             && score.abs() <= EVAL_LIMIT
@@ -277,7 +286,15 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
     {
         return Some(found);
     }
-    let mut search = PenteSearch::new(game, EXPERT_BREADTH);
+    let breadth = if request.level == Level::Expert {
+        EXPERT_BREADTH
+    } else {
+        CLASSIC_BREADTH
+    };
+    let mut search = PenteSearch::new(game, breadth);
+    if request.level == Level::Expert {
+        search.weights = request.options.pente_weights.unwrap_or(Weights::shipped());
+    }
     if request.options.without_threats {
         search.capture_threats = false;
     } else {

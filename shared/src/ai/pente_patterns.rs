@@ -6,17 +6,15 @@
 //! open three more than a closed one) much more, four (a four: one point from five) most. Summing
 //! the windows of the whole board gives the position's shape; the change a stone makes to the
 //! windows through its point gives that point's attacking value for one side and its blocking
-//! value against the other. Captures count by pairs taken, rising steeply towards the fifth.
+//! value against the other. The evaluation built on the shape is [`super::pente_eval`].
 
 use super::search::MATE_BOUND;
 use crate::game::{Game, Side};
 use crate::games::pente::{Board, CAPTURES_TO_WIN, Direction, Pente, Point, Window};
 
-/// The worth of a window holding 0..=4 stones of one side and none of the other.
+/// The worth of a window holding 0..=4 stones of one side and none of the other, for ranking
+/// candidates (the evaluation's own weights are data: [`super::pente_eval`]).
 const WINDOW: [i32; 5] = [0, 1, 8, 60, 500];
-
-/// The worth of captured pairs, 0..=4 (the fifth pair wins).
-const PAIRS: [i32; 5] = [0, 40, 110, 250, 600];
 
 /// A point's score when playing it wins at once.
 pub const WIN_NOW: i32 = 1 << 24;
@@ -25,15 +23,20 @@ pub const WIN_NOW: i32 = 1 << 24;
 pub const BLOCK_WIN: i32 = 1 << 22;
 
 /// The shape of the board from one side: the summed window worth (the side's minus the
-/// opponent's), how many fours (windows one stone from five) each side has, how many threes
-/// (windows two stones from five, the rest empty) the side has, and how many pairs each side
-/// could take with its next stone (capture threats, counted by pair).
+/// opponent's), the windows by stones (the side's minus the opponent's), how many fours (windows
+/// one stone from five) each side has, how many threes (windows two stones from five, the rest
+/// empty) the side has, how many open threes each side has (three stones within four points
+/// with an empty point at both ends: one stone makes them an open four), and how many pairs each
+/// side could take with its next stone (capture threats, counted by pair).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shape {
     pub worth: i32,
+    pub windows: [i32; 5],
     pub my_fours: u32,
     pub their_fours: u32,
     pub my_threes: u32,
+    pub my_open_threes: u32,
+    pub their_open_threes: u32,
     pub my_captures: u32,
     pub their_captures: u32,
 }
@@ -52,17 +55,21 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
             }
             shape.my_captures += capture_threats(on_board, m, t);
             shape.their_captures += capture_threats(on_board, t, m);
+            shape.my_open_threes += open_threes(on_board, m, t);
+            shape.their_open_threes += open_threes(on_board, t, m);
             let mut start = on_board.trailing_zeros();
             while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
                 let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
                 if t5 == 0 {
                     let stones = m5.count_ones() as usize;
                     shape.worth += WINDOW[stones.min(4)];
+                    shape.windows[stones.min(4)] += 1;
                     shape.my_fours += u32::from(stones == 4);
                     shape.my_threes += u32::from(stones == 3);
                 } else if m5 == 0 {
                     let stones = t5.count_ones() as usize;
                     shape.worth -= WINDOW[stones.min(4)];
+                    shape.windows[stones.min(4)] -= 1;
                     shape.their_fours += u32::from(stones == 4);
                 }
                 start += 1;
@@ -70,6 +77,28 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
         }
     }
     shape
+}
+
+/// The open threes of `mine` on a line: six points on the board, empty at both ends, with three
+/// of `mine` and none of `theirs` between them (`.XXX..`, `.XX.X.`, ...): one stone makes them
+/// an open four. A three with room on both sides (`..XXX..`) is counted twice.
+fn open_threes(on_board: u32, mine: u32, theirs: u32) -> u32 {
+    if mine.count_ones() < 3 {
+        return 0;
+    }
+    let empty = on_board & !(mine | theirs);
+    let mut count = 0;
+    let mut start = on_board.trailing_zeros();
+    while start + 6 <= 32 && (on_board >> start) & 0b11_1111 == 0b11_1111 {
+        let (m4, t4) = (
+            (mine >> (start + 1)) & 0b1111,
+            (theirs >> (start + 1)) & 0b1111,
+        );
+        let ends = (empty >> start) & 0b10_0001;
+        count += u32::from(t4 == 0 && m4.count_ones() == 3 && ends == 0b10_0001);
+        start += 1;
+    }
+    count
 }
 
 /// The pairs `mine` could take with one stone on a line: an empty point, two of `theirs`, one of
@@ -84,51 +113,6 @@ fn capture_threats(on_board: u32, mine: u32, theirs: u32) -> u32 {
 /// The best an evaluation can say short of a win: won positions found by the threat search score
 /// above it.
 pub const EVAL_LIMIT: i32 = MATE_BOUND - 100;
-
-/// The static evaluation for the side to move: window shapes, captured pairs, capture threats,
-/// and the tempo a four gives: the side to move with a four (or a fifth pair to take) wins next
-/// move, and facing two fours it can stop only one (unless a capture breaks them, which the
-/// search will see). A pair the side to move can take is most of a pair gained; pairs the
-/// opponent threatens cost a tempo to save, and when two are threatened one is likely lost.
-#[cfg(test)]
-#[must_use]
-pub fn evaluate(game: &Pente) -> i32 {
-    evaluate_with_shape(game, true).0
-}
-
-/// [`evaluate`] and the board's [`Shape`] from the side to move, for callers that look further
-/// where the shape says it may pay; without `capture_threats` the threats against pairs are not
-/// counted (the evaluation before issue 18, for comparisons).
-#[must_use]
-pub fn evaluate_with_shape(game: &Pente, capture_threats: bool) -> (i32, Shape) {
-    let us = game.side_to_move();
-    let them = us.opponent();
-    let shape = board_shape(game.board(), us);
-    if shape.my_fours > 0 || (shape.my_captures > 0 && game.captured_by(us) + 2 >= CAPTURES_TO_WIN)
-    {
-        return (MATE_BOUND - 10, shape);
-    }
-    let pairs = |side: Side| usize::from(game.captured_by(side) / 2).min(PAIRS.len() - 1);
-    let next_pair = |side: Side| {
-        let now = pairs(side);
-        PAIRS[(now + 1).min(PAIRS.len() - 1)] - PAIRS[now]
-    };
-    let mut score = shape.worth + PAIRS[pairs(us)] - PAIRS[pairs(them)];
-    if capture_threats && shape.my_captures > 0 {
-        score += next_pair(us) * 3 / 4;
-    }
-    if capture_threats {
-        score -= match shape.their_captures {
-            0 => 0,
-            1 => next_pair(them) / 6,
-            _ => next_pair(them) / 2,
-        };
-    }
-    if shape.their_fours >= 2 {
-        score -= 3_000;
-    }
-    (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), shape)
-}
 
 /// Whether the side to move must answer a four (the opponent would win next move): the search
 /// then looks one ply further, so it never stops just after a four is made.
@@ -359,30 +343,6 @@ mod tests {
     }
 
     #[test]
-    fn capture_threats_are_counted_by_pair_and_weigh_in_the_evaluation() {
-        // The second player's pair L10-M10 is flanked by K10: the first player threatens it
-        // from N10. Nothing else can be taken.
-        let g = game("1:K10,A3:L10,M10,S19:0,0");
-        let shape = board_shape(g.board(), Side::First);
-        assert_eq!((shape.my_captures, shape.their_captures), (1, 0));
-        // Counted from the rules: the points where the first player's stone would capture.
-        let by_rules: u32 = Point::all()
-            .filter(|&p| g.board().is_empty(p))
-            .map(|p| g.board().capture_rays(Side::First, p).pairs())
-            .sum();
-        assert_eq!(shape.my_captures, by_rules);
-        // With no pairs captured, the evaluation is the window worth plus the threat's share.
-        assert!(evaluate(&g) > shape.worth);
-        let unflanked = game("1:A3,K12:L10,M10,S19:0,0");
-        let plain = board_shape(unflanked.board(), Side::First);
-        assert_eq!(plain.my_captures, 0);
-        assert_eq!(evaluate(&unflanked), plain.worth);
-        // Seen from the threatened side, to move, the threat costs.
-        let turned = game("2:K10,A3:L10,M10,S19:0,0");
-        assert_eq!(board_shape(turned.board(), Side::Second).their_captures, 1);
-    }
-
-    #[test]
     fn capture_threats_match_the_rules_on_random_boards() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
@@ -411,19 +371,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn evaluation_is_from_the_side_to_move() {
-        let a = game("1:K10,L10,M10:A1,A2:0,0");
-        let b = game("2:K10,L10,M10:A1,A2:0,0");
-        assert!(evaluate(&a) > 0 && evaluate(&b) < 0);
-        assert_eq!(evaluate(&a), -evaluate(&b));
-        // A four for the side to move is a win next move; facing one, the search looks further.
-        let four = game("1:K10,L10,M10,N10:A1,A2,A3:0,0");
-        assert!(evaluate(&four) >= MATE_BOUND - 10);
-        let facing = game("2:K10,L10,M10,N10:A1,A2,A3:0,0");
-        assert!(faces_a_four(&facing) && !faces_a_four(&four));
-        assert!(a.legal_moves().len() > 300);
     }
 }

@@ -18,24 +18,25 @@ use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, index};
 use rand::{Rng, SeedableRng};
 
-/// How the games are played and sampled.
+/// How the games are played and sampled (in checkers and, with Pente's weights, in Pente).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
+pub struct Settings<W: 'static = Weights> {
     /// Games to play.
     pub games: u32,
     /// Nodes the expert searches a move.
     pub nodes: u64,
-    /// At most this many random moves after the ballot (each game draws 0 to this many).
+    /// At most this many random moves after the ballot or opening (each game draws 0 to this
+    /// many).
     pub random_plies: u32,
     /// Quiet positions kept from each game (all of them if it has fewer).
     pub per_game: u32,
     /// Plies after which an unfinished game is scored a draw.
     pub max_plies: u32,
-    /// The seed of the random moves and of the sampling.
+    /// The seed of the openings, the random moves and the sampling.
     pub seed: u64,
     /// The weights the expert plays the games with (the fit's starting weights, so that a run
     /// plays the same games whatever weights are shipped at the time).
-    pub weights: &'static Weights,
+    pub weights: &'static W,
 }
 
 /// What the generation made.

@@ -1,25 +1,32 @@
-//! `kingme tune`: fits the weights of the expert's checkers evaluation to game results, Texel's
-//! way. Self-play games make the positions ([`generate`]), written to a positions file
-//! ([`positions`]) that `--positions FILE` reads back instead of playing again; the fit
-//! ([`fit`]) finds the sigmoid's scale and then the weights; the weights file ([`output`]) says
-//! where they came from. The shipped weights are `shared/data/checkers-weights.toml`, made by
+//! `kingme tune`: fits the weights of the expert's evaluation (checkers', or Pente's with
+//! `--game pente`) to game results, Texel's way. Self-play games make the positions
+//! ([`generate`] for checkers, [`pente`] for Pente), written to a positions file ([`positions`])
+//! that `--positions FILE` reads back instead of playing again; the fit ([`fit`]) finds the
+//! sigmoid's scale and then the weights; the weights file ([`output`]) says where they came from.
+//! The shipped weights are `shared/data/checkers-weights.toml` and `pente-weights.toml`, made by
 //! this command (see docs/engine.md).
 
 pub mod fit;
 pub mod generate;
 pub mod output;
+pub mod pente;
 pub mod positions;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
+use kingme_shared::GameKind;
 use kingme_shared::ai::checkers_eval::Weights;
-use kingme_shared::ai::checkers_eval::weights::MAX_FILE_LEN;
+use kingme_shared::ai::pente_eval;
+use kingme_shared::ai::weights_file::MAX_FILE_LEN;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `kingme tune`.
 #[derive(Debug, clap::Args)]
 pub struct TuneArgs {
+    /// The game whose evaluation to fit: checkers or pente.
+    #[arg(long, default_value = "checkers")]
+    pub game: GameKind,
     /// Self-play games to make positions from (not with --positions).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
@@ -29,72 +36,139 @@ pub struct TuneArgs {
     /// Quiet positions kept from each game.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub per_game: u32,
-    /// At most this many random moves after each game's ballot.
+    /// At most this many random moves after each game's ballot (checkers) or opening (Pente).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub random_plies: u32,
     /// The seed of the games' random moves and of the sampling.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Label endgame positions exactly by this endgame database (or "auto": the largest in the
-    /// data directory).
+    /// Checkers: label endgame positions exactly by this endgame database (or "auto": the
+    /// largest in the data directory).
     #[arg(long, value_name = "FILE|auto")]
     pub egdb: Option<String>,
     /// Fit to the positions of this file (made by an earlier run) instead of playing games.
     #[arg(long, value_name = "FILE", conflicts_with = "egdb")]
     pub positions: Option<PathBuf>,
-    /// Where to write the positions the games made.
-    #[arg(
-        long,
-        value_name = "FILE",
-        default_value = "checkers-tune-positions.txt"
-    )]
-    pub save_positions: PathBuf,
+    /// Where to write the positions the games made (default: GAME-tune-positions.txt).
+    #[arg(long, value_name = "FILE")]
+    pub save_positions: Option<PathBuf>,
     /// The weights to start from, and to play the games with: a weights file, or "hand"
     /// (default) or "shipped".
     #[arg(long, value_name = "FILE|hand|shipped", default_value = "hand")]
     pub start: String,
+    /// Pente: hold this term at its starting weight (repeat for several), beyond those the fit
+    /// always holds.
+    #[arg(long = "hold", value_name = "TERM")]
+    pub held: Vec<String>,
+    /// The weights file to write (default: GAME-weights.toml).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+impl TuneArgs {
+    /// The positions file to write.
+    fn save_positions(&self) -> PathBuf {
+        self.save_positions
+            .clone()
+            .unwrap_or_else(|| format!("{}-tune-positions.txt", self.game.name()).into())
+    }
+
     /// The weights file to write.
-    #[arg(long, value_name = "FILE", default_value = "checkers-weights.toml")]
-    pub out: PathBuf,
+    fn out(&self) -> PathBuf {
+        self.out
+            .clone()
+            .unwrap_or_else(|| format!("{}-weights.toml", self.game.name()).into())
+    }
+
+    /// The provenance of a fit of `positions` positions.
+    fn provenance(
+        &self,
+        commit: &str,
+        positions_file: &Path,
+        positions: usize,
+    ) -> output::Provenance {
+        output::Provenance {
+            command: std::env::args().collect::<Vec<_>>().join(" "),
+            commit: commit.to_owned(),
+            start: self.start.clone(),
+            seed: self.seed,
+            games: if self.positions.is_some() {
+                0
+            } else {
+                self.games
+            },
+            positions_file: positions_file.display().to_string(),
+            positions,
+            held: self.held.join(","),
+        }
+    }
 }
 
 /// Runs `kingme tune`.
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
+    match args.game {
+        GameKind::Checkers => run_checkers(args),
+        GameKind::Pente => pente::run(args),
+        other => anyhow::bail!(
+            "kingme tune fits checkers' or Pente's evaluation; {} has none to fit",
+            other.name()
+        ),
+    }
+}
+
+/// Fits checkers' weights.
+fn run_checkers(args: &TuneArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.held.is_empty(),
+        "--hold names Pente's terms; checkers' fit holds its own four (docs/engine.md)"
+    );
     let started = Instant::now();
     let commit = output::commit();
     let start = weights_named(&args.start)?;
-    let (positions, games, positions_file) = match &args.positions {
-        Some(path) => (positions::read(path)?, 0, path.clone()),
-        None => {
-            let made = make_positions(args, start, &commit)?;
-            (made, args.games, args.save_positions.clone())
-        }
+    let (positions, positions_file) = match &args.positions {
+        Some(path) => (positions::read(path)?, path.clone()),
+        None => (make_positions(args, start, &commit)?, args.save_positions()),
     };
+    let samples = fit::samples(&positions);
+    let fitted = fit_with_bar(&samples, |samples, bar| fit::run(samples, start, bar))?;
+    let title = "The expert's checkers evaluation weights, fitted to game results by `kingme \
+                 tune`\n(a Texel fit: see docs/engine.md). The unit: a man is 100.";
+    let provenance = args.provenance(&commit, &positions_file, positions.len());
+    finish(args, &fitted, &provenance, title, started)
+}
+
+/// Runs a fit of `samples` (refused when there are none) with a progress bar of its passes.
+fn fit_with_bar<S, W>(
+    samples: &[S],
+    fit: impl FnOnce(&[S], &ProgressBar) -> fit::Fitted<W>,
+) -> anyhow::Result<fit::Fitted<W>> {
     anyhow::ensure!(
-        !positions.is_empty(),
+        !samples.is_empty(),
         "no positions to fit to: play more games (--games) or give a positions file with some"
     );
-    let samples = fit::samples(&positions);
     let bar = bar("{elapsed_precise} {pos} passes: {msg}", None)?;
-    let fitted = fit::run(&samples, start, &bar);
+    let fitted = fit(samples, &bar);
     bar.finish_and_clear();
-    let provenance = output::Provenance {
-        command: std::env::args().collect::<Vec<_>>().join(" "),
-        commit: commit.clone(),
-        start: args.start.clone(),
-        seed: args.seed,
-        games,
-        positions_file: positions_file.display().to_string(),
-        positions: positions.len(),
-    };
-    write(&args.out, &output::to_text(&fitted, &provenance))?;
+    Ok(fitted)
+}
+
+/// Writes the weights file of a fit and says what it did.
+fn finish<W: std::fmt::Display>(
+    args: &TuneArgs,
+    fitted: &fit::Fitted<W>,
+    provenance: &output::Provenance,
+    title: &str,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let out = args.out();
+    write(&out, &output::to_text(fitted, provenance, title))?;
     println!(
         "{}: k {:.5}, error {:.6} -> {:.6} over {} positions in {} passes, {:.0} s",
-        args.out.display(),
+        out.display(),
         fitted.k,
         fitted.fit.start_error,
         fitted.fit.error,
-        positions.len(),
+        provenance.positions,
         fitted.fit.passes,
         started.elapsed().as_secs_f64()
     );
@@ -159,23 +233,45 @@ fn make_positions(
         ),
     ];
     write(
-        &args.save_positions,
+        &args.save_positions(),
         &positions::to_text(&comments, &made.positions),
     )?;
     println!("{}", comments[1..].join(" "));
     Ok(made.positions)
 }
 
-/// The weights `name` names: "hand", "shipped", or a weights file.
+/// The checkers weights `name` names: "hand", "shipped", or a weights file.
 pub fn weights_named(name: &str) -> anyhow::Result<&'static Weights> {
+    named(name, Weights::hand(), Weights::shipped(), |text| {
+        Ok(Weights::parse(text)?.weights)
+    })
+}
+
+/// The Pente weights `name` names: "hand", "shipped", or a weights file.
+pub fn pente_weights_named(name: &str) -> anyhow::Result<&'static pente_eval::Weights> {
+    named(
+        name,
+        pente_eval::Weights::hand(),
+        pente_eval::Weights::shipped(),
+        |text| Ok(pente_eval::Weights::parse(text)?.weights),
+    )
+}
+
+/// `hand` or `shipped` by name, or the weights `parse` reads from the file `name`.
+fn named<W>(
+    name: &str,
+    hand: &'static W,
+    shipped: &'static W,
+    parse: impl FnOnce(&str) -> anyhow::Result<W>,
+) -> anyhow::Result<&'static W> {
     match name {
-        "hand" => Ok(Weights::hand()),
-        "shipped" => Ok(Weights::shipped()),
+        "hand" => Ok(hand),
+        "shipped" => Ok(shipped),
         path => {
             let text = read_text(Path::new(path), MAX_FILE_LEN as u64, "weights file")?;
-            let file = Weights::parse(&text).with_context(|| format!("in {path}"))?;
+            let weights = parse(&text).with_context(|| format!("in {path}"))?;
             // Read once for a tool's whole run; the search holds the weights by reference.
-            Ok(Box::leak(Box::new(file.weights)))
+            Ok(Box::leak(Box::new(weights)))
         }
     }
 }
@@ -218,6 +314,7 @@ fn write(path: &Path, text: &str) -> anyhow::Result<()> {
 mod tests {
     use super::*;
     use kingme_shared::ai::checkers_eval::texel;
+    use kingme_shared::ai::weights_file::WeightsFile;
 
     /// The shipped weights are the fit's: the fit, run again on the committed positions from
     /// the recorded starting weights, gives the same scale, the same weights and the same final
@@ -225,32 +322,16 @@ mod tests {
     /// error (a local minimum of exactly that fit).
     #[test]
     fn the_fit_of_the_committed_positions_gives_the_shipped_weights() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let text = std::fs::read_to_string(root.join("shared/data/checkers-weights.toml"))
-            .expect("the shipped weights file");
+        let text = committed_text("shared/data/checkers-weights.toml");
         let file = Weights::parse(&text).expect("the shipped weights");
         assert_eq!(file.weights, *Weights::shipped());
-        let recorded = |key: &str| -> f64 {
-            file.provenance(key)
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("the provenance's {key}"))
-        };
-        let positions_file = file.provenance("positions_file").expect("positions_file");
-        let positions = positions::read(&root.join(positions_file)).expect("the positions");
-        assert_eq!(positions.len() as f64, recorded("positions"));
+        let positions = positions::read(&positions_file(&file)).expect("the positions");
+        assert_eq!(positions.len() as f64, recorded(&file, "positions"));
         let samples = fit::samples(&positions);
         let start = weights_named(file.provenance("start").expect("start")).expect("a start");
         let fitted = fit::run(&samples, start, &ProgressBar::hidden());
-        // The scale and the error to 1e-9 of them: another processor's `exp` may round its
-        // last bit otherwise; the weights exactly.
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
-        assert!(close(fitted.k, recorded("k")), "the scale: {}", fitted.k);
         assert_eq!(fitted.fit.weights, file.weights, "the weights");
-        assert!(
-            close(fitted.fit.error, recorded("final_error")),
-            "the final error: {}",
-            fitted.fit.error
-        );
+        assert_as_recorded(&file, &fitted);
         assert_eq!(
             texel::error(&samples, &file.weights, fitted.k),
             fitted.fit.error
@@ -261,6 +342,44 @@ mod tests {
         );
         // And the fit did better than the hand-set weights.
         assert!(fitted.fit.error < texel::error(&samples, Weights::hand(), fitted.k));
+    }
+
+    /// The text of a committed file, by its path from the repository's root.
+    pub(super) fn committed_text(relative: &str) -> String {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        std::fs::read_to_string(root.join(relative))
+            .unwrap_or_else(|err| panic!("the committed {relative}: {err}"))
+    }
+
+    /// The positions file a weights file's provenance names, from the repository's root.
+    pub(super) fn positions_file<W>(file: &WeightsFile<W>) -> PathBuf {
+        let relative = file.provenance("positions_file").expect("positions_file");
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(relative)
+    }
+
+    /// A number the provenance records.
+    pub(super) fn recorded<W>(file: &WeightsFile<W>, key: &str) -> f64 {
+        file.provenance(key)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("the provenance's {key}"))
+    }
+
+    /// A refit's scale and final error are the recorded ones, to 1e-9 of them: another
+    /// processor's `exp` may round its last bit otherwise.
+    pub(super) fn assert_as_recorded<W>(file: &WeightsFile<W>, fitted: &fit::Fitted<W>) {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
+        assert!(
+            close(fitted.k, recorded(file, "k")),
+            "the scale: {}",
+            fitted.k
+        );
+        assert!(
+            close(fitted.fit.error, recorded(file, "final_error")),
+            "the final error: {}",
+            fitted.fit.error
+        );
     }
 
     #[test]

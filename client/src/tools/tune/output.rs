@@ -1,11 +1,11 @@
-//! The weights file `kingme tune` writes: a comment, the `[weights]` section, and the fit's
+//! The weights file `kingme tune` writes, for either game: a comment, the `[weights]` section, and the fit's
 //! provenance (the command, the commit it ran at, the starting weights, the seed, the games and positions, the scale
 //! `k` and the errors), in the form [`kingme_shared::ai::checkers_eval::Weights::parse`] reads.
 //! `k` and the final error are written so that they read back exactly (the test of the shipped
 //! weights recomputes the error and compares).
 
 use super::fit::Fitted;
-use std::fmt::Write as _;
+use std::fmt::{Display, Write as _};
 
 /// Where the positions came from and how the fit was run.
 #[derive(Debug, Clone)]
@@ -24,15 +24,19 @@ pub struct Provenance {
     pub positions_file: String,
     /// How many positions, and how many of them the endgame database labelled.
     pub positions: usize,
+    /// The terms held at their starting weights beyond those the fit always holds, by name
+    /// and separated by commas (written only when there are some).
+    pub held: String,
 }
 
-/// The file's text.
+/// The file's text, headed by `title` (what the weights are, and their unit).
 #[must_use]
-pub fn to_text(fitted: &Fitted, provenance: &Provenance) -> String {
-    let mut text = String::from(
-        "# The expert's checkers evaluation weights, fitted to game results by `kingme tune`\n\
-         # (a Texel fit: see docs/engine.md). The unit: a man is 100.\n\n",
-    );
+pub fn to_text<W: Display>(fitted: &Fitted<W>, provenance: &Provenance, title: &str) -> String {
+    let mut text = String::new();
+    for line in title.lines() {
+        let _ = writeln!(text, "# {line}");
+    }
+    text.push('\n');
     let _ = write!(text, "{}", fitted.fit.weights);
     let quote = |value: &str| format!("{:?}", value);
     let _ = writeln!(text, "\n[provenance]");
@@ -47,6 +51,9 @@ pub fn to_text(fitted: &Fitted, provenance: &Provenance) -> String {
         quote(&provenance.positions_file)
     );
     let _ = writeln!(text, "positions = {}", provenance.positions);
+    if !provenance.held.is_empty() {
+        let _ = writeln!(text, "held = {}", quote(&provenance.held));
+    }
     let _ = writeln!(text, "k = {:?}", fitted.k);
     let _ = writeln!(text, "passes = {}", fitted.fit.passes);
     let _ = writeln!(text, "start_error = {:?}", fitted.fit.start_error);
@@ -91,10 +98,17 @@ mod tests {
             games: 10,
             positions_file: "p.txt".to_owned(),
             positions: 99,
+            held: "tempo".to_owned(),
         };
-        let file = Weights::parse(&to_text(&fitted, &provenance)).expect("its own file");
+        let text = to_text(&fitted, &provenance, "A title\non two lines.");
+        assert!(
+            text.starts_with("# A title\n# on two lines.\n\n[weights]\n"),
+            "{text}"
+        );
+        let file = Weights::parse(&text).expect("its own file");
         assert_eq!(file.weights, *Weights::hand());
         assert_eq!(file.provenance("seed"), Some("3"));
+        assert_eq!(file.provenance("held"), Some("tempo"));
         assert_eq!(file.provenance("k").map(str::parse), Some(Ok(fitted.k)));
         assert_eq!(
             file.provenance("final_error").map(str::parse),

@@ -1,105 +1,28 @@
-//! The Texel fit of the evaluation's weights: given positions labelled with a result (1 a Black
-//! win, 0.5 a draw, 0 a White win), the error of a set of weights is the mean squared difference
-//! between each result and `sigmoid(k * eval)`, the evaluation turned into an expected score.
-//! [`fit_k`] finds the `k` that fits the starting weights best; [`fit`] then moves one weight at a
-//! time by a step (16, 8, 4, 2, then 1) while that lowers the error, until no single step of 1 does:
-//! the result is a local minimum, which [`lower_step`] checks. Everything is deterministic (the
-//! terms are visited in order, sums are taken in the positions' order), so the same positions and
-//! starting weights give the same weights. `kingme tune` drives it; it lives here, in the crate
-//! the dev profile optimises, so that the test of the shipped weights is quick.
+//! The Texel fit of the checkers evaluation's weights ([`crate::ai::texel`], shared with
+//! Pente's), in checkers' terms: samples whose features are [`super::features`], Black's counts,
+//! labelled with Black's result (1 a Black win, 0.5 a draw, 0 a White win), and weights as
+//! [`Weights`] and [`Term`]s. `kingme tune` drives it.
 
 use super::weights::{MAX_WEIGHT, TERMS, Term, Weights};
+use crate::ai::texel::{self, Bounds};
+pub use crate::ai::texel::{Progress, sigmoid};
 
 /// One labelled position: its terms' counts ([`super::features`]) and its result for Black.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Sample {
-    /// Each term's count, Black's minus White's.
-    pub features: [i32; TERMS],
-    /// 1 a Black win, 0.5 a draw, 0 a White win.
-    pub result: f64,
-}
+pub type Sample = texel::Sample<TERMS>;
 
-/// The steps a weight is moved by, largest first; the last must be 1.
-const STEPS: [i32; 5] = [16, 8, 4, 2, 1];
-
-/// The expected score for Black of an evaluation.
-#[inline]
-#[must_use]
-pub fn sigmoid(k: f64, eval: i32) -> f64 {
-    1.0 / (1.0 + (-k * f64::from(eval)).exp())
-}
-
-/// The evaluation of a sample with `weights`.
-#[inline]
-#[must_use]
-pub fn eval(weights: &[i32; TERMS], features: &[i32; TERMS]) -> i32 {
-    weights.iter().zip(features).map(|(w, f)| w * f).sum()
-}
+/// The fit's answer, in checkers' weights.
+pub type Fit = texel::Fit<Weights>;
 
 /// The mean squared error of `weights` with scale `k` over `samples` (0 for none).
 #[must_use]
 pub fn error(samples: &[Sample], weights: &Weights, k: f64) -> f64 {
-    let values = weights.values();
-    mean_loss(samples, k, |index| eval(&values, &samples[index].features))
+    texel::error(samples, &weights.values(), k)
 }
 
-/// The mean of the squared errors, the evaluation of sample `i` being `eval_of(i)`.
-fn mean_loss(samples: &[Sample], k: f64, eval_of: impl Fn(usize) -> i32) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
-    }
-    let total: f64 = samples
-        .iter()
-        .enumerate()
-        .map(|(index, sample)| {
-            let miss = sample.result - sigmoid(k, eval_of(index));
-            miss * miss
-        })
-        .sum();
-    total / samples.len() as f64
-}
-
-/// The scale `k` that gives `weights` the least error: a golden-section search over its
-/// logarithm between 10^-4 and 1 (the error is smooth and has one minimum there in practice).
+/// The scale `k` that gives `weights` the least error.
 #[must_use]
 pub fn fit_k(samples: &[Sample], weights: &Weights) -> f64 {
-    let of = |log_k: f64| error(samples, weights, log_k.exp());
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut low, mut high) = (1e-4f64.ln(), 0.0f64);
-    for _ in 0..80 {
-        let left = high - ratio * (high - low);
-        let right = low + ratio * (high - low);
-        if of(left) <= of(right) {
-            high = right;
-        } else {
-            low = left;
-        }
-    }
-    ((low + high) / 2.0).exp()
-}
-
-/// What one accepted step changed, for a progress display.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Progress {
-    /// The step size being tried.
-    pub step: i32,
-    /// Passes over the terms made so far.
-    pub passes: u32,
-    /// The error now.
-    pub error: f64,
-}
-
-/// The fit's answer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Fit {
-    /// The fitted weights.
-    pub weights: Weights,
-    /// The starting weights' error.
-    pub start_error: f64,
-    /// The fitted weights' error.
-    pub error: f64,
-    /// Passes over the terms it took.
-    pub passes: u32,
+    texel::fit_k(samples, &weights.values())
 }
 
 /// Fits the weights from `start` with scale `k`, keeping `frozen` terms as they are (the man,
@@ -110,65 +33,11 @@ pub fn fit(
     start: &Weights,
     k: f64,
     frozen: &[Term],
-    mut progress: impl FnMut(Progress),
+    progress: impl FnMut(Progress),
 ) -> Fit {
-    let mut weights = start.values();
-    let mut evals: Vec<i32> = samples
-        .iter()
-        .map(|s| eval(&weights, &s.features))
-        .collect();
-    let start_error = mean_loss(samples, k, |i| evals[i]);
-    let mut current = start_error;
-    let mut passes = 0;
-    for step in STEPS {
-        loop {
-            passes += 1;
-            let mut improved = false;
-            for term in Term::ALL.into_iter().filter(|t| !frozen.contains(t)) {
-                let index = term as usize;
-                for direction in [1, -1] {
-                    let mut moved = false;
-                    loop {
-                        let change = direction * step;
-                        if !allowed(term, weights[index] + change) {
-                            break;
-                        }
-                        let trial = mean_loss(samples, k, |i| {
-                            evals[i] + change * samples[i].features[index]
-                        });
-                        if trial >= current {
-                            break;
-                        }
-                        weights[index] += change;
-                        for (value, sample) in evals.iter_mut().zip(samples) {
-                            *value += change * sample.features[index];
-                        }
-                        current = trial;
-                        moved = true;
-                        improved = true;
-                    }
-                    if moved {
-                        break;
-                    }
-                }
-            }
-            progress(Progress {
-                step,
-                passes,
-                error: current,
-            });
-            if !improved {
-                break;
-            }
-        }
-    }
-    let weights = Weights::from_values(weights).unwrap_or(*start);
-    Fit {
-        error: error(samples, &weights, k),
-        weights,
-        start_error,
-        passes,
-    }
+    let frozen = indices(frozen);
+    texel::fit(samples, &start.values(), k, &bounds(&frozen), progress)
+        .map(|values| Weights::from_values(values).unwrap_or(*start))
 }
 
 /// A single step of 1 of one weight (other than the `frozen` ones) that lowers the error, if
@@ -181,30 +50,26 @@ pub fn lower_step(
     k: f64,
     frozen: &[Term],
 ) -> Option<(Term, i32, f64)> {
-    let base = error(samples, weights, k);
-    let values = weights.values();
-    for term in Term::ALL.into_iter().filter(|t| !frozen.contains(t)) {
-        for change in [1, -1] {
-            let mut trial = values;
-            trial[term as usize] += change;
-            if !allowed(term, trial[term as usize]) {
-                continue;
-            }
-            let Ok(trial) = Weights::from_values(trial) else {
-                continue;
-            };
-            let lowered = error(samples, &trial, k);
-            if lowered < base {
-                return Some((term, change, lowered));
-            }
-        }
-    }
-    None
+    let frozen = indices(frozen);
+    texel::lower_step(samples, &weights.values(), k, &bounds(&frozen))
+        .map(|(index, change, error)| (Term::ALL[index], change, error))
 }
 
-/// Whether the fit may give `term` the weight `value`.
-fn allowed(term: Term, value: i32) -> bool {
-    value.abs() <= MAX_WEIGHT && (!matches!(term, Term::Man | Term::King) || value > 0)
+/// The terms' indices.
+fn indices(terms: &[Term]) -> Vec<usize> {
+    terms.iter().map(|&term| term as usize).collect()
+}
+
+/// The fit's bounds: the `frozen` terms stay, the others within [`MAX_WEIGHT`], and a man and a
+/// king worth more than 0.
+fn bounds(frozen: &[usize]) -> Bounds<'_> {
+    Bounds {
+        frozen,
+        allowed: |index, value| {
+            value.abs() <= MAX_WEIGHT
+                && (!matches!(Term::ALL[index], Term::Man | Term::King) || value > 0)
+        },
+    }
 }
 
 #[cfg(test)]
@@ -250,13 +115,5 @@ mod tests {
         // The same data give the same weights.
         let again = fit(&samples, &start, k, &[Term::Man], |_| {});
         assert_eq!(again.weights, fitted.weights);
-    }
-
-    #[test]
-    fn the_sigmoid_is_an_expected_score() {
-        assert!((sigmoid(0.01, 0) - 0.5).abs() < 1e-12);
-        assert!(sigmoid(0.01, 300) > 0.9);
-        assert!((sigmoid(0.01, 120) + sigmoid(0.01, -120) - 1.0).abs() < 1e-12);
-        assert_eq!(error(&[], Weights::hand(), 0.01), 0.0);
     }
 }
