@@ -10,14 +10,14 @@
 //! every request has a caller awaiting its answer, so it never holds more requests than there
 //! are tasks waiting on the database (tables, connections).
 //!
-//! Under load the worker gathers: after a batch of two or more requests (requests are arriving
-//! faster than a commit takes) it waits [`GATHER`] before taking the next batch, unless a
-//! batch's worth is already queued, so that a commit holds several moves rather than one or
-//! two. A commit costs about the same whatever it holds (SQLite's locks, the log's frames, the
-//! file's check), so on boardgame.io's workload this cuts the commits about sevenfold
+//! Under load the worker gathers: after a busy batch ([`BUSY_BATCH`] requests or more: they are
+//! arriving faster than a commit takes) it waits [`GATHER`] before taking the next batch, unless
+//! a batch's worth is already queued, so that a commit holds many moves rather than two or
+//! three. A commit costs about the same whatever it holds (SQLite's locks, the log's frames, the
+//! file's check), so on boardgame.io's workload this cuts the commits several times over
 //! (docs/measurements/floor.md, "Gathering the storage worker's batches"). A request that
-//! arrives at an idle worker, or after a batch of one, is served at once: a lightly loaded
-//! server pays no wait.
+//! arrives at an idle worker, or after a smaller batch, is served at once: a moderately loaded
+//! server pays no wait (a wait after every batch of two cost CPU at 1,000 paced games).
 //!
 //! The blocking pool rather than a thread of its own because tokio knows about the pool: under a
 //! paused test clock, time does not jump ahead while the database is working.
@@ -45,8 +45,11 @@ use tokio::sync::oneshot;
 /// Most requests committed together.
 const MAX_BATCH: usize = 256;
 
-/// How long the worker waits, after a batch of two or more requests, for more to queue.
+/// How long the worker waits, after a busy batch, for more to queue.
 const GATHER: Duration = Duration::from_millis(1);
+
+/// A batch of this many requests or more is busy: requests arrive faster than commits end.
+const BUSY_BATCH: usize = 4;
 
 /// Queued requests from which the worker takes its next batch without waiting.
 const GATHERED_ENOUGH: usize = 32;
@@ -99,7 +102,7 @@ struct Queue {
 
 struct Inner {
     queue: Mutex<Queue>,
-    /// The wait after a batch of two or more ([`GATHER`]; longer in a test).
+    /// The wait after a busy batch ([`GATHER`]; longer in a test).
     gather: Duration,
     /// Batches served so far (shown by `Debug`, read by the tests).
     batches: AtomicUsize,
@@ -189,7 +192,7 @@ impl Inner {
                 let take = queue.requests.len().min(MAX_BATCH);
                 queue.requests.drain(..take).collect()
             };
-            let busy = batch.len() >= 2;
+            let busy = batch.len() >= BUSY_BATCH;
             self.batches.fetch_add(1, Ordering::Relaxed);
             match store.as_mut() {
                 Some(store) => serve_batch(store.as_mut(), batch),
@@ -209,8 +212,8 @@ impl Storage {
         Storage::gathering_for(store, GATHER)
     }
 
-    /// A handle serving requests against `store` that waits `gather` after a batch of two or
-    /// more requests ([`Storage::start`] waits [`GATHER`]).
+    /// A handle serving requests against `store` that waits `gather` after a busy batch
+    /// ([`Storage::start`] waits [`GATHER`]).
     fn gathering_for(store: impl Store + 'static, gather: Duration) -> Storage {
         Storage {
             inner: Arc::new(Inner {
@@ -575,7 +578,7 @@ mod tests {
         let gather = Duration::from_millis(200);
         let storage =
             Storage::gathering_for(SqliteStore::open(Path::new(":memory:"), 0).unwrap(), gather);
-        // Hold the worker in a request, queue two behind it: they are the next batch, a busy one.
+        // Hold the worker in a request, queue a busy batch's worth behind it: the next batch.
         let (started, has_started) = std::sync::mpsc::channel();
         let (release, released) = std::sync::mpsc::channel::<()>();
         let holding = {
@@ -592,7 +595,7 @@ mod tests {
         };
         tokio::task::yield_now().await;
         has_started.recv().unwrap();
-        let busy = [queued(&storage), queued(&storage)];
+        let busy: Vec<_> = (0..BUSY_BATCH).map(|_| queued(&storage)).collect();
         tokio::task::yield_now().await;
         release.send(()).unwrap();
         holding.await.unwrap().unwrap();
