@@ -66,6 +66,27 @@ pub struct TuneArgs {
 }
 
 impl TuneArgs {
+    /// How the games are played, as these arguments ask, with `weights` (the fit's start).
+    fn settings<W>(&self, weights: &'static W) -> generate::Settings<W> {
+        generate::Settings {
+            games: self.games,
+            nodes: self.nodes,
+            random_plies: self.random_plies,
+            per_game: self.per_game,
+            max_plies: 300,
+            seed: self.seed,
+            weights,
+        }
+    }
+
+    /// The bar of the games being played.
+    fn games_bar(&self) -> anyhow::Result<ProgressBar> {
+        bar(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games, {eta} left: {msg}",
+            Some(u64::from(self.games)),
+        )
+    }
+
     /// The positions file to write.
     fn save_positions(&self) -> PathBuf {
         self.save_positions
@@ -195,19 +216,8 @@ fn make_positions(
             Some(super::egdb::open(&path)?)
         }
     };
-    let settings = generate::Settings {
-        games: args.games,
-        nodes: args.nodes,
-        random_plies: args.random_plies,
-        per_game: args.per_game,
-        max_plies: 300,
-        seed: args.seed,
-        weights: start,
-    };
-    let bar = bar(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {eta} left: {msg}",
-        Some(u64::from(args.games)),
-    )?;
+    let settings = args.settings(start);
+    let bar = args.games_bar()?;
     let made = generate::generate(&settings, egdb.as_deref(), &bar)?;
     bar.finish_and_clear();
     let comments = vec![

@@ -74,19 +74,8 @@ fn make_positions(
     start: &'static Weights,
     commit: &str,
 ) -> anyhow::Result<Vec<Labelled<Pente>>> {
-    let settings = Settings {
-        games: args.games,
-        nodes: args.nodes,
-        random_plies: args.random_plies,
-        per_game: args.per_game,
-        max_plies: 300,
-        seed: args.seed,
-        weights: start,
-    };
-    let bar = super::bar(
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games, {eta} left: {msg}",
-        Some(u64::from(args.games)),
-    )?;
+    let settings = args.settings(start);
+    let bar = args.games_bar()?;
     let made = generate(&settings, &bar)?;
     bar.finish_and_clear();
     let comments = vec![
