@@ -13,7 +13,20 @@ pub const GAME_COLUMNS: &str = "id, kind, time_control, rated, variant, start_po
                                 finished_at_ms";
 
 /// How many columns [`GAME_COLUMNS`] names: the index of a column read after them.
-pub const GAME_COLUMN_COUNT: usize = 12;
+pub const GAME_COLUMN_COUNT: usize = columns_in(GAME_COLUMNS);
+
+/// The columns a comma-separated list names.
+const fn columns_in(list: &str) -> usize {
+    let bytes = list.as_bytes();
+    let (mut index, mut columns) = (0, 1);
+    while index < bytes.len() {
+        if bytes[index] == b',' {
+            columns += 1;
+        }
+        index += 1;
+    }
+    columns
+}
 
 /// The number of moves stored for the game of a `games` row, as a column to read with it
 /// (finishing a game returns it, for the game's rating).
