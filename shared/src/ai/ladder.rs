@@ -54,11 +54,11 @@ const CHECKERS: [(Level, i32); 12] = [
 ];
 
 /// Pente, twelve levels: `kingme ladder --game pente --levels random,...,master --games 32
-/// --span 4` (every pair within four places below the expert) and the expert at its default 1 s
-/// against its three nearest levels (`--time 1 --span 3 --games 16`, 32 against `master`); 1,132
-/// games, errors near 110 to 160; every step from `beginner` to the expert within 200 ± 60 (140
-/// to 235), and random's step is not a measurement (random never scores); see
-/// docs/measurements/ladder.md.
+/// --span 4` (every pair within four places below the expert) and the expert, searching twelve
+/// candidates a node, at its default 1 s against its three nearest levels (16 games against
+/// `advanced` and `strong`, 32 against `master`); 1,132 games, errors near 110 to 160; every step
+/// from `beginner` to the expert within 200 ± 60 (140 to 235), and random's step is not a
+/// measurement (random never scores); see docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 12] = [
     (Level::Random, 0),
     (Level::Beginner, 520),
@@ -69,9 +69,9 @@ const PENTE: [(Level, i32); 12] = [
     (Level::Skilled, 1340),
     (Level::Club, 1580),
     (Level::Advanced, 1760),
-    (Level::Strong, 1960),
-    (Level::Master, 2190),
-    (Level::Expert, 2370),
+    (Level::Strong, 1970),
+    (Level::Master, 2130),
+    (Level::Expert, 2350),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (every pair of
