@@ -11,12 +11,11 @@
 //! `super::web` gives it a WebSocket with JSON text frames. Everything above the bytes (the
 //! handshake, the limits, the routing) is this one code for both doors.
 
-use super::alarms::{Alarm, Alarms};
 use super::client_version::ClientVersion;
 use super::close_reason::CloseReason;
 use super::context::ConnectionContext;
 use super::frames::{linger, write_frames};
-use super::notices::Notice;
+use super::notices::{Notice, next_notice};
 use super::rate_limit::RateLimiter;
 use super::tls;
 use super::transport::{Incoming, Outgoing};
@@ -244,35 +243,24 @@ impl<F: Incoming> Connection<F> {
             RateLimiter::new(limits.rate_burst, limits.rate_per_second, Instant::now());
         let mut heard = Instant::now();
         let mut pinged = false;
-        // Shutdown, a kick, a takeover and the server's notices, each polled only when it woke
-        // (not on every message: see `alarms`).
-        let mut alarms = Alarms::new(
-            self.context.connections.clone(),
-            self.kick.clone(),
-            replaced.clone(),
-            self.context.notices.subscribe(),
-        );
+        let connections = self.context.connections.clone();
+        let kick = self.kick.clone();
+        // The waits are made once, not on every message: each new one would register with its
+        // token (a lock shared by every connection) and with the timer wheel, and drop out again.
+        let mut shutting_down = pin!(connections.cancelled());
+        let mut kicked = pin!(kick.cancelled());
+        let mut taken_over = pin!(replaced.cancelled());
         // Set for the first deadline and moved on only when it passes: a message does not touch
         // the timer, the wake-up finds out whether the client spoke since.
         let mut idle_timer = pin!(tokio::time::sleep_until(heard + limits.idle_timeout));
+        let mut notices = self.context.notices.subscribe();
         loop {
             tokio::select! {
-                alarm = alarms.next() => match alarm {
-                    Alarm::ShuttingDown => return self.shutting_down(),
-                    Alarm::Kicked => return CloseReason::TooSlow,
-                    Alarm::TakenOver => {
-                        return self.fatal(Refusal::TakenOver(session.name.clone()));
-                    }
-                    Alarm::Notice(Notice::Announcement { from, text }) => {
-                        if self.version.get() >= ANNOUNCEMENT_VERSION {
-                            self.outbox.send(ServerMessage::Announcement { from, text });
-                        }
-                    }
-                    Alarm::Notice(Notice::Banned { name, reason }) if name == session.name => {
-                        return self.fatal(Refusal::Banned { name, reason });
-                    }
-                    Alarm::Notice(Notice::Banned { .. }) => {}
-                },
+                () = &mut shutting_down => return self.shutting_down(),
+                () = &mut kicked => return CloseReason::TooSlow,
+                () = &mut taken_over => {
+                    return self.fatal(Refusal::TakenOver(session.name.clone()));
+                }
                 Some(games) = next_list(&mut self.lobby_feed) => {
                     self.outbox.send(ServerMessage::GameList { games: games.to_vec() });
                 }
@@ -282,6 +270,17 @@ impl<F: Incoming> Connection<F> {
                 (game, event) = next_event(&mut self.analysis) => {
                     self.analysis_event(game, event);
                 }
+                notice = next_notice(&mut notices) => match notice {
+                    Notice::Announcement { from, text } => {
+                        if self.version.get() >= ANNOUNCEMENT_VERSION {
+                            self.outbox.send(ServerMessage::Announcement { from, text });
+                        }
+                    }
+                    Notice::Banned { name, reason } if name == session.name => {
+                        return self.fatal(Refusal::Banned { name, reason });
+                    }
+                    Notice::Banned { .. } => {}
+                },
                 () = &mut idle_timer => {
                     refresh(&mut live, &mut limits, &mut limiter);
                     let idle = limits.idle_timeout;

@@ -2,14 +2,13 @@
 //! [`frames`]: writing), the handshake that admits a person or a guest ([`handshake`]), the rate
 //! limit ([`rate_limit`]), the client's protocol version shared by both halves
 //! ([`client_version`]), the connection permits ([`permits`]), the review board's `Analyse`
-//! ([`analysing`]), a connection's rare waits ([`alarms`]), an admin's messages and the sanctions at sign-in and chat
+//! ([`analysing`]), an admin's messages and the sanctions at sign-in and chat
 //! ([`moderation`]), the notices to every connection ([`notices`]), TLS and the server's
 //! certificate ([`tls`]), what a connection runs over ([`transport`]), why a connection closed
 //! ([`close_reason`]), what a connection is given ([`context`]), and the HTTP door with its
 //! WebSockets and web page ([`web`]). The top of the server's layers: it routes to the lobby and
 //! the tables.
 
-pub mod alarms;
 pub mod analysing;
 pub mod client_version;
 pub mod close_reason;
