@@ -181,7 +181,7 @@ function receive(kind, body) {
       $("legal-moves").replaceChildren(...body.legal_moves.map((text) => new Option(text)));
       if (game.state.id === current) {
         view.setLegal(game.legal);
-        $("board").dataset.turn = "mine";
+        markTurn(true);
         announce(game, "your move");
       }
       break;
@@ -195,7 +195,7 @@ function receive(kind, body) {
       if (game.state.id === current) {
         const mine = body.record.side === game.state.your_side;
         view.setLegal([]);
-        delete $("board").dataset.turn;
+        markTurn(false);
         showPosition(game, !mine);
         showMoves(game);
         announce(game, `${sideName(game, body.record.side)} played ${body.record.text}`);
@@ -203,7 +203,10 @@ function receive(kind, body) {
       break;
     case "MoveRejected":
       $("move-error").textContent = `${body.text}: ${body.reason}`;
-      if (game && game.state.id === current) view.setLegal(game.legal);
+      if (game && game.state.id === current) {
+        view.setLegal(game.legal);
+        markTurn(game.legal.length > 0);
+      }
       break;
     case "SeatChanged":
       if (!game) break;
@@ -220,7 +223,7 @@ function receive(kind, body) {
         send({ Leaderboard: { kind: null } });
       }
       setClocks(game, body.clocks);
-      if (game.state.id === current) { view.setLegal([]); showStatus(game); }
+      if (game.state.id === current) { view.setLegal([]); markTurn(false); showStatus(game); }
       break;
     case "DrawOffered":
     case "TakebackRequested":
@@ -312,9 +315,21 @@ const review = new ReviewBoard({
   },
 });
 
+/**
+ * Sends the person's move. The board takes no more choices from then on: until the server
+ * answers (MovePlayed, or MoveRejected, which gives the turn back), it is not the person's move.
+ */
 function play(text) {
   $("move-error").textContent = "";
+  view.setLegal([]);
+  markTurn(false);
   send({ Move: { game: current, text } });
+}
+
+/** `data-turn=mine` on the board while the person is to choose a move (for styles and tests). */
+function markTurn(mine) {
+  if (mine) $("board").dataset.turn = "mine";
+  else delete $("board").dataset.turn;
 }
 
 function sideName(game, side) {
@@ -343,8 +358,7 @@ function openGame(id) {
   $("watch-link").textContent = link;
   $("offer").hidden = true;
   $("move-error").textContent = "";
-  if (game.legal.length > 0) $("board").dataset.turn = "mine";
-  else delete $("board").dataset.turn;
+  markTurn(game.legal.length > 0);
   showPosition(game, false);
   view.setLegal(game.legal);
   showMoves(game);

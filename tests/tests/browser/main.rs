@@ -845,7 +845,19 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
     click_square(&client, "10").await;
     assert_eq!(marked(&client, "target").await, ["19"]);
     assert_eq!(moves_listed(&client).await, 0, "half a jump is not sent");
-    click_square(&client, "19").await;
+    // The last landing sends the move, and from that moment the board takes no more choices:
+    // it says so at once, inside the same script, before the server can answer. (A board that
+    // still said "your move" until the server's answer came let a quick click pick up a piece
+    // that the answer then dropped.)
+    let turn_after_sending = run(
+        &client,
+        "document.querySelector('#board rect.cell[data-square=\"19\"]')\
+           .dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, cancelable: true }));\
+         return document.getElementById('board').dataset.turn ?? null;",
+    )
+    .await;
+    assert_eq!(turn_after_sending, serde_json::Value::Null);
+    assert!(marked(&client, "movable").await.is_empty());
     let reply = terminal.play_first().await;
     assert_eq!(terminal.moves[0], "1x19", "the double jump, written short");
     // The terminal's move slides along its path on the page.
