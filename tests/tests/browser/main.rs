@@ -51,8 +51,24 @@ mod moderation;
 mod ratings;
 mod review;
 
+/// chromedriver and the browsers it started, in a process group of their own: dropping it
+/// (at a test's end, or while a failing test unwinds, before its session was closed) kills the
+/// whole group, so no Chromium outlives its test.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if let Some(pid) = self.0.id() {
+            // The group's id is chromedriver's pid (it leads the group it was started in).
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", "--", &format!("-{pid}")])
+                .status();
+        }
+    }
+}
+
 /// Starts chromedriver on a free port; returns it and its URL once it says it is ready.
-async fn chromedriver() -> (Child, String) {
+async fn chromedriver() -> (Driver, String) {
     let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".to_owned());
     let port = {
         let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -63,6 +79,7 @@ async fn chromedriver() -> (Child, String) {
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .kill_on_drop(true)
+        .process_group(0)
         .spawn()
         .unwrap_or_else(|err| {
             panic!(
@@ -85,7 +102,7 @@ async fn chromedriver() -> (Child, String) {
         .expect("chromedriver starts in time");
     // Its later output is not needed, but must be read so it never blocks on a full pipe.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, format!("http://127.0.0.1:{port}"))
+    (Driver(child), format!("http://127.0.0.1:{port}"))
 }
 
 /// A headless Chromium session with a window of `width` x `height` CSS pixels.
@@ -307,7 +324,7 @@ async fn record_errors(client: &Client) {
 /// Headless Chromium at 900x1300 on `server`'s page, keeping its errors ([`record_errors`]),
 /// signed in as `name` (a guest if `guest`): chromedriver (kept while the browser is used) and
 /// the browser.
-async fn signed_in(server: &ServerHandle, name: &str, guest: bool) -> ((Child, String), Client) {
+async fn signed_in(server: &ServerHandle, name: &str, guest: bool) -> ((Driver, String), Client) {
     let driver = chromedriver().await;
     let client = browser(&driver.1, 900, 1300).await;
     client
