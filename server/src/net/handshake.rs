@@ -14,6 +14,7 @@ use crate::players::{Attachment, Session, Sessions};
 use crate::refusal::Refusal;
 use crate::storage::identity::hash_secret;
 use crate::storage::records::unix_ms;
+use crate::storage::sanctions::Sanctions;
 use crate::storage::{Claim, IdentityError, StoreError};
 use futures::StreamExt;
 use kingme_shared::identity::{self, ProofScope};
@@ -72,10 +73,6 @@ impl<F: Incoming> Connection<F> {
         let (session, token) = if guest {
             if public_key.is_some() {
                 return Err(self.fatal(Refusal::GuestWithKey));
-            }
-            // A failing database is found again, and said, by the guest's admission.
-            if let Ok(Some(banned)) = self.ban_on(&name).await {
-                return Err(self.fatal(banned));
             }
             self.admit_guest(name, resume).await?
         } else {
@@ -223,6 +220,11 @@ impl<F: Incoming> Connection<F> {
         resume: Option<String>,
     ) -> Result<(Arc<Session>, String), CloseReason> {
         if let Some(token) = resume {
+            // A banned name is refused even with its token; a failing database lets the guest
+            // back in (its session is in memory), and is said when it next needs the database.
+            if let Ok(Some(banned)) = self.ban_on(&name).await {
+                return Err(self.fatal(banned));
+            }
             let known = self
                 .context
                 .sessions
@@ -234,8 +236,8 @@ impl<F: Incoming> Connection<F> {
             };
             return Ok((session, token));
         }
-        // The guest is let in and its token stored in one request; a database that fails at
-        // either lets it in to watch only.
+        // The name's ban is read, the guest let in and its token stored, in one request; a
+        // database that fails there lets it in to watch only.
         let token = Sessions::new_guest_token();
         let admitted = self
             .context
@@ -243,6 +245,9 @@ impl<F: Incoming> Connection<F> {
             .admit_guest(name.clone(), &token, unix_ms())
             .await;
         match admitted {
+            Ok(Sanctions {
+                ban: Some(reason), ..
+            }) => return Err(self.fatal(Refusal::Banned { name, reason })),
             Ok(_) => {}
             Err(IdentityError::Store(err)) => return Ok(self.admit_watcher(name, err)),
             Err(err) => return Err(self.fatal(Refusal::Identity(err))),

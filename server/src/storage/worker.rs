@@ -416,21 +416,27 @@ impl Storage {
         self.run(|store| store.server_id()).await
     }
 
-    /// Lets the guest `name` in (refused when a person holds the name) and, if it is let in,
-    /// remembers its resume token (only its hash is stored), in one request.
+    /// Lets the guest `name` in unless the name is banned or a person holds it, and, if it is
+    /// let in, remembers its resume token (only its hash is stored): one request, so a new
+    /// guest's hello waits for the database once. The name's sanctions come back; a banned
+    /// guest is not let in, and its token is not stored.
     pub async fn admit_guest(
         &self,
         name: String,
         token: &str,
         now_ms: i64,
-    ) -> Result<Admission, IdentityError> {
+    ) -> Result<Sanctions, IdentityError> {
         let token_hash = identity::hash_secret(token);
         self.run(move |store| {
+            let sanctions = store.sanctions(&name)?;
+            if sanctions.ban.is_some() {
+                return Ok(Ok(sanctions));
+            }
             let admission = identity::admit(store, &name, &Claim::Guest, now_ms);
             if admission.is_ok() {
                 store.save_resume_token(&token_hash, &name, now_ms)?;
             }
-            Ok(admission)
+            Ok(admission.map(|_| sanctions))
         })
         .await?
     }
@@ -479,7 +485,7 @@ mod tests {
     use crate::storage::SqliteStore;
     use crate::storage::ratings::{Rated, Rating};
     use kingme_shared::ai::Level;
-    use kingme_shared::domain::{EndReason, TimeControl};
+    use kingme_shared::domain::{AdminAction, EndReason, TimeControl};
     use kingme_shared::{Side, WinReason};
     use std::path::Path;
 
@@ -834,7 +840,7 @@ mod tests {
         // and its token is not stored.
         assert_eq!(
             storage.admit_guest("gus".into(), "token-1", 4).await,
-            Ok(Admission::Guest)
+            Ok(Sanctions::default())
         );
         assert!(matches!(
             storage.admit_guest("ann".into(), "token-2", 5).await,
@@ -849,5 +855,19 @@ mod tests {
             Some("gus")
         );
         assert_eq!(storage.resume_token_owner("token-2").await.unwrap(), None);
+        // A banned guest name: its sanctions come back with the ban, and no token is stored.
+        let ban = AdminLogEntry {
+            at_ms: 6,
+            admin: "root".into(),
+            fingerprint: "f".into(),
+            action: AdminAction::Ban {
+                name: "gus".into(),
+                reason: Some("flooding".into()),
+            },
+        };
+        assert_eq!(storage.record_admin_action(ban).await, Ok(true));
+        let sanctions = storage.admit_guest("gus".into(), "token-3", 7).await;
+        assert_eq!(sanctions.unwrap().ban, Some(Some("flooding".to_owned())));
+        assert_eq!(storage.resume_token_owner("token-3").await.unwrap(), None);
     }
 }

@@ -2,8 +2,8 @@
 //! (`--admin`), a non-admin's admin messages refused (a guest's and a person's), an
 //! announcement reaching every connection, and a ban and a mute kept over a killed and
 //! restarted server (the ban refuses the sign-in with its reason, ends the person's games and
-//! closes their connection; the mute refuses chat) until lifted, with the admin log; and the
-//! admins of the configuration file read again on SIGHUP.
+//! closes their connection, a guest's name as a person's; the mute refuses chat) until lifted,
+//! with the admin log; and the admins of the configuration file read again on SIGHUP.
 
 use crate::SERVER;
 use kingme_shared::Side;
@@ -12,6 +12,7 @@ use kingme_shared::protocol::{
     AdminAction, ClientMessage, EndReason, ErrorKind, GameId, GameStatus, Opponent, ServerMessage,
     TimeControl,
 };
+use kingme_testkit::client::hello_message;
 use kingme_testkit::server_process::{line_containing, start_server_process};
 use kingme_testkit::{Client, patience, tictactoe_options};
 use std::path::Path;
@@ -171,7 +172,20 @@ async fn a_ban_and_a_mute_are_kept_over_a_restart_until_lifted() {
     assert_eq!(kind, ErrorKind::NotAllowed);
     assert!(words.contains("muted"), "{words}");
 
-    // Killed and started again on its database: both hold.
+    // A guest's name is banned too: the guest is closed, and a new guest of that name is
+    // refused.
+    let mut gus = Client::hello(&addr, "gus").await;
+    let done = root
+        .administer(AdminAction::Ban {
+            name: "gus".into(),
+            reason: Some("flooding".into()),
+        })
+        .await
+        .unwrap();
+    assert!(done.contains("banned gus"), "{done}");
+    gus.expect_banned("flooding").await;
+
+    // Killed and started again on its database: all hold.
     server.kill().await.unwrap();
     let (mut server, addr) = start(&db).await;
     let words = Client::refused(&addr, "mallory", &key(3)).await;
@@ -179,6 +193,9 @@ async fn a_ban_and_a_mute_are_kept_over_a_restart_until_lifted() {
         words.contains("banned") && words.contains("spam in chat"),
         "{words}"
     );
+    let mut gus = Client::connect(&addr).await;
+    gus.send(hello_message("gus", None, None)).await;
+    gus.expect_banned("flooding").await;
     let mut eve = Client::person(&addr, "eve", &key(4)).await;
     let eve_game = open_game(&mut eve).await;
     let (_, words) = chat(&mut eve, eve_game, "after").await.unwrap_err();
@@ -190,7 +207,14 @@ async fn a_ban_and_a_mute_are_kept_over_a_restart_until_lifted() {
         .iter()
         .map(|entry| format!("{} {}", entry.admin, entry.action))
         .collect();
-    assert_eq!(log, ["root mute eve", "root ban mallory (spam in chat)"]);
+    assert_eq!(
+        log,
+        [
+            "root ban gus (flooding)",
+            "root mute eve",
+            "root ban mallory (spam in chat)"
+        ]
+    );
 
     // Lifted: mallory signs in, eve chats.
     let done = root
