@@ -10,7 +10,7 @@ pub use crate::config::{
     LiveLimits,
 };
 pub use crate::embed::*;
-pub use crate::net::tls::{ServerTls, TlsError, self_signed_pem};
+pub use crate::net::tls::{ServerTls, TlsError, self_signed_acceptor, self_signed_pem};
 #[cfg(feature = "metrics")]
 pub use crate::net::web::metrics::{MetricsError, install as install_metrics};
 pub use crate::server::{

@@ -293,6 +293,17 @@ fn make_self_signed() -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'st
     Ok((chain, key))
 }
 
+/// A new self-signed certificate ready to present, configured as the server's own (the same
+/// provider, protocol versions and settings): for tools that stand in for the server, such as
+/// the floor's bare relay.
+///
+/// # Errors
+/// The certificate cannot be made (no random source).
+pub fn self_signed_acceptor() -> Result<TlsAcceptor, TlsError> {
+    let (chain, key) = make_self_signed()?;
+    Ok(certified(chain, key)?.acceptor)
+}
+
 /// A self-signed certificate and its key, in PEM. Its names are the loopback ones and this
 /// machine's host name; clients trust it by its fingerprint, not its names.
 ///

@@ -1,17 +1,13 @@
 //! How the floor's connections are carried: plaintext TCP, or TLS as kingme-server speaks it by
 //! default, so the floor of a TLS server is measured with TLS too (issue 34). The relay presents
-//! a self-signed certificate made as kingme-server makes its own
-//! ([`kingme_server::host::self_signed_pem`]) on the same rustls provider and protocol versions;
+//! a self-signed certificate made and configured by kingme-server's own code
+//! ([`kingme_server::host::self_signed_acceptor`]);
 //! the players dial it with the terminal client's own code ([`kingme_client::net::dial`],
 //! trusting the certificate on first use for the run), as `kingme-load` dials kingme-server.
 
 use super::FloorError;
 use kingme_client::net::dial::{self, Security};
-use rustls::ServerConfig;
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use std::net::SocketAddr;
-use std::sync::Arc;
 use tokio::io::{AsyncWriteExt, ReadHalf, WriteHalf};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -38,25 +34,13 @@ pub type PlayerRead = Either<ReadHalf<tokio_rustls::client::TlsStream<TcpStream>
 pub type PlayerWrite =
     Either<WriteHalf<tokio_rustls::client::TlsStream<TcpStream>>, OwnedWriteHalf>;
 
-/// The relay's TLS: a fresh self-signed certificate presented to every connection.
+/// The relay's TLS: a fresh self-signed certificate presented to every connection, configured
+/// by kingme-server's own code.
 ///
 /// # Errors
 /// When the certificate cannot be made.
 pub fn acceptor() -> Result<TlsAcceptor, FloorError> {
-    let tls = |detail: String| FloorError::Tls(detail);
-    let (certificate, key) =
-        kingme_server::host::self_signed_pem().map_err(|err| tls(err.to_string()))?;
-    let chain = CertificateDer::pem_slice_iter(certificate.as_bytes())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|err| tls(err.to_string()))?;
-    let key = PrivateKeyDer::from_pem_slice(key.as_bytes()).map_err(|err| tls(err.to_string()))?;
-    let config = ServerConfig::builder_with_provider(kingme_shared::tls::provider())
-        .with_safe_default_protocol_versions()
-        .map_err(|err| tls(err.to_string()))?
-        .with_no_client_auth()
-        .with_single_cert(chain, key)
-        .map_err(|err| tls(err.to_string()))?;
-    Ok(TlsAcceptor::from(Arc::new(config)))
+    kingme_server::host::self_signed_acceptor().map_err(|err| FloorError::Tls(err.to_string()))
 }
 
 /// Takes an accepted connection through the relay's TLS handshake, if it has TLS.
