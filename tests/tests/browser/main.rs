@@ -888,6 +888,16 @@ async fn a_person_in_chromium_and_a_terminal_player_agree_on_moves_chat_and_cloc
         .unwrap();
     assert_eq!(slid.as_deref(), Some(reply.replace('x', "-").as_str()));
 
+    // A typed move the server refuses gives the turn back, with the reason under the board.
+    let movable = marked(&client, "movable").await;
+    let typed = client.find(Locator::Id("move-text")).await.unwrap();
+    typed.send_keys("32-28").await.unwrap();
+    click(&client, "#move-form button").await;
+    wait_for(&client, "#board[data-turn=mine]").await;
+    let reason = text_of(&client, "#move-error").await;
+    assert!(reason.starts_with("32-28: "), "{reason}");
+    assert_eq!(marked(&client, "movable").await, movable);
+
     // Chat both ways.
     terminal
         .player
