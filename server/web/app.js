@@ -180,8 +180,7 @@ function receive(kind, body) {
       setClocks(game, body.clocks);
       $("legal-moves").replaceChildren(...body.legal_moves.map((text) => new Option(text)));
       if (game.state.id === current) {
-        view.setLegal(game.legal);
-        markTurn(true);
+        showLegal(game.legal);
         announce(game, "your move");
       }
       break;
@@ -194,8 +193,7 @@ function receive(kind, body) {
       setClocks(game, body.clocks);
       if (game.state.id === current) {
         const mine = body.record.side === game.state.your_side;
-        view.setLegal([]);
-        markTurn(false);
+        showLegal([]);
         showPosition(game, !mine);
         showMoves(game);
         announce(game, `${sideName(game, body.record.side)} played ${body.record.text}`);
@@ -203,10 +201,7 @@ function receive(kind, body) {
       break;
     case "MoveRejected":
       $("move-error").textContent = `${body.text}: ${body.reason}`;
-      if (game && game.state.id === current) {
-        view.setLegal(game.legal);
-        markTurn(game.legal.length > 0);
-      }
+      if (game && game.state.id === current) showLegal(game.legal);
       break;
     case "SeatChanged":
       if (!game) break;
@@ -223,7 +218,7 @@ function receive(kind, body) {
         send({ Leaderboard: { kind: null } });
       }
       setClocks(game, body.clocks);
-      if (game.state.id === current) { view.setLegal([]); markTurn(false); showStatus(game); }
+      if (game.state.id === current) { showLegal([]); showStatus(game); }
       break;
     case "DrawOffered":
     case "TakebackRequested":
@@ -321,14 +316,17 @@ const review = new ReviewBoard({
  */
 function play(text) {
   $("move-error").textContent = "";
-  view.setLegal([]);
-  markTurn(false);
+  showLegal([]);
   send({ Move: { game: current, text } });
 }
 
-/** `data-turn=mine` on the board while the person is to choose a move (for styles and tests). */
-function markTurn(mine) {
-  if (mine) $("board").dataset.turn = "mine";
+/**
+ * The moves the board offers the person, and `data-turn=mine` on it while there are any (for
+ * styles and tests): the mark is never set apart from the moves.
+ */
+function showLegal(legal) {
+  view.setLegal(legal);
+  if (legal.length > 0) $("board").dataset.turn = "mine";
   else delete $("board").dataset.turn;
 }
 
@@ -358,9 +356,8 @@ function openGame(id) {
   $("watch-link").textContent = link;
   $("offer").hidden = true;
   $("move-error").textContent = "";
-  markTurn(game.legal.length > 0);
   showPosition(game, false);
-  view.setLegal(game.legal);
+  showLegal(game.legal);
   showMoves(game);
   showChat(game);
   showPlayers(game);
