@@ -89,15 +89,16 @@ impl<F: Incoming> Connection<F> {
                 .storage
                 .admit(name.clone(), claim, unix_ms())
                 .await;
+            // The name's owner is checked, its ban read and a first use bound, in one
+            // request; a banned name is refused and stays unbound.
             match admitted {
-                Ok(_) => match self.ban_on(&name).await {
-                    Ok(None) => {
-                        self.key = Some(public_key);
-                        (self.context.sessions.person(&name), String::new())
-                    }
-                    Ok(Some(banned)) => return Err(self.fatal(banned)),
-                    Err(err) => self.admit_watcher(name, err),
-                },
+                Ok(Sanctions {
+                    ban: Some(reason), ..
+                }) => return Err(self.fatal(Refusal::Banned { name, reason })),
+                Ok(_) => {
+                    self.key = Some(public_key);
+                    (self.context.sessions.person(&name), String::new())
+                }
                 Err(IdentityError::Store(err)) => self.admit_watcher(name, err),
                 Err(err) => return Err(self.fatal(Refusal::Identity(err))),
             }

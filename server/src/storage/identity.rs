@@ -7,6 +7,7 @@
 //! first version-3 connection that presents that secret binds its key to the name, and the old
 //! secret stops mattering. Guests play under a name nobody registered, unrated, with no key.
 
+use super::sanctions::Sanctions;
 use super::store::{Store, StoreError, StoredIdentity};
 use kingme_shared::identity::fingerprint;
 use sha2::{Digest, Sha256};
@@ -25,16 +26,6 @@ pub enum Claim {
         public_key: [u8; 32],
         legacy_secret: Option<String>,
     },
-}
-
-/// How a client was let in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Admission {
-    /// As the owner of the name; `newly_bound` when the key was bound to it just now.
-    Person {
-        newly_bound: bool,
-    },
-    Guest,
 }
 
 /// Why a client was refused a name.
@@ -73,18 +64,47 @@ fn same_hash(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// What the stored identities say of a claim, before anything is written.
+enum Verdict<'a> {
+    /// A guest under a name nobody registered.
+    Guest,
+    /// The person whose key already holds the name.
+    Owner,
+    /// The person whose key the name takes on this first use (or first use of its secret).
+    FirstUse(&'a [u8; 32]),
+}
+
 /// Decides whether `name` may connect with `claim`, binding the key to the name on its first
-/// use (or on the first use of a version-2 name's secret).
+/// use (or on the first use of a version-2 name's secret), and reads the name's sanctions in the
+/// same breath. The claim is judged first (a wrong key is told whose the name is before any
+/// ban); a banned name is not bound, so a sign-in refused for the ban leaves a free name free.
+/// The name's sanctions come back: the caller refuses a banned name.
 pub fn admit(
     store: &mut dyn Store,
     name: &str,
     claim: &Claim,
     now_ms: i64,
-) -> Result<Admission, IdentityError> {
+) -> Result<Sanctions, IdentityError> {
+    let verdict = judge(store, name, claim)?;
+    let sanctions = store.sanctions(name)?;
+    if sanctions.ban.is_none()
+        && let Verdict::FirstUse(public_key) = verdict
+    {
+        bind(store, name, public_key, now_ms)?;
+    }
+    Ok(sanctions)
+}
+
+/// Judges `claim` to `name` against the stored identities, writing nothing.
+fn judge<'a>(
+    store: &mut dyn Store,
+    name: &str,
+    claim: &'a Claim,
+) -> Result<Verdict<'a>, IdentityError> {
     let registered = store.identity(name)?;
-    let public_key = match (claim, registered) {
-        (Claim::Guest, None) => return Ok(Admission::Guest),
-        (Claim::Guest, Some(_)) => return Err(IdentityError::Registered(name.to_owned())),
+    match (claim, registered) {
+        (Claim::Guest, None) => Ok(Verdict::Guest),
+        (Claim::Guest, Some(_)) => Err(IdentityError::Registered(name.to_owned())),
         (
             Claim::Person {
                 public_key,
@@ -96,14 +116,14 @@ pub fn admit(
                 public_key: Some(owner),
                 ..
             }) => {
-                return if owner == *public_key {
-                    Ok(Admission::Person { newly_bound: false })
+                if owner == *public_key {
+                    Ok(Verdict::Owner)
                 } else {
                     Err(IdentityError::OtherKey {
                         name: name.to_owned(),
                         fingerprint: fingerprint(&owner),
                     })
-                };
+                }
             }
             Some(StoredIdentity {
                 public_key: None,
@@ -120,20 +140,30 @@ pub fn admit(
                 if !matches {
                     return Err(IdentityError::LegacySecretRequired(name.to_owned()));
                 }
-                public_key
+                Ok(Verdict::FirstUse(public_key))
             }
-            None => public_key,
+            None => Ok(Verdict::FirstUse(public_key)),
         },
-    };
+    }
+}
+
+/// Binds `public_key` to `name` on its first use; if another connection bound the name between
+/// the read and the write, the winner decides.
+fn bind(
+    store: &mut dyn Store,
+    name: &str,
+    public_key: &[u8; 32],
+    now_ms: i64,
+) -> Result<(), IdentityError> {
     if store.bind_key(name, public_key, now_ms)? {
-        return Ok(Admission::Person { newly_bound: true });
+        return Ok(());
     }
     // Another connection bound the name between the read and the write: judge by the winner.
     match store.identity(name)? {
         Some(StoredIdentity {
             public_key: Some(owner),
             ..
-        }) if owner == *public_key => Ok(Admission::Person { newly_bound: false }),
+        }) if owner == *public_key => Ok(()),
         Some(StoredIdentity {
             public_key: Some(owner),
             ..
@@ -149,6 +179,7 @@ pub fn admit(
 mod tests {
     use super::*;
     use crate::storage::SqliteStore;
+    use crate::storage::sanctions::SanctionKind;
     use kingme_shared::identity::SigningKey;
     use std::path::Path;
 
@@ -174,11 +205,11 @@ mod tests {
         let mut store = store();
         assert_eq!(
             admit(&mut store, "ann", &person(1, None), 1),
-            Ok(Admission::Person { newly_bound: true })
+            Ok(Sanctions::default())
         );
         assert_eq!(
             admit(&mut store, "ann", &person(1, None), 2),
-            Ok(Admission::Person { newly_bound: false })
+            Ok(Sanctions::default())
         );
         let refused = admit(&mut store, "ann", &person(2, None), 3).unwrap_err();
         assert_eq!(
@@ -215,7 +246,7 @@ mod tests {
         let mut store = store();
         assert_eq!(
             admit(&mut store, "visitor", &Claim::Guest, 1),
-            Ok(Admission::Guest)
+            Ok(Sanctions::default())
         );
         assert_eq!(store.identity("visitor").unwrap(), None);
     }
@@ -238,17 +269,62 @@ mod tests {
         );
         assert_eq!(
             admit(&mut legacy, "carol", &person(3, Some("c0ffee")), 2),
-            Ok(Admission::Person { newly_bound: true })
+            Ok(Sanctions::default())
         );
         // From now on the key decides; the old secret no longer admits another key.
         assert_eq!(
             admit(&mut legacy, "carol", &person(3, None), 3),
-            Ok(Admission::Person { newly_bound: false })
+            Ok(Sanctions::default())
         );
         assert!(matches!(
             admit(&mut legacy, "carol", &person(4, Some("c0ffee")), 4),
             Err(IdentityError::OtherKey { .. })
         ));
+    }
+
+    #[test]
+    fn a_banned_name_is_judged_but_never_bound() {
+        let mut store = store();
+        admit(&mut store, "ann", &person(1, None), 1).unwrap();
+        for name in ["ann", "nobody"] {
+            store
+                .sanction(name, SanctionKind::Ban, Some("spam"), 2)
+                .unwrap();
+        }
+        let banned = Sanctions {
+            ban: Some(Some("spam".into())),
+            muted: false,
+        };
+        // The owner's key is told of the ban; another key is told whose the name is, first.
+        assert_eq!(
+            admit(&mut store, "ann", &person(1, None), 3),
+            Ok(banned.clone())
+        );
+        assert!(matches!(
+            admit(&mut store, "ann", &person(2, None), 3),
+            Err(IdentityError::OtherKey { .. })
+        ));
+        // A banned name nobody holds stays free: the refused key is not bound to it, and a guest
+        // is told of the ban.
+        assert_eq!(
+            admit(&mut store, "nobody", &person(3, None), 4),
+            Ok(banned.clone())
+        );
+        assert_eq!(store.identity("nobody").unwrap(), None);
+        assert_eq!(admit(&mut store, "nobody", &Claim::Guest, 4), Ok(banned));
+        // Once the ban is lifted, the first key to come takes the name.
+        assert!(store.lift_sanction("nobody", SanctionKind::Ban).unwrap());
+        assert_eq!(
+            admit(&mut store, "nobody", &person(4, None), 5),
+            Ok(Sanctions::default())
+        );
+        assert_eq!(
+            store
+                .identity("nobody")
+                .unwrap()
+                .and_then(|held| held.public_key),
+            Some(public(4))
+        );
     }
 
     fn store_with_legacy_name(name: &str, secret: &str) -> SqliteStore {

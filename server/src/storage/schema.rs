@@ -184,8 +184,8 @@ mod copy_v4;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::identity::Admission;
     use crate::storage::identity::admit;
+    use crate::storage::sanctions::Sanctions;
     use crate::storage::store::{Store, StoredIdentity};
     use crate::storage::{Claim, IdentityError, Participant, SqliteStore};
     use kingme_shared::Side;
@@ -281,11 +281,11 @@ mod tests {
         ));
         assert_eq!(
             admit(&mut store, "carol", &claim(1, Some("c0ffee")), 11),
-            Ok(Admission::Person { newly_bound: true })
+            Ok(Sanctions::default())
         );
         assert_eq!(
             admit(&mut store, "carol", &claim(1, None), 12),
-            Ok(Admission::Person { newly_bound: false })
+            Ok(Sanctions::default())
         );
         assert!(matches!(
             admit(&mut store, "carol", &claim(2, Some("c0ffee")), 13),

@@ -23,7 +23,7 @@
 //! paused test clock, time does not jump ahead while the database is working.
 
 use super::fence::Fence;
-use super::identity::{self, Admission, Claim, IdentityError};
+use super::identity::{self, Claim, IdentityError};
 use super::moderation;
 use super::rating_update;
 use super::ratings::RatingChange;
@@ -400,13 +400,16 @@ impl Storage {
             .await
     }
 
-    /// Lets `name` in with `claim`, registering it on first use (see [`identity::admit`]).
+    /// Lets the person `name` in with `claim` unless the name is banned, registering it on
+    /// first use (see [`identity::admit`]): one request, so a person's hello
+    /// waits for the database once. The name's sanctions come back; a banned name is not let
+    /// in, and a key is not bound to it.
     pub async fn admit(
         &self,
         name: String,
         claim: Claim,
         now_ms: i64,
-    ) -> Result<Admission, IdentityError> {
+    ) -> Result<Sanctions, IdentityError> {
         self.run(move |store| Ok(identity::admit(store, &name, &claim, now_ms)))
             .await?
     }
@@ -416,7 +419,7 @@ impl Storage {
         self.run(|store| store.server_id()).await
     }
 
-    /// Lets the guest `name` in unless the name is banned or a person holds it, and, if it is
+    /// Lets the guest `name` in unless a person holds the name or it is banned, and, if it is
     /// let in, remembers its resume token (only its hash is stored): one request, so a new
     /// guest's hello waits for the database once. The name's sanctions come back; a banned
     /// guest is not let in, and its token is not stored.
@@ -428,15 +431,11 @@ impl Storage {
     ) -> Result<Sanctions, IdentityError> {
         let token_hash = identity::hash_secret(token);
         self.run(move |store| {
-            let sanctions = store.sanctions(&name)?;
-            if sanctions.ban.is_some() {
-                return Ok(Ok(sanctions));
-            }
-            let admission = identity::admit(store, &name, &Claim::Guest, now_ms);
-            if admission.is_ok() {
+            let admitted = identity::admit(store, &name, &Claim::Guest, now_ms);
+            if let Ok(Sanctions { ban: None, .. }) = admitted {
                 store.save_resume_token(&token_hash, &name, now_ms)?;
             }
-            Ok(admission.map(|_| sanctions))
+            Ok(admitted)
         })
         .await?
     }
@@ -823,7 +822,7 @@ mod tests {
         };
         assert_eq!(
             storage.admit("ann".into(), claim(1), 1).await,
-            Ok(Admission::Person { newly_bound: true })
+            Ok(Sanctions::default())
         );
         assert!(matches!(
             storage.admit("ann".into(), claim(2), 2).await,
@@ -831,7 +830,7 @@ mod tests {
         ));
         assert_eq!(
             storage.admit("ann".into(), claim(1), 3).await,
-            Ok(Admission::Person { newly_bound: false })
+            Ok(Sanctions::default())
         );
         let id = storage.server_id().await.unwrap();
         assert_eq!(id.len(), 32);

@@ -3,7 +3,8 @@
 //! announcement reaching every connection, and a ban and a mute kept over a killed and
 //! restarted server (the ban refuses the sign-in with its reason, ends the person's games and
 //! closes their connection, a guest's name as a person's; the mute refuses chat) until lifted,
-//! with the admin log; and the admins of the configuration file read again on SIGHUP.
+//! with the admin log; a banned name nobody holds not taken by a sign-in refused for the ban;
+//! and the admins of the configuration file read again on SIGHUP.
 
 use crate::SERVER;
 use kingme_shared::Side;
@@ -237,6 +238,34 @@ async fn a_ban_and_a_mute_are_kept_over_a_restart_until_lifted() {
     assert!(done.contains(&format!("closed game {eve_game}")), "{done}");
     let result = eve.game_over(eve_game).await;
     assert_eq!((result.winner, result.reason), (None, EndReason::Aborted));
+    server.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_refused_sign_in_under_a_banned_free_name_does_not_take_the_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, addr) = start(&dir.path().join("kingme.db")).await;
+    let mut root = Client::person(&addr, "root", &key(1)).await;
+    let done = root
+        .administer(AdminAction::Ban {
+            name: "zed".into(),
+            reason: Some("reserved".into()),
+        })
+        .await
+        .unwrap();
+    assert!(done.contains("banned zed"), "{done}");
+    let words = Client::refused(&addr, "zed", &key(5)).await;
+    assert!(
+        words.contains("banned") && words.contains("reserved"),
+        "{words}"
+    );
+    root.administer(AdminAction::Unban { name: "zed".into() })
+        .await
+        .unwrap();
+    // The key refused while the name was banned did not take it: another key may.
+    Client::person(&addr, "zed", &key(6)).await;
+    let words = Client::refused(&addr, "zed", &key(5)).await;
+    assert!(words.contains("belongs to another key"), "{words}");
     server.kill().await.unwrap();
 }
 
