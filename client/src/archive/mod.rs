@@ -142,7 +142,7 @@ async fn fetch(global: &GlobalArgs, game: u64) -> anyhow::Result<GameRecord> {
 }
 
 /// A record as the file `kingme export` writes: PDN for checkers, the text record otherwise.
-pub(crate) fn export_text(record: &GameRecord) -> anyhow::Result<String> {
+pub fn export_text(record: &GameRecord) -> anyhow::Result<String> {
     Ok(match record.kind() {
         GameKind::Checkers => pdn::export(record)?,
         _ => text::write(record),
@@ -151,7 +151,7 @@ pub(crate) fn export_text(record: &GameRecord) -> anyhow::Result<String> {
 
 /// Reads a record file: PDN when it starts with a tag or a move, the text record when it starts
 /// with `Game:`.
-pub(crate) fn import_text(contents: &str) -> anyhow::Result<GameRecord> {
+pub fn import_text(contents: &str) -> anyhow::Result<GameRecord> {
     let first = contents
         .lines()
         .map(str::trim)

@@ -13,6 +13,7 @@
 //! search, to measure what it gains; `--b-weights hand|FILE` gives the second side other
 //! evaluation weights than the shipped ones; `--flat-time a|b|both` keeps a side's time budget
 //! flat (the same for every move, as before the sharpness rule), to measure what the rule gains.
+//! `--record DIR` writes every game down, to replay or review ([`super::match_record`]).
 use super::analyze::seconds;
 use super::ballots;
 use super::engine_protocol::Budget;
@@ -23,6 +24,8 @@ use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
+use kingme_shared::domain::EndReason;
+use kingme_shared::record::RecordResult;
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
 
@@ -102,6 +105,11 @@ pub struct MatchArgs {
     /// budget or time (to place a level's budget by matches).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub a_nodes: Option<u64>,
+    /// Write every game into this folder (made if missing) as `kingme export` writes a game:
+    /// game-NNN.pdn for checkers, game-NNN.txt otherwise, NNN its number in the run; step
+    /// through one with `kingme import FILE`, or with the engine with `kingme review --file`.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<std::path::PathBuf>,
     /// Side b's deepening level searches this many nodes a move, as --a-nodes.
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "b_binary")]
     pub b_nodes: Option<u64>,
@@ -244,6 +252,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         args.b_time
             .map_or(String::new(), |t| format!(" ({t} s for {b_name})"))
     );
+    let recorder = args
+        .record
+        .as_deref()
+        .map(|folder| super::match_record::Recorder::create(folder, args.game))
+        .transpose()?;
     let (mut a, mut b) = (Tally::default(), Tally::default());
     for index in args.first_game - 1..args.games {
         // Game 2k and 2k+1 share an opening; a has the first side in even games.
@@ -278,6 +291,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             seed,
             args.max_plies,
         )?;
+        if let Some(recorder) = &recorder {
+            let names = if a_side == Side::First {
+                [a_name.as_str(), b_name.as_str()]
+            } else {
+                [b_name.as_str(), a_name.as_str()]
+            };
+            recorder.write(index + 1, names, &played)?;
+        }
         a.nodes += played.nodes[0];
         a.thinking += played.thinking[0];
         a.moves += played.moves[0];
@@ -426,8 +447,14 @@ impl Player<'_> {
 /// One finished game.
 pub(super) struct Played {
     pub(super) winner: Option<Side>,
-    plies: u32,
+    pub(super) plies: u32,
     how: String,
+    /// Where it started, in the game's position text.
+    pub(super) start: String,
+    /// Every move in notation, in order.
+    pub(super) texts: Vec<String>,
+    /// How it ended, for a record: `None` when stopped at the ply limit.
+    pub(super) result: Option<RecordResult>,
     /// Nodes, thinking time and moves of levels[0] and levels[1].
     nodes: [u64; 2],
     thinking: [Duration; 2],
@@ -473,13 +500,14 @@ pub(super) fn play_game_with(
     max_plies: u32,
 ) -> anyhow::Result<Played> {
     // What an external engine is sent: the start and every move since, in notation.
-    let start_text = start.position_text();
-    let mut moves: Vec<String> = Vec::new();
     let mut game = start;
     let mut played = Played {
         winner: None,
         plies: 0,
         how: String::new(),
+        start: game.position_text(),
+        texts: Vec::new(),
+        result: None,
         nodes: [0; 2],
         thinking: [Duration::ZERO; 2],
         moves: [0; 2],
@@ -508,7 +536,7 @@ pub(super) fn play_game_with(
                     seed,
                     ..Budget::default()
                 };
-                external_report(engine, &game, &start_text, &moves, &budget)?
+                external_report(engine, &game, &played.start, &played.texts, &budget)?
             }
         };
         played.nodes[who] += report.nodes;
@@ -521,7 +549,7 @@ pub(super) fn play_game_with(
             played.quick[who] += 1;
             played.proven[who] += u32::from(report.score.abs() >= MATE_BOUND);
         }
-        moves.push(game.move_text(&report.best));
+        played.texts.push(game.move_text(&report.best));
         game.play(&report.best).map_err(|err| {
             anyhow::anyhow!(
                 "the {} level played an illegal move: {err}",
@@ -533,10 +561,15 @@ pub(super) fn play_game_with(
     match game.outcome() {
         Some(outcome) => {
             played.winner = outcome.winner();
-            played.how = match outcome {
-                kingme_shared::Outcome::Win { reason, .. } => reason.to_string(),
-                kingme_shared::Outcome::Draw { reason } => reason.to_string(),
+            let reason = match outcome {
+                kingme_shared::Outcome::Win { reason, .. } => EndReason::Win(reason),
+                kingme_shared::Outcome::Draw { reason } => EndReason::Draw(reason),
             };
+            played.how = reason.to_string();
+            played.result = Some(RecordResult {
+                winner: played.winner,
+                reason: Some(reason),
+            });
         }
         None => played.how = format!("stopped at {max_plies} plies"),
     }

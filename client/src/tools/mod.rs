@@ -11,6 +11,7 @@ pub mod engine_match;
 pub mod engine_protocol;
 pub mod external_engine;
 pub mod ladder;
+mod match_record;
 pub mod match_score;
 mod openings;
 pub mod perft;
