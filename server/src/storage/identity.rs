@@ -6,6 +6,7 @@
 //! Names registered by a version-2 server were bound to a secret whose SHA-256 is stored; the
 //! first version-3 connection that presents that secret binds its key to the name, and the old
 //! secret stops mattering. Guests play under a name nobody registered, unrated, with no key.
+//! The name's ban is read in the same breath: a banned name is refused, and never bound.
 
 use super::sanctions::Sanctions;
 use super::store::{Store, StoreError, StoredIdentity};
