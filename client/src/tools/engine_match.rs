@@ -23,7 +23,7 @@ use anyhow::Context;
 use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
-use kingme_shared::ai::{Level, Limits, Report, ThinkOptions, think_with};
+use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
 use kingme_shared::domain::EndReason;
 use kingme_shared::record::RecordResult;
 use kingme_shared::{AnyGame, GameKind, Side};
@@ -292,12 +292,19 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             args.max_plies,
         )?;
         if let Some(recorder) = &recorder {
+            let names = [a_name.as_str(), b_name.as_str()];
             let names = if a_side == Side::First {
-                [a_name.as_str(), b_name.as_str()]
+                names
             } else {
-                [b_name.as_str(), a_name.as_str()]
+                [names[1], names[0]]
             };
-            recorder.write(index + 1, names, &played)?;
+            recorder.write(
+                index + 1,
+                names,
+                &played.start,
+                &played.texts,
+                played.result,
+            )?;
         }
         a.nodes += played.nodes[0];
         a.thinking += played.thinking[0];
@@ -536,7 +543,7 @@ pub(super) fn play_game_with(
                     seed,
                     ..Budget::default()
                 };
-                external_report(engine, &game, &played.start, &played.texts, &budget)?
+                engine.report(&game, &played.start, &played.texts, &budget)?
             }
         };
         played.nodes[who] += report.nodes;
@@ -574,34 +581,6 @@ pub(super) fn play_game_with(
         None => played.how = format!("stopped at {max_plies} plies"),
     }
     Ok(played)
-}
-
-/// The external engine's move for `game` (which started at `start` and has `moves` played), as
-/// a report: its move checked against the rules, and its search's figures as it gave them.
-fn external_report(
-    engine: &mut ExternalEngine,
-    game: &AnyGame,
-    start: &str,
-    moves: &[String],
-    budget: &Budget,
-) -> anyhow::Result<Report> {
-    let answer = engine.ask(game.kind(), start, moves, budget)?;
-    let best = game.parse_move(&answer.text).map_err(|err| {
-        anyhow::anyhow!(
-            "the other binary played {:?} in {}: {err}",
-            answer.text,
-            game.position_text()
-        )
-    })?;
-    Ok(Report {
-        best,
-        text: answer.text,
-        score: answer.info.score,
-        depth: answer.info.depth,
-        nodes: answer.info.nodes,
-        pv: Vec::new(),
-        elapsed: answer.info.time,
-    })
 }
 
 #[cfg(test)]

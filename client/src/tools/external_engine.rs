@@ -7,7 +7,8 @@
 
 use super::engine_protocol::{Budget, Command, GREETING, Info, Reply, Start, read_line};
 use anyhow::Context;
-use kingme_shared::GameKind;
+use kingme_shared::ai::Report;
+use kingme_shared::{AnyGame, GameKind};
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
@@ -131,6 +132,34 @@ impl ExternalEngine {
                 ),
             }
         }
+    }
+
+    /// The engine's move for `game` (which started at `start` and has `moves` played), as a
+    /// report: its move checked against the rules, and its search's figures as it gave them.
+    pub fn report(
+        &mut self,
+        game: &AnyGame,
+        start: &str,
+        moves: &[String],
+        budget: &Budget,
+    ) -> anyhow::Result<Report> {
+        let answer = self.ask(game.kind(), start, moves, budget)?;
+        let best = game.parse_move(&answer.text).map_err(|err| {
+            anyhow::anyhow!(
+                "the other binary played {:?} in {}: {err}",
+                answer.text,
+                game.position_text()
+            )
+        })?;
+        Ok(Report {
+            best,
+            text: answer.text,
+            score: answer.info.score,
+            depth: answer.info.depth,
+            nodes: answer.info.nodes,
+            pv: Vec::new(),
+            elapsed: answer.info.time,
+        })
     }
 
     /// The next reply, or an error if none comes within `patience` or it cannot be read.

@@ -5,11 +5,10 @@
 //! A game starts where the match started it (a ballot, an opening), given as the record's start
 //! position; a game stopped at `--max-plies` has no result (`*`).
 
-use super::engine_match::Played;
 use anyhow::Context;
 use kingme_client::archive::export_text;
 use kingme_shared::GameKind;
-use kingme_shared::record::{GameRecord, utc_date};
+use kingme_shared::record::{GameRecord, RecordResult, utc_date};
 use std::path::{Path, PathBuf};
 
 /// Writes the games of one match into a folder.
@@ -41,21 +40,24 @@ impl Recorder {
         })
     }
 
-    /// Writes game `number` (from 1), played by `players` (the first side's first), and says
-    /// where.
+    /// Writes game `number` (from 1), played by `players` (the first side's first) from the
+    /// position `start` (its position text) with `moves`, ended with `result` (`None`: stopped
+    /// unfinished), and says where.
     pub(super) fn write(
         &self,
         number: u32,
         players: [&str; 2],
-        played: &Played,
+        start: &str,
+        moves: &[String],
+        result: Option<RecordResult>,
     ) -> anyhow::Result<PathBuf> {
         let mut record = GameRecord::new(self.kind);
         record.event = format!("kingme match game {number}");
         record.date.clone_from(&self.date);
         record.players = players.map(str::to_owned);
-        record.start_position = Some(played.start.clone());
-        record.moves.clone_from(&played.texts);
-        record.result = played.result;
+        record.start_position = Some(start.to_owned());
+        record.moves = moves.to_vec();
+        record.result = result;
         let extension = if self.kind == GameKind::Checkers {
             "pdn"
         } else {
@@ -73,18 +75,13 @@ impl Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::engine_match::play_game;
     use kingme_client::archive::import_text;
-    use kingme_shared::ai::{Level, ThinkOptions};
-    use kingme_shared::record::RecordResult;
+    use kingme_shared::WinReason;
+    use kingme_shared::domain::EndReason;
     use kingme_shared::{AnyGame, Side};
 
-    fn played(start: AnyGame, max_plies: u32) -> Played {
-        let players = [
-            (Level::Beginner, ThinkOptions::default()),
-            (Level::Random, ThinkOptions::default()),
-        ];
-        play_game(start, players, Side::First, None, 7, max_plies).unwrap()
+    fn texts(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|&text| text.to_owned()).collect()
     }
 
     #[test]
@@ -93,46 +90,63 @@ mod tests {
         let recorder = Recorder::create(&dir.path().join("games"), GameKind::TicTacToe).unwrap();
         let mut start = AnyGame::start(GameKind::TicTacToe);
         start.play_text("5").unwrap();
-        let game = played(start.clone(), 400);
-        let path = recorder.write(3, ["beginner", "random"], &game).unwrap();
+        // X takes the diagonal 3-5-7.
+        let moves = texts(&["1", "3", "2", "7"]);
+        let result = RecordResult {
+            winner: Some(Side::First),
+            reason: Some(EndReason::Win(WinReason::ThreeInARow)),
+        };
+        let path = recorder
+            .write(
+                3,
+                ["beginner", "random"],
+                &start.position_text(),
+                &moves,
+                Some(result),
+            )
+            .unwrap();
         assert_eq!(path.file_name().unwrap(), "game-003.txt");
         let record = import_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(record.event, "kingme match game 3");
         assert_eq!(record.players, ["beginner", "random"]);
-        assert_eq!(record.moves, game.texts);
-        assert_eq!(record.moves.len(), game.plies as usize);
-        let result = record.result.expect("a finished game has its result");
-        assert_eq!(result.winner, game.winner);
+        assert_eq!(record.moves, moves);
+        assert_eq!(record.result, Some(result));
         // The record replays from the match's start to the position the game ended in.
-        let last = record.final_game().unwrap();
         assert_eq!(
             record.start_game().unwrap().position_text(),
             start.position_text()
         );
-        assert!(last.outcome().is_some(), "{}", last.position_text());
+        let last = record.final_game().unwrap();
+        assert_eq!(
+            last.outcome().and_then(|end| end.winner()),
+            Some(Side::First)
+        );
     }
 
     #[test]
-    fn a_checkers_game_stopped_at_the_ply_limit_is_written_as_pdn_without_a_result() {
+    fn a_checkers_game_stopped_unfinished_is_written_as_pdn_without_a_result() {
         let dir = tempfile::tempdir().unwrap();
         let recorder = Recorder::create(dir.path(), GameKind::Checkers).unwrap();
         let ballot = crate::tools::ballots::playable().unwrap().remove(5).game;
-        let game = played(ballot.clone(), 6);
-        assert_eq!(game.result, None::<RecordResult>);
-        let path = recorder.write(12, ["a", "b"], &game).unwrap();
+        let mut game = ballot.clone();
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            let first = game.legal_moves()[0];
+            moves.push(game.move_text(&first));
+            game.play(&first).unwrap();
+        }
+        let path = recorder
+            .write(12, ["a", "b"], &ballot.position_text(), &moves, None)
+            .unwrap();
         assert_eq!(path.file_name().unwrap(), "game-012.pdn");
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("[Result \"*\"]"), "{text}");
         let record = import_text(&text).unwrap();
-        assert_eq!(record.moves.len(), 6);
+        assert_eq!(record.moves, moves);
         assert_eq!(record.result, None);
-        let mut replayed = ballot;
-        for text in &game.texts {
-            replayed.play_text(text).unwrap();
-        }
         assert_eq!(
             record.final_game().unwrap().position_text(),
-            replayed.position_text()
+            game.position_text()
         );
     }
 
