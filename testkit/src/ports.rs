@@ -6,13 +6,14 @@
 //! chosen can be taken by any connection a test opens before the process binds it (PostgreSQL's
 //! `initdb` takes a second or two), or while a restarted server is down, and the server then
 //! fails with "Address already in use". Below the range only an explicit bind can take it, and
-//! the ports this process hands out are never handed out twice.
+//! the ports this process hands out are never handed out twice (tested in kingme-tests:
+//! `ports::ports_are_free_distinct_and_below_the_ephemeral_range`).
 
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The lowest port handed out: above the well-known and most registered services' ports.
-const LOWEST: u32 = 20_000;
+pub const LOWEST: u32 = 20_000;
 
 /// Where the next search for a port starts, as an offset from [`LOWEST`]; each port handed out
 /// moves it on, so two tests of one process never get the same port.
@@ -47,30 +48,10 @@ pub fn free_port() -> u16 {
 }
 
 /// The first port of the kernel's ephemeral range (Linux's default 32768 when it cannot be read).
-fn ephemeral_start() -> u32 {
+#[must_use]
+pub fn ephemeral_start() -> u32 {
     std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
         .ok()
         .and_then(|range| range.split_whitespace().next()?.parse().ok())
         .unwrap_or(32_768)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ports_are_free_distinct_and_below_the_ephemeral_range() {
-        let ports: Vec<u16> = (0..50).map(|_| free_port()).collect();
-        for &port in &ports {
-            assert!(
-                u32::from(port) >= LOWEST && u32::from(port) < ephemeral_start(),
-                "{port}"
-            );
-            TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
-        }
-        let mut distinct = ports.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        assert_eq!(distinct.len(), ports.len(), "{ports:?}");
-    }
 }

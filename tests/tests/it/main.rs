@@ -26,6 +26,7 @@ mod identity;
 mod lobby;
 mod older_client;
 mod play_build;
+mod ports;
 mod requests;
 mod storage_failure;
 mod test_targets;
