@@ -24,7 +24,7 @@ use kingme_shared::ai::budget::TimeUse;
 use kingme_shared::ai::search::MATE_BOUND;
 use kingme_shared::ai::strength::plan;
 use kingme_shared::ai::{Level, Limits, ThinkOptions, think_with};
-use kingme_shared::domain::EndReason;
+use kingme_shared::domain::GameResult;
 use kingme_shared::record::RecordResult;
 use kingme_shared::{AnyGame, GameKind, Side};
 use std::time::Duration;
@@ -454,7 +454,7 @@ impl Player<'_> {
 /// One finished game.
 pub(super) struct Played {
     pub(super) winner: Option<Side>,
-    pub(super) plies: u32,
+    plies: u32,
     how: String,
     /// Where it started, in the game's position text.
     pub(super) start: String,
@@ -567,16 +567,10 @@ pub(super) fn play_game_with(
     }
     match game.outcome() {
         Some(outcome) => {
-            played.winner = outcome.winner();
-            let reason = match outcome {
-                kingme_shared::Outcome::Win { reason, .. } => EndReason::Win(reason),
-                kingme_shared::Outcome::Draw { reason } => EndReason::Draw(reason),
-            };
-            played.how = reason.to_string();
-            played.result = Some(RecordResult {
-                winner: played.winner,
-                reason: Some(reason),
-            });
+            let result = GameResult::from(outcome);
+            played.winner = result.winner;
+            played.how = result.reason.to_string();
+            played.result = Some(result.into());
         }
         None => played.how = format!("stopped at {max_plies} plies"),
     }

@@ -69,17 +69,7 @@ pub fn state(
         },
         status: match game.outcome() {
             None => GameStatus::Playing,
-            Some(outcome) => GameStatus::Over(kingme_shared::protocol::GameResult {
-                winner: outcome.winner(),
-                reason: match outcome {
-                    kingme_shared::Outcome::Win { reason, .. } => {
-                        kingme_shared::protocol::EndReason::Win(reason)
-                    }
-                    kingme_shared::Outcome::Draw { reason } => {
-                        kingme_shared::protocol::EndReason::Draw(reason)
-                    }
-                },
-            }),
+            Some(outcome) => GameStatus::Over(outcome.into()),
         },
     }
 }

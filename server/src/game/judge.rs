@@ -12,7 +12,7 @@ use crate::storage::StoredMove;
 use kingme_shared::domain::{
     ClockState, EndReason, GameResult, GameStatus, MAX_MOVE_TEXT, MoveRecord,
 };
-use kingme_shared::{AnyGame, Outcome, Side};
+use kingme_shared::{AnyGame, Side};
 use tokio::time::{Duration, Instant};
 
 /// A move the judge accepted.
@@ -47,19 +47,6 @@ pub struct Judge {
     /// Numbers the positions: bumped on every change (a move, a takeback, the end), so what
     /// was asked or offered in an older position is known to be stale.
     epoch: u64,
-}
-
-fn result_of(outcome: Outcome) -> GameResult {
-    match outcome {
-        Outcome::Win { winner, reason } => GameResult {
-            winner: Some(winner),
-            reason: EndReason::Win(reason),
-        },
-        Outcome::Draw { reason } => GameResult {
-            winner: None,
-            reason: EndReason::Draw(reason),
-        },
-    }
 }
 
 /// What a rewind does to the clocks.
@@ -221,7 +208,7 @@ impl Judge {
             removed: effect.removed,
         };
         self.moves.push(record.clone());
-        let result = self.game.outcome().map(result_of);
+        let result = self.game.outcome().map(GameResult::from);
         match result {
             Some(result) => self.finish(result, now),
             None => self.start_turn(now),
@@ -345,7 +332,7 @@ impl Judge {
             });
         }
         match judge.game.outcome() {
-            Some(outcome) => judge.finish(result_of(outcome), now),
+            Some(outcome) => judge.finish(GameResult::from(outcome), now),
             None => judge.start_turn(now),
         }
         Ok(judge)

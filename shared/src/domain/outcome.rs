@@ -1,7 +1,7 @@
 //! How a game stands and how it ended: `GameStatus`, `GameResult`, `EndReason`, and whether
 //! an ended game counts for ratings.
 
-use crate::game::{DrawReason, Side, WinReason};
+use crate::game::{DrawReason, Outcome, Side, WinReason};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -47,6 +47,22 @@ pub struct GameResult {
     pub reason: EndReason,
 }
 
+impl From<Outcome> for GameResult {
+    /// The result of a game the rules ended.
+    fn from(outcome: Outcome) -> GameResult {
+        match outcome {
+            Outcome::Win { winner, reason } => GameResult {
+                winner: Some(winner),
+                reason: EndReason::Win(reason),
+            },
+            Outcome::Draw { reason } => GameResult {
+                winner: None,
+                reason: EndReason::Draw(reason),
+            },
+        }
+    }
+}
+
 /// The moves a rated game needs before its end counts for ratings: one by each side.
 pub const PLIES_TO_RATE: usize = 2;
 
@@ -74,6 +90,31 @@ pub enum GameStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rules_outcome_becomes_the_result_with_its_winner_and_reason() {
+        let won = Outcome::Win {
+            winner: Side::Second,
+            reason: WinReason::FiveInARow,
+        };
+        assert_eq!(
+            GameResult::from(won),
+            GameResult {
+                winner: Some(Side::Second),
+                reason: EndReason::Win(WinReason::FiveInARow),
+            }
+        );
+        let drawn = Outcome::Draw {
+            reason: DrawReason::Repetition,
+        };
+        assert_eq!(
+            GameResult::from(drawn),
+            GameResult {
+                winner: None,
+                reason: EndReason::Draw(DrawReason::Repetition),
+            }
+        );
+    }
 
     #[test]
     fn a_game_counts_for_rating_once_both_sides_moved_unless_aborted() {
