@@ -57,6 +57,10 @@ pub struct MatchArgs {
     /// parts and the parts' tallies added.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub first_game: u32,
+    /// Stop after this game (default: --games, the run's last), so that a part of a long
+    /// run ends where the next part begins.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub last_game: Option<u32>,
     /// Seconds per move for the expert (default 1).
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<f64>,
@@ -143,7 +147,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             args.games
         );
     }
-    let played_games = args.games - args.first_game + 1;
+    let last_game = args.last_game.unwrap_or(args.games);
+    if !(args.first_game..=args.games).contains(&last_game) {
+        anyhow::bail!(
+            "--last-game {last_game} is outside the games from --first-game to --games ({} to \
+             {}): give a last game between them",
+            args.first_game,
+            args.games
+        );
+    }
+    let played_games = last_game - args.first_game + 1;
     let time = args.time.map(seconds).transpose()?;
     let egdb = match args.egdb {
         Some(sides) => {
@@ -237,13 +250,10 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             args.b_nodes,
         ),
     };
-    let which = if args.first_game == 1 {
+    let which = if played_games == args.games {
         format!("{} games", args.games)
     } else {
-        format!(
-            "games {} to {} of {}",
-            args.first_game, args.games, args.games
-        )
+        format!("games {} to {last_game} of {}", args.first_game, args.games)
     };
     println!(
         "{a_name} vs {b_name} at {}, {which}{}{}",
@@ -258,7 +268,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         .map(|folder| super::match_record::Recorder::create(folder, args.game))
         .transpose()?;
     let (mut a, mut b) = (Tally::default(), Tally::default());
-    for index in args.first_game - 1..args.games {
+    for index in args.first_game - 1..last_game {
         // Game 2k and 2k+1 share an opening; a has the first side in even games.
         let a_side = if index % 2 == 0 {
             Side::First

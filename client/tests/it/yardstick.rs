@@ -3,7 +3,7 @@
 //! other binary named that the rules refuse would end the match with an error), each side's
 //! tally adds up to the games played and mirrors the other's, and the score comes with its error
 //! bar. A binary that is not a kingme engine is refused with the reason. A match played in
-//! parts (`--first-game`) plays the same games as a whole run.
+//! parts (`--first-game`, `--last-game`) plays the same games as a whole run.
 
 use crate::KINGME;
 use std::process::{Command, Output};
@@ -135,4 +135,24 @@ fn a_match_played_in_parts_plays_the_games_of_the_whole_run() {
         stderr.contains("--first-game 5 is past the last game"),
         "{stderr}"
     );
+    let middle = kingme_match(&[&args[..], &["--first-game", "2", "--last-game", "3"]].concat());
+    assert!(
+        String::from_utf8_lossy(&middle.stdout).contains("games 2 to 3 of 4"),
+        "{middle:?}"
+    );
+    check_tallies(&middle, 2);
+    let middle: Vec<String> = games_played(&middle).iter().map(after_number).collect();
+    assert_eq!(middle, whole[1..3]);
+    for last in ["1", "5"] {
+        let outside =
+            kingme_match(&[&args[..], &["--first-game", "2", "--last-game", last]].concat());
+        assert!(!outside.status.success());
+        let stderr = String::from_utf8_lossy(&outside.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "--last-game {last} is outside the games from --first-game to --games (2 to 4)"
+            )),
+            "{stderr}"
+        );
+    }
 }
