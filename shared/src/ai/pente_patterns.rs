@@ -57,23 +57,7 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
             shape.their_captures += capture_threats(on_board, t, m);
             shape.my_open_threes += open_threes(on_board, m, t);
             shape.their_open_threes += open_threes(on_board, t, m);
-            let mut start = on_board.trailing_zeros();
-            while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
-                let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
-                if t5 == 0 {
-                    let stones = m5.count_ones() as usize;
-                    shape.worth += WINDOW[stones.min(4)];
-                    shape.windows[stones.min(4)] += 1;
-                    shape.my_fours += u32::from(stones == 4);
-                    shape.my_threes += u32::from(stones == 3);
-                } else if m5 == 0 {
-                    let stones = t5.count_ones() as usize;
-                    shape.worth -= WINDOW[stones.min(4)];
-                    shape.windows[stones.min(4)] -= 1;
-                    shape.their_fours += u32::from(stones == 4);
-                }
-                start += 1;
-            }
+            add_line_windows(&mut shape, on_board, m, t);
         }
     }
     shape
@@ -82,6 +66,60 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
 /// The open threes of `mine` on a line: six points on the board, empty at both ends, with three
 /// of `mine` and none of `theirs` between them (`.XXX..`, `.XX.X.`, ...): one stone makes them
 /// an open four. A three with room on both sides (`..XXX..`) is counted twice.
+/// Adds the five-point windows of one line to `shape`: every window wholly on the board
+/// (`on_board`, one run of bits) that holds stones of one side only, by their number (a five
+/// weighs as a four, but is no four), and the empty ones. All the line's windows are counted
+/// at once, a bit for each window's first point: the stones of each window are summed
+/// bit-parallel (two full adders), so a line costs the same few operations however many
+/// windows it has.
+fn add_line_windows(shape: &mut Shape, on_board: u32, m: u32, t: u32) {
+    let whole = on_board & (on_board >> 1) & (on_board >> 2) & (on_board >> 3) & (on_board >> 4);
+    let any = |bits: u32| bits | (bits >> 1) | (bits >> 2) | (bits >> 3) | (bits >> 4);
+    let (only_m, only_t) = (whole & !any(t), whole & !any(m));
+    let (mine, theirs) = (stones_by_window(m), stones_by_window(t));
+    for stones in 0..=5 {
+        // A window of theirs holds a stone: the empty windows are counted once, as the side's.
+        let m_windows = (only_m & mine[stones]).count_ones();
+        let t_windows = if stones == 0 {
+            0
+        } else {
+            (only_t & theirs[stones]).count_ones()
+        };
+        if m_windows | t_windows == 0 {
+            continue;
+        }
+        let weight = stones.min(4);
+        shape.worth += WINDOW[weight] * (m_windows as i32 - t_windows as i32);
+        shape.windows[weight] += m_windows as i32 - t_windows as i32;
+        match stones {
+            4 => {
+                shape.my_fours += m_windows;
+                shape.their_fours += t_windows;
+            }
+            3 => shape.my_threes += m_windows,
+            _ => {}
+        }
+    }
+}
+
+/// For each number of stones 0..=5, the windows of five points holding that many of `stones`:
+/// bit `s` set when the window from bit `s` does.
+fn stones_by_window(stones: u32) -> [u32; 6] {
+    let [a, b, c, d, e] = [0, 1, 2, 3, 4].map(|shift| stones >> shift);
+    // Two full adders: a + b + c = ones1 + 2 twos1; d + e + ones1 = ones + 2 twos2.
+    let (ones1, twos1) = (a ^ b ^ c, (a & b) | (c & (a ^ b)));
+    let (ones, twos2) = (d ^ e ^ ones1, (d & e) | (ones1 & (d ^ e)));
+    let (twos, fours) = (twos1 ^ twos2, twos1 & twos2);
+    [
+        !ones & !twos & !fours,
+        ones & !twos & !fours,
+        !ones & twos & !fours,
+        ones & twos & !fours,
+        !ones & !twos & fours,
+        ones & !twos & fours,
+    ]
+}
+
 fn open_threes(on_board: u32, mine: u32, theirs: u32) -> u32 {
     if mine.count_ones() < 3 {
         return 0;
@@ -459,6 +497,56 @@ mod tests {
         assert_eq!(window_gain(0b1110, 0b1).fours, 1);
         // Past the blocked ends: 440 (three to four), 52 (two to three), 7 (one to two).
         assert_eq!(window_gain(0b1110, 0b1_0000_0001).worth, 440 + 52 + 7);
+    }
+
+    /// The windows of a line one by one, as the shape was first computed.
+    fn line_windows_one_by_one(shape: &mut Shape, on_board: u32, m: u32, t: u32) {
+        let mut start = on_board.trailing_zeros();
+        while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
+            let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
+            if t5 == 0 {
+                let stones = m5.count_ones() as usize;
+                shape.worth += WINDOW[stones.min(4)];
+                shape.windows[stones.min(4)] += 1;
+                shape.my_fours += u32::from(stones == 4);
+                shape.my_threes += u32::from(stones == 3);
+            } else if m5 == 0 {
+                let stones = t5.count_ones() as usize;
+                shape.worth -= WINDOW[stones.min(4)];
+                shape.windows[stones.min(4)] -= 1;
+                shape.their_fours += u32::from(stones == 4);
+            }
+            start += 1;
+        }
+    }
+
+    #[test]
+    fn a_line_s_windows_counted_at_once_are_those_counted_one_by_one() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(35);
+        let masks = Direction::ALL.map(Board::line_masks);
+        for round in 0..20_000 {
+            let on_board = masks[round % 4][rng.random_range(0..masks[round % 4].len())];
+            // Crowded lines, with fives and fours, as well as sparse ones.
+            let fill = [0.1, 0.3, 0.6, 0.9][round % 4];
+            let (mut m, mut t) = (0, 0);
+            for bit in 0..32 {
+                if on_board & (1 << bit) != 0 && rng.random_bool(fill) {
+                    if rng.random_bool(0.5) {
+                        m |= 1 << bit;
+                    } else {
+                        t |= 1 << bit;
+                    }
+                }
+            }
+            let (mut at_once, mut one_by_one) = (Shape::default(), Shape::default());
+            add_line_windows(&mut at_once, on_board, m, t);
+            line_windows_one_by_one(&mut one_by_one, on_board, m, t);
+            assert_eq!(
+                at_once, one_by_one,
+                "line {on_board:b}, mine {m:b}, theirs {t:b}"
+            );
+        }
     }
 
     #[test]
