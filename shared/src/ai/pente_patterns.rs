@@ -63,9 +63,6 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
     shape
 }
 
-/// The open threes of `mine` on a line: six points on the board, empty at both ends, with three
-/// of `mine` and none of `theirs` between them (`.XXX..`, `.XX.X.`, ...): one stone makes them
-/// an open four. A three with room on both sides (`..XXX..`) is counted twice.
 /// Adds the five-point windows of one line to `shape`: every window wholly on the board
 /// (`on_board`, one run of bits) that holds stones of one side only, by their number (a five
 /// weighs as a four, but is no four), and the empty ones. All the line's windows are counted
@@ -120,6 +117,9 @@ fn stones_by_window(stones: u32) -> [u32; 6] {
     ]
 }
 
+/// The open threes of `mine` on a line: six points on the board, empty at both ends, with three
+/// of `mine` and none of `theirs` between them (`.XXX..`, `.XX.X.`, ...): one stone makes them
+/// an open four. A three with room on both sides (`..XXX..`) is counted twice.
 fn open_threes(on_board: u32, mine: u32, theirs: u32) -> u32 {
     if mine.count_ones() < 3 {
         return 0;
