@@ -95,21 +95,17 @@ impl Table {
                     to,
                     member,
                     message,
-                } => match &self.context.remote {
-                    Some(remote) if to.is_relayed() => remote.send(
-                        self.id,
-                        RemoteMail::One {
-                            to: &to,
-                            member,
-                            message,
-                        },
-                    ),
-                    _ => here.push((to, message)),
-                },
+                } => {
+                    if self.is_elsewhere(&to) {
+                        self.send_now(&to, member, message);
+                    } else {
+                        here.push((to, message));
+                    }
+                }
                 Mail::All { to, message } => {
                     let mut elsewhere = false;
                     for session in to {
-                        if self.context.remote.is_some() && session.is_relayed() {
+                        if self.is_elsewhere(&session) {
                             elsewhere = true;
                         } else {
                             here.push((session, message.clone()));
@@ -127,6 +123,11 @@ impl Table {
         if self.publish_due.replace(false) {
             self.publish_now();
         }
+    }
+
+    /// Whether `session` is connected at another node (its messages go through the fan-out).
+    fn is_elsewhere(&self, session: &Session) -> bool {
+        self.context.remote.is_some() && session.is_relayed()
     }
 
     /// Sends a message to one player now (not held): through its connection here, or through
