@@ -37,6 +37,12 @@ const CLASSIC_BREADTH: usize = 8;
 /// a wider expert").
 const EXPERT_BREADTH: usize = 12;
 
+/// Moves the expert searches at a node one ply above its horizon, once one of them has been
+/// found not to lose (late-move pruning): the children there are leaves, and the candidates
+/// past the eighth rarely change a leaf's score, so the time goes deeper instead
+/// (docs/measurements/strength.md, "Pente: fewer moves at the horizon").
+const EXPERT_FRONTIER_BREADTH: usize = 8;
+
 /// Transposition table size for Pente: 2^17 entries.
 const TABLE_BITS: u32 = 17;
 
@@ -71,6 +77,9 @@ const LEAF_CAPTURE_RACE: u16 = 6;
 pub struct PenteSearch {
     game: Pente,
     breadth: usize,
+    /// Moves searched at most one ply above the horizon ([`SearchGame::searched_moves`]), if
+    /// fewer than the candidates.
+    frontier_breadth: Option<usize>,
     /// Scored candidates, reused by every node (generation finishes before the next node starts).
     scored: Vec<(i32, Point)>,
     /// The opponent's winning points, reused by [`SearchGame::widen`].
@@ -90,6 +99,7 @@ impl PenteSearch {
         PenteSearch {
             game: game.clone(),
             breadth,
+            frontier_breadth: None,
             scored: Vec::with_capacity(128),
             threats: Vec::new(),
             leaf_threats: false,
@@ -234,6 +244,12 @@ impl SearchGame for PenteSearch {
         faces_a_four(&self.game) || faces_a_fifth_pair(&self.game)
     }
 
+    /// The expert's [`EXPERT_FRONTIER_BREADTH`] one ply above the horizon; every candidate
+    /// elsewhere, and at every node of the levels below it.
+    fn searched_moves(&self, depth: i32) -> Option<usize> {
+        self.frontier_breadth.filter(|_| depth <= 1)
+    }
+
     fn order_hint(&self, mv: &Point) -> i32 {
         // Captures first; the rest keep the candidate order, which already ranks threats.
         let pairs = self
@@ -294,6 +310,7 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
     let mut search = PenteSearch::new(game, breadth);
     if request.level == Level::Expert {
         search.weights = request.options.pente_weights.unwrap_or(Weights::shipped());
+        search.frontier_breadth = Some(EXPERT_FRONTIER_BREADTH);
     }
     if request.options.without_threats {
         search.capture_threats = false;

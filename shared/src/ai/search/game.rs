@@ -52,6 +52,11 @@ pub trait SearchGame {
     fn reducible(&self, _mv: &Self::Move) -> bool {
         false
     }
+    /// At a node with `depth` left, how many moves are searched at most once one of them has
+    /// been found not to lose (late-move pruning); `None` (the default) searches them all.
+    fn searched_moves(&self, _depth: i32) -> Option<usize> {
+        None
+    }
     /// A static ordering hint: higher is searched first (captures, threats).
     fn order_hint(&self, _mv: &Self::Move) -> i32 {
         0

@@ -1,6 +1,7 @@
 //! The game-independent search: negamax with alpha-beta (or without, for plain minimax), the
 //! classic levels' exact root with random tie-breaking, and the expert's iterative-deepening
-//! principal-variation search with a transposition table, killer moves and history ordering.
+//! principal-variation search with a transposition table, killer moves and history ordering,
+//! late-move reductions and late-move pruning where the game allows them.
 //!
 //! Each game implements the small [`SearchGame`] trait (make/unmake, evaluation, hash, ordering
 //! hints, whether a node must be searched further even at depth zero) and gets every search here.
@@ -359,7 +360,18 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
         let mut best = -INFINITY;
         let mut best_place = None;
         let (mut index, mut widened) = (0, false);
+        // Late-move pruning, where the game asks for it: past its count the rest of the list
+        // is left once a move is known not to lose (a node facing a loss searches on, then
+        // widens), never where the search extends nor in plain minimax.
+        let searched = if extend || !self.config.pruning {
+            None
+        } else {
+            game.searched_moves(depth)
+        };
         'moves: loop {
+            if searched.is_some_and(|most| index >= most) && best > -MATE_BOUND && !widened {
+                break;
+            }
             let Some(&key) = ranks.get(index) else {
                 // Every move searched loses: before the loss is believed, the moves a cut list
                 // left out are searched too (once), in the order they come.
@@ -562,6 +574,122 @@ mod tests {
     use super::{Limits, SearchConfig, SearchGame, Searcher, rank};
     use rand::{Rng, SeedableRng, rngs::StdRng};
     use std::time::Instant;
+
+    /// A made-up game for the searcher's own rules: ten moves at every node, every leaf scored
+    /// 0, except that at the nodes one ply below the root the first `losing` moves let the
+    /// opponent win at once (the child faces a loss: extended, one move, then the game is over).
+    struct Fan {
+        path: Vec<u8>,
+        losing: u8,
+        /// Late-move pruning one ply above the horizon, if any.
+        searched: Option<usize>,
+        /// The moves made at the first node one ply below the root (after the root's move 0).
+        made_there: std::collections::BTreeSet<u8>,
+    }
+
+    impl Fan {
+        const WIDTH: u8 = 10;
+
+        fn loses(&self) -> bool {
+            self.path.len() >= 2 && self.path[1] < self.losing
+        }
+    }
+
+    impl SearchGame for Fan {
+        type Move = u8;
+        type Undo = ();
+
+        fn generate(&mut self, out: &mut Vec<u8>) {
+            out.clear();
+            if self.path.len() == 2 && self.loses() {
+                out.push(0);
+            } else {
+                out.extend(0..Fan::WIDTH);
+            }
+        }
+
+        fn make(&mut self, mv: u8) {
+            if self.path == [0] {
+                self.made_there.insert(mv);
+            }
+            self.path.push(mv);
+        }
+
+        fn unmake(&mut self, _mv: u8, (): ()) {
+            self.path.pop();
+        }
+
+        fn terminal(&self) -> Option<i32> {
+            (self.path.len() == 3 && self.loses()).then_some(-super::MATE)
+        }
+
+        fn evaluate(&self) -> i32 {
+            0
+        }
+
+        fn key(&self) -> u64 {
+            self.path
+                .iter()
+                .fold(7, |key, &mv| key * 31 + u64::from(mv) + 1)
+        }
+
+        fn extend(&self) -> bool {
+            self.path.len() == 2 && self.loses()
+        }
+
+        fn searched_moves(&self, depth: i32) -> Option<usize> {
+            self.searched.filter(|_| depth <= 1)
+        }
+
+        fn history_index(&self, _mv: &u8) -> usize {
+            0
+        }
+    }
+
+    #[test]
+    fn late_move_pruning_leaves_the_rest_once_a_move_does_not_lose() {
+        // What the first node below the root searched, in a search two plies deep.
+        let searched_there = |losing: u8, searched: Option<usize>| {
+            let mut game = Fan {
+                path: Vec::new(),
+                losing,
+                searched,
+                made_there: Default::default(),
+            };
+            let config = SearchConfig {
+                pruning: true,
+                extensions: true,
+                table_bits: None,
+                reductions: false,
+            };
+            let mut searcher = Searcher::new(config, &Limits::default(), Instant::now());
+            let found = searcher.iterate(&mut game, 2).unwrap();
+            assert_eq!(found.depth, 2);
+            game.made_there.len()
+        };
+        // Without pruning, all ten; with four, four.
+        assert_eq!(searched_there(0, None), 10);
+        assert_eq!(searched_there(0, Some(4)), 4);
+        // Six moves that lose: the search goes on to the first that does not, and stops there.
+        assert_eq!(searched_there(6, Some(4)), 7);
+        // Every move loses: all are searched before the loss is believed.
+        assert_eq!(searched_there(10, Some(4)), 10);
+        // Plain minimax prunes nothing.
+        let mut game = Fan {
+            path: Vec::new(),
+            losing: 0,
+            searched: Some(4),
+            made_there: Default::default(),
+        };
+        let config = SearchConfig {
+            pruning: false,
+            ..SearchConfig::CLASSIC
+        };
+        Searcher::new(config, &Limits::default(), Instant::now())
+            .iterate(&mut game, 2)
+            .unwrap();
+        assert_eq!(game.made_there.len(), 10);
+    }
 
     #[test]
     fn the_move_at_the_hash_place_comes_first_and_the_rest_keep_their_order() {
