@@ -648,8 +648,9 @@ mod tests {
 
     #[test]
     fn late_move_pruning_leaves_the_rest_once_a_move_does_not_lose() {
-        // What the first node below the root searched, in a search two plies deep.
-        let searched_there = |losing: u8, searched: Option<usize>| {
+        // What the first node below the root searched, in a search two plies deep, with
+        // alpha-beta or as plain minimax.
+        let searched_there = |losing: u8, searched: Option<usize>, pruning: bool| {
             let mut game = Fan {
                 path: Vec::new(),
                 losing,
@@ -657,7 +658,7 @@ mod tests {
                 made_there: Default::default(),
             };
             let config = SearchConfig {
-                pruning: true,
+                pruning,
                 extensions: true,
                 table_bits: None,
                 reductions: false,
@@ -668,27 +669,14 @@ mod tests {
             game.made_there.len()
         };
         // Without pruning, all ten; with four, four.
-        assert_eq!(searched_there(0, None), 10);
-        assert_eq!(searched_there(0, Some(4)), 4);
+        assert_eq!(searched_there(0, None, true), 10);
+        assert_eq!(searched_there(0, Some(4), true), 4);
         // Six moves that lose: the search goes on to the first that does not, and stops there.
-        assert_eq!(searched_there(6, Some(4)), 7);
+        assert_eq!(searched_there(6, Some(4), true), 7);
         // Every move loses: all are searched before the loss is believed.
-        assert_eq!(searched_there(10, Some(4)), 10);
+        assert_eq!(searched_there(10, Some(4), true), 10);
         // Plain minimax prunes nothing.
-        let mut game = Fan {
-            path: Vec::new(),
-            losing: 0,
-            searched: Some(4),
-            made_there: Default::default(),
-        };
-        let config = SearchConfig {
-            pruning: false,
-            ..SearchConfig::CLASSIC
-        };
-        Searcher::new(config, &Limits::default(), Instant::now())
-            .iterate(&mut game, 2)
-            .unwrap();
-        assert_eq!(game.made_there.len(), 10);
+        assert_eq!(searched_there(0, Some(4), false), 10);
     }
 
     #[test]
