@@ -187,6 +187,7 @@ pub fn budget(left: Option<Duration>, per_move: bool, fallback: Duration) -> Mov
         Some(_) if per_move => TimeUse::Flat,
         Some(left) => TimeUse::BySharpness {
             cap: Some((base * 2).min(left / 15).max(base)),
+            keeps_unused: true,
         },
     };
     MoveTime { base, time_use }

@@ -697,21 +697,33 @@ mod tests {
         let near = |elapsed: Duration, planned: Duration| {
             elapsed >= planned * 9 / 10 && elapsed <= planned + Duration::from_millis(5)
         };
-        // By sharpness: a share of the budget when quiet, more than the budget when sharp.
-        let rule = TimeUse::default();
-        let quiet = spent(QUIET, rule);
-        let sharp = spent(TWO_PAIRS, rule);
+        // By sharpness, with a clock that keeps unused time: a share of the budget when quiet,
+        // more than the budget when sharp.
+        let clock = TimeUse::BySharpness {
+            cap: None,
+            keeps_unused: true,
+        };
+        let quiet = spent(QUIET, clock);
+        let sharp = spent(TWO_PAIRS, clock);
         assert!(
-            near(quiet, rule.budget(budget, Sharpness::Quiet)),
+            near(quiet, clock.budget(budget, Sharpness::Quiet)),
             "{quiet:?}"
         );
         assert!(
-            near(sharp, rule.budget(budget, Sharpness::Sharp)),
+            near(sharp, clock.budget(budget, Sharpness::Sharp)),
             "{sharp:?}"
         );
         assert!(quiet < budget && sharp > budget, "{quiet:?} {sharp:?}");
+        // With a budget a move (no clock keeps what is left), the quiet position spends it all.
+        assert!(near(spent(QUIET, TimeUse::default()), budget));
         // A cap at the budget holds the sharp position to it; the flat rule spends the budget.
-        let capped = spent(TWO_PAIRS, TimeUse::BySharpness { cap: Some(budget) });
+        let capped = spent(
+            TWO_PAIRS,
+            TimeUse::BySharpness {
+                cap: Some(budget),
+                keeps_unused: false,
+            },
+        );
         assert!(near(capped, budget), "{capped:?}");
         assert!(near(spent(TWO_PAIRS, TimeUse::Flat), budget));
     }
