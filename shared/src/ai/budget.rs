@@ -1,8 +1,8 @@
 //! How much time a move may take: the budget a caller gives ([`super::Limits::time`]), bent by
 //! how sharp the position is (more where threats stand and captures are pending, less where it
-//! is quiet and a clock keeps what the move leaves), and never beyond a hard cap. The game's engine judges the sharpness before it
-//! searches; this file owns the rule, so it reads no clock and a test can check its decisions
-//! without one.
+//! is quiet and a clock keeps what the move leaves), and never beyond a hard cap. The game's
+//! engine judges the sharpness before it searches; this file owns the rule, so it reads no clock
+//! and a test can check its decisions without one.
 
 use std::time::Duration;
 
