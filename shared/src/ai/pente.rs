@@ -301,7 +301,8 @@ pub fn choose(game: &Pente, request: &Request<'_>, rng: &mut StdRng) -> Option<F
         return classic(&mut search, request.classic_depth(), request, rng);
     }
     let frontier = frontier_breadth(request.limits);
-    // The expert's time: more where the position is sharp, less where it is quiet.
+    // The expert's time: more where the position is sharp, less where it is quiet and a clock
+    // keeps what the move leaves.
     let budgeted;
     let request = if request.level == Level::Expert && !request.options.fixed_depth {
         budgeted = request.limits.for_sharpness(sharpness(game), DEFAULT_TIME);
