@@ -160,7 +160,8 @@ impl SearchGame for PenteSearch {
             }
             out.clear();
         }
-        scored.sort_by_key(|&(score, point)| (std::cmp::Reverse(score), point));
+        // Every point once, so the keys are distinct and an unstable sort gives the one order.
+        scored.sort_unstable_by_key(|&(score, point)| (std::cmp::Reverse(score), point));
         let board = self.game.board();
         let us = self.game.side_to_move();
         let captures = |point: Point| !board.capture_rays(us, point).is_empty();

@@ -9,8 +9,10 @@
 //! value against the other. The evaluation built on the shape is [`super::pente_eval`].
 
 use super::search::MATE_BOUND;
+use crate::cpu::{Instructions, Kernel, call};
 use crate::game::{Game, Side};
 use crate::games::pente::{Board, CAPTURES_TO_WIN, Direction, Pente, Point, Window};
+use std::marker::PhantomData;
 
 /// The worth of a window holding 0..=4 stones of one side and none of the other, for ranking
 /// candidates (the evaluation's own weights are data: [`super::pente_eval`]).
@@ -41,9 +43,36 @@ pub struct Shape {
     pub their_captures: u32,
 }
 
-/// The windows of the whole board seen from `side`.
+/// The windows of the whole board seen from `side`, in the fastest build of
+/// [`crate::cpu`] this processor runs.
 #[must_use]
 pub fn board_shape(board: &Board, side: Side) -> Shape {
+    board_shape_in(Instructions::detected(), board, side)
+}
+
+/// [`board_shape`] in the build `instructions` names: every build gives the same shape (its
+/// population counts, some twenty a line, are single instructions in the newer one).
+#[must_use]
+pub fn board_shape_in(instructions: Instructions, board: &Board, side: Side) -> Shape {
+    call::<ShapeKernel<'_>>(instructions, &(board, side))
+}
+
+/// [`board_shape`] as a kernel of [`crate::cpu`].
+struct ShapeKernel<'a>(PhantomData<&'a Board>);
+
+impl<'a> Kernel for ShapeKernel<'a> {
+    type Input = (&'a Board, Side);
+    type Output = Shape;
+
+    #[inline(always)]
+    fn run<R: Fn(&Self::Input) -> Shape>(&(board, side): &Self::Input, _: &R) -> Shape {
+        shape_of(board, side)
+    }
+}
+
+/// The body of [`board_shape`], inlined into each build.
+#[inline(always)]
+fn shape_of(board: &Board, side: Side) -> Shape {
     let mut shape = Shape::default();
     for direction in Direction::ALL {
         let masks = Board::line_masks(direction);
@@ -69,10 +98,10 @@ pub fn board_shape(board: &Board, side: Side) -> Shape {
 /// at once, a bit for each window's first point: the stones of each window are summed
 /// bit-parallel (two full adders), so a line costs the same few operations however many
 /// windows it has.
+#[inline(always)]
 fn add_line_windows(shape: &mut Shape, on_board: u32, m: u32, t: u32) {
-    let whole = on_board & (on_board >> 1) & (on_board >> 2) & (on_board >> 3) & (on_board >> 4);
-    let any = |bits: u32| bits | (bits >> 1) | (bits >> 2) | (bits >> 3) | (bits >> 4);
-    let (only_m, only_t) = (whole & !any(t), whole & !any(m));
+    let whole = whole_windows(on_board);
+    let (only_m, only_t) = (whole & !any_in_window(t), whole & !any_in_window(m));
     let (mine, theirs) = (stones_by_window(m), stones_by_window(t));
     for stones in 0..=5 {
         // A window of theirs holds a stone: the empty windows are counted once, as the side's.
@@ -99,8 +128,28 @@ fn add_line_windows(shape: &mut Shape, on_board: u32, m: u32, t: u32) {
     }
 }
 
+/// The five-point windows of a line wholly on the board (`on_board`, one run of bits) that hold
+/// exactly `stones` (0..=5) of `m` and none of `t`: bit `s` set for the window from bit `s`.
+#[must_use]
+pub fn windows_holding(on_board: u32, m: u32, t: u32, stones: usize) -> u32 {
+    whole_windows(on_board) & !any_in_window(t) & stones_by_window(m)[stones]
+}
+
+/// The windows wholly on the board: bit `s` set when bits `s..s + 5` all are.
+#[inline(always)]
+fn whole_windows(on_board: u32) -> u32 {
+    on_board & (on_board >> 1) & (on_board >> 2) & (on_board >> 3) & (on_board >> 4)
+}
+
+/// The windows holding at least one of `bits`: bit `s` set when one of bits `s..s + 5` is.
+#[inline(always)]
+fn any_in_window(bits: u32) -> u32 {
+    bits | (bits >> 1) | (bits >> 2) | (bits >> 3) | (bits >> 4)
+}
+
 /// For each number of stones 0..=5, the windows of five points holding that many of `stones`:
 /// bit `s` set when the window from bit `s` does.
+#[inline(always)]
 fn stones_by_window(stones: u32) -> [u32; 6] {
     let [a, b, c, d, e] = [0, 1, 2, 3, 4].map(|shift| stones >> shift);
     // Two full adders: a + b + c = ones1 + 2 twos1; d + e + ones1 = ones + 2 twos2.
@@ -120,27 +169,27 @@ fn stones_by_window(stones: u32) -> [u32; 6] {
 /// The open threes of `mine` on a line: six points on the board, empty at both ends, with three
 /// of `mine` and none of `theirs` between them (`.XXX..`, `.XX.X.`, ...): one stone makes them
 /// an open four. A three with room on both sides (`..XXX..`) is counted twice.
+#[inline(always)]
 fn open_threes(on_board: u32, mine: u32, theirs: u32) -> u32 {
     if mine.count_ones() < 3 {
         return 0;
     }
     let empty = on_board & !(mine | theirs);
-    let mut count = 0;
-    let mut start = on_board.trailing_zeros();
-    while start + 6 <= 32 && (on_board >> start) & 0b11_1111 == 0b11_1111 {
-        let (m4, t4) = (
-            (mine >> (start + 1)) & 0b1111,
-            (theirs >> (start + 1)) & 0b1111,
-        );
-        let ends = (empty >> start) & 0b10_0001;
-        count += u32::from(t4 == 0 && m4.count_ones() == 3 && ends == 0b10_0001);
-        start += 1;
-    }
-    count
+    // Bit `s` for the six points from `s`: wholly on the board, both ends empty, ...
+    let six = whole_windows(on_board) & (on_board >> 5);
+    let ends = empty & (empty >> 5);
+    // ... none of `theirs` in the four between, and three of `mine` there: an odd count that
+    // is at least two.
+    let [a, b, c, d] = [1, 2, 3, 4].map(|shift| mine >> shift);
+    let clear = !((theirs >> 1) | (theirs >> 2) | (theirs >> 3) | (theirs >> 4));
+    let odd = a ^ b ^ c ^ d;
+    let two = (a & b) | (c & d) | ((a | b) & (c | d));
+    (six & ends & clear & odd & two).count_ones()
 }
 
 /// The pairs `mine` could take with one stone on a line: an empty point, two of `theirs`, one of
 /// `mine` (X O O .), both ways along the line.
+#[inline(always)]
 fn capture_threats(on_board: u32, mine: u32, theirs: u32) -> u32 {
     let empty = on_board & !(mine | theirs);
     let up = empty & (theirs >> 1) & (theirs >> 2) & (mine >> 3);
@@ -156,7 +205,18 @@ pub const EVAL_LIMIT: i32 = MATE_BOUND - 100;
 /// then looks one ply further, so it never stops just after a four is made.
 #[must_use]
 pub fn faces_a_four(game: &Pente) -> bool {
-    board_shape(game.board(), game.side_to_move()).their_fours > 0
+    let board = game.board();
+    let them = game.side_to_move().opponent();
+    Direction::ALL.into_iter().any(|direction| {
+        let theirs = board.lines(them, direction);
+        let ours = board.lines(them.opponent(), direction);
+        Board::line_masks(direction)
+            .iter()
+            .zip(theirs.iter().zip(ours))
+            .any(|(&on_board, (&t, &m))| {
+                t.count_ones() >= 4 && windows_holding(on_board, t, m, 4) != 0
+            })
+    })
 }
 
 /// Whether the opponent of the side to move has eight stones captured and a pair it can take:
@@ -499,6 +559,23 @@ mod tests {
         assert_eq!(window_gain(0b1110, 0b1_0000_0001).worth, 440 + 52 + 7);
     }
 
+    /// The open threes of a line six points at a time, as they were first counted.
+    fn open_threes_one_by_one(on_board: u32, mine: u32, theirs: u32) -> u32 {
+        let empty = on_board & !(mine | theirs);
+        let mut count = 0;
+        let mut start = on_board.trailing_zeros();
+        while start + 6 <= 32 && (on_board >> start) & 0b11_1111 == 0b11_1111 {
+            let (m4, t4) = (
+                (mine >> (start + 1)) & 0b1111,
+                (theirs >> (start + 1)) & 0b1111,
+            );
+            let ends = (empty >> start) & 0b10_0001;
+            count += u32::from(t4 == 0 && m4.count_ones() == 3 && ends == 0b10_0001);
+            start += 1;
+        }
+        count
+    }
+
     /// The windows of a line one by one, as the shape was first computed.
     fn line_windows_one_by_one(shape: &mut Shape, on_board: u32, m: u32, t: u32) {
         let mut start = on_board.trailing_zeros();
@@ -546,6 +623,50 @@ mod tests {
                 at_once, one_by_one,
                 "line {on_board:b}, mine {m:b}, theirs {t:b}"
             );
+            for (a, b) in [(m, t), (t, m)] {
+                assert_eq!(
+                    open_threes(on_board, a, b),
+                    open_threes_one_by_one(on_board, a, b),
+                    "line {on_board:b}, mine {a:b}, theirs {b:b}"
+                );
+                let holding = |stones| {
+                    let mut starts = 0;
+                    let mut start = on_board.trailing_zeros();
+                    while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
+                        let (a5, b5) = ((a >> start) & 0b11111, (b >> start) & 0b11111);
+                        if b5 == 0 && a5.count_ones() as usize == stones {
+                            starts |= 1 << start;
+                        }
+                        start += 1;
+                    }
+                    starts
+                };
+                for stones in 0..=5 {
+                    assert_eq!(windows_holding(on_board, a, b, stones), holding(stones));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_build_reads_the_same_shape() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(34);
+        for _ in 0..300 {
+            let mut board = Board::default();
+            for _ in 0..rng.random_range(5..120) {
+                let point = Point::new(rng.random_range(0..19), rng.random_range(0..19)).unwrap();
+                if board.is_empty(point) {
+                    let side = [Side::First, Side::Second][rng.random_range(0..2)];
+                    board.place(point, side);
+                }
+            }
+            for side in [Side::First, Side::Second] {
+                let baseline = board_shape_in(Instructions::BASELINE, &board, side);
+                for instructions in Instructions::available() {
+                    assert_eq!(board_shape_in(instructions, &board, side), baseline);
+                }
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 //! words a window at a time. The threat search ([`super::pente_tss`]) and the candidate lists
 //! build on them.
 
-use super::pente_patterns::for_each_point;
+use super::pente_patterns::{for_each_point, windows_holding};
 use crate::game::{Game, Side};
 use crate::games::pente::{Board, CAPTURES_TO_WIN, Direction, Pente, Point};
 
@@ -46,19 +46,11 @@ fn points_by_line(board: &Board, side: Side, pick: impl Fn(u32, u32, u32) -> u32
 #[must_use]
 pub fn window_points(board: &Board, side: Side, stones: u32) -> PointRows {
     points_by_line(board, side, |m, t, on_board| {
-        let mut bits = 0;
         if m.count_ones() < stones {
-            return bits;
+            return 0;
         }
-        let mut start = on_board.trailing_zeros();
-        while start + 5 <= 32 && (on_board >> start) & 0b11111 == 0b11111 {
-            let (m5, t5) = ((m >> start) & 0b11111, (t >> start) & 0b11111);
-            if t5 == 0 && m5.count_ones() == stones {
-                bits |= (!m5 & 0b11111) << start;
-            }
-            start += 1;
-        }
-        bits
+        let starts = windows_holding(on_board, m, t, stones as usize);
+        (starts | (starts << 1) | (starts << 2) | (starts << 3) | (starts << 4)) & !m
     })
 }
 

@@ -211,8 +211,9 @@ impl ThreatSearch {
                 replies.push(point);
             }
         });
-        // Likely defences first, so a refutation is found early.
-        replies.sort_by_key(|&point| std::cmp::Reverse(point_score(game, point)));
+        // Likely defences first, so a refutation is found early; each point scored once, not
+        // at every comparison.
+        replies.sort_by_cached_key(|&point| std::cmp::Reverse(point_score(game, point)));
         self.answer_all(game, &replies, threats, threes)
     }
 
