@@ -648,19 +648,27 @@ mod tests {
         }
     }
 
+    /// A board of `least` to `most` stones (fewer where a point comes twice), each at a random
+    /// point for a random side.
+    fn random_board(rng: &mut rand::rngs::StdRng, least: u32, most: u32) -> Board {
+        use rand::Rng;
+        let mut board = Board::default();
+        for _ in 0..rng.random_range(least..most) {
+            let point = Point::new(rng.random_range(0..19), rng.random_range(0..19)).unwrap();
+            if board.is_empty(point) {
+                let side = [Side::First, Side::Second][rng.random_range(0..2)];
+                board.place(point, side);
+            }
+        }
+        board
+    }
+
     #[test]
     fn every_build_reads_the_same_shape() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(34);
         for _ in 0..300 {
-            let mut board = Board::default();
-            for _ in 0..rng.random_range(5..120) {
-                let point = Point::new(rng.random_range(0..19), rng.random_range(0..19)).unwrap();
-                if board.is_empty(point) {
-                    let side = [Side::First, Side::Second][rng.random_range(0..2)];
-                    board.place(point, side);
-                }
-            }
+            let board = random_board(&mut rng, 5, 120);
             for side in [Side::First, Side::Second] {
                 let baseline = board_shape_in(Instructions::BASELINE, &board, side);
                 for instructions in Instructions::available() {
@@ -691,21 +699,10 @@ mod tests {
 
     #[test]
     fn capture_threats_match_the_rules_on_random_boards() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         for _ in 0..40 {
-            let mut board = Board::default();
-            for _ in 0..rng.random_range(10..80) {
-                let p = Point::new(rng.random_range(0..19), rng.random_range(0..19)).unwrap();
-                if board.is_empty(p) {
-                    let side = if rng.random_bool(0.5) {
-                        Side::First
-                    } else {
-                        Side::Second
-                    };
-                    board.place(p, side);
-                }
-            }
+            let board = random_board(&mut rng, 10, 80);
             for side in [Side::First, Side::Second] {
                 let by_rules: u32 = Point::all()
                     .filter(|&p| board.is_empty(p))
