@@ -60,8 +60,9 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 /// levels count material only; from `skilled` up the levels are the expert's search (its
 /// fitted evaluation) under node budgets, each five to eight times the one below (at a few
 /// dozen nodes the budget is steep: 70 nodes stood some 300 above five plies of material).
-/// Eleven steps of about 200 from random to the expert at 1 s, where nine levels could only
-/// spread them at about 280; docs/measurements/ladder.md records the tries.
+/// Ten steps of about 200 from random to `master`, where nine levels could only spread them at
+/// about 280; the expert at 1 s now stands 318 above `master` (its search got faster since the
+/// levels were set: they need spacing again); docs/measurements/ladder.md records the tries.
 const CHECKERS: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 2.5),
@@ -82,8 +83,9 @@ const CHECKERS: [Plan; 12] = [
 /// among the best-ranked candidate points, yet takes a win and blocks a four); `strong` and
 /// `master` are the expert's search at 1,600 and 10,000 nodes. Above five cold plies the budget
 /// is steep and uneven: five plies scored 14 of 32 against 1,000 nodes and 2 of 32 against
-/// 2,500, which scored 15 of 32 against 6,000. Every step from `beginner` to the expert at 1 s
-/// within 200 ± 60; docs/measurements/ladder.md records the tries ("Pente evened").
+/// 2,500, which scored 15 of 32 against 6,000. Every step from `beginner` to `master` within
+/// 200 ± 60; the expert at 1 s now stands 411 above `master` (it grew stronger since the levels
+/// were set: they need spacing again); docs/measurements/ladder.md records the tries.
 const PENTE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
