@@ -105,8 +105,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SIDES")]
     pub flat_time: Option<Sides>,
     /// Side a's level, if it deepens (`master` and the expert; in checkers `skilled` up, in
-    /// Pente and noughts and crosses `strong` up), searches this many nodes a move instead of its plan's
-    /// budget or time (to place a level's budget by matches).
+    /// Pente `advanced` up, in noughts and crosses `strong` up), searches this many nodes a move
+    /// instead of its plan's budget or time (to place a level's budget by matches).
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub a_nodes: Option<u64>,
     /// Write every game into this folder (made if missing) as `kingme export` writes a game:

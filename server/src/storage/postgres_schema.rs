@@ -15,7 +15,7 @@ use postgres::Client;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`; the
 /// same steps as [`super::schema::MIGRATIONS`].
-pub const MIGRATIONS: [&str; 8] = [
+pub const MIGRATIONS: [&str; 9] = [
     // Version 1.
     "CREATE TABLE games (
         id BIGINT PRIMARY KEY,
@@ -117,6 +117,8 @@ pub const MIGRATIONS: [&str; 8] = [
     // (each re-enters at its new measured rating); people's kept.
     "DELETE FROM ratings WHERE bot;",
     // Version 8: Pente's levels planned anew once more: Pente's bots' ratings dropped again.
+    "DELETE FROM ratings WHERE bot AND kind = 'pente';",
+    // Version 9: Pente's levels spaced again (each took the plan above it): dropped again.
     "DELETE FROM ratings WHERE bot AND kind = 'pente';",
 ];
 

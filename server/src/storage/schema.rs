@@ -9,7 +9,8 @@
 //! boolean `pente_tournament_rule`. Version 5: `game_leases`, each game's fencing token.
 //! Version 6: moderation, `sanctions` (a ban or a mute on a name) and `admin_log`. Version 7:
 //! the bot levels' stored ratings dropped, because the twelve-level ladder (protocol version 9)
-//! planned the levels anew; each re-enters at its new measured rating.
+//! planned the levels anew; each re-enters at its new measured rating. Versions 8 and 9: Pente's
+//! bot ratings dropped again, each time its levels were planned anew.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -17,7 +18,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 8] = [
+pub const MIGRATIONS: [&str; 9] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -125,6 +126,11 @@ pub const MIGRATIONS: [&str; 8] = [
     // Version 8: Pente's levels planned anew once more (the even ladder: `novice`, `easy`,
     // `strong` and `master` play otherwise): Pente's bots' ratings are dropped again, to
     // re-enter at the new measured ones. Checkers' and noughts and crosses' are kept.
+    "DELETE FROM ratings WHERE bot = 1 AND kind = 'pente';",
+    // Version 9: Pente's levels spaced again once the expert had outgrown the top step (each
+    // level from `intermediate` to `strong` took the plan of the level above it, `casual` and
+    // `master` new ones): a level's stored rating described another bot, so Pente's bots'
+    // ratings are dropped once more.
     "DELETE FROM ratings WHERE bot = 1 AND kind = 'pente';",
 ];
 
@@ -534,6 +540,25 @@ mod tests {
             Some(1480.0)
         );
         assert_eq!(rating(GameKind::Checkers, master()), Some(2070.0));
+    }
+
+    #[test]
+    fn a_version_8_database_drops_pentes_bot_ratings_again_and_keeps_the_rest() {
+        use crate::storage::ratings::Rated;
+        let mut store = migrated_from(
+            8,
+            "INSERT INTO ratings VALUES ('pente', 1, 'strong', 1960.0, 3, 2, 0, 1);
+             INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
+             INSERT INTO ratings VALUES ('checkers', 1, 'strong', 1900.0, 3, 1, 0, 2);",
+        );
+        let mut rating = |kind, who| store.rating(kind, &who).unwrap().map(|r| r.rating);
+        let strong = || Rated::Bot(Level::Strong);
+        assert_eq!(rating(GameKind::Pente, strong()), None);
+        assert_eq!(
+            rating(GameKind::Pente, Rated::Person("carol".to_owned())),
+            Some(1480.0)
+        );
+        assert_eq!(rating(GameKind::Checkers, strong()), Some(1900.0));
     }
 
     #[test]

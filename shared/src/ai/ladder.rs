@@ -56,24 +56,25 @@ const CHECKERS: [(Level, i32); 12] = [
 
 /// Pente, twelve levels: `kingme ladder --game pente --levels random,...,master --games 32
 /// --span 4` (every pair within four places below the expert) and the expert at its default 1 s
-/// against its three nearest levels (16 games against `advanced` and `strong`, 32 against
-/// `master`; played again on 2026-12-01 with the expert of issue 35's time and speed work);
-/// 1,132 games, errors near 110 to 180; every step from `beginner` to `master` within 200 ± 60
-/// (140 to 235), `master` to the expert 411, outside it, and random's step is not a measurement
-/// (random never scores); see docs/measurements/ladder.md.
+/// against its three nearest levels (16 games against `advanced`, 32 against `strong` and
+/// `master`); spaced again on 2026-12-01 (each level from `intermediate` to `strong` given the
+/// plan of the level above it, with that plan's games; a new `casual` and `master`); 1,216
+/// games, errors near 110 to 150; every step from `beginner` to the expert within 200 ± 60 (142
+/// to 246), and random's step is not a measurement (random never scores); see
+/// docs/measurements/ladder.md.
 const PENTE: [(Level, i32); 12] = [
     (Level::Random, 0),
-    (Level::Beginner, 520),
-    (Level::Novice, 690),
-    (Level::Easy, 880),
-    (Level::Casual, 1020),
-    (Level::Intermediate, 1180),
-    (Level::Skilled, 1340),
-    (Level::Club, 1580),
-    (Level::Advanced, 1760),
-    (Level::Strong, 1960),
-    (Level::Master, 2150),
-    (Level::Expert, 2570),
+    (Level::Beginner, 510),
+    (Level::Novice, 700),
+    (Level::Easy, 860),
+    (Level::Casual, 1080),
+    (Level::Intermediate, 1270),
+    (Level::Skilled, 1510),
+    (Level::Club, 1660),
+    (Level::Advanced, 1860),
+    (Level::Strong, 2050),
+    (Level::Master, 2200),
+    (Level::Expert, 2370),
 ];
 
 /// Noughts and crosses, `kingme ladder --game tictactoe --games 24 --time 0.05` (every pair of

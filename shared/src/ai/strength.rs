@@ -78,26 +78,29 @@ const CHECKERS: [Plan; 12] = [
     Plan::deepening(None),
 ];
 
-/// Pente, weakest first. `beginner` plays the priority board; from `novice` to `advanced` the
+/// Pente, weakest first. `beginner` plays the priority board; from `novice` to `club` the
 /// levels search one to five plies, cooling as they deepen (one ply at 50 chooses nearly evenly
-/// among the best-ranked candidate points, yet takes a win and blocks a four); `strong` and
-/// `master` are the expert's search at 1,600 and 10,000 nodes. Above five cold plies the budget
-/// is steep and uneven: five plies scored 14 of 32 against 1,000 nodes and 2 of 32 against
-/// 2,500, which scored 15 of 32 against 6,000. Every step from `beginner` to `master` within
-/// 200 ± 60; the expert at 1 s now stands 411 above `master` (it grew stronger since the levels
-/// were set: they need spacing again); docs/measurements/ladder.md records the tries.
+/// among the best-ranked candidate points, yet takes a win and blocks a four); `advanced`,
+/// `strong` and `master` are the expert's search at 1,600, 10,000 and 100,000 nodes. Above five
+/// cold plies the budget is steep and uneven: five plies scored 14 of 32 against 1,000 nodes and
+/// 2 of 32 against 2,500, which scored 15 of 32 against 6,000. Spaced again on 2026-12-01, when
+/// the expert at 1 s had grown to 411 above the old `master` (10,000 nodes): each level from
+/// `intermediate` to `strong` took the plan of the level above it, `casual` a new one between
+/// the old `casual` and `intermediate`, `master` 100,000 nodes. Every step from `beginner` to
+/// the expert within 200 ± 60; docs/measurements/ladder.md records the tries ("Pente spaced
+/// again", "Pente evened").
 const PENTE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 50.0),
     Plan::fixed(1, 0.4),
-    Plan::fixed(2, 3.0),
-    Plan::fixed(2, 0.8),
+    Plan::fixed(2, 1.5),
     Plan::fixed(3, 0.7),
     Plan::fixed(4, 0.4),
     Plan::fixed(5, 0.0),
     Plan::deepening(Some(1_600)),
     Plan::deepening(Some(10_000)),
+    Plan::deepening(Some(100_000)),
     Plan::deepening(None),
 ];
 
