@@ -523,42 +523,36 @@ mod tests {
         assert_ne!(Rating::seed(GameKind::Checkers, &bot).rating, 1190.0);
     }
 
-    #[test]
-    fn a_version_7_database_drops_pentes_bot_ratings_and_keeps_the_rest() {
+    /// Migrates a database at `version` holding a Pente and a checkers rating of the bot `level`
+    /// and a person's Pente rating: Pente's bot rating is dropped, the others kept.
+    fn drops_pentes_bot_rating_from(version: usize, level: &str) {
         use crate::storage::ratings::Rated;
         let mut store = migrated_from(
-            7,
-            "INSERT INTO ratings VALUES ('pente', 1, 'master', 2190.0, 3, 2, 0, 1);
-             INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
-             INSERT INTO ratings VALUES ('checkers', 1, 'master', 2070.0, 3, 1, 0, 2);",
+            version,
+            &format!(
+                "INSERT INTO ratings VALUES ('pente', 1, '{level}', 2190.0, 3, 2, 0, 1);
+                 INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
+                 INSERT INTO ratings VALUES ('checkers', 1, '{level}', 2070.0, 3, 1, 0, 2);"
+            ),
         );
         let mut rating = |kind, who| store.rating(kind, &who).unwrap().map(|r| r.rating);
-        let master = || Rated::Bot(Level::Master);
-        assert_eq!(rating(GameKind::Pente, master()), None);
+        let bot = || Rated::Bot(level.parse::<Level>().expect("a level"));
+        assert_eq!(rating(GameKind::Pente, bot()), None);
         assert_eq!(
             rating(GameKind::Pente, Rated::Person("carol".to_owned())),
             Some(1480.0)
         );
-        assert_eq!(rating(GameKind::Checkers, master()), Some(2070.0));
+        assert_eq!(rating(GameKind::Checkers, bot()), Some(2070.0));
+    }
+
+    #[test]
+    fn a_version_7_database_drops_pentes_bot_ratings_and_keeps_the_rest() {
+        drops_pentes_bot_rating_from(7, "master");
     }
 
     #[test]
     fn a_version_8_database_drops_pentes_bot_ratings_again_and_keeps_the_rest() {
-        use crate::storage::ratings::Rated;
-        let mut store = migrated_from(
-            8,
-            "INSERT INTO ratings VALUES ('pente', 1, 'strong', 1960.0, 3, 2, 0, 1);
-             INSERT INTO ratings VALUES ('pente', 0, 'carol', 1480.0, 3, 1, 0, 2);
-             INSERT INTO ratings VALUES ('checkers', 1, 'strong', 1900.0, 3, 1, 0, 2);",
-        );
-        let mut rating = |kind, who| store.rating(kind, &who).unwrap().map(|r| r.rating);
-        let strong = || Rated::Bot(Level::Strong);
-        assert_eq!(rating(GameKind::Pente, strong()), None);
-        assert_eq!(
-            rating(GameKind::Pente, Rated::Person("carol".to_owned())),
-            Some(1480.0)
-        );
-        assert_eq!(rating(GameKind::Checkers, strong()), Some(1900.0));
+        drops_pentes_bot_rating_from(8, "strong");
     }
 
     #[test]
