@@ -63,7 +63,7 @@ struct Args {
     #[arg(long, default_value_t = 0)]
     after_secs: u64,
     /// boardgame.io's workload: every match on two new connections (a fresh handshake each),
-    /// which leave when it ends; matches per second and handshake latency are reported.
+    /// which close when it ends (without `Leave`); matches per second and handshake latency are reported.
     #[arg(long)]
     fresh_connections: bool,
     /// Connect through the WebSocket door (JSON text frames) instead of TCP: with `--addr`, the
@@ -227,8 +227,13 @@ async fn play_pair(
         }
         tally.games += 1;
         last_game = Some(game);
-        for player in &mut players {
-            player.send(ClientMessage::Leave { game }).await;
+        // With fresh connections the players just go, as boardgame.io's do (the finished
+        // table closes once both have seen the end and gone); on kept connections they leave,
+        // or each would hold every game it played.
+        if !fresh {
+            for player in &mut players {
+                player.send(ClientMessage::Leave { game }).await;
+            }
         }
     }
     tally

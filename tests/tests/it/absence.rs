@@ -276,3 +276,37 @@ async fn a_player_back_within_the_grace_period_sees_how_the_game_ended_meanwhile
     assert_eq!((state.id, state.status), (game, GameStatus::Over(won)));
     server.shutdown().await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_finished_games_table_closes_once_its_players_saw_the_end_and_went() {
+    let server = start_server(test_config()).await;
+    let (mut ada, mut bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::Checkers, TimeControl::Unlimited),
+    )
+    .await;
+    ada.your_turn(game).await;
+    ada.send(ClientMessage::Resign { game }).await;
+    ada.game_over(game).await;
+    bob.game_over(game).await;
+    // Both close their connections without leaving, as a client does once a game is over.
+    drop((ada, bob));
+    // A watcher is soon shown the stored game (whose players the archive shows as present):
+    // the table closed, long before the grace period it keeps for a player who was away at
+    // the end (the test above) would have run out.
+    let mut carol = Client::hello(server.addr(), "carol").await;
+    let gone = tokio::time::Instant::now();
+    loop {
+        carol.send(ClientMessage::Watch { game }).await;
+        let state = carol.state_of(game).await;
+        if matches!(state.seats[0], SeatHolder::Human { connected: true, .. }) {
+            break;
+        }
+        assert!(
+            gone.elapsed() < Duration::from_secs(10),
+            "the finished table stayed open: {state:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    server.shutdown().await;
+}

@@ -149,6 +149,7 @@ impl Table {
         self.unsaved.push(Unsaved::Finish(result));
         self.stop_seats();
         self.away = [None, None];
+        self.away_at_end = [0, 1].map(|index| self.seats[index].is_absent());
         self.ended_at = Some(Instant::now());
         tracing::info!(game = %self.id, winner = ?result.winner, reason = %result.reason, "game ended");
         self.broadcast(&ServerMessage::GameOver {
@@ -185,7 +186,7 @@ impl Table {
         let linger = self.ended_at.map(|ended| ended + timing.finished_linger);
         let absence = self
             .ended_at
-            .filter(|_| self.seats.iter().any(Seat::is_absent))
+            .filter(|_| self.awaits_one_away_at_the_end())
             .map(|ended| ended + timing.grace);
         [
             self.judge.deadline(),
@@ -199,9 +200,18 @@ impl Table {
         .min()
     }
 
+    /// Whether a player who was away when the game ended is still away (and may come back
+    /// within the grace period to see how it ended).
+    fn awaits_one_away_at_the_end(&self) -> bool {
+        Side::BOTH.into_iter().any(|side| {
+            self.away_at_end[side.index()] && self.seats[side.index()].is_absent()
+        })
+    }
+
     /// Whether the table has nobody left to serve. A finished game stays while a player is
-    /// still there (for a rematch, up to the linger time) or may come back within the grace
-    /// period to see how it ended.
+    /// still there (for a rematch, up to the linger time) or, having been away when it ended,
+    /// may come back within the grace period to see how; players who saw the end and went,
+    /// leaving or not, are not waited for.
     pub(super) fn should_close(&self) -> bool {
         let humans = self
             .seats
@@ -214,7 +224,7 @@ impl Table {
                 let timing = &self.context.timing;
                 let now = Instant::now();
                 let awaited = self.seats.iter().any(Seat::has_connected_human)
-                    || (self.seats.iter().any(Seat::is_absent) && now < ended + timing.grace);
+                    || (self.awaits_one_away_at_the_end() && now < ended + timing.grace);
                 !awaited || now >= ended + timing.finished_linger
             }
             _ => false,

@@ -195,6 +195,7 @@ impl Table {
         if let Some(side) = self.side_of(session.id) {
             self.seats[side.index()].set_connected(true);
             self.away[side.index()] = None;
+            self.away_at_end[side.index()] = false;
             self.seat_changed(side);
             self.publish();
         }

@@ -104,6 +104,10 @@ struct Table {
     offers: Offers,
     /// When each absent player's grace period ends.
     away: [Option<Instant>; 2],
+    /// Which players were away when the game ended: the finished table waits the grace period
+    /// for them to come back and see how it ended. A player who saw the end and then went is
+    /// not waited for.
+    away_at_end: [bool; 2],
     ended_at: Option<Instant>,
     /// Changes made by the command being handled, stored in order once it is done.
     unsaved: Vec<Unsaved>,
@@ -149,6 +153,7 @@ impl Table {
             summary,
             offers: Offers::default(),
             away: [None, None],
+            away_at_end: [false, false],
             ended_at: None,
             unsaved: Vec::new(),
             mail: RefCell::new(Vec::new()),
