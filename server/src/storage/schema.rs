@@ -10,7 +10,7 @@
 //! Version 6: moderation, `sanctions` (a ban or a mute on a name) and `admin_log`. Version 7:
 //! the bot levels' stored ratings dropped, because the twelve-level ladder (protocol version 9)
 //! planned the levels anew; each re-enters at its new measured rating. Versions 8 and 9: Pente's
-//! bot ratings dropped again, each time its levels were planned anew.
+//! bot ratings dropped again, each time its levels were planned anew; version 10: checkers'.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -18,7 +18,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 9] = [
+pub const MIGRATIONS: [&str; 10] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -132,6 +132,10 @@ pub const MIGRATIONS: [&str; 9] = [
     // `master` new ones): a level's stored rating described another bot, so Pente's bots'
     // ratings are dropped once more.
     "DELETE FROM ratings WHERE bot = 1 AND kind = 'pente';",
+    // Version 10: checkers' levels from `easy` up planned anew once the expert had outgrown the
+    // top step (colder fixed depths, larger node budgets): checkers' bots' ratings are dropped,
+    // to re-enter at the new measured ones. Pente's and noughts and crosses' are kept.
+    "DELETE FROM ratings WHERE bot = 1 AND kind = 'checkers';",
 ];
 
 /// The schema version this build writes.
@@ -523,9 +527,10 @@ mod tests {
         assert_ne!(Rating::seed(GameKind::Checkers, &bot).rating, 1190.0);
     }
 
-    /// Migrates a database at `version` holding a Pente and a checkers rating of the bot `level`
-    /// and a person's Pente rating: Pente's bot rating is dropped, the others kept.
-    fn drops_pentes_bot_rating_from(version: usize, level: &str) {
+    /// The ratings left once a database at `version` holding a Pente and a checkers rating of
+    /// the bot `level` and a person's Pente rating is migrated by this build: the Pente bot's,
+    /// the checkers bot's and the person's, in that order.
+    fn ratings_migrated_from(version: usize, level: &str) -> [Option<f64>; 3] {
         use crate::storage::ratings::Rated;
         let mut store = migrated_from(
             version,
@@ -537,22 +542,35 @@ mod tests {
         );
         let mut rating = |kind, who| store.rating(kind, &who).unwrap().map(|r| r.rating);
         let bot = || Rated::Bot(level.parse::<Level>().expect("a level"));
-        assert_eq!(rating(GameKind::Pente, bot()), None);
-        assert_eq!(
+        [
+            rating(GameKind::Pente, bot()),
+            rating(GameKind::Checkers, bot()),
             rating(GameKind::Pente, Rated::Person("carol".to_owned())),
-            Some(1480.0)
+        ]
+    }
+
+    #[test]
+    fn a_version_7_database_drops_both_games_bot_ratings_and_keeps_the_peoples() {
+        assert_eq!(
+            ratings_migrated_from(7, "master"),
+            [None, None, Some(1480.0)]
         );
-        assert_eq!(rating(GameKind::Checkers, bot()), Some(2070.0));
     }
 
     #[test]
-    fn a_version_7_database_drops_pentes_bot_ratings_and_keeps_the_rest() {
-        drops_pentes_bot_rating_from(7, "master");
+    fn a_version_8_database_drops_both_games_bot_ratings_and_keeps_the_peoples() {
+        assert_eq!(
+            ratings_migrated_from(8, "strong"),
+            [None, None, Some(1480.0)]
+        );
     }
 
     #[test]
-    fn a_version_8_database_drops_pentes_bot_ratings_again_and_keeps_the_rest() {
-        drops_pentes_bot_rating_from(8, "strong");
+    fn a_version_9_database_drops_checkers_bot_ratings_and_keeps_the_rest() {
+        assert_eq!(
+            ratings_migrated_from(9, "advanced"),
+            [Some(2190.0), None, Some(1480.0)]
+        );
     }
 
     #[test]

@@ -302,7 +302,7 @@ impl SearchGame for CheckersSearch {
 
 /// The move for a level.
 pub fn choose(game: &Checkers, request: &Request<'_>, rng: &mut StdRng) -> Option<Found<Move>> {
-    if request.level == Level::Expert
+    if request.plan().book
         && !request.limits.no_book
         && !request.options.minimax
         && !request.options.fixed_depth
@@ -730,6 +730,48 @@ mod tests {
         let mut next = AnyGame::Checkers(game);
         next.play(&report.best).unwrap();
         assert_eq!(next.outcome(), None, "{report:?}");
+    }
+
+    #[test]
+    fn a_node_budget_is_kept_to_the_node() {
+        // The levels below the expert are node budgets; at a few dozen nodes one more or less
+        // is a different level, so the search stops at the budget, not at the next look at
+        // the clock.
+        let game = AnyGame::from_position_text(
+            GameKind::Checkers,
+            "B:W17,21,22,23,24,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,11,12,15",
+        )
+        .unwrap();
+        for nodes in [10, 55, 65, 100, 300, 1_000, 2_001] {
+            let limits = Limits {
+                nodes: Some(nodes),
+                no_book: true,
+                ..Limits::default()
+            };
+            let report = think(&game, Level::Expert, &limits, 0).unwrap();
+            assert_eq!(report.nodes, nodes, "{report:?}");
+        }
+    }
+
+    #[test]
+    fn the_expert_and_the_two_levels_below_it_play_the_book_and_the_others_search() {
+        let start = Checkers::start();
+        let book = Book::shipped().unwrap().lookup(start.position()).unwrap();
+        for level in Level::ALL.into_iter().filter(|&l| l != Level::Random) {
+            let report = think(
+                &AnyGame::Checkers(start.clone()),
+                level,
+                &Limits::default(),
+                0,
+            )
+            .unwrap();
+            let from_book = report.nodes == 0;
+            let expected = matches!(level, Level::Strong | Level::Master | Level::Expert);
+            assert_eq!(from_book, expected, "{level}: {report:?}");
+            if from_book {
+                assert_eq!(report.best, crate::AnyMove::Checkers(book.mv), "{level}");
+            }
+        }
     }
 
     #[test]

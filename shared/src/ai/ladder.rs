@@ -35,23 +35,24 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
 
 /// Checkers, twelve levels: `kingme ladder --game checkers --levels random,...,master --games 32
 /// --span 4` (every pair within four places below the expert) and the expert at its default
-/// 1 s against its three nearest levels (`--time 1 --span 3 --games 16`; the expert's games
-/// played again on 2026-12-01 with the faster search); 1,136 games, errors near 60 to 150; every
-/// step from random to `master` within 200 ± 60 but `club` to `advanced`, 261, at the edge, and
-/// `master` to the expert, 318, outside it; see docs/measurements/ladder.md.
+/// 1 s against its three nearest levels (16 games against `advanced` and `strong`, 32 against
+/// `master`); spaced again on 2026-12-01 (`skilled` to `master` given new budgets, `strong` and
+/// `master` the opening book); 1,152 games, errors near 60 to 140; every step from random to
+/// `master` within 200 ± 60 (180 to 251), and `master` to the expert, 306, outside it; see
+/// docs/measurements/ladder.md.
 const CHECKERS: [(Level, i32); 12] = [
     (Level::Random, 0),
     (Level::Beginner, 230),
     (Level::Novice, 440),
     (Level::Easy, 640),
-    (Level::Casual, 830),
-    (Level::Intermediate, 1050),
-    (Level::Skilled, 1210),
-    (Level::Club, 1420),
-    (Level::Advanced, 1680),
-    (Level::Strong, 1900),
-    (Level::Master, 2080),
-    (Level::Expert, 2400),
+    (Level::Casual, 820),
+    (Level::Intermediate, 1060),
+    (Level::Skilled, 1290),
+    (Level::Club, 1480),
+    (Level::Advanced, 1730),
+    (Level::Strong, 1930),
+    (Level::Master, 2130),
+    (Level::Expert, 2440),
 ];
 
 /// Pente, twelve levels: `kingme ladder --game pente --levels random,...,master --games 32

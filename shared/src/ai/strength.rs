@@ -21,6 +21,9 @@ pub struct Plan {
     /// The nodes a move for a deepening level, unless the caller sets a budget; `None` means a
     /// time budget (the expert).
     pub nodes: Option<u64>,
+    /// Whether the level plays the opening book's move where the position is in it (checkers:
+    /// the expert and the two levels below it).
+    pub book: bool,
 }
 
 impl Plan {
@@ -30,6 +33,7 @@ impl Plan {
             temperature,
             deepens: false,
             nodes: None,
+            book: false,
         }
     }
 
@@ -39,7 +43,13 @@ impl Plan {
             temperature: 0.0,
             deepens: true,
             nodes,
+            book: false,
         }
+    }
+
+    /// This plan, playing from the opening book where it can.
+    const fn with_book(self) -> Plan {
+        Plan { book: true, ..self }
     }
 }
 
@@ -58,11 +68,12 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 /// Checkers, weakest first as [`Level::ALL`] orders them. One ply sees nothing that the forced
 /// captures do not already decide, so even `beginner` looks two plies ahead. The fixed-depth
 /// levels count material only; from `skilled` up the levels are the expert's search (its
-/// fitted evaluation) under node budgets, each five to eight times the one below (at a few
-/// dozen nodes the budget is steep: 70 nodes stood some 300 above five plies of material).
-/// Ten steps of about 200 from random to `master`, where nine levels could only spread them at
-/// about 280; the expert at 1 s now stands 318 above `master` (its search got faster since the
-/// levels were set: they need spacing again); docs/measurements/ladder.md records the tries.
+/// fitted evaluation) under node budgets, each five to eleven times the one below (at a few
+/// dozen nodes the budget is steep: 64 nodes stood some 160 above five plies of material, 128
+/// some 330), and `strong` and `master` play from the opening book as the expert does. Spaced
+/// again on 2026-12-01, when the expert at 1 s had grown to 318 above the old `master` (100,000
+/// nodes without the book); docs/measurements/ladder.md records the tries ("Checkers spaced
+/// again").
 const CHECKERS: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 2.5),
@@ -70,18 +81,19 @@ const CHECKERS: [Plan; 12] = [
     Plan::fixed(3, 0.8),
     Plan::fixed(4, 0.6),
     Plan::fixed(5, 0.35),
-    Plan::deepening(Some(55)),
-    Plan::deepening(Some(300)),
-    Plan::deepening(Some(2_000)),
-    Plan::deepening(Some(15_000)),
-    Plan::deepening(Some(100_000)),
-    Plan::deepening(None),
+    Plan::deepening(Some(85)),
+    Plan::deepening(Some(400)),
+    Plan::deepening(Some(2_400)),
+    Plan::deepening(Some(18_000)).with_book(),
+    Plan::deepening(Some(200_000)).with_book(),
+    Plan::deepening(None).with_book(),
 ];
 
 /// Pente, weakest first. `beginner` plays the priority board; from `novice` to `club` the
 /// levels search one to five plies, cooling as they deepen (one ply at 50 chooses nearly evenly
 /// among the best-ranked candidate points, yet takes a win and blocks a four); `advanced`,
-/// `strong` and `master` are the expert's search at 1,600, 10,000 and 100,000 nodes. Above five
+/// `strong` and `master` are the expert's search at 1,600, 10,048 and 100,032 nodes (set as
+/// 10,000 and 100,000 when a budget ran on to the next multiple of 64: the same searches). Above five
 /// cold plies the budget is steep and uneven: five plies scored 14 of 32 against 1,000 nodes and
 /// 2 of 32 against 2,500, which scored 15 of 32 against 6,000. Spaced again on 2026-12-01, when
 /// the expert at 1 s had grown to 411 above the old `master` (10,000 nodes): each level from
@@ -99,14 +111,15 @@ const PENTE: [Plan; 12] = [
     Plan::fixed(4, 0.4),
     Plan::fixed(5, 0.0),
     Plan::deepening(Some(1_600)),
-    Plan::deepening(Some(10_000)),
-    Plan::deepening(Some(100_000)),
+    Plan::deepening(Some(10_048)),
+    Plan::deepening(Some(100_032)),
     Plan::deepening(None),
 ];
 
 /// Noughts and crosses, weakest first. The game is too small for a ladder: from one cold ply
 /// up a level draws nearly every game against any other, so the levels above `casual` are one
-/// rung.
+/// rung. (`strong`'s and `master`'s 256 and 1,024 nodes were set as 200 and 1,000 when a budget
+/// ran on to the next multiple of 64: the same searches.)
 const TICTACTOE: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(1, 1.5),
@@ -117,8 +130,8 @@ const TICTACTOE: [Plan; 12] = [
     Plan::fixed(2, 0.15),
     Plan::fixed(2, 0.0),
     Plan::fixed(3, 0.0),
-    Plan::deepening(Some(200)),
-    Plan::deepening(Some(1_000)),
+    Plan::deepening(Some(256)),
+    Plan::deepening(Some(1_024)),
     Plan::deepening(None),
 ];
 

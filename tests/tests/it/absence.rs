@@ -299,7 +299,13 @@ async fn a_finished_games_table_closes_once_its_players_saw_the_end_and_went() {
     loop {
         carol.send(ClientMessage::Watch { game }).await;
         let state = carol.state_of(game).await;
-        if matches!(state.seats[0], SeatHolder::Human { connected: true, .. }) {
+        if matches!(
+            state.seats[0],
+            SeatHolder::Human {
+                connected: true,
+                ..
+            }
+        ) {
             break;
         }
         assert!(

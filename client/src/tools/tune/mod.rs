@@ -31,7 +31,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
     /// Nodes the expert searches a move in those games.
-    #[arg(long, default_value_t = 1500, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 1536, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Quiet positions kept from each game.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=1000))]

@@ -203,9 +203,9 @@ impl Table {
     /// Whether a player who was away when the game ended is still away (and may come back
     /// within the grace period to see how it ended).
     fn awaits_one_away_at_the_end(&self) -> bool {
-        Side::BOTH.into_iter().any(|side| {
-            self.away_at_end[side.index()] && self.seats[side.index()].is_absent()
-        })
+        Side::BOTH
+            .into_iter()
+            .any(|side| self.away_at_end[side.index()] && self.seats[side.index()].is_absent())
     }
 
     /// Whether the table has nobody left to serve. A finished game stays while a player is

@@ -32,7 +32,9 @@ const INFINITY: i32 = MATE + 1;
 
 /// Nodes between two looks at the clock and the stop flag: few enough that a stop is honoured
 /// within about a millisecond even where nodes are slow (a Pente node ranks its candidates in
-/// some 15 microseconds), many enough that reading the clock costs nothing.
+/// some 15 microseconds), many enough that reading the clock costs nothing. (The node budget is
+/// looked at every node: until 2026-12-01 it was looked at only here, so a budget counted as
+/// the next multiple of 64, and the levels' budgets were set as those multiples since.)
 const CHECK_EVERY: u64 = 64;
 
 /// Iterative deepening searches from this depth on within a window around the last
@@ -311,7 +313,9 @@ impl<M: Copy + PartialEq + std::fmt::Debug> Searcher<M> {
     ) -> i32 {
         self.nodes += 1;
         self.lines[ply].clear();
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        // The node budget to the node (a level is its budget); the clock and the stop flag
+        // every `CHECK_EVERY` nodes.
+        if self.nodes >= self.node_limit || self.nodes.is_multiple_of(CHECK_EVERY) {
             self.check_limits();
         }
         if self.stopped {
