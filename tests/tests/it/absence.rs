@@ -1,9 +1,10 @@
 //! Clocks and absent players, on tokio's paused clock: time jumps to the next deadline as soon
 //! as everyone waits, so flag falls and grace periods take no real time.
 
+use kingme_server::host::ServerHandle;
 use kingme_shared::identity::SigningKey;
 use kingme_shared::protocol::{
-    ClientMessage, ClockState, EndReason, ErrorKind, GameOptions, GameResult, GameStatus,
+    ClientMessage, ClockState, EndReason, ErrorKind, GameId, GameOptions, GameResult, GameStatus,
     SeatHolder, ServerMessage, TimeControl,
 };
 use kingme_shared::{GameKind, Side};
@@ -16,6 +17,18 @@ fn timed(kind: GameKind, time_control: TimeControl) -> GameOptions {
         time_control,
         ..open_game(kind)
     }
+}
+
+/// A server and an untimed checkers game between Ada (first, to move) and Bob.
+async fn untimed_checkers() -> (ServerHandle, Client, Client, GameId) {
+    let server = start_server(test_config()).await;
+    let (mut ada, bob, game) = two_players(
+        server.addr(),
+        timed(GameKind::Checkers, TimeControl::Unlimited),
+    )
+    .await;
+    ada.your_turn(game).await;
+    (server, ada, bob, game)
 }
 
 /// The next `SeatChanged` for `side`: whether its holder is connected.
@@ -145,13 +158,7 @@ async fn a_person_who_signs_in_again_is_seated_at_once_and_others_see_the_countd
 
 #[tokio::test(start_paused = true)]
 async fn a_player_who_comes_back_with_the_token_in_time_gets_everything_back() {
-    let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(
-        server.addr(),
-        timed(GameKind::Checkers, TimeControl::Unlimited),
-    )
-    .await;
-    ada.your_turn(game).await;
+    let (server, mut ada, mut bob, game) = untimed_checkers().await;
     ada.send_move(game, "11-15").await;
     bob.your_turn(game).await;
     let (player, token) = (ada.player, ada.token.clone());
@@ -248,13 +255,7 @@ async fn a_player_away_longer_than_the_grace_period_forfeits_and_its_token_expir
 
 #[tokio::test(start_paused = true)]
 async fn a_player_back_within_the_grace_period_sees_how_the_game_ended_meanwhile() {
-    let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(
-        server.addr(),
-        timed(GameKind::Checkers, TimeControl::Unlimited),
-    )
-    .await;
-    ada.your_turn(game).await;
+    let (server, ada, mut bob, game) = untimed_checkers().await;
     let token = ada.token.clone();
     drop(ada);
     assert!(!seat_connected(&mut bob, Side::First).await);
@@ -279,13 +280,7 @@ async fn a_player_back_within_the_grace_period_sees_how_the_game_ended_meanwhile
 
 #[tokio::test(start_paused = true)]
 async fn a_finished_games_table_closes_once_its_players_saw_the_end_and_went() {
-    let server = start_server(test_config()).await;
-    let (mut ada, mut bob, game) = two_players(
-        server.addr(),
-        timed(GameKind::Checkers, TimeControl::Unlimited),
-    )
-    .await;
-    ada.your_turn(game).await;
+    let (server, mut ada, mut bob, game) = untimed_checkers().await;
     ada.send(ClientMessage::Resign { game }).await;
     ada.game_over(game).await;
     bob.game_over(game).await;
