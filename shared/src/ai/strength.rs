@@ -93,9 +93,9 @@ const CHECKERS: [Plan; 12] = [
 /// levels search one to five plies, cooling as they deepen (one ply at 50 chooses nearly evenly
 /// among the best-ranked candidate points, yet takes a win and blocks a four); `advanced`,
 /// `strong` and `master` are the expert's search at 1,600, 10,048 and 100,032 nodes (set as
-/// 10,000 and 100,000 when a budget ran on to the next multiple of 64: the same searches). Above five
-/// cold plies the budget is steep and uneven: five plies scored 14 of 32 against 1,000 nodes and
-/// 2 of 32 against 2,500, which scored 15 of 32 against 6,000. Spaced again on 2026-12-01, when
+/// 10,000 and 100,000 when a budget ran on to the next multiple of 64: the same searches).
+/// Above five cold plies the budget is steep and uneven: five plies scored 14 of 32 against
+/// 1,000 nodes and 2 of 32 against 2,500, which scored 15 of 32 against 6,000. Spaced again on 2026-12-01, when
 /// the expert at 1 s had grown to 411 above the old `master` (10,000 nodes): each level from
 /// `intermediate` to `strong` took the plan of the level above it, `casual` a new one between
 /// the old `casual` and `intermediate`, `master` 100,000 nodes. Every step from `beginner` to

@@ -63,7 +63,8 @@ struct Args {
     #[arg(long, default_value_t = 0)]
     after_secs: u64,
     /// boardgame.io's workload: every match on two new connections (a fresh handshake each),
-    /// which close when it ends (without `Leave`); matches per second and handshake latency are reported.
+    /// which close when it ends (without `Leave`); matches per second and handshake latency
+    /// are reported.
     #[arg(long)]
     fresh_connections: bool,
     /// Connect through the WebSocket door (JSON text frames) instead of TCP: with `--addr`, the

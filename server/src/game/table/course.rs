@@ -149,7 +149,7 @@ impl Table {
         self.unsaved.push(Unsaved::Finish(result));
         self.stop_seats();
         self.away = [None, None];
-        self.away_at_end = [0, 1].map(|index| self.seats[index].is_absent());
+        self.away_at_end = Side::BOTH.map(|side| self.seats[side.index()].is_absent());
         self.ended_at = Some(Instant::now());
         tracing::info!(game = %self.id, winner = ?result.winner, reason = %result.reason, "game ended");
         self.broadcast(&ServerMessage::GameOver {
