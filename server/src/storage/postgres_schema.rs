@@ -15,7 +15,7 @@ use postgres::Client;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`; the
 /// same steps as [`super::schema::MIGRATIONS`].
-pub const MIGRATIONS: [&str; 10] = [
+pub const MIGRATIONS: [&str; 11] = [
     // Version 1.
     "CREATE TABLE games (
         id BIGINT PRIMARY KEY,
@@ -121,6 +121,8 @@ pub const MIGRATIONS: [&str; 10] = [
     // Version 9: Pente's levels spaced again (each took the plan above it): dropped again.
     "DELETE FROM ratings WHERE bot AND kind = 'pente';",
     // Version 10: checkers' levels spaced again (colder and larger budgets): dropped likewise.
+    "DELETE FROM ratings WHERE bot AND kind = 'checkers';",
+    // Version 11: checkers' levels from `casual` up planned anew: dropped again.
     "DELETE FROM ratings WHERE bot AND kind = 'checkers';",
 ];
 

@@ -10,7 +10,8 @@
 //! Version 6: moderation, `sanctions` (a ban or a mute on a name) and `admin_log`. Version 7:
 //! the bot levels' stored ratings dropped, because the twelve-level ladder (protocol version 9)
 //! planned the levels anew; each re-enters at its new measured rating. Versions 8 and 9: Pente's
-//! bot ratings dropped again, each time its levels were planned anew; version 10: checkers'.
+//! bot ratings dropped again, each time its levels were planned anew; versions 10 and 11:
+//! checkers'.
 //! A migration once released never changes; a change is a new migration appended here, with a
 //! fixture of the previous version in `fixtures/` to test the step.
 
@@ -18,7 +19,7 @@ use super::store::StoreError;
 use rusqlite::Connection;
 
 /// Every migration, the one at index `i` taking the database from version `i` to `i + 1`.
-pub const MIGRATIONS: [&str; 10] = [
+pub const MIGRATIONS: [&str; 11] = [
     // Version 1.
     "CREATE TABLE games (
         id INTEGER PRIMARY KEY,
@@ -135,6 +136,10 @@ pub const MIGRATIONS: [&str; 10] = [
     // Version 10: checkers' levels from `easy` up planned anew once the expert had outgrown the
     // top step (colder fixed depths, larger node budgets): checkers' bots' ratings are dropped,
     // to re-enter at the new measured ones. Pente's and noughts and crosses' are kept.
+    "DELETE FROM ratings WHERE bot = 1 AND kind = 'checkers';",
+    // Version 11: checkers' levels from `casual` up planned anew so that the expert's step
+    // came inside the band (colder fixed depths at four and five plies, larger node budgets):
+    // checkers' bots' ratings are dropped again. Pente's and noughts and crosses' are kept.
     "DELETE FROM ratings WHERE bot = 1 AND kind = 'checkers';",
 ];
 
@@ -569,6 +574,14 @@ mod tests {
     fn a_version_9_database_drops_checkers_bot_ratings_and_keeps_the_rest() {
         assert_eq!(
             ratings_migrated_from(9, "advanced"),
+            [Some(2190.0), None, Some(1480.0)]
+        );
+    }
+
+    #[test]
+    fn a_version_10_database_drops_checkers_bot_ratings_again_and_keeps_the_rest() {
+        assert_eq!(
+            ratings_migrated_from(10, "master"),
             [Some(2190.0), None, Some(1480.0)]
         );
     }

@@ -36,23 +36,22 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
 /// Checkers, twelve levels: `kingme ladder --game checkers --levels random,...,master --games 32
 /// --span 4` (every pair within four places below the expert) and the expert at its default
 /// 1 s against its three nearest levels (16 games against `advanced` and `strong`, 32 against
-/// `master`); spaced again on 2026-12-01 (`skilled` to `master` given new budgets, `strong` and
-/// `master` the opening book); 1,152 games, errors near 60 to 140; every step from random to
-/// `master` within 200 ± 60 (180 to 251), and `master` to the expert, 306, outside it; see
-/// docs/measurements/ladder.md.
+/// `master`); spaced a third time on 2026-12-01 (`casual` and `intermediate` colder, `skilled`
+/// to `master` larger budgets); 1,152 games, errors near 60 to 140; every step from random to
+/// the expert within 200 ± 60 (154 to 256); see docs/measurements/ladder.md.
 const CHECKERS: [(Level, i32); 12] = [
     (Level::Random, 0),
-    (Level::Beginner, 230),
-    (Level::Novice, 440),
-    (Level::Easy, 640),
-    (Level::Casual, 820),
-    (Level::Intermediate, 1060),
-    (Level::Skilled, 1290),
-    (Level::Club, 1480),
-    (Level::Advanced, 1730),
-    (Level::Strong, 1930),
-    (Level::Master, 2130),
-    (Level::Expert, 2440),
+    (Level::Beginner, 240),
+    (Level::Novice, 450),
+    (Level::Easy, 650),
+    (Level::Casual, 890),
+    (Level::Intermediate, 1150),
+    (Level::Skilled, 1380),
+    (Level::Club, 1600),
+    (Level::Advanced, 1840),
+    (Level::Strong, 2080),
+    (Level::Master, 2290),
+    (Level::Expert, 2450),
 ];
 
 /// Pente, twelve levels: `kingme ladder --game pente --levels random,...,master --games 32

@@ -68,24 +68,25 @@ pub fn plan(kind: GameKind, level: Level) -> Plan {
 /// Checkers, weakest first as [`Level::ALL`] orders them. One ply sees nothing that the forced
 /// captures do not already decide, so even `beginner` looks two plies ahead. The fixed-depth
 /// levels count material only; from `skilled` up the levels are the expert's search (its
-/// fitted evaluation) under node budgets, each five to eleven times the one below (at a few
-/// dozen nodes the budget is steep: 64 nodes stood some 160 above five plies of material, 128
-/// some 330), and `strong` and `master` play from the opening book as the expert does. Spaced
-/// again on 2026-12-01, when the expert at 1 s had grown to 318 above the old `master` (100,000
-/// nodes without the book); docs/measurements/ladder.md records the tries ("Checkers spaced
-/// again").
+/// fitted evaluation) under node budgets, each five to eighteen times the one below (at a few
+/// hundred nodes the budget is steep and uneven: `club` at 600 nodes stood some 100 above 550),
+/// and `strong` and `master` play from the opening book as the expert does. Spaced a third time
+/// on 2026-12-01, when the expert at 1 s stood 306 above the `master` of 200,000 nodes: every
+/// level from `casual` up stronger, so that the steps below the expert are as wide as the band
+/// allows and the expert's own step narrower; docs/measurements/ladder.md records the tries
+/// ("Checkers spaced again" and "Checkers spaced a third time").
 const CHECKERS: [Plan; 12] = [
     Plan::fixed(1, 0.0),
     Plan::fixed(2, 2.5),
     Plan::fixed(2, 1.1),
     Plan::fixed(3, 0.8),
-    Plan::fixed(4, 0.6),
-    Plan::fixed(5, 0.35),
-    Plan::deepening(Some(85)),
-    Plan::deepening(Some(400)),
-    Plan::deepening(Some(2_400)),
-    Plan::deepening(Some(18_000)).with_book(),
-    Plan::deepening(Some(200_000)).with_book(),
+    Plan::fixed(4, 0.5),
+    Plan::fixed(5, 0.25),
+    Plan::deepening(Some(100)),
+    Plan::deepening(Some(600)),
+    Plan::deepening(Some(5_000)),
+    Plan::deepening(Some(25_000)).with_book(),
+    Plan::deepening(Some(450_000)).with_book(),
     Plan::deepening(None).with_book(),
 ];
 
