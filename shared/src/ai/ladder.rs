@@ -38,7 +38,8 @@ pub fn nearest_level(kind: GameKind, rating: i32) -> Level {
 /// 1 s against its three nearest levels (16 games against `advanced` and `strong`, 32 against
 /// `master`); spaced a third time on 2026-12-01 (`casual` and `intermediate` colder, `skilled`
 /// to `master` larger budgets); 1,152 games, errors near 60 to 140; every step from random to
-/// the expert within 200 ± 60 (154 to 256); see docs/measurements/ladder.md.
+/// the expert within 200 ± 60 in this fit (154 to 256; more games a pair widen it: see
+/// docs/measurements/ladder.md).
 const CHECKERS: [(Level, i32); 12] = [
     (Level::Random, 0),
     (Level::Beginner, 240),
